@@ -1,0 +1,241 @@
+"""The vocabulary every game system's rules are written in.
+
+A rule *procedure* is a generator. It never rolls dice, reads a clock or asks a person itself:
+it yields requests and rule-step events, and the driver (``blowbyblow.replay.driver``) answers.
+
+- ``values = yield from roll("hit/knife/1", 1)``: ask for dice, get their values back;
+- ``answer = yield from ask("step8", ("coup-de-grace", "consolidate"), default="consolidate")``;
+- ``state = yield from emit(SomeRuleEvent(...))``: record a rule step; the driver folds it into
+  the state at once and sends the new state back, so later steps decide on what is now true.
+
+Nothing here knows any game system. Events are msgspec frozen structs in tagged unions
+(``type`` is the class name); each game system defines its own events, commands, setup and state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+S = TypeVar("S")
+C = TypeVar("C")
+St = TypeVar("St")
+T = TypeVar("T")
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+    """Base of every logged event. ``type`` (the tag) is the class name."""
+
+
+class RuleEvent(Event, frozen=True, kw_only=True):
+    """A derived event: one rule step, naming the rule it applies (e.g. ``"N23 CC 5"``)."""
+
+    rule: str
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=str.lower):
+    """Base of a player's command (an action to adjudicate). Tag: the class name, lower-cased."""
+
+
+class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+    """One modifier to a roll, with its cause and the rule that grants it."""
+
+    value: int
+    cause: str
+    rule: str
+
+
+class Ruling(msgspec.Struct, frozen=True, kw_only=True):
+    """A named decision where the rules text is ambiguous, has variants, or relies on a value we
+    could not confirm. The rulings in force are recorded when a battle starts."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    summary: str
+    source: str
+
+    def check(self, value: str) -> str:
+        if self.choices and value not in self.choices:
+            raise RulingError(
+                f"ruling {self.name!r}: {value!r} is not one of {', '.join(self.choices)}"
+            )
+        return value
+
+
+# --- requests a procedure yields ------------------------------------------------------------
+
+
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
+    """Ask the driver for ``n`` dice of ``sides`` sides. ``key`` names the roll within the
+    command (e.g. ``"hit/knife/2"``); the driver prefixes the command's number, so the same roll
+    keeps its key when a what-if re-run takes another path."""
+
+    key: str
+    n: int = 1
+    sides: int = 6
+    purpose: str = ""
+
+
+class Ask(msgspec.Struct, frozen=True, kw_only=True):
+    """Ask the controlling player to choose one of ``options``."""
+
+    key: str
+    options: tuple[str, ...]
+    default: str
+    prompt: str = ""
+
+
+# --- the inputs a battle records (core events, shared by every game system) -----------------
+
+
+class DiceSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """How the battle's digital dice are made. ``seed`` is None for physical dice, and in fair
+    mode until it is revealed; ``commitment`` is the hash of the seed in fair mode."""
+
+    mode: str  # "seeded" | "physical" | "fair"
+    algorithm: str = ""
+    seed: str | None = None
+    commitment: str | None = None
+
+
+class BattleStarted(Event, Generic[S], frozen=True, kw_only=True):
+    """Position 1 of every battle: the game system, its version, the rulings in force, the setup."""
+
+    format_version: int
+    ruleset: str
+    ruleset_version: str
+    label: str
+    rulings: dict[str, str]
+    dice: DiceSpec
+    setup: S
+
+
+class CommandIssued(Event, Generic[C], frozen=True, kw_only=True):
+    """A player's command, before the rule steps it produces."""
+
+    index: int
+    command: C
+
+
+class DiceRolled(Event, frozen=True, kw_only=True):
+    """Dice values, as an input: ``source`` is seeded, physical or imported."""
+
+    key: str
+    sides: int
+    values: tuple[int, ...]
+    source: str
+    purpose: str = ""
+
+
+class ChoiceMade(Event, frozen=True, kw_only=True):
+    """A player's choice, as an input: ``source`` is scripted, interactive or default."""
+
+    key: str
+    options: tuple[str, ...]
+    answer: str
+    source: str
+
+
+CORE_EVENT_TYPES: tuple[type[Event], ...] = (DiceRolled, ChoiceMade)
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+class BlowByBlowError(Exception):
+    """Base of the errors a user can cause and should read."""
+
+
+class RulingError(BlowByBlowError):
+    """An unknown ruling or a value it does not take."""
+
+
+class RuleViolation(BlowByBlowError):
+    """A command the rules do not allow in the current state. Nothing is written."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+class SetupError(BlowByBlowError):
+    """A setup that does not hang together (unknown fighter named, duplicate ids, …)."""
+
+
+# --- procedure helpers ----------------------------------------------------------------------
+
+Step = Roll | Ask | Event
+Procedure = Generator[Step, Any, None]
+
+
+def roll(key: str, n: int = 1, sides: int = 6, purpose: str = "") -> Generator[Step, Any, tuple[int, ...]]:
+    """Yield a dice request; return the values the driver gives back."""
+    values = yield Roll(key=key, n=n, sides=sides, purpose=purpose)
+    if not isinstance(values, tuple) or len(values) != n:
+        raise TypeError(f"driver answered roll {key!r} with {values!r}")
+    return values
+
+
+def ask(
+    key: str, options: tuple[str, ...], default: str, prompt: str = ""
+) -> Generator[Step, Any, str]:
+    """Yield a choice request; return the answer (always one of ``options``)."""
+    if default not in options:
+        raise ValueError(f"ask {key!r}: default {default!r} not among options {options!r}")
+    answer = yield Ask(key=key, options=options, default=default, prompt=prompt)
+    if answer not in options:
+        raise TypeError(f"driver answered ask {key!r} with {answer!r}")
+    return str(answer)
+
+
+def emit(event: Event, state_type: type[T]) -> Generator[Step, Any, T]:
+    """Yield a rule-step event; return the state after the driver has folded it in."""
+    state = yield event
+    if not isinstance(state, state_type):
+        raise TypeError(f"driver answered event {type(event).__name__} with {type(state)!r}")
+    return state
+
+
+def ruling_value(rulings: Mapping[str, str], name: str) -> str:
+    try:
+        return rulings[name]
+    except KeyError:
+        raise RulingError(f"ruling {name!r} is not in force for this battle") from None
+
+
+class Context(msgspec.Struct, frozen=True, kw_only=True):
+    """What a procedure may know besides the state: the rulings in force and the command's number."""
+
+    rulings: dict[str, str]
+    command_index: int
+
+
+__all__ = [
+    "Ask",
+    "BattleStarted",
+    "BlowByBlowError",
+    "ChoiceMade",
+    "Command",
+    "CommandIssued",
+    "Context",
+    "DiceRolled",
+    "DiceSpec",
+    "Event",
+    "Modifier",
+    "Procedure",
+    "Roll",
+    "RuleEvent",
+    "RuleViolation",
+    "Ruling",
+    "RulingError",
+    "SetupError",
+    "Step",
+    "ask",
+    "emit",
+    "roll",
+    "ruling_value",
+]

@@ -1,0 +1,212 @@
+"""Dice and choice sources. Randomness enters the engine only here, and only as recorded inputs.
+
+Seeded dice, algorithm ``bxb-dice-v1`` (documented in docs/dice.md, never to change in place;
+a new algorithm gets a new name):
+
+    for die i (0-based) of the roll named KEY, with sides N:
+        for attempt j = 0, 1, 2, ...:
+            h = SHA-256( "bxb-dice-v1" 0x00 SEED 0x00 KEY 0x00 str(i) 0x00 str(j) )   (UTF-8)
+            x = first 8 bytes of h as a big-endian unsigned integer
+            if x < 2**64 - (2**64 mod N): the die shows 1 + (x mod N); stop
+    (rejection sampling, so every face is exactly equally likely)
+
+It uses neither Python's ``random`` nor anything about the machine, so any program in any
+language can recompute every die from the seed and the roll keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Protocol
+
+from blowbyblow.domain.core import BlowByBlowError
+
+ALGORITHM = "bxb-dice-v1"
+_SPACE = 2**64
+
+
+class DiceError(BlowByBlowError):
+    pass
+
+
+def seeded_die(seed: str, key: str, index: int, sides: int) -> int:
+    if sides < 1:
+        raise DiceError(f"roll {key!r}: a die needs at least one side, not {sides}")
+    limit = _SPACE - (_SPACE % sides)
+    attempt = 0
+    while True:
+        material = "\x00".join((ALGORITHM, seed, key, str(index), str(attempt))).encode("utf-8")
+        x = int.from_bytes(hashlib.sha256(material).digest()[:8], "big")
+        if x < limit:
+            return 1 + (x % sides)
+        attempt += 1
+
+
+def seeded_roll(seed: str, key: str, n: int, sides: int) -> tuple[int, ...]:
+    return tuple(seeded_die(seed, key, i, sides) for i in range(n))
+
+
+class DiceSource(Protocol):
+    source: str
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        """Return (values, source)."""
+        ...
+
+
+class SeededDice:
+    source = "seeded"
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        return seeded_roll(self.seed, key, n, sides), self.source
+
+
+def _check(key: str, values: Sequence[int], n: int, sides: int) -> tuple[int, ...]:
+    if len(values) != n:
+        raise DiceError(f"roll {key!r} needs {n} dice, got {len(values)}")
+    for v in values:
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= sides:
+            raise DiceError(f"roll {key!r}: {v!r} is not a face of a D{sides} (1 to {sides})")
+    return tuple(values)
+
+
+class ListedDice:
+    """Physical dice a person has listed in advance (on the command line or in the scenario),
+    taken in the order the rules ask for them."""
+
+    source = "physical"
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self._values = list(values)
+        self._next = 0
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        if self._next + n > len(self._values):
+            raise DiceError(
+                f"roll {key!r} ({purpose or 'dice'}) needs {n} more D{sides}, but only "
+                f"{len(self._values) - self._next} listed value(s) remain"
+            )
+        values = self._values[self._next : self._next + n]
+        self._next += n
+        return _check(key, values, n, sides), self.source
+
+    @property
+    def unused(self) -> int:
+        return len(self._values) - self._next
+
+
+class PromptedDice:
+    """Physical dice typed in by a person at a prompt, as they are rolled on the table."""
+
+    source = "physical"
+
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], object] = print):
+        self._read = read
+        self._write = write
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        while True:
+            text = self._read(f"{purpose or key}: roll {n}D{sides} and enter the values: ")
+            try:
+                values = [int(t) for t in text.replace(",", " ").split()]
+                return _check(key, values, n, sides), self.source
+            except (ValueError, DiceError) as e:
+                self._write(f"  not accepted: {e}")
+
+
+class RecordedDice:
+    """Dice read back from a log, by key (verification, what-if)."""
+
+    source = "recorded"
+
+    def __init__(
+        self,
+        recorded: Mapping[str, tuple[tuple[int, ...], str]],
+        fallback: DiceSource | None = None,
+    ) -> None:
+        self._recorded = recorded
+        self._fallback = fallback
+        self.missing: list[str] = []
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        found = self._recorded.get(key)
+        if found is not None and len(found[0]) == n and all(1 <= v <= sides for v in found[0]):
+            return found
+        if self._fallback is not None:
+            return self._fallback.roll(key, n, sides, purpose)
+        self.missing.append(key)
+        raise DiceError(f"roll {key!r} is not in the record (needs a die)")
+
+
+# --- choices ---------------------------------------------------------------------------------
+
+
+class ChoiceSource(Protocol):
+    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+        """Return (answer, source)."""
+        ...
+
+
+class ScriptedChoices:
+    """Answers given in advance by key (scenario files, tests); the Ask's default otherwise.
+    A key may be given in full (``c3/step8``) or without its command prefix (``step8``) to
+    answer that question in every command."""
+
+    def __init__(self, answers: Mapping[str, str] | None = None) -> None:
+        self._answers = dict(answers or {})
+        self.used: set[str] = set()
+
+    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+        short = key.split("/", 1)[1] if "/" in key else key
+        for k in (key, short):
+            if k in self._answers:
+                answer = self._answers[k]
+                if answer not in options:
+                    raise DiceError(
+                        f"choice {key!r}: {answer!r} is not one of {', '.join(options)}"
+                    )
+                self.used.add(k)
+                return answer, "scripted"
+        return default, "default"
+
+
+class InteractiveChoices:
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], object] = print):
+        self._read = read
+        self._write = write
+
+    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+        while True:
+            text = self._read(f"{prompt or key} [{'/'.join(options)}] (default {default}): ").strip()
+            if not text:
+                return default, "interactive"
+            if text in options:
+                return text, "interactive"
+            self._write(f"  {text!r} is not one of {', '.join(options)}")
+
+
+class RecordedChoices:
+    """Choices read back from a log, by key, with the source they were first made from."""
+
+    def __init__(self, recorded: Mapping[str, tuple[str, str]]) -> None:
+        self._recorded = recorded
+
+    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+        found = self._recorded.get(key)
+        if found is None or found[0] not in options:
+            return default, "default"
+        return found
+
+
+def stdin_is_interactive() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def iter_ints(text: str) -> Iterator[int]:
+    for t in text.replace(",", " ").split():
+        yield int(t)

@@ -1,0 +1,86 @@
+"""Playing a scenario in memory: the battle's first event, then each command through the driver.
+The recording service (``replay.service``) does the same and appends to a store; tests and
+property checks use this directly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from blowbyblow.domain.core import BattleStarted, DiceSpec, Event
+from blowbyblow.replay.dice import (
+    ALGORITHM,
+    ChoiceSource,
+    DiceSource,
+    ListedDice,
+    ScriptedChoices,
+    SeededDice,
+)
+from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.ruleset import Ruleset, Scenario
+from blowbyblow.replay.rulesets import get_ruleset
+
+FORMAT_VERSION = 1
+
+
+@dataclass
+class Played:
+    ruleset: Ruleset
+    events: list[Event]
+    state: Any
+
+
+def start_event(
+    ruleset: Ruleset, scenario: Scenario, dice_spec: DiceSpec
+) -> BattleStarted[Any]:
+    ruleset.validate_setup(scenario.setup)
+    return BattleStarted(
+        format_version=FORMAT_VERSION,
+        ruleset=ruleset.id,
+        ruleset_version=ruleset.version,
+        label=scenario.label,
+        rulings=ruleset.resolve_rulings(scenario.rulings),
+        dice=dice_spec,
+        setup=scenario.setup,
+    )
+
+
+def dice_for(scenario: Scenario) -> tuple[DiceSource, DiceSpec]:
+    if scenario.seed is not None:
+        return SeededDice(scenario.seed), DiceSpec(
+            mode="seeded", algorithm=ALGORITHM, seed=scenario.seed
+        )
+    return ListedDice(scenario.dice or []), DiceSpec(mode="physical")
+
+
+def play(
+    scenario: Scenario,
+    *,
+    dice: DiceSource | None = None,
+    choices: ChoiceSource | None = None,
+    quiet: bool = True,
+) -> Played:
+    """Play every command of ``scenario`` in memory and return the full event list
+    (position 1 first) and the final state."""
+    ruleset = get_ruleset(scenario.ruleset)
+    default_dice, spec = dice_for(scenario)
+    dice = dice or default_dice
+    choices = choices or ScriptedChoices(scenario.choices)
+    started = start_event(ruleset, scenario, spec)
+    events: list[Event] = [started]
+    state = ruleset.initial_state(scenario.setup)
+    for index, command in enumerate(scenario.commands, start=1):
+        result = adjudicate(
+            ruleset,
+            state,
+            command,
+            index=index,
+            rulings=started.rulings,
+            dice=dice,
+            choices=choices,
+            first_position=len(events) + 1,
+            quiet=quiet,
+        )
+        events.extend(result.events)
+        state = result.state
+    return Played(ruleset=ruleset, events=events, state=state)
