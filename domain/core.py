@@ -111,6 +111,7 @@ class BattleStarted(Event, Generic[S], frozen=True, kw_only=True):
     rulings: dict[str, str]
     dice: DiceSpec
     setup: S
+    origin: str | None = None  # the battle a what-if re-run was made from
 
 
 class CommandIssued(Event, Generic[C], frozen=True, kw_only=True):

@@ -1,0 +1,38 @@
+"""The blow-by-blow account in plain words: core events are told here, rule steps by their game
+system's ``narrate``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blowbyblow.domain.core import BattleStarted, ChoiceMade, CommandIssued, DiceRolled, Event
+from blowbyblow.replay.codec import encode_json, to_builtins
+from blowbyblow.replay.ruleset import Ruleset
+
+
+def describe_command(command: Any) -> str:
+    data = to_builtins(command)
+    kind = data.pop("type", type(command).__name__) if isinstance(data, dict) else type(command).__name__
+    if isinstance(data, dict):
+        parts = [f"{k}={encode_json(v).decode()}" for k, v in data.items() if v not in (None, [], {}, "", False)]
+        return f"{kind} " + " ".join(parts)
+    return str(kind)
+
+
+def narrate(ruleset: Ruleset, event: Event) -> str:
+    if isinstance(event, BattleStarted):
+        rulings = ", ".join(f"{k}={v}" for k, v in event.rulings.items()) or "none"
+        dice = event.dice.mode + (f" ({event.dice.algorithm}, seed {event.dice.seed})" if event.dice.seed else "")
+        return (f"Battle {event.label!r} begins under {event.ruleset} {event.ruleset_version}; "
+                f"dice: {dice}; rulings: {rulings}")
+    if isinstance(event, CommandIssued):
+        return f"Command {event.index}: {describe_command(event.command)}"
+    if isinstance(event, DiceRolled):
+        what = f" for {event.purpose}" if event.purpose else ""
+        return f"  rolled {len(event.values)}D{event.sides}{what}: {' '.join(map(str, event.values))} ({event.source}, {event.key})"
+    if isinstance(event, ChoiceMade):
+        return f"  choice {event.key}: {event.answer} ({event.source}; options {', '.join(event.options)})"
+    told = ruleset.narrate(event)
+    if told is not None:
+        return told
+    return f"{type(event).__name__} {encode_json(to_builtins(event)).decode()}"

@@ -1,0 +1,90 @@
+"""Scenario files (TOML): ``ruleset``, ``label``, ``[rulings]``, ``seed`` or ``dice``,
+``[choices]``, ``[[actions]]``; every other top-level key belongs to the game system's setup.
+A file that does not fit gets an error naming the field path and what was expected."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.codec import command_union
+from blowbyblow.replay.ruleset import Scenario
+from blowbyblow.replay.rulesets import get_ruleset
+
+CORE_KEYS = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
+
+
+class ScenarioError(BlowByBlowError):
+    pass
+
+
+def _path(message: str, prefix: str) -> str:
+    """msgspec says '... - at `$.a[0].b`'; say 'prefix.a[0].b: ...' instead."""
+    m = re.search(r" - at `\$(.*)`$", message)
+    if not m:
+        return f"{prefix}: {message}"
+    return f"{prefix}{m.group(1)}: {message[: m.start()]}"
+
+
+def _expect(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str, source: str) -> Any:
+    value = data.get(key)
+    if value is not None and not isinstance(value, kind):
+        raise ScenarioError(f"{source}: {key}: expected {what}, got {type(value).__name__} {value!r}")
+    return value
+
+
+def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> Scenario:
+    ruleset_id = _expect(data, "ruleset", str, "a ruleset id such as 'necromunda-2023'", source)
+    if ruleset_id is None:
+        raise ScenarioError(f"{source}: ruleset: missing (e.g. ruleset = \"necromunda-2023\")")
+    ruleset = get_ruleset(ruleset_id)
+    label = _expect(data, "label", str, "a string", source) or Path(source).stem
+    rulings = _expect(data, "rulings", dict, "a table of ruling = value", source) or {}
+    seed = _expect(data, "seed", (str, int), "a string or an integer", source)
+    dice = _expect(data, "dice", list, "a list of die values", source)
+    if dice is not None and not all(isinstance(d, int) and not isinstance(d, bool) for d in dice):
+        raise ScenarioError(f"{source}: dice: expected whole numbers, got {dice!r}")
+    choices = _expect(data, "choices", dict, "a table of choice key = answer", source) or {}
+    actions = _expect(data, "actions", list, "a list of [[actions]] tables", source)
+    if not actions:
+        raise ScenarioError(f"{source}: actions: expected at least one [[actions]] table")
+    rest = {k: v for k, v in data.items() if k not in CORE_KEYS}
+    try:
+        setup = msgspec.convert(rest, ruleset.setup_type)
+    except msgspec.ValidationError as e:
+        raise ScenarioError(_path(str(e), source + ": ")) from None
+    commands: list[Any] = []
+    union = command_union(ruleset)
+    for i, action in enumerate(actions):
+        try:
+            commands.append(msgspec.convert(action, union))
+        except msgspec.ValidationError as e:
+            raise ScenarioError(_path(str(e), f"{source}: actions[{i}]")) from None
+    return Scenario(
+        ruleset=ruleset.id,
+        label=label,
+        rulings={str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in rulings.items()},
+        setup=setup,
+        commands=commands,
+        dice=dice,
+        seed=str(seed) if seed is not None else None,
+        choices={str(k): str(v) for k, v in choices.items()},
+    )
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioError(f"{p}: cannot read: {e.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{p}: not valid TOML: {e}") from None
+    return scenario_from_dict(data, str(p))

@@ -1,0 +1,144 @@
+"""Recording battles: a scenario is played in memory first (so a bad action anywhere writes
+nothing), then its first event and each command's events are appended, one transaction each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
+from blowbyblow.replay.dice import ChoiceSource, DiceSource, ScriptedChoices, SeededDice
+from blowbyblow.replay.driver import adjudicate, fold
+from blowbyblow.replay.ruleset import Ruleset, Scenario
+from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.session import dice_for, start_event
+from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
+
+
+class BattleNotFound(BlowByBlowError):
+    pass
+
+
+class AlreadyRecorded(BlowByBlowError):
+    def __init__(self, battle: UUID, label: str) -> None:
+        super().__init__(
+            f"this battle is already recorded as {battle} ({label!r}); "
+            "record it under another label to keep both"
+        )
+        self.battle = battle
+
+
+@dataclass
+class Recorded:
+    battle: UUID
+    ruleset: Ruleset
+    events: list[LoggedEvent]
+    state: Any
+
+
+def record(
+    store: BattleStore,
+    scenario: Scenario,
+    *,
+    dice: DiceSource | None = None,
+    choices: ChoiceSource | None = None,
+    quiet: bool = False,
+) -> Recorded:
+    ruleset = get_ruleset(scenario.ruleset)
+    default_dice, spec = dice_for(scenario)
+    dice = dice or default_dice
+    if not isinstance(dice, SeededDice) and spec.mode == "seeded":
+        spec = type(spec)(mode="physical")
+    choices = choices or ScriptedChoices(scenario.choices)
+    started = start_event(ruleset, scenario, spec)
+    battle = battle_id_for(started)
+    if store.version(battle):
+        raise AlreadyRecorded(battle, scenario.label)
+
+    # Adjudicate everything before writing anything.
+    batches: list[list[Event]] = [[started]]
+    state = ruleset.initial_state(scenario.setup)
+    position = 1
+    for index, command in enumerate(scenario.commands, start=1):
+        result = adjudicate(
+            ruleset,
+            state,
+            command,
+            index=index,
+            rulings=started.rulings,
+            dice=dice,
+            choices=choices,
+            battle=str(battle),
+            first_position=position + 1,
+            quiet=quiet,
+        )
+        batches.append(result.events)
+        position += len(result.events)
+        state = result.state
+
+    logged: list[LoggedEvent] = []
+    version = 0
+    for batch in batches:
+        logged.extend(store.append(battle, ruleset.id, version, batch))
+        version += len(batch)
+    return Recorded(battle=battle, ruleset=ruleset, events=logged, state=state)
+
+
+class BattleSession:
+    """A battle being played live, one command at a time, from the version it was read at."""
+
+    def __init__(self, store: BattleStore, battle: UUID) -> None:
+        events = store.read(battle)
+        if not events or not isinstance(events[0].event, BattleStarted):
+            raise BattleNotFound(f"no battle {battle} in this store")
+        self.store = store
+        self.battle = battle
+        self.started: BattleStarted[Any] = events[0].event
+        self.ruleset = get_ruleset(self.started.ruleset)
+        self.state = fold(
+            self.ruleset, self.ruleset.initial_state(self.started.setup), [e.event for e in events[1:]]
+        )
+        self.version = len(events)
+        self.commands = sum(1 for e in events if type(e.event).__name__ == "CommandIssued")
+
+    def play(self, command: Any, *, dice: DiceSource, choices: ChoiceSource) -> list[LoggedEvent]:
+        result = adjudicate(
+            self.ruleset,
+            self.state,
+            command,
+            index=self.commands + 1,
+            rulings=self.started.rulings,
+            dice=dice,
+            choices=choices,
+            battle=str(self.battle),
+            first_position=self.version + 1,
+        )
+        logged = self.store.append(self.battle, self.ruleset.id, self.version, result.events)
+        self.version += len(logged)
+        self.commands += 1
+        self.state = result.state
+        return logged
+
+
+def resolve_battle(store: BattleStore, ref: str | None) -> UUID:
+    """A battle named by id, unique id prefix or label; the most recent one when ``ref`` is None."""
+    battles = store.battles()
+    if not battles:
+        raise BattleNotFound("the store holds no battles yet (try `bxb demo`)")
+    if ref is None:
+        return battles[-1].battle
+    exact = [b for b in battles if str(b.battle) == ref]
+    if exact:
+        return exact[0].battle
+    by_prefix = [b for b in battles if str(b.battle).startswith(ref.lower())]
+    by_label = [b for b in battles if b.label == ref]
+    matches = by_prefix or by_label
+    if len(matches) == 1:
+        return matches[0].battle
+    if len(matches) > 1:
+        raise BattleNotFound(
+            f"{ref!r} names {len(matches)} battles: "
+            + ", ".join(f"{b.battle} ({b.label})" for b in matches[:5])
+        )
+    raise BattleNotFound(f"no battle {ref!r} in this store (see `bxb battles`)")

@@ -1,0 +1,212 @@
+"""Verification: re-adjudicate every command of a battle from its recorded inputs (dice and
+choices) and compare with what the log says happened; check the hash chain; for seeded dice,
+recompute every die from the seed and its key. The first difference is reported with its
+position and the rule of the event concerned."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from blowbyblow.domain.core import (
+    BattleStarted,
+    BlowByBlowError,
+    ChoiceMade,
+    CommandIssued,
+    DiceRolled,
+    Event,
+    RuleEvent,
+)
+from blowbyblow.replay.codec import encode, encode_json, to_builtins
+from blowbyblow.replay.dice import SeededDice, RecordedChoices, RecordedDice, seeded_roll
+from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.rulesets import UnknownRuleset, get_ruleset
+from blowbyblow.replay.store import GENESIS, BattleStore, LoggedEvent, UnreadableEvent, chain_hash
+
+
+@dataclass(frozen=True)
+class Problem:
+    position: int
+    kind: str  # unreadable | chain | sequence | dice | differs | rejected | setup
+    message: str
+    rule: str = ""
+    recorded: str = ""
+    expected: str = ""
+
+    def describe(self) -> str:
+        text = f"position {self.position}: {self.message}"
+        if self.rule:
+            text += f" [rule {self.rule}]"
+        if self.recorded or self.expected:
+            text += f"\n    log says:   {self.recorded}\n    rules give: {self.expected}"
+        return text
+
+
+@dataclass
+class Report:
+    battle: UUID
+    label: str = ""
+    ruleset: str = ""
+    events: int = 0
+    commands: int = 0
+    dice_checked: int = 0
+    problem: Problem | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def _show(event: Event) -> str:
+    return encode_json(to_builtins(event)).decode()
+
+
+def _rule(event: Event) -> str:
+    return event.rule if isinstance(event, RuleEvent) else ""
+
+
+def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
+    prev = GENESIS
+    for expected_position, logged in enumerate(events, start=1):
+        if logged.position != expected_position:
+            return Problem(
+                expected_position, "sequence",
+                f"expected position {expected_position}, found {logged.position}",
+            )
+        if logged.prev_hash != prev:
+            return Problem(logged.position, "chain", "hash chain broken: previous hash differs",
+                           _rule(logged.event))
+        if chain_hash(battle, logged.position, prev, logged.data) != logged.hash:
+            return Problem(logged.position, "chain",
+                           "hash chain broken: the event's content does not match its hash",
+                           _rule(logged.event))
+        prev = logged.hash
+    return None
+
+
+def read_all(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], Problem | None]:
+    """Decode each stored record; stop at the first one that cannot be read."""
+    events: list[LoggedEvent] = []
+    for stored in store.read_stored(battle):
+        try:
+            logged = store.mapper.to_domain_event(stored)
+        except UnreadableEvent as e:
+            return events, Problem(e.position, "unreadable", f"cannot be read: {e.reason}")
+        assert isinstance(logged, LoggedEvent)
+        events.append(logged)
+    return events, None
+
+
+def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: bool = True,
+                  progress: Callable[[int], None] | None = None) -> Report:
+    report = Report(battle=battle, events=len(events))
+    if not events:
+        report.problem = Problem(1, "sequence", "the battle has no events")
+        return report
+    if check_hashes and (problem := check_chain(battle, events)) is not None:
+        report.problem = problem
+        return report
+    first = events[0].event
+    if not isinstance(first, BattleStarted):
+        report.problem = Problem(1, "sequence", f"a battle must start with BattleStarted, not {type(first).__name__}")
+        return report
+    report.label, report.ruleset = first.label, first.ruleset
+    try:
+        ruleset = get_ruleset(first.ruleset)
+    except UnknownRuleset as e:
+        report.problem = Problem(1, "setup", str(e))
+        return report
+    if first.ruleset_version != ruleset.version:
+        report.problem = Problem(1, "setup", f"recorded under {ruleset.id} {first.ruleset_version}, "
+                                 f"this engine has {ruleset.version}: cannot re-adjudicate")
+        return report
+    try:
+        rulings = ruleset.resolve_rulings(first.rulings)
+        ruleset.validate_setup(first.setup)
+        state: Any = ruleset.initial_state(first.setup)
+    except BlowByBlowError as e:
+        report.problem = Problem(1, "setup", f"the setup is not valid: {e}")
+        return report
+    if rulings != first.rulings:
+        report.problem = Problem(1, "setup", "the rulings recorded are not the full, valid set")
+        return report
+    seed = first.dice.seed if first.dice.mode in ("seeded", "fair") else None
+
+    # Split the log into commands.
+    starts = [i for i, e in enumerate(events) if isinstance(e.event, CommandIssued)]
+    if len(events) > 1 and (not starts or starts[0] != 1):
+        report.problem = Problem(2, "sequence", "events before the first command")
+        return report
+    for n, start in enumerate(starts, start=1):
+        end = starts[n] if n < len(starts) else len(events)
+        segment = events[start:end]
+        issued = segment[0].event
+        assert isinstance(issued, CommandIssued)
+        if issued.index != n:
+            report.problem = Problem(segment[0].position, "sequence",
+                                     f"command number {issued.index} where {n} was expected")
+            return report
+        dice: dict[str, tuple[tuple[int, ...], str]] = {}
+        choices: dict[str, tuple[str, str]] = {}
+        for logged in segment:
+            ev = logged.event
+            if isinstance(ev, DiceRolled):
+                if seed is not None:
+                    report.dice_checked += 1
+                    if ev.source == SeededDice.source and seeded_roll(seed, ev.key, len(ev.values), ev.sides) != ev.values:
+                        report.problem = Problem(logged.position, "dice",
+                                                 f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
+                                                 f"{list(seeded_roll(seed, ev.key, len(ev.values), ev.sides))}")
+                        return report
+                dice[ev.key] = (ev.values, ev.source)
+            elif isinstance(ev, ChoiceMade):
+                choices[ev.key] = (ev.answer, ev.source)
+        try:
+            result = adjudicate(ruleset, state, issued.command, index=n, rulings=rulings,
+                                dice=RecordedDice(dice), choices=RecordedChoices(choices), quiet=True)
+        except BlowByBlowError as e:
+            report.problem = Problem(segment[0].position, "rejected",
+                                     f"command {n} cannot be re-adjudicated from its recorded inputs: {e}")
+            return report
+        for k, logged in enumerate(segment):
+            if k >= len(result.events):
+                report.problem = Problem(logged.position, "differs",
+                                         "the log has an event the rules do not produce",
+                                         _rule(logged.event), _show(logged.event), "(nothing)")
+                return report
+            if encode(result.events[k]) != logged.data:
+                report.problem = Problem(logged.position, "differs",
+                                         f"{type(logged.event).__name__} does not follow from the rules and the dice",
+                                         _rule(logged.event) or _rule(result.events[k]),
+                                         _show(logged.event), _show(result.events[k]))
+                return report
+        if len(result.events) > len(segment):
+            missing = result.events[len(segment)]
+            report.problem = Problem(segment[-1].position + 1, "differs",
+                                     "the rules produce an event the log lacks",
+                                     _rule(missing), "(nothing)", _show(missing))
+            return report
+        state = result.state
+        report.commands += 1
+        if progress is not None:
+            progress(segment[-1].position)
+    return report
+
+
+def verify_battle(store: BattleStore, battle: UUID,
+                  progress: Callable[[int], None] | None = None) -> Report:
+    events, problem = read_all(store, battle)
+    if problem is not None:
+        report = Report(battle=battle, events=len(events), problem=problem)
+        if events and isinstance(events[0].event, BattleStarted):
+            report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
+        # An unreadable record hides what follows it; check what could be read first.
+        earlier = verify_events(battle, events) if events else None
+        if earlier is not None and earlier.problem is not None and earlier.problem.position < problem.position:
+            earlier.events = len(events)
+            return earlier
+        return report
+    return verify_events(battle, events, progress=progress)
