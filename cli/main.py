@@ -10,18 +10,32 @@ from uuid import UUID
 
 import msgspec
 import typer
-
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import encode_json, to_builtins
 from blowbyblow.replay.dice import DiceSource, ListedDice, PromptedDice, SeededDice, iter_ints
 from blowbyblow.replay.driver import fold
+from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.judging import (
+    BattleSealed,
+    default_key_dir,
+    load_private_key,
+    load_public_key,
+    new_keys,
+)
 from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.rulesets import all_rulesets, get_ruleset
 from blowbyblow.replay.scenario import load_scenario
-from blowbyblow.replay.service import AlreadyRecorded, record, resolve_battle
+from blowbyblow.replay.service import (
+    AlreadyRecorded,
+    record,
+    resolve_battle,
+    save_events,
+    seal_battle,
+)
 from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
 from blowbyblow.replay.verify import Report, verify_battle
+from blowbyblow.replay.whatif import first_divergence, parse_rulings, what_if
 
 app = typer.Typer(
     help="blowbyblow: adjudicate close combat, keep a blow-by-blow log, replay and verify it.",
@@ -39,17 +53,28 @@ OPTS = Options()
 
 DbOption = Annotated[
     str | None,
-    typer.Option("--db", envvar="BXB_DB", help="Store: a SQLite file path (default "
-                 f"{default_db_path()}), ':memory:', or a postgresql:// URL."),
+    typer.Option(
+        "--db",
+        envvar="BXB_DB",
+        help="Store: a SQLite file path (default "
+        f"{default_db_path()}), ':memory:', or a postgresql:// URL.",
+    ),
 ]
 
 
 @app.callback()
 def main_options(
     db: DbOption = None,
-    log_json: Annotated[bool, typer.Option("--log-json", help="Log rule steps as JSON lines on stderr.")] = False,
-    log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error. "
-                                           "At info every rule step is logged to stderr.")] = "info",
+    log_json: Annotated[
+        bool, typer.Option("--log-json", help="Log rule steps as JSON lines on stderr.")
+    ] = False,
+    log_level: Annotated[
+        str,
+        typer.Option(
+            "--log-level",
+            help="debug, info, warning or error. At info every rule step is logged to stderr.",
+        ),
+    ] = "info",
 ) -> None:
     OPTS.db = db
     if log_level.lower() not in ("debug", "info", "warning", "error"):
@@ -94,7 +119,7 @@ def print_log(events: list[LoggedEvent], as_json: bool = False) -> None:
                 line["rule"] = ev.rule
             line["event"] = to_builtins(ev)
             line["hash"] = logged.hash.hex()
-            typer.echo(encode_json(line).decode())
+            typer.echo(msgspec.json.encode(line).decode())
         else:
             typer.echo(f"{logged.position:>5}  {narrate(ruleset, ev)}")
 
@@ -104,12 +129,21 @@ def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
     """List the game systems and their rulings (name, default, choices)."""
     rows = []
     for r in all_rulesets().values():
-        rows.append({"id": r.id, "version": r.version, "title": r.title, "source": r.source,
-                     "rulings": [to_builtins(x) for x in r.rulings]})
+        rows.append(
+            {
+                "id": r.id,
+                "version": r.version,
+                "title": r.title,
+                "source": r.source,
+                "rulings": [to_builtins(x) for x in r.rulings],
+            }
+        )
         if not as_json:
             typer.echo(f"{r.id} {r.version}: {r.title}  (rules text: {r.source})")
             for x in r.rulings:
-                typer.echo(f"    {x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} ({x.source})")
+                typer.echo(
+                    f"    {x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} ({x.source})"
+                )
     if as_json:
         typer.echo(encode_json(rows).decode())
 
@@ -132,11 +166,26 @@ def _dice_option(spec: str | None) -> DiceSource | None:
 @app.command("record")
 def cmd_record(
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
-    dice: Annotated[str | None, typer.Option(
-        "--dice", help="seed:TEXT (seeded digital dice), physical (prompt for each roll) or "
-        "values:4,2,6 (physical dice listed). Default: the file's seed or dice list.")] = None,
-    label: Annotated[str | None, typer.Option("--label", help="Name the battle (default: the file's label).")] = None,
+    dice: Annotated[
+        str | None,
+        typer.Option(
+            "--dice",
+            help="seed:TEXT (seeded digital dice), physical (prompt for each roll) or "
+            "values:4,2,6 (physical dice listed). Default: the file's seed or dice list.",
+        ),
+    ] = None,
+    label: Annotated[
+        str | None, typer.Option("--label", help="Name the battle (default: the file's label).")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the log.")] = False,
+    fair: Annotated[
+        bool,
+        typer.Option(
+            "--fair",
+            help="Provably fair dice: record a commitment to a "
+            "fresh secret seed now, reveal the seed when the battle is sealed.",
+        ),
+    ] = False,
 ) -> None:
     """Record a battle from a scenario file. Nothing is written unless every action is legal."""
     try:
@@ -147,13 +196,17 @@ def cmd_record(
         if source is not None and isinstance(source, SeededDice):
             sc = msgspec.structs.replace(sc, seed=source.seed, dice=None)
             source = None
+        if fair and (source is not None or dice is not None):
+            fail("--fair makes its own secret seed; do not combine it with --dice")
         store = open_store()
-        rec = record(store, sc, dice=source)
+        rec = record(store, sc, dice=source, fair=fair)
     except BlowByBlowError as e:
         fail(str(e))
     if not quiet:
         print_log(rec.events)
-    typer.echo(f"recorded battle {rec.battle} ({sc.label!r}, {len(rec.events)} events) in {store_name()}")
+    typer.echo(
+        f"recorded battle {rec.battle} ({sc.label!r}, {len(rec.events)} events) in {store_name()}"
+    )
 
 
 def store_name() -> str:
@@ -162,7 +215,9 @@ def store_name() -> str:
 
 @app.command("demo")
 def cmd_demo(
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Game system id (see `bxb rulesets`).")] = "necromunda-2023",
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", help="Game system id (see `bxb rulesets`).")
+    ] = "necromunda-2023",
 ) -> None:
     """Record a demo combat on the store, print it blow by blow, and verify it."""
     try:
@@ -197,15 +252,25 @@ def cmd_battles(as_json: Annotated[bool, typer.Option("--json")] = False) -> Non
     for b in store.battles():
         version = store.version(b.battle)
         if as_json:
-            typer.echo(encode_json({"battle": str(b.battle), "ruleset": b.ruleset, "label": b.label,
-                                    "events": version}).decode())
+            typer.echo(
+                encode_json(
+                    {
+                        "battle": str(b.battle),
+                        "ruleset": b.ruleset,
+                        "label": b.label,
+                        "events": version,
+                    }
+                ).decode()
+            )
         else:
             typer.echo(f"{b.battle}  {b.ruleset:<18} {version:>6} events  {b.label}")
 
 
 @app.command("log")
 def cmd_log(
-    battle: Annotated[str | None, typer.Argument(help="Battle id, id prefix or label (default: the latest).")] = None,
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, id prefix or label (default: the latest).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, one event a line.")] = False,
 ) -> None:
     """The blow-by-blow account of a battle, with the rule behind every step."""
@@ -216,7 +281,9 @@ def cmd_log(
 @app.command("at")
 def cmd_at(
     position: Annotated[int, typer.Argument(help="Event position (1 = the battle's start).")],
-    battle: Annotated[str | None, typer.Argument(help="Battle id, id prefix or label (default: the latest).")] = None,
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, id prefix or label (default: the latest).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The state of a battle right after the event at POSITION (time travel)."""
@@ -231,9 +298,17 @@ def cmd_at(
     ruleset = get_ruleset(first.ruleset)
     state = fold(ruleset, ruleset.initial_state(first.setup), [e.event for e in events[1:]])
     if as_json:
-        typer.echo(encode_json({"battle": str(bid), "position": position, "of": total,
-                                "event": type(events[-1].event).__name__,
-                                "state": to_builtins(state)}).decode())
+        typer.echo(
+            encode_json(
+                {
+                    "battle": str(bid),
+                    "position": position,
+                    "of": total,
+                    "event": type(events[-1].event).__name__,
+                    "state": to_builtins(state),
+                }
+            ).decode()
+        )
         return
     typer.echo(f"battle {bid} after position {position} of {total}:")
     typer.echo(f"  {narrate(ruleset, events[-1].event).strip()}")
@@ -249,20 +324,51 @@ def _verdict(report: Report) -> str:
     return f"verify FAILED: {head}: {report.problem.describe()}"
 
 
+def _trusted(public_keys: list[str] | None) -> frozenset[str] | None:
+    if not public_keys:
+        return None
+    try:
+        return frozenset(load_public_key(k) for k in public_keys)
+    except BlowByBlowError as e:
+        fail(f"--public-key: {e}")
+
+
 @app.command("verify")
 def cmd_verify(
-    battle: Annotated[str | None, typer.Argument(help="Battle id, prefix or label (default: every battle).")] = None,
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: every battle).")
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Option("--file", help="Verify an exported file instead of the store.")
+    ] = None,
+    public_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--public-key", help="Require a seal by this key (hex, or a .pub file); repeatable."
+        ),
+    ] = None,
 ) -> None:
     """Re-adjudicate every command from its recorded dice and choices and compare with the log;
-    check the hash chain and every seeded die. Exit 0 when all agree, 1 naming the first event
-    that differs or cannot be read."""
+    check the hash chain, the seal, and every seeded die. Exit 0 when all agree, 1 naming the
+    first event that differs or cannot be read."""
+    trusted = _trusted(public_key)
+    if file is not None:
+        try:
+            text = file.read_bytes()
+        except OSError as e:
+            fail(f"{file}: cannot read: {e.strerror}")
+        report = read_export(text, trusted).report
+        typer.echo(_verdict(report) + "".join(f"\n  note: {n}" for n in report.notes))
+        if not report.ok:
+            raise typer.Exit(1)
+        return
     store = open_store()
     targets = [_battle(store, battle)] if battle else [b.battle for b in store.battles()]
     if not targets:
         fail("the store holds no battles yet (try `bxb demo`)")
     failed = 0
     for i, bid in enumerate(targets, start=1):
-        report = verify_battle(store, bid)
+        report = verify_battle(store, bid, trusted_keys=trusted)
         prefix = f"[{i}/{len(targets)}] " if len(targets) > 1 else ""
         typer.echo(prefix + _verdict(report))
         failed += not report.ok
@@ -270,6 +376,187 @@ def cmd_verify(
         typer.echo(f"{len(targets) - failed} of {len(targets)} battles verified")
     if failed:
         raise typer.Exit(1)
+
+
+keys_app = typer.Typer(help="Signing keys for sealing battles (Ed25519).", no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("new")
+def cmd_keys_new(
+    directory: Annotated[
+        Path | None,
+        typer.Option("--dir", help=f"Where to write NAME.key and NAME.pub (default {default_key_dir()})."),
+    ] = None,
+    name: Annotated[str, typer.Option("--name")] = "judge",
+) -> None:
+    """Make a new signing key pair (the private key file is readable by you alone)."""
+    try:
+        private, public = new_keys(directory or default_key_dir(), name)
+    except BlowByBlowError as e:
+        fail(str(e))
+    typer.echo(f"private key: {private}\npublic key:  {public} ({public.read_text().strip()})")
+
+
+@app.command("seal")
+def cmd_seal(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option("--key", help=f"Private key file (default {default_key_dir() / 'judge.key'}).")
+    ] = None,
+) -> None:
+    """Verify a battle, then close it with a signed checkpoint (revealing a fair battle's seed)."""
+    store = open_store()
+    bid = _battle(store, battle)
+    try:
+        logged = seal_battle(store, bid, load_private_key(key or default_key_dir() / "judge.key"))
+    except BlowByBlowError as e:
+        fail(str(e))
+    ev = logged.event
+    assert isinstance(ev, BattleSealed)
+    typer.echo(
+        f"sealed battle {bid} at position {logged.position}: checkpoint over "
+        f"{ev.checkpoint.length} events, last hash {ev.checkpoint.last_hash[:16]}…, "
+        f"signed by {ev.public_key}" + (", seed revealed" if ev.checkpoint.seed else "")
+    )
+
+
+@app.command("export")
+def cmd_export(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="File to write (default: standard output).")
+    ] = None,
+) -> None:
+    """Write a battle as a self-contained JSON Lines record (setup, events, rules, hash chain, seal)."""
+    store = open_store()
+    bid = _battle(store, battle)
+    try:
+        data = export_battle(store, bid)
+    except BlowByBlowError as e:
+        fail(str(e))
+    if out is None:
+        sys.stdout.write(data.decode())
+    else:
+        out.write_bytes(data)
+        typer.echo(f"exported battle {bid} to {out}", err=True)
+
+
+@app.command("import")
+def cmd_import(
+    file: Annotated[Path, typer.Argument(help="An exported JSON Lines file.")],
+    public_key: Annotated[
+        list[str] | None, typer.Option("--public-key", help="Require a seal by this key.")
+    ] = None,
+) -> None:
+    """Verify an exported battle completely, then add it to the store; a file that fails is refused
+    and nothing is written."""
+    trusted = _trusted(public_key)
+    try:
+        text = file.read_bytes()
+    except OSError as e:
+        fail(f"{file}: cannot read: {e.strerror}")
+    store = open_store()
+    try:
+        read = import_battle(store, text, trusted)
+    except (ExportError, BlowByBlowError) as e:
+        fail(str(e), code=1)
+    typer.echo(
+        f"imported battle {read.battle} ({read.report.label!r}, {len(read.events)} events), verified"
+    )
+
+
+def _side_by_side(left: str, right: str, width: int = 60) -> str:
+    return f"  {left[:width]:<{width}} | {right[:width]}"
+
+
+@app.command("whatif")
+def cmd_whatif(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
+    ] = None,
+    ruling: Annotated[
+        list[str] | None, typer.Option("--ruling", help="NAME=VALUE; repeatable.")
+    ] = None,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", help="Re-run under another version of the same game.")
+    ] = None,
+    save: Annotated[
+        bool,
+        typer.Option("--save", help="Record the alternative as a new battle naming its origin."),
+    ] = False,
+) -> None:
+    """Re-run a battle with the same dice and choices under other rulings; show where it diverges."""
+    store = open_store()
+    bid = _battle(store, battle)
+    try:
+        wi = what_if(_events(store, bid), parse_rulings(ruling or []), ruleset)
+    except BlowByBlowError as e:
+        fail(str(e))
+    changed = ", ".join(ruling or []) or "(no ruling changed)"
+    typer.echo(f"what-if of battle {bid} under {wi.ruleset.id}: {changed}")
+    if wi.divergence is None:
+        typer.echo("no divergence: every event is the same under these rulings")
+    else:
+        p = wi.divergence
+        typer.echo(f"first divergence at position {p}:")
+        typer.echo(_side_by_side("ORIGINAL", "WHAT-IF"))
+        for q in range(max(2, p - 2), min(max(len(wi.original), len(wi.alternative)), p + 4) + 1):
+            a = (
+                narrate(wi.original_ruleset, wi.original[q - 1])
+                if q <= len(wi.original)
+                else "(ends)"
+            )
+            b = narrate(wi.ruleset, wi.alternative[q - 1]) if q <= len(wi.alternative) else "(ends)"
+            mark = "*" if q >= p else " "
+            typer.echo(f"{mark}{q:>4}" + _side_by_side(a.strip(), b.strip()))
+    if wi.fresh_dice:
+        typer.echo(
+            f"dice the original never rolled, drawn from the battle's seed: {', '.join(wi.fresh_dice)}"
+        )
+    if wi.stopped:
+        typer.echo(f"stopped: {wi.stopped}")
+    typer.echo("\nstate at the end, original:")
+    typer.echo(wi.original_ruleset.describe_state(wi.original_state))
+    typer.echo("\nstate at the end, what-if:")
+    typer.echo(wi.ruleset.describe_state(wi.alternative_state))
+    if save:
+        if wi.stopped:
+            fail("not saved: the re-run did not complete")
+        try:
+            rec = save_events(store, wi.ruleset, wi.alternative)
+        except BlowByBlowError as e:
+            fail(str(e))
+        typer.echo(f"saved as battle {rec.battle} (origin {bid})")
+
+
+@app.command("diff")
+def cmd_diff(
+    a: Annotated[str, typer.Argument(help="First battle.")],
+    b: Annotated[str, typer.Argument(help="Second battle.")],
+) -> None:
+    """Compare two battles event by event and show the first divergence in plain words."""
+    store = open_store()
+    ea, eb = _events(store, _battle(store, a)), _events(store, _battle(store, b))
+    pos = first_divergence([e.event for e in ea], [e.event for e in eb])
+    if pos is None:
+        typer.echo(f"identical: {len(ea)} events")
+        return
+    for label, events in (("A", ea), ("B", eb)):
+        if pos <= len(events):
+            first = events[0].event
+            assert isinstance(first, BattleStarted)
+            text = narrate(get_ruleset(first.ruleset), events[pos - 1].event)
+        else:
+            text = "(the battle ends before this position)"
+        typer.echo(f"{label} position {pos}: {text.strip()}")
+    typer.echo(f"first divergence at position {pos} (A has {len(ea)} events, B has {len(eb)})")
+    raise typer.Exit(1)
 
 
 def main() -> None:

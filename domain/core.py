@@ -173,7 +173,9 @@ Step = Roll | Ask | Event
 Procedure = Generator[Step, Any, None]
 
 
-def roll(key: str, n: int = 1, sides: int = 6, purpose: str = "") -> Generator[Step, Any, tuple[int, ...]]:
+def roll(
+    key: str, n: int = 1, sides: int = 6, purpose: str = ""
+) -> Generator[Step, Any, tuple[int, ...]]:
     """Yield a dice request; return the values the driver gives back."""
     values = yield Roll(key=key, n=n, sides=sides, purpose=purpose)
     if not isinstance(values, tuple) or len(values) != n:

@@ -11,7 +11,6 @@ from functools import cache
 from typing import Any, Union
 
 import msgspec
-
 from blowbyblow.domain.core import (
     CORE_EVENT_TYPES,
     BattleStarted,
@@ -22,12 +21,15 @@ from blowbyblow.replay.judging import JUDGE_EVENT_TYPES
 from blowbyblow.replay.ruleset import Ruleset
 from blowbyblow.replay.rulesets import get_ruleset
 
-_encoder = msgspec.msgpack.Encoder(order="deterministic")
-_json_encoder = msgspec.json.Encoder(order="deterministic")
+# "sorted" orders struct fields and dict keys alike, so an event's canonical bytes are the same
+# whether encoded from its struct or from its plain-data (JSON) form: an exported record can be
+# re-hashed exactly from its JSON alone.
+_encoder = msgspec.msgpack.Encoder(order="sorted")
+_json_encoder = msgspec.json.Encoder(order="sorted")
 
 
 def encode(obj: Any) -> bytes:
-    """Canonical binary encoding of an event or a state."""
+    """Canonical binary encoding of an event or a state (MessagePack, keys sorted)."""
     return _encoder.encode(obj)
 
 
@@ -77,4 +79,4 @@ def codec_for(ruleset_id: str) -> Codec:
 
 
 def to_builtins(obj: Any) -> Any:
-    return msgspec.to_builtins(obj, order="deterministic")
+    return msgspec.to_builtins(obj, order="sorted")

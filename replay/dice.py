@@ -147,7 +147,9 @@ class RecordedDice:
 
 
 class ChoiceSource(Protocol):
-    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
         """Return (answer, source)."""
         ...
 
@@ -161,7 +163,9 @@ class ScriptedChoices:
         self._answers = dict(answers or {})
         self.used: set[str] = set()
 
-    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
         short = key.split("/", 1)[1] if "/" in key else key
         for k in (key, short):
             if k in self._answers:
@@ -180,9 +184,13 @@ class InteractiveChoices:
         self._read = read
         self._write = write
 
-    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
         while True:
-            text = self._read(f"{prompt or key} [{'/'.join(options)}] (default {default}): ").strip()
+            text = self._read(
+                f"{prompt or key} [{'/'.join(options)}] (default {default}): "
+            ).strip()
             if not text:
                 return default, "interactive"
             if text in options:
@@ -196,7 +204,9 @@ class RecordedChoices:
     def __init__(self, recorded: Mapping[str, tuple[str, str]]) -> None:
         self._recorded = recorded
 
-    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
         found = self._recorded.get(key)
         if found is None or found[0] not in options:
             return default, "default"

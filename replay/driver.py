@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import structlog
-
 from blowbyblow.domain.core import (
     Ask,
     ChoiceMade,

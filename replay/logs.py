@@ -15,8 +15,10 @@ def configure(*, json: bool = False, level: str = "warning") -> None:
         structlog.processors.add_log_level,
     ]
     if json:
-        processors += [structlog.processors.TimeStamper(fmt="iso", utc=True),
-                       structlog.processors.JSONRenderer(sort_keys=True)]
+        processors += [
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.JSONRenderer(sort_keys=True),
+        ]
     else:
         processors += [structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())]
     structlog.configure(

@@ -12,9 +12,17 @@ from blowbyblow.replay.ruleset import Ruleset
 
 def describe_command(command: Any) -> str:
     data = to_builtins(command)
-    kind = data.pop("type", type(command).__name__) if isinstance(data, dict) else type(command).__name__
+    kind = (
+        data.pop("type", type(command).__name__)
+        if isinstance(data, dict)
+        else type(command).__name__
+    )
     if isinstance(data, dict):
-        parts = [f"{k}={encode_json(v).decode()}" for k, v in data.items() if v not in (None, [], {}, "", False)]
+        parts = [
+            f"{k}={encode_json(v).decode()}"
+            for k, v in data.items()
+            if v not in (None, [], {}, "", False)
+        ]
         return f"{kind} " + " ".join(parts)
     return str(kind)
 
@@ -22,9 +30,13 @@ def describe_command(command: Any) -> str:
 def narrate(ruleset: Ruleset, event: Event) -> str:
     if isinstance(event, BattleStarted):
         rulings = ", ".join(f"{k}={v}" for k, v in event.rulings.items()) or "none"
-        dice = event.dice.mode + (f" ({event.dice.algorithm}, seed {event.dice.seed})" if event.dice.seed else "")
-        return (f"Battle {event.label!r} begins under {event.ruleset} {event.ruleset_version}; "
-                f"dice: {dice}; rulings: {rulings}")
+        dice = event.dice.mode + (
+            f" ({event.dice.algorithm}, seed {event.dice.seed})" if event.dice.seed else ""
+        )
+        return (
+            f"Battle {event.label!r} begins under {event.ruleset} {event.ruleset_version}; "
+            f"dice: {dice}; rulings: {rulings}"
+        )
     if isinstance(event, CommandIssued):
         return f"Command {event.index}: {describe_command(event.command)}"
     if isinstance(event, DiceRolled):

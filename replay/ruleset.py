@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-
 from blowbyblow.domain.core import Command, Context, Event, Procedure, Ruling, RulingError
 
 

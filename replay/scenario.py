@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.codec import command_union
 from blowbyblow.replay.ruleset import Scenario
@@ -31,17 +30,21 @@ def _path(message: str, prefix: str) -> str:
     return f"{prefix}{m.group(1)}: {message[: m.start()]}"
 
 
-def _expect(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str, source: str) -> Any:
+def _expect(
+    data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str, source: str
+) -> Any:
     value = data.get(key)
     if value is not None and not isinstance(value, kind):
-        raise ScenarioError(f"{source}: {key}: expected {what}, got {type(value).__name__} {value!r}")
+        raise ScenarioError(
+            f"{source}: {key}: expected {what}, got {type(value).__name__} {value!r}"
+        )
     return value
 
 
 def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> Scenario:
     ruleset_id = _expect(data, "ruleset", str, "a ruleset id such as 'necromunda-2023'", source)
     if ruleset_id is None:
-        raise ScenarioError(f"{source}: ruleset: missing (e.g. ruleset = \"necromunda-2023\")")
+        raise ScenarioError(f'{source}: ruleset: missing (e.g. ruleset = "necromunda-2023")')
     ruleset = get_ruleset(ruleset_id)
     label = _expect(data, "label", str, "a string", source) or Path(source).stem
     rulings = _expect(data, "rulings", dict, "a table of ruling = value", source) or {}
@@ -68,7 +71,9 @@ def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> Scenar
     return Scenario(
         ruleset=ruleset.id,
         label=label,
-        rulings={str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in rulings.items()},
+        rulings={
+            str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in rulings.items()
+        },
         setup=setup,
         commands=commands,
         dice=dice,

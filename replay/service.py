@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
-from blowbyblow.replay.dice import ChoiceSource, DiceSource, ScriptedChoices, SeededDice
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, DiceSpec, Event
+from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
+from blowbyblow.replay.judging import Checkpoint, JudgingError, commitment, new_fair_seed, seal
 from blowbyblow.replay.ruleset import Ruleset, Scenario
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import dice_for, start_event
@@ -44,12 +45,22 @@ def record(
     dice: DiceSource | None = None,
     choices: ChoiceSource | None = None,
     quiet: bool = False,
+    fair: bool = False,
 ) -> Recorded:
+    """Record ``scenario`` as a new battle. With ``fair``, the dice come from a fresh secret seed
+    whose commitment is recorded now and which the seal will reveal."""
     ruleset = get_ruleset(scenario.ruleset)
     default_dice, spec = dice_for(scenario)
     dice = dice or default_dice
-    if not isinstance(dice, SeededDice) and spec.mode == "seeded":
-        spec = type(spec)(mode="physical")
+    fair_seed: str | None = None
+    if fair:
+        fair_seed = new_fair_seed()
+        dice = SeededDice(fair_seed)
+        spec = DiceSpec(mode="fair", algorithm=ALGORITHM, commitment=commitment(fair_seed))
+    elif isinstance(dice, SeededDice):
+        spec = DiceSpec(mode="seeded", algorithm=ALGORITHM, seed=dice.seed)
+    else:
+        spec = DiceSpec(mode="physical")
     choices = choices or ScriptedChoices(scenario.choices)
     started = start_event(ruleset, scenario, spec)
     battle = battle_id_for(started)
@@ -77,6 +88,8 @@ def record(
         position += len(result.events)
         state = result.state
 
+    if fair_seed is not None:
+        store.vault.put(str(battle), fair_seed)
     logged: list[LoggedEvent] = []
     version = 0
     for batch in batches:
@@ -97,7 +110,9 @@ class BattleSession:
         self.started: BattleStarted[Any] = events[0].event
         self.ruleset = get_ruleset(self.started.ruleset)
         self.state = fold(
-            self.ruleset, self.ruleset.initial_state(self.started.setup), [e.event for e in events[1:]]
+            self.ruleset,
+            self.ruleset.initial_state(self.started.setup),
+            [e.event for e in events[1:]],
         )
         self.version = len(events)
         self.commands = sum(1 for e in events if type(e.event).__name__ == "CommandIssued")
@@ -142,3 +157,53 @@ def resolve_battle(store: BattleStore, ref: str | None) -> UUID:
             + ", ".join(f"{b.battle} ({b.label})" for b in matches[:5])
         )
     raise BattleNotFound(f"no battle {ref!r} in this store (see `bxb battles`)")
+
+
+def seal_battle(store: BattleStore, battle: UUID, key: Any) -> LoggedEvent:
+    """Verify the battle, then close it with a signed checkpoint (revealing a fair battle's seed)."""
+    from blowbyblow.replay.verify import verify_battle
+
+    report = verify_battle(store, battle)
+    if not report.ok:
+        assert report.problem is not None
+        raise JudgingError(
+            f"will not seal a battle that fails verification: {report.problem.describe()}"
+        )
+    events = store.read(battle)
+    first = events[0].event
+    assert isinstance(first, BattleStarted)
+    seed: str | None = None
+    if first.dice.mode == "fair":
+        seed = store.vault.get(str(battle))
+        if seed is None or commitment(seed) != first.dice.commitment:
+            raise JudgingError(
+                f"the secret seed of fair battle {battle} is not in this store's vault"
+            )
+    checkpoint = Checkpoint(
+        algorithm="bxb-checkpoint-v1",
+        battle=str(battle),
+        length=len(events),
+        last_hash=events[-1].hash.hex(),
+        seed=seed,
+    )
+    return store.seal(battle, first.ruleset, seal(checkpoint, key))
+
+
+def save_events(store: BattleStore, ruleset: Ruleset, events: list[Event]) -> Recorded:
+    """Record an already adjudicated event list (a what-if) as a new battle, one transaction per
+    command."""
+    started = events[0]
+    assert isinstance(started, BattleStarted)
+    battle = battle_id_for(started)
+    if store.version(battle):
+        raise AlreadyRecorded(battle, started.label)
+    batches: list[list[Event]] = [[started]]
+    for ev in events[1:]:
+        if type(ev).__name__ == "CommandIssued":
+            batches.append([])
+        batches[-1].append(ev)
+    logged: list[LoggedEvent] = []
+    for batch in batches:
+        logged.extend(store.append(battle, ruleset.id, len(logged), batch))
+    state = fold(ruleset, ruleset.initial_state(started.setup), events[1:])
+    return Recorded(battle=battle, ruleset=ruleset, events=logged, state=state)

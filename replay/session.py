@@ -17,10 +17,9 @@ from blowbyblow.replay.dice import (
     SeededDice,
 )
 from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.formats import CURRENT_FORMAT as FORMAT_VERSION
 from blowbyblow.replay.ruleset import Ruleset, Scenario
 from blowbyblow.replay.rulesets import get_ruleset
-
-FORMAT_VERSION = 1
 
 
 @dataclass
@@ -30,9 +29,7 @@ class Played:
     state: Any
 
 
-def start_event(
-    ruleset: Ruleset, scenario: Scenario, dice_spec: DiceSpec
-) -> BattleStarted[Any]:
+def start_event(ruleset: Ruleset, scenario: Scenario, dice_spec: DiceSpec) -> BattleStarted[Any]:
     ruleset.validate_setup(scenario.setup)
     return BattleStarted(
         format_version=FORMAT_VERSION,

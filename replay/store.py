@@ -25,6 +25,11 @@ from urllib.parse import unquote, urlparse
 from uuid import UUID, uuid5
 
 import msgspec
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
+from blowbyblow.replay.codec import codec_for, encode
+from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
+from blowbyblow.replay.judging import BattleSealed, SeedVault
+from blowbyblow.replay.rulesets import all_rulesets
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
@@ -34,11 +39,6 @@ from eventsourcing.persistence import (
     Transcoder,
 )
 
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
-from blowbyblow.replay.codec import codec_for, encode
-from blowbyblow.replay.rulesets import all_rulesets
-
-STORE_FORMAT = 1
 CHAIN_ALGORITHM = "bxb-chain-v1"
 GENESIS = bytes(32)
 BATTLE_NAMESPACE = UUID("6f1f3c1e-6b8e-5d2a-9a49-0b1b0b1b0b1b")
@@ -112,7 +112,7 @@ class MsgspecMapper(Mapper[UUID]):
         assert isinstance(domain_event, LoggedEvent)
         state = encode(
             Envelope(
-                v=STORE_FORMAT,
+                v=CURRENT_FORMAT,
                 event=msgspec.Raw(domain_event.data),
                 prev=domain_event.prev_hash,
                 hash=domain_event.hash,
@@ -141,17 +141,21 @@ class MsgspecMapper(Mapper[UUID]):
             if self.compressor:
                 state = self.compressor.decompress(state)
             envelope = msgspec.msgpack.decode(state, type=Envelope)
-            if envelope.v > STORE_FORMAT:
-                raise StoreError(f"stored format {envelope.v} is newer than this engine's")
             data = bytes(envelope.event)
-            event = codec_for(ruleset).decode(upcast(ruleset, type_name, envelope.v, data))
+            codec = codec_for(ruleset)
+            if envelope.v == CURRENT_FORMAT:
+                event = codec.decode(data)
+            else:
+                event = codec.from_builtins(upcast(msgspec.msgpack.decode(data), envelope.v))
         except BlowByBlowError as e:
             raise UnreadableEvent(battle, position, str(e)) from e
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as e:
             raise UnreadableEvent(battle, position, str(e)) from e
         if type(event).__name__ != type_name:
             raise UnreadableEvent(
-                battle, position, f"topic says {type_name} but the record holds {type(event).__name__}"
+                battle,
+                position,
+                f"topic says {type_name} but the record holds {type(event).__name__}",
             )
         return LoggedEvent(
             originator_id=UUID(str(battle)),
@@ -163,11 +167,6 @@ class MsgspecMapper(Mapper[UUID]):
             hash=envelope.hash,
             recorded_at=envelope.at,
         )
-
-
-def upcast(ruleset: str, type_name: str, format_version: int, data: bytes) -> bytes:
-    """Bring an event stored in an older format up to the current one (none needed yet)."""
-    return data
 
 
 class _Unused(Transcoder):
@@ -217,8 +216,15 @@ class BattleStore(Application[UUID]):
     name = "blowbyblow"
 
     def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
+        env = persistence_env(db)
         self.spec = str(db) if db is not None else None
-        super().__init__(env=persistence_env(db))
+        super().__init__(env=env)
+        if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
+            self.vault = SeedVault(Path(env["SQLITE_DBNAME"]).with_suffix(".seeds"))
+        elif env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
+            self.vault = SeedVault(default_db_path().parent / "seeds")
+        else:
+            self.vault = SeedVault(None)
 
     def construct_mapper(self) -> Mapper[UUID]:
         return MsgspecMapper(cipher=self.factory.cipher(), compressor=self.factory.compressor())
@@ -271,12 +277,18 @@ class BattleStore(Application[UUID]):
     # --- writing ---------------------------------------------------------------------------
 
     def append(
-        self, battle: UUID, ruleset: str, expected_version: int, events: Sequence[Event]
+        self,
+        battle: UUID,
+        ruleset: str,
+        expected_version: int,
+        events: Sequence[Event],
+        *,
+        recorded_at: Sequence[str] | None = None,
     ) -> list[LoggedEvent]:
         """Append one command's events at ``expected_version + 1`` onward, in one transaction.
 
         Raises StaleVersion, writing nothing, when the battle is no longer at
-        ``expected_version``."""
+        ``expected_version``; StoreError when the battle is sealed."""
         last = self.last(battle)
         current = last.position if last else 0
         if current != expected_version:
@@ -284,26 +296,21 @@ class BattleStore(Application[UUID]):
                 f"battle {battle} is at version {current}, not {expected_version}: "
                 "someone else has recorded since you read it; nothing was written"
             )
-        prev = last.hash if last else GENESIS
-        at = datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
-        logged: list[LoggedEvent] = []
-        for offset, event in enumerate(events, start=1):
-            position = expected_version + offset
-            data = encode(event)
-            digest = chain_hash(battle, position, prev, data)
-            logged.append(
-                LoggedEvent(
-                    originator_id=battle,
-                    originator_version=position,
-                    ruleset=ruleset,
-                    event=event,
-                    data=data,
-                    prev_hash=prev,
-                    hash=digest,
-                    recorded_at=at,
-                )
-            )
-            prev = digest
+        if last is not None and isinstance(last.event, BattleSealed):
+            raise StoreError(f"battle {battle} is sealed; nothing more can be recorded in it")
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+        logged = chain(
+            battle,
+            ruleset,
+            last.hash if last else GENESIS,
+            expected_version,
+            events,
+            recorded_at or [now] * len(events),
+        )
+        self._save(battle, expected_version, logged)
+        return logged
+
+    def _save(self, battle: UUID, expected_version: int, logged: Sequence[Any]) -> None:
         try:
             self.save(*logged)
         except (IntegrityError, RecordConflictError) as e:
@@ -311,7 +318,76 @@ class BattleStore(Application[UUID]):
                 f"battle {battle} moved past version {expected_version} while writing; "
                 "nothing was written"
             ) from e
-        return logged
+
+    def seal(self, battle: UUID, ruleset: str, sealed: BattleSealed) -> LoggedEvent:
+        """Append the seal to the battle and to its seal record, in one transaction."""
+        version = sealed.checkpoint.length
+        last = self.last(battle)
+        if (
+            last is None
+            or last.position != version
+            or last.hash.hex() != sealed.checkpoint.last_hash
+        ):
+            raise StaleVersion(f"battle {battle} is not at the checkpoint's version {version}")
+        if isinstance(last.event, BattleSealed):
+            raise StoreError(f"battle {battle} is sealed already")
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+        [in_battle] = chain(battle, ruleset, last.hash, version, [sealed], [now])
+        sid = seal_id(battle)
+        [record] = chain(sid, ruleset, GENESIS, 0, [sealed], [now])
+        self._save(battle, version, [in_battle, record])
+        return in_battle
+
+    def seal_record(self, battle: UUID) -> LoggedEvent | None:
+        """The seal kept beside a battle, if it was ever sealed."""
+        found = list(self.events.get(seal_id(battle), limit=1))
+        return found[0] if found and isinstance(found[0], LoggedEvent) else None
+
+    def import_events(self, battle: UUID, logged: Sequence[LoggedEvent]) -> None:
+        """Write a verified battle read from an export, hashes and times as they were,
+        with its seal record if sealed, in one transaction."""
+        extra: list[LoggedEvent] = []
+        if logged and isinstance(logged[-1].event, BattleSealed):
+            last = logged[-1]
+            [record] = chain(
+                seal_id(battle), last.ruleset, GENESIS, 0, [last.event], [last.recorded_at]
+            )
+            extra.append(record)
+        self._save(battle, 0, [*logged, *extra])
+
+
+def seal_id(battle: UUID) -> UUID:
+    return uuid5(battle, "seal")
+
+
+def chain(
+    battle: UUID,
+    ruleset: str,
+    prev: bytes,
+    after: int,
+    events: Sequence[Event],
+    recorded_at: Sequence[str],
+) -> list[LoggedEvent]:
+    """LoggedEvents for ``events`` at positions ``after + 1`` onward, each hash-chained to the last."""
+    logged: list[LoggedEvent] = []
+    for offset, (event, at) in enumerate(zip(events, recorded_at, strict=True), start=1):
+        position = after + offset
+        data = encode(event)
+        digest = chain_hash(battle, position, prev, data)
+        logged.append(
+            LoggedEvent(
+                originator_id=battle,
+                originator_version=position,
+                ruleset=ruleset,
+                event=event,
+                data=data,
+                prev_hash=prev,
+                hash=digest,
+                recorded_at=at,
+            )
+        )
+        prev = digest
+    return logged
 
 
 def battle_id_for(started: BattleStarted[Any]) -> UUID:

@@ -20,10 +20,18 @@ from blowbyblow.domain.core import (
     RuleEvent,
 )
 from blowbyblow.replay.codec import encode, encode_json, to_builtins
-from blowbyblow.replay.dice import SeededDice, RecordedChoices, RecordedDice, seeded_roll
+from blowbyblow.replay.dice import RecordedChoices, RecordedDice, SeededDice, seeded_roll
 from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
 from blowbyblow.replay.rulesets import UnknownRuleset, get_ruleset
-from blowbyblow.replay.store import GENESIS, BattleStore, LoggedEvent, UnreadableEvent, chain_hash
+from blowbyblow.replay.store import (
+    GENESIS,
+    BattleStore,
+    LoggedEvent,
+    UnreadableEvent,
+    chain_hash,
+    seal_id,
+)
 
 
 @dataclass(frozen=True)
@@ -73,16 +81,24 @@ def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
     for expected_position, logged in enumerate(events, start=1):
         if logged.position != expected_position:
             return Problem(
-                expected_position, "sequence",
+                expected_position,
+                "sequence",
                 f"expected position {expected_position}, found {logged.position}",
             )
         if logged.prev_hash != prev:
-            return Problem(logged.position, "chain", "hash chain broken: previous hash differs",
-                           _rule(logged.event))
+            return Problem(
+                logged.position,
+                "chain",
+                "hash chain broken: previous hash differs",
+                _rule(logged.event),
+            )
         if chain_hash(battle, logged.position, prev, logged.data) != logged.hash:
-            return Problem(logged.position, "chain",
-                           "hash chain broken: the event's content does not match its hash",
-                           _rule(logged.event))
+            return Problem(
+                logged.position,
+                "chain",
+                "hash chain broken: the event's content does not match its hash",
+                _rule(logged.event),
+            )
         prev = logged.hash
     return None
 
@@ -100,8 +116,55 @@ def read_all(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], Probl
     return events, None
 
 
-def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: bool = True,
-                  progress: Callable[[int], None] | None = None) -> Report:
+def check_seal(
+    battle: UUID, events: Sequence[LoggedEvent], trusted_keys: frozenset[str] | None
+) -> tuple[BattleSealed | None, Problem | None]:
+    """The seal, if the battle has one, and the first problem with it."""
+    for logged in events[:-1]:
+        if isinstance(logged.event, BattleSealed):
+            return None, Problem(logged.position, "seal", "a seal in the middle of the battle")
+    last = events[-1]
+    if not isinstance(last.event, BattleSealed):
+        if trusted_keys is not None:
+            return None, Problem(
+                last.position + 1,
+                "seal",
+                "the battle is not sealed, so no signature can be checked",
+            )
+        return None, None
+    sealed = last.event
+    cp = sealed.checkpoint
+    if not signature_ok(sealed):
+        return sealed, Problem(
+            last.position, "seal", "the seal's signature does not match its checkpoint"
+        )
+    if trusted_keys is not None and sealed.public_key not in trusted_keys:
+        return sealed, Problem(
+            last.position, "seal", f"sealed with key {sealed.public_key[:16]}…, not a key you trust"
+        )
+    if cp.battle != str(battle):
+        return sealed, Problem(last.position, "seal", f"the seal is for battle {cp.battle}")
+    if cp.length != len(events) - 1:
+        return sealed, Problem(
+            last.position,
+            "seal",
+            f"the seal covers {cp.length} events but {len(events) - 1} precede it",
+        )
+    if cp.last_hash != events[-2].hash.hex():
+        return sealed, Problem(
+            last.position, "seal", "the seal's last hash is not the hash of the event before it"
+        )
+    return sealed, None
+
+
+def verify_events(
+    battle: UUID,
+    events: Sequence[LoggedEvent],
+    *,
+    check_hashes: bool = True,
+    trusted_keys: frozenset[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
     report = Report(battle=battle, events=len(events))
     if not events:
         report.problem = Problem(1, "sequence", "the battle has no events")
@@ -109,9 +172,20 @@ def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: 
     if check_hashes and (problem := check_chain(battle, events)) is not None:
         report.problem = problem
         return report
+    sealed, problem = check_seal(battle, events, trusted_keys)
+    if problem is not None:
+        report.problem = problem
+        return report
+    if sealed is not None:
+        events = events[:-1]
+        report.notes.append(
+            f"sealed by key {sealed.public_key[:16]}… over {sealed.checkpoint.length} events"
+        )
     first = events[0].event
     if not isinstance(first, BattleStarted):
-        report.problem = Problem(1, "sequence", f"a battle must start with BattleStarted, not {type(first).__name__}")
+        report.problem = Problem(
+            1, "sequence", f"a battle must start with BattleStarted, not {type(first).__name__}"
+        )
         return report
     report.label, report.ruleset = first.label, first.ruleset
     try:
@@ -120,8 +194,12 @@ def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: 
         report.problem = Problem(1, "setup", str(e))
         return report
     if first.ruleset_version != ruleset.version:
-        report.problem = Problem(1, "setup", f"recorded under {ruleset.id} {first.ruleset_version}, "
-                                 f"this engine has {ruleset.version}: cannot re-adjudicate")
+        report.problem = Problem(
+            1,
+            "setup",
+            f"recorded under {ruleset.id} {first.ruleset_version}, "
+            f"this engine has {ruleset.version}: cannot re-adjudicate",
+        )
         return report
     try:
         rulings = ruleset.resolve_rulings(first.rulings)
@@ -133,7 +211,23 @@ def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: 
     if rulings != first.rulings:
         report.problem = Problem(1, "setup", "the rulings recorded are not the full, valid set")
         return report
-    seed = first.dice.seed if first.dice.mode in ("seeded", "fair") else None
+    seed = first.dice.seed if first.dice.mode == "seeded" else None
+    if first.dice.mode == "fair":
+        revealed = sealed.checkpoint.seed if sealed is not None else None
+        if revealed is None:
+            report.notes.append(
+                "fair dice: the seed is not revealed until the battle is sealed, "
+                "so digital dice were not recomputed"
+            )
+        elif commitment(revealed) != first.dice.commitment:
+            report.problem = Problem(
+                report.events,
+                "seal",
+                "the revealed seed does not match the commitment made at the start",
+            )
+            return report
+        else:
+            seed = revealed
 
     # Split the log into commands.
     starts = [i for i, e in enumerate(events) if isinstance(e.event, CommandIssued)]
@@ -146,8 +240,11 @@ def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: 
         issued = segment[0].event
         assert isinstance(issued, CommandIssued)
         if issued.index != n:
-            report.problem = Problem(segment[0].position, "sequence",
-                                     f"command number {issued.index} where {n} was expected")
+            report.problem = Problem(
+                segment[0].position,
+                "sequence",
+                f"command number {issued.index} where {n} was expected",
+            )
             return report
         dice: dict[str, tuple[tuple[int, ...], str]] = {}
         choices: dict[str, tuple[str, str]] = {}
@@ -156,38 +253,69 @@ def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: 
             if isinstance(ev, DiceRolled):
                 if seed is not None:
                     report.dice_checked += 1
-                    if ev.source == SeededDice.source and seeded_roll(seed, ev.key, len(ev.values), ev.sides) != ev.values:
-                        report.problem = Problem(logged.position, "dice",
-                                                 f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
-                                                 f"{list(seeded_roll(seed, ev.key, len(ev.values), ev.sides))}")
+                    if (
+                        ev.source == SeededDice.source
+                        and seeded_roll(seed, ev.key, len(ev.values), ev.sides) != ev.values
+                    ):
+                        report.problem = Problem(
+                            logged.position,
+                            "dice",
+                            f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
+                            f"{list(seeded_roll(seed, ev.key, len(ev.values), ev.sides))}",
+                        )
                         return report
                 dice[ev.key] = (ev.values, ev.source)
             elif isinstance(ev, ChoiceMade):
                 choices[ev.key] = (ev.answer, ev.source)
         try:
-            result = adjudicate(ruleset, state, issued.command, index=n, rulings=rulings,
-                                dice=RecordedDice(dice), choices=RecordedChoices(choices), quiet=True)
+            result = adjudicate(
+                ruleset,
+                state,
+                issued.command,
+                index=n,
+                rulings=rulings,
+                dice=RecordedDice(dice),
+                choices=RecordedChoices(choices),
+                quiet=True,
+            )
         except BlowByBlowError as e:
-            report.problem = Problem(segment[0].position, "rejected",
-                                     f"command {n} cannot be re-adjudicated from its recorded inputs: {e}")
+            report.problem = Problem(
+                segment[0].position,
+                "rejected",
+                f"command {n} cannot be re-adjudicated from its recorded inputs: {e}",
+            )
             return report
         for k, logged in enumerate(segment):
             if k >= len(result.events):
-                report.problem = Problem(logged.position, "differs",
-                                         "the log has an event the rules do not produce",
-                                         _rule(logged.event), _show(logged.event), "(nothing)")
+                report.problem = Problem(
+                    logged.position,
+                    "differs",
+                    "the log has an event the rules do not produce",
+                    _rule(logged.event),
+                    _show(logged.event),
+                    "(nothing)",
+                )
                 return report
-            if encode(result.events[k]) != logged.data:
-                report.problem = Problem(logged.position, "differs",
-                                         f"{type(logged.event).__name__} does not follow from the rules and the dice",
-                                         _rule(logged.event) or _rule(result.events[k]),
-                                         _show(logged.event), _show(result.events[k]))
+            if encode(result.events[k]) != encode(logged.event):
+                report.problem = Problem(
+                    logged.position,
+                    "differs",
+                    f"{type(logged.event).__name__} does not follow from the rules and the dice",
+                    _rule(logged.event) or _rule(result.events[k]),
+                    _show(logged.event),
+                    _show(result.events[k]),
+                )
                 return report
         if len(result.events) > len(segment):
             missing = result.events[len(segment)]
-            report.problem = Problem(segment[-1].position + 1, "differs",
-                                     "the rules produce an event the log lacks",
-                                     _rule(missing), "(nothing)", _show(missing))
+            report.problem = Problem(
+                segment[-1].position + 1,
+                "differs",
+                "the rules produce an event the log lacks",
+                _rule(missing),
+                "(nothing)",
+                _show(missing),
+            )
             return report
         state = result.state
         report.commands += 1
@@ -196,17 +324,58 @@ def verify_events(battle: UUID, events: Sequence[LoggedEvent], *, check_hashes: 
     return report
 
 
-def verify_battle(store: BattleStore, battle: UUID,
-                  progress: Callable[[int], None] | None = None) -> Report:
+def verify_battle(
+    store: BattleStore,
+    battle: UUID,
+    *,
+    trusted_keys: frozenset[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
     events, problem = read_all(store, battle)
+    if problem is None:
+        problem = _check_seal_record(store, battle, events)
     if problem is not None:
         report = Report(battle=battle, events=len(events), problem=problem)
         if events and isinstance(events[0].event, BattleStarted):
             report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
         # An unreadable record hides what follows it; check what could be read first.
         earlier = verify_events(battle, events) if events else None
-        if earlier is not None and earlier.problem is not None and earlier.problem.position < problem.position:
+        if (
+            earlier is not None
+            and earlier.problem is not None
+            and earlier.problem.position < problem.position
+        ):
             earlier.events = len(events)
             return earlier
         return report
-    return verify_events(battle, events, progress=progress)
+    return verify_events(battle, events, trusted_keys=trusted_keys, progress=progress)
+
+
+def _check_seal_record(
+    store: BattleStore, battle: UUID, events: Sequence[LoggedEvent]
+) -> Problem | None:
+    """A battle once sealed must still end with exactly that seal: this catches the deletion of
+    trailing events, the seal included."""
+    sid = seal_id(battle)
+    try:
+        records = [e for e in store.events.get(sid) if isinstance(e, LoggedEvent)]
+    except UnreadableEvent as e:
+        return Problem(len(events), "seal", f"the battle's seal record cannot be read: {e.reason}")
+    if not records:
+        return None
+    record = records[0]
+    if (
+        len(records) != 1
+        or check_chain(sid, records) is not None
+        or not isinstance(record.event, BattleSealed)
+    ):
+        return Problem(len(events), "seal", "the battle's seal record has been altered")
+    length = record.event.checkpoint.length
+    if not events or events[-1].data != record.data:
+        return Problem(
+            min(len(events), length + 1) or 1,
+            "seal",
+            f"the battle was sealed after {length} events, but now has {len(events)} "
+            "and does not end with that seal: events were deleted or added",
+        )
+    return None

@@ -1,0 +1,192 @@
+"""Portable records: a battle as a self-contained JSON Lines file that anyone can read and
+re-check, as a PGN file is for a chess game.
+
+Line 1, the header: ``{"format": "bxb-export", "version": 2, "battle", "ruleset",
+"ruleset_version", "label", "events", "chain", "last_hash", "seal"}`` where ``seal`` repeats the
+signed checkpoint of a sealed battle (or is null). Then one line per event, in order:
+``{"position", "type", "rule" (rule steps only), "event", "prev", "hash", "at"}``. Keys are sorted
+and the output is deterministic, so export -> import -> export gives the same bytes.
+
+Each event's hash is recomputed from its JSON alone (the canonical MessagePack of the plain data
+is the same as the stored bytes), so a file is checked without trusting whoever made it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
+from blowbyblow.replay.codec import codec_for, encode, encode_json, to_builtins
+from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
+from blowbyblow.replay.judging import BattleSealed
+from blowbyblow.replay.rulesets import UnknownRuleset
+from blowbyblow.replay.store import CHAIN_ALGORITHM, BattleStore, LoggedEvent, chain_hash
+from blowbyblow.replay.verify import Problem, Report, verify_events
+
+EXPORT_FORMAT = "bxb-export"
+
+
+class ExportError(BlowByBlowError):
+    pass
+
+
+def export_lines(events: list[LoggedEvent]) -> list[bytes]:
+    if not events or not isinstance(events[0].event, BattleStarted):
+        raise ExportError("nothing to export: the battle has no BattleStarted")
+    first = events[0].event
+    last = events[-1]
+    seal = to_builtins(last.event) if isinstance(last.event, BattleSealed) else None
+    header = {
+        "format": EXPORT_FORMAT,
+        "version": CURRENT_FORMAT,
+        "battle": str(events[0].originator_id),
+        "ruleset": first.ruleset,
+        "ruleset_version": first.ruleset_version,
+        "label": first.label,
+        "events": len(events),
+        "chain": CHAIN_ALGORITHM,
+        "last_hash": last.hash.hex(),
+        "seal": seal,
+    }
+    lines = [encode_json(header)]
+    for logged in events:
+        line: dict[str, Any] = {
+            "position": logged.position,
+            "type": type(logged.event).__name__,
+            "event": to_builtins(logged.event),
+            "prev": logged.prev_hash.hex(),
+            "hash": logged.hash.hex(),
+            "at": logged.recorded_at,
+        }
+        if isinstance(logged.event, RuleEvent):
+            line["rule"] = logged.event.rule
+        lines.append(encode_json(line))
+    return lines
+
+
+def export_battle(store: BattleStore, battle: UUID) -> bytes:
+    return b"".join(line + b"\n" for line in export_lines(store.read(battle)))
+
+
+@dataclass
+class ReadExport:
+    battle: UUID
+    events: list[LoggedEvent]
+    report: Report
+
+
+def _fail(position: int, message: str) -> Problem:
+    return Problem(position, "file", message)
+
+
+def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -> ReadExport:
+    """Parse and fully verify an export: structure, hash chain, seal, every command re-adjudicated.
+    Never raises for a bad file: the report says what is wrong."""
+    raw_lines = [
+        ln
+        for ln in (
+            text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+        ).splitlines()
+        if ln.strip()
+    ]
+    nil = UUID(int=0)
+    if not raw_lines:
+        return ReadExport(nil, [], Report(nil, problem=_fail(0, "the file is empty")))
+    try:
+        header = json.loads(raw_lines[0])
+        if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
+            raise ValueError("the first line is not a bxb-export header")
+        version = int(header["version"])
+        battle = UUID(str(header["battle"]))
+        ruleset = str(header["ruleset"])
+        count = int(header["events"])
+        if header.get("chain") != CHAIN_ALGORITHM:
+            raise ValueError(f"unknown hash chain {header.get('chain')!r}")
+        if version > CURRENT_FORMAT or version < 1:
+            raise ValueError(f"export format {version} is not one this engine reads")
+        codec = codec_for(ruleset)
+    except (ValueError, KeyError, TypeError, UnknownRuleset) as e:
+        return ReadExport(nil, [], Report(nil, problem=_fail(0, f"header: {e}")))
+    events: list[LoggedEvent] = []
+    report = Report(battle=battle, ruleset=ruleset, label=str(header.get("label", "")))
+    for n, raw in enumerate(raw_lines[1:], start=1):
+        try:
+            line = json.loads(raw)
+            plain = line["event"]
+            data = encode(plain)  # the canonical bytes, as they were stored
+            event = codec.from_builtins(
+                upcast(plain, version) if version < CURRENT_FORMAT else plain
+            )
+            if line["type"] != type(event).__name__:
+                raise ValueError(
+                    f"type says {line['type']} but the event is {type(event).__name__}"
+                )
+            if line.get("rule") != (event.rule if isinstance(event, RuleEvent) else None):
+                raise ValueError("the line's rule differs from its event's")
+            logged = LoggedEvent(
+                originator_id=battle,
+                originator_version=int(line["position"]),
+                ruleset=ruleset,
+                event=event,
+                data=data,
+                prev_hash=bytes.fromhex(line["prev"]),
+                hash=bytes.fromhex(line["hash"]),
+                recorded_at=str(line.get("at", "")),
+            )
+        except (ValueError, KeyError, TypeError, msgspec.ValidationError) as e:
+            report.problem = _fail(n, f"line {n + 1} cannot be read: {e}")
+            return ReadExport(battle, events, report)
+        if logged.position != n:
+            report.problem = _fail(
+                n, f"line {n + 1} holds position {logged.position}, expected {n}"
+            )
+            return ReadExport(battle, events, report)
+        if chain_hash(battle, n, logged.prev_hash, data) != logged.hash:
+            report.problem = Problem(
+                n, "chain", "hash chain broken: the event's content does not match its hash"
+            )
+            return ReadExport(battle, events, report)
+        events.append(logged)
+    if len(events) != count:
+        report.problem = _fail(
+            len(events),
+            f"the header announces {count} events, the file holds {len(events)}: truncated or padded",
+        )
+        return ReadExport(battle, events, report)
+    if events and events[-1].hash.hex() != header.get("last_hash"):
+        report.problem = _fail(len(events), "the header's last hash is not the last event's")
+        return ReadExport(battle, events, report)
+    seal = header.get("seal")
+    last_is_seal = bool(events) and isinstance(events[-1].event, BattleSealed)
+    if (seal is not None) != last_is_seal or (last_is_seal and encode(seal) != events[-1].data):
+        report.problem = _fail(
+            len(events), "the header's seal does not match the battle's last event"
+        )
+        return ReadExport(battle, events, report)
+    full = verify_events(battle, events, trusted_keys=trusted_keys)
+    full.events = len(events)
+    return ReadExport(battle, events, full)
+
+
+def import_battle(
+    store: BattleStore, text: bytes | str, trusted_keys: frozenset[str] | None = None
+) -> ReadExport:
+    """Verify everything, then write the battle in one transaction; refuse (writing nothing)
+    a file that fails, or a battle the store already holds."""
+    read = read_export(text, trusted_keys)
+    if not read.report.ok:
+        assert read.report.problem is not None
+        raise ExportError(f"refused: {read.report.problem.describe()}")
+    if store.version(read.battle):
+        raise ExportError(f"refused: the store already holds battle {read.battle}")
+    store.import_events(read.battle, read.events)
+    return read
+
+
+def iter_export(events: Iterable[LoggedEvent]) -> Iterable[str]:
+    for line in export_lines(list(events)):
+        yield line.decode()
