@@ -319,7 +319,8 @@ def _verdict(report: Report) -> str:
     head = f"{report.battle} {report.label!r}"
     if report.ok:
         dice = f", {report.dice_checked} seeded dice recomputed" if report.dice_checked else ""
-        return f"verify OK: {head}: {report.events} events, {report.commands} commands re-adjudicated{dice}, hash chain intact"
+        notes = "".join(f"; {n}" for n in report.notes)
+        return f"verify OK: {head}: {report.events} events, {report.commands} commands re-adjudicated{dice}, hash chain intact{notes}"
     assert report.problem is not None
     return f"verify FAILED: {head}: {report.problem.describe()}"
 
@@ -358,7 +359,7 @@ def cmd_verify(
         except OSError as e:
             fail(f"{file}: cannot read: {e.strerror}")
         report = read_export(text, trusted).report
-        typer.echo(_verdict(report) + "".join(f"\n  note: {n}" for n in report.notes))
+        typer.echo(_verdict(report))
         if not report.ok:
             raise typer.Exit(1)
         return
@@ -386,7 +387,9 @@ app.add_typer(keys_app, name="keys")
 def cmd_keys_new(
     directory: Annotated[
         Path | None,
-        typer.Option("--dir", help=f"Where to write NAME.key and NAME.pub (default {default_key_dir()})."),
+        typer.Option(
+            "--dir", help=f"Where to write NAME.key and NAME.pub (default {default_key_dir()})."
+        ),
     ] = None,
     name: Annotated[str, typer.Option("--name")] = "judge",
 ) -> None:
@@ -405,7 +408,9 @@ def cmd_seal(
     ] = None,
     key: Annotated[
         Path | None,
-        typer.Option("--key", help=f"Private key file (default {default_key_dir() / 'judge.key'}).")
+        typer.Option(
+            "--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."
+        ),
     ] = None,
 ) -> None:
     """Verify a battle, then close it with a signed checkpoint (revealing a fair battle's seed)."""

@@ -57,10 +57,12 @@ def export_lines(events: list[LoggedEvent]) -> list[bytes]:
         line: dict[str, Any] = {
             "position": logged.position,
             "type": type(logged.event).__name__,
-            "event": to_builtins(logged.event),
+            # the event's data as stored (not upcast), so its hash can be recomputed from the file
+            "event": msgspec.msgpack.decode(logged.data),
             "prev": logged.prev_hash.hex(),
             "hash": logged.hash.hex(),
             "at": logged.recorded_at,
+            "v": logged.format,
         }
         if isinstance(logged.event, RuleEvent):
             line["rule"] = logged.event.rule
@@ -113,14 +115,20 @@ def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -
         return ReadExport(nil, [], Report(nil, problem=_fail(0, f"header: {e}")))
     events: list[LoggedEvent] = []
     report = Report(battle=battle, ruleset=ruleset, label=str(header.get("label", "")))
+    line_keys = {"position", "type", "event", "prev", "hash", "at", "rule"} | (
+        {"v"} if version >= 2 else set()
+    )
     for n, raw in enumerate(raw_lines[1:], start=1):
         try:
             line = json.loads(raw)
+            if not isinstance(line, dict) or not set(line) <= line_keys:
+                raise ValueError(
+                    f"unexpected keys {sorted(set(line) - line_keys)} for export format {version}"
+                )
+            fmt = int(line["v"]) if version >= 2 else 1
             plain = line["event"]
             data = encode(plain)  # the canonical bytes, as they were stored
-            event = codec.from_builtins(
-                upcast(plain, version) if version < CURRENT_FORMAT else plain
-            )
+            event = codec.from_builtins(upcast(plain, fmt))
             if line["type"] != type(event).__name__:
                 raise ValueError(
                     f"type says {line['type']} but the event is {type(event).__name__}"
@@ -135,7 +143,8 @@ def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -
                 data=data,
                 prev_hash=bytes.fromhex(line["prev"]),
                 hash=bytes.fromhex(line["hash"]),
-                recorded_at=str(line.get("at", "")),
+                recorded_at=str(line["at"]),
+                format=fmt,
             )
         except (ValueError, KeyError, TypeError, msgspec.ValidationError) as e:
             report.problem = _fail(n, f"line {n + 1} cannot be read: {e}")
@@ -145,12 +154,19 @@ def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -
                 n, f"line {n + 1} holds position {logged.position}, expected {n}"
             )
             return ReadExport(battle, events, report)
-        if chain_hash(battle, n, logged.prev_hash, data) != logged.hash:
+        if chain_hash(battle, n, logged.prev_hash, data, fmt, logged.recorded_at) != logged.hash:
             report.problem = Problem(
                 n, "chain", "hash chain broken: the event's content does not match its hash"
             )
             return ReadExport(battle, events, report)
         events.append(logged)
+    first = events[0].event if events else None
+    if not isinstance(first, BattleStarted) or (
+        (first.ruleset, first.ruleset_version, first.label)
+        != (ruleset, header.get("ruleset_version"), header.get("label"))
+    ):
+        report.problem = _fail(1, "the header's ruleset, version or label is not the battle's")
+        return ReadExport(battle, events, report)
     if len(events) != count:
         report.problem = _fail(
             len(events),

@@ -21,8 +21,13 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def _v1_to_v2(event: dict[str, Any]) -> dict[str, Any]:
-    if event.get("type") == "DiceRolled" and event.get("source") == "digital":
-        return {**event, "source": "seeded"}
+    if event.get("type") == "DiceRolled":
+        if event.get("source") == "seeded":
+            raise ValueError(
+                "DiceRolled.source 'seeded' did not exist in format 1 (it was 'digital')"
+            )
+        if event.get("source") == "digital":
+            return {**event, "source": "seeded"}
     return event
 
 

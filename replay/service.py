@@ -10,7 +10,7 @@ from uuid import UUID
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, DiceSpec, Event
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
-from blowbyblow.replay.judging import Checkpoint, JudgingError, commitment, new_fair_seed, seal
+from blowbyblow.replay.judging import BattleSealed, Checkpoint, JudgingError, commitment, new_fair_seed, seal
 from blowbyblow.replay.ruleset import Ruleset, Scenario
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import dice_for, start_event
@@ -170,6 +170,8 @@ def seal_battle(store: BattleStore, battle: UUID, key: Any) -> LoggedEvent:
             f"will not seal a battle that fails verification: {report.problem.describe()}"
         )
     events = store.read(battle)
+    if isinstance(events[-1].event, BattleSealed):
+        raise JudgingError(f"battle {battle} is sealed already")
     first = events[0].event
     assert isinstance(first, BattleStarted)
     seed: str | None = None

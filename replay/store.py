@@ -81,19 +81,24 @@ class LoggedEvent:
     prev_hash: bytes
     hash: bytes
     recorded_at: str = ""
+    format: int = CURRENT_FORMAT  # the record format the event's bytes were stored in
 
     @property
     def position(self) -> int:
         return self.originator_version
 
 
-def chain_hash(battle: UUID, position: int, prev: bytes, data: bytes) -> bytes:
-    """SHA-256 over the algorithm name, battle id, position, previous hash and event bytes."""
+def chain_hash(battle: UUID, position: int, prev: bytes, data: bytes, fmt: int, at: str) -> bytes:
+    """SHA-256 over everything a record holds: the algorithm name, battle id, position, previous
+    hash, format version, recording time and the event's canonical bytes."""
     h = hashlib.sha256()
     h.update(CHAIN_ALGORITHM.encode() + b"\x00")
     h.update(battle.bytes)
     h.update(position.to_bytes(8, "big"))
     h.update(prev)
+    h.update(fmt.to_bytes(4, "big"))
+    stamp = at.encode()
+    h.update(len(stamp).to_bytes(4, "big") + stamp)
     h.update(data)
     return h.digest()
 
@@ -112,7 +117,7 @@ class MsgspecMapper(Mapper[UUID]):
         assert isinstance(domain_event, LoggedEvent)
         state = encode(
             Envelope(
-                v=CURRENT_FORMAT,
+                v=domain_event.format,
                 event=msgspec.Raw(domain_event.data),
                 prev=domain_event.prev_hash,
                 hash=domain_event.hash,
@@ -166,6 +171,7 @@ class MsgspecMapper(Mapper[UUID]):
             prev_hash=envelope.prev,
             hash=envelope.hash,
             recorded_at=envelope.at,
+            format=envelope.v,
         )
 
 
@@ -373,7 +379,7 @@ def chain(
     for offset, (event, at) in enumerate(zip(events, recorded_at, strict=True), start=1):
         position = after + offset
         data = encode(event)
-        digest = chain_hash(battle, position, prev, data)
+        digest = chain_hash(battle, position, prev, data, CURRENT_FORMAT, at)
         logged.append(
             LoggedEvent(
                 originator_id=battle,

@@ -92,7 +92,12 @@ def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
                 "hash chain broken: previous hash differs",
                 _rule(logged.event),
             )
-        if chain_hash(battle, logged.position, prev, logged.data) != logged.hash:
+        if (
+            chain_hash(
+                battle, logged.position, prev, logged.data, logged.format, logged.recorded_at
+            )
+            != logged.hash
+        ):
             return Problem(
                 logged.position,
                 "chain",
@@ -169,6 +174,8 @@ def verify_events(
     if not events:
         report.problem = Problem(1, "sequence", "the battle has no events")
         return report
+    if isinstance(events[0].event, BattleStarted):
+        report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
     if check_hashes and (problem := check_chain(battle, events)) is not None:
         report.problem = problem
         return report
@@ -338,15 +345,10 @@ def verify_battle(
         report = Report(battle=battle, events=len(events), problem=problem)
         if events and isinstance(events[0].event, BattleStarted):
             report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
-        # An unreadable record hides what follows it; check what could be read first.
-        earlier = verify_events(battle, events) if events else None
-        if (
-            earlier is not None
-            and earlier.problem is not None
-            and earlier.problem.position < problem.position
-        ):
-            earlier.events = len(events)
-            return earlier
+        # An unreadable record hides what follows it; an earlier break in the chain comes first.
+        earlier = check_chain(battle, events)
+        if earlier is not None:
+            report.problem = earlier
         return report
     return verify_events(battle, events, trusted_keys=trusted_keys, progress=progress)
 
@@ -362,6 +364,9 @@ def _check_seal_record(
     except UnreadableEvent as e:
         return Problem(len(events), "seal", f"the battle's seal record cannot be read: {e.reason}")
     if not records:
+        if events and isinstance(events[-1].event, BattleSealed):
+            return Problem(events[-1].position, "seal",
+                           "the battle ends with a seal but the seal record kept beside it is missing")
         return None
     record = records[0]
     if (

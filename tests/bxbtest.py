@@ -1,0 +1,43 @@
+"""Shared test helpers: every registered game system, its demo, recorded into a real store."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from blowbyblow.replay.rulesets import all_rulesets
+from blowbyblow.replay.service import Recorded, record
+from blowbyblow.replay.store import BattleStore
+
+RULESET_IDS = sorted(all_rulesets())
+
+
+def record_demo(store: BattleStore, ruleset_id: str) -> Recorded:
+    return record(store, all_rulesets()[ruleset_id].demo(), quiet=True)
+
+
+def tamper(db_path: str, battle: str, position: int, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Edit one stored event in the SQLite file, as someone with the file in hand could:
+    decode its envelope, change the event's plain data, write it back (hash left as it was)."""
+    battle = battle.replace("-", "")  # eventsourcing's SQLite recorder keeps UUIDs as hex
+    con = sqlite3.connect(db_path)
+    try:
+        (state,) = con.execute(
+            "select state from stored_events where originator_id=? and originator_version=?",
+            (battle, position),
+        ).fetchone()
+        envelope = msgspec.msgpack.decode(state)
+        edit(envelope["event"])
+        con.execute(
+            "update stored_events set state=? where originator_id=? and originator_version=?",
+            (_SORTED.encode(envelope), battle, position),
+        )
+        con.commit()
+    finally:
+        con.close()
+
+
+_SORTED = msgspec.msgpack.Encoder(order="sorted")

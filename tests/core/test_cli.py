@@ -1,0 +1,87 @@
+"""The bxb command line, as a user runs it, on a SQLite file."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from bxbtest import RULESET_IDS, tamper
+from typer.testing import CliRunner
+
+from blowbyblow.cli.main import app
+from blowbyblow.domain.core import DiceRolled
+from blowbyblow.replay.store import BattleStore
+
+runner = CliRunner()
+SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
+
+
+def bxb(db: Path, *args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["--db", str(db), "--log-level", "warning", *args])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_demo_log_at_and_verify(tmp_path: Path, ruleset_id: str) -> None:
+    db = tmp_path / "b.sqlite"
+    code, out = bxb(db, "demo", "--ruleset", ruleset_id)
+    assert code == 0, out
+    assert "verify OK" in out
+    code, out = bxb(db, "log", "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["position"] for line in lines] == list(range(1, len(lines) + 1))
+    assert lines[0]["type"] == "BattleStarted"
+    rule_steps = [line for line in lines if "rule" in line]
+    assert rule_steps and all(line["rule"] for line in rule_steps)
+    assert {line["type"] for line in lines} >= {"CommandIssued"}
+    code, out = bxb(db, "at", str(len(lines) // 2), "--json")
+    assert code == 0 and json.loads(out)["position"] == len(lines) // 2
+    code, out = bxb(db, "at", str(len(lines) + 1))
+    assert code == 2 and f"events 1 to {len(lines)}" in out
+    code, out = bxb(db, "verify")
+    assert code == 0 and "verify OK" in out
+
+
+def test_verify_checks_every_battle_and_names_the_edited_event(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    for ruleset_id in RULESET_IDS:
+        assert bxb(db, "demo", "--ruleset", ruleset_id)[0] == 0
+    code, out = bxb(db, "verify")
+    assert code == 0 and f"{len(RULESET_IDS)} of {len(RULESET_IDS)} battles verified" in out
+    store = BattleStore(db)
+    battle = store.battles()[0].battle
+    target = next(e for e in store.read(battle) if isinstance(e.event, DiceRolled))
+    tamper(str(db), str(battle), target.position, lambda ev: ev.__setitem__("values", ["six"]))
+    code, out = bxb(db, "verify")
+    assert code == 1
+    assert f"position {target.position}: cannot be read" in out
+    assert f"{len(RULESET_IDS) - 1} of {len(RULESET_IDS)} battles verified" in out
+
+
+def test_record_refuses_a_bad_file_naming_the_field_and_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    for ruleset_id in RULESET_IDS:
+        data = tomllib.loads((SCENARIOS / f"{ruleset_id}.toml").read_text())
+        bad = tmp_path / f"{ruleset_id}-bad.toml"
+        text = (SCENARIOS / f"{ruleset_id}.toml").read_text()
+        bad.write_text(text + "\n[[actions]]\ntype = \"no-such-command\"\n")
+        code, out = bxb(db, "record", str(bad))
+        assert code == 2
+        assert f"actions[{len(data['actions'])}]" in out and "no-such-command" in out
+        bad.write_text("fightrs = 3\n" + text)
+        code, out = bxb(db, "record", str(bad))
+        assert code == 2 and "fightrs" in out
+    assert BattleStore(db).battles() == []
+
+
+def test_record_a_scenario_file_with_seeded_dice(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    ruleset_id = RULESET_IDS[0]
+    code, out = bxb(db, "record", str(SCENARIOS / f"{ruleset_id}.toml"), "--quiet")
+    assert code == 0, out
+    code, out = bxb(db, "battles", "--json")
+    assert json.loads(out.splitlines()[0])["ruleset"] == ruleset_id
+    code, out = bxb(db, "rulesets", "--json")
+    assert {r["id"] for r in json.loads(out)} == set(RULESET_IDS)

@@ -1,0 +1,96 @@
+"""The store: what is recorded is what was adjudicated, replays identically anywhere, and a
+stale writer writes nothing. Run for every registered game system's demo."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bxbtest import RULESET_IDS, record_demo
+
+from blowbyblow.domain.core import BattleStarted
+from blowbyblow.replay.codec import encode
+from blowbyblow.replay.driver import fold
+from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.service import AlreadyRecorded, record
+from blowbyblow.replay.session import play
+from blowbyblow.replay.store import BattleStore, StaleVersion, chain
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_the_log_holds_exactly_what_was_adjudicated(tmp_path: Path, ruleset_id: str) -> None:
+    store = BattleStore(tmp_path / "b.sqlite")
+    rec = record_demo(store, ruleset_id)
+    played = play(get_ruleset(ruleset_id).demo())
+    stored = BattleStore(tmp_path / "b.sqlite").read(rec.battle)  # a fresh connection
+    assert [e.data for e in stored] == [encode(e) for e in played.events]
+    rs = get_ruleset(ruleset_id)
+    first = stored[0].event
+    assert isinstance(first, BattleStarted)
+    replayed = fold(rs, rs.initial_state(first.setup), [e.event for e in stored[1:]])
+    assert encode(replayed) == encode(rec.state) == encode(played.state)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_replay_in_a_fresh_process_gives_byte_identical_state(tmp_path: Path, ruleset_id: str) -> None:
+    db = tmp_path / "b.sqlite"
+    rec = record_demo(BattleStore(db), ruleset_id)
+    script = f"""
+import hashlib
+from uuid import UUID
+from blowbyblow.replay.codec import encode
+from blowbyblow.replay.driver import fold
+from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.store import BattleStore
+events = BattleStore({str(db)!r}).read(UUID({str(rec.battle)!r}))
+rs = get_ruleset(events[0].event.ruleset)
+state = fold(rs, rs.initial_state(events[0].event.setup), [e.event for e in events[1:]])
+print(hashlib.sha256(encode(state)).hexdigest())
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip() == hashlib.sha256(encode(rec.state)).hexdigest()
+
+
+def test_a_stale_writer_writes_nothing(tmp_path: Path) -> None:
+    store = BattleStore(tmp_path / "b.sqlite")
+    rec = record_demo(store, RULESET_IDS[0])
+    version = store.version(rec.battle)
+    # Two writers read the battle at `version`; the first appends, the second is stale.
+    tail = [e.event for e in rec.events[-2:]]
+    store.append(rec.battle, rec.ruleset.id, version, tail)
+    before = [e.data for e in store.read(rec.battle)]
+    with pytest.raises(StaleVersion, match=f"not {version}"):
+        store.append(rec.battle, rec.ruleset.id, version, tail)
+    assert [e.data for e in store.read(rec.battle)] == before
+
+
+def test_a_batch_that_conflicts_part_way_is_not_written_at_all(tmp_path: Path) -> None:
+    """The database's own guard: positions v+1 (free) and v (taken) in one insert: neither lands."""
+    store = BattleStore(tmp_path / "b.sqlite")
+    rec = record_demo(store, RULESET_IDS[0])
+    v = store.version(rec.battle)
+    last = rec.events[-1]
+    fresh = chain(rec.battle, rec.ruleset.id, last.hash, v, [last.event], ["t"])
+    taken = chain(rec.battle, rec.ruleset.id, last.prev_hash, v - 1, [last.event], ["t"])
+    with pytest.raises(StaleVersion):
+        store._save(rec.battle, v, [*fresh, *taken])
+    assert store.version(rec.battle) == v
+
+
+def test_the_same_battle_is_not_recorded_twice(tmp_path: Path) -> None:
+    store = BattleStore(tmp_path / "b.sqlite")
+    rec = record_demo(store, RULESET_IDS[0])
+    with pytest.raises(AlreadyRecorded, match=str(rec.battle)):
+        record(store, rec.ruleset.demo(), quiet=True)
+    assert len(store.battles()) == 1
+
+
+def test_an_in_memory_store_keeps_battles_apart(tmp_path: Path) -> None:
+    store = BattleStore(":memory:")
+    ids = {record_demo(store, r).battle for r in RULESET_IDS}
+    assert [b.battle for b in store.battles()] == [b for b in (x.battle for x in store.battles()) if b in ids]
+    assert len(store.battles()) == len(RULESET_IDS)

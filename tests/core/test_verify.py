@@ -1,0 +1,124 @@
+"""Verification passes on what the rules produced and fails, naming the event, on any edit of a
+stored die, modifier or outcome — by the hash chain, and by re-adjudication even when the chain
+is forged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from bxbtest import RULESET_IDS, record_demo, tamper
+
+from blowbyblow.domain.core import BlowByBlowError, DiceRolled, RuleEvent
+from blowbyblow.replay.codec import codec_for, to_builtins
+from blowbyblow.replay.service import record
+from blowbyblow.replay.store import GENESIS, BattleStore, LoggedEvent, chain
+from blowbyblow.replay.verify import verify_battle, verify_events
+
+
+def int_leaves(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every int (not bool) in an event's plain data."""
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items() for p in int_leaves(v, (*path, k))]
+    if isinstance(obj, list):
+        return [p for i, v in enumerate(obj) for p in int_leaves(v, (*path, i))]
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        return [path]
+    return []
+
+
+def bump(data: dict[str, Any], path: tuple[Any, ...]) -> None:
+    target: Any = data
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] += 1
+
+
+def modifier_or_outcome(events: list[LoggedEvent]) -> tuple[LoggedEvent, tuple[Any, ...]]:
+    """A rule step's number: a modifier's value where there is one, else any int it records."""
+    for logged in events:
+        if isinstance(logged.event, RuleEvent):
+            for path in int_leaves(to_builtins(logged.event)):
+                if "value" in path or "modifiers" in path:
+                    return logged, path
+    for logged in events:
+        if isinstance(logged.event, RuleEvent):
+            paths = int_leaves(to_builtins(logged.event))
+            if paths:
+                return logged, paths[0]
+    raise AssertionError("no rule step records a number")
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_demo_verifies(ruleset_id: str) -> None:
+    store = BattleStore(":memory:")
+    rec = record_demo(store, ruleset_id)
+    report = verify_battle(store, rec.battle)
+    assert report.ok, report.problem
+    assert report.commands == len(rec.ruleset.demo().commands)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+@pytest.mark.parametrize("what", ["die", "modifier-or-outcome"])
+def test_an_edit_in_the_database_file_is_caught_and_named(tmp_path: Path, ruleset_id: str, what: str) -> None:
+    db = tmp_path / "b.sqlite"
+    store = BattleStore(db)
+    rec = record_demo(store, ruleset_id)
+    if what == "die":
+        target = next(e for e in rec.events if isinstance(e.event, DiceRolled))
+        path: tuple[Any, ...] = ("values", 0)
+        tamper(str(db), str(rec.battle), target.position,
+               lambda ev: ev["values"].__setitem__(0, ev["values"][0] % ev["sides"] + 1))
+    else:
+        target, path = modifier_or_outcome(rec.events)
+        tamper(str(db), str(rec.battle), target.position, lambda ev: bump(ev, path))
+    report = verify_battle(BattleStore(db), rec.battle)
+    assert not report.ok
+    assert report.problem is not None and report.problem.position == target.position, report.problem
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_a_forged_chain_is_still_caught_by_re_adjudication(ruleset_id: str) -> None:
+    """Someone edits an outcome and recomputes every hash after it: the chain holds, the rules
+    do not."""
+    store = BattleStore(":memory:")
+    rec = record_demo(store, ruleset_id)
+    target, path = modifier_or_outcome(rec.events)
+    plain = to_builtins(target.event)
+    bump(plain, path)
+    forged_event = codec_for(ruleset_id).from_builtins(plain)
+    events = [e.event for e in rec.events]
+    events[target.position - 1] = forged_event
+    forged = chain(rec.battle, ruleset_id, GENESIS, 0, events, [""] * len(events))
+    report = verify_events(rec.battle, forged)
+    assert report.problem is not None
+    assert report.problem.position == target.position
+    assert report.problem.kind == "differs"
+    assert report.problem.rule
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_a_forged_seeded_die_is_caught_against_the_seed(ruleset_id: str) -> None:
+    store = BattleStore(":memory:")
+    demo = record_demo(store, ruleset_id).ruleset.demo()
+    rec = None
+    for n in range(100):  # a seed under which the demo's commands are all still legal
+        try:
+            rec = record(store, msgspec.structs.replace(demo, seed=f"forgery-{n}", dice=None), quiet=True)
+            break
+        except BlowByBlowError:
+            continue
+    assert rec is not None
+    target = next(e for e in rec.events if isinstance(e.event, DiceRolled))
+    assert target.event.source == "seeded"
+    changed = msgspec.structs.replace(
+        target.event, values=tuple(v % target.event.sides + 1 for v in target.event.values)
+    )
+    events = [e.event for e in rec.events]
+    events[target.position - 1] = changed
+    forged = chain(rec.battle, ruleset_id, GENESIS, 0, events, [""] * len(events))
+    report = verify_events(rec.battle, forged)
+    assert report.problem is not None and report.problem.kind == "dice"
+    assert report.problem.position == target.position
