@@ -3,6 +3,8 @@ what replay/ computes."""
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -210,7 +212,9 @@ def cmd_record(
 
 
 def store_name() -> str:
-    return OPTS.db or str(default_db_path())
+    """The store, as it may be printed: a PostgreSQL URL without its password."""
+    name = OPTS.db or os.environ.get("BXB_DB") or str(default_db_path())
+    return re.sub(r"(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", name)
 
 
 @app.command("demo")
