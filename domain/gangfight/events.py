@@ -1,0 +1,239 @@
+"""Rule-step events. Each names its rule and carries the numbers it used; a dice-pool test's
+numbers are one shared :class:`PoolTest` record (pool and its modifiers, Target Number and its
+modifiers, dice dropped, natural values, successes, criticals)."""
+
+from __future__ import annotations
+
+import msgspec
+from blowbyblow.domain.core import Modifier, RuleEvent
+from blowbyblow.domain.gangfight.state import Gap
+
+
+class PoolTest(msgspec.Struct, frozen=True, kw_only=True):
+    """One test of the G2 system: roll ``dice`` D6 of a ``pool`` against a Target Number.
+
+    ``tn`` = max(2, ``tn_base`` + modifiers). Above 6, ``dropped_forced`` dice bring it to 6
+    (one per point); ``dropped_chosen`` further dice lower it one point each. ``sixes_only`` when
+    it could not be brought to 6. ``final_tn`` is what each die needed (a natural 1 never
+    succeeds; a natural 6 always does and is a Critical Success)."""
+
+    pool_base: int
+    pool_modifiers: tuple[Modifier, ...] = ()
+    pool: int
+    tn_base: int
+    tn_modifiers: tuple[Modifier, ...] = ()
+    tn: int
+    may_drop: bool = True
+    dropped_forced: int = 0
+    dropped_chosen: int = 0
+    dice: int
+    final_tn: int
+    sixes_only: bool = False
+    natural: tuple[int, ...] = ()
+    successes: int = 0
+    criticals: int = 0
+
+
+class TurnStarted(RuleEvent, frozen=True, kw_only=True):
+    """A new turn: every model still in the fight has its IV in action points again."""
+
+    turn: int
+
+
+class ActionPointsSpent(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    action: str
+    cost: int
+    before: int
+    after: int
+
+
+class InThreatRange(RuleEvent, frozen=True, kw_only=True):
+    """GF Melee 1: the target is within the attacker's threat range."""
+
+    attacker: str
+    target: str
+    inches: int
+    threat: int
+
+
+class AttackRolled(RuleEvent, frozen=True, kw_only=True):
+    """GF Melee 2: ATT dice against the target's DEF. ``attack`` is fight, power, finesse,
+    slam, trample or free-strike."""
+
+    attacker: str
+    target: str
+    attack: str
+    weapons: tuple[str, ...]
+    test: PoolTest
+
+
+class WoundsInflicted(RuleEvent, frozen=True, kw_only=True):
+    """GF Melee 3: each success is a Wound, unless a special attack turns it into its effect."""
+
+    attacker: str
+    target: str
+    successes: int
+    wounds: int
+    effect: int
+
+
+class ArmourRolled(RuleEvent, frozen=True, kw_only=True):
+    """GF Melee 4: ARM dice against the attacker's modified DAM (``against`` is the attacker,
+    or "fall")."""
+
+    fighter: str
+    against: str
+    wounds: int
+    test: PoolTest
+
+
+class WoundsNegated(RuleEvent, frozen=True, kw_only=True):
+    """GF Melee 5: each Armour success negates one Wound."""
+
+    fighter: str
+    wounds: int
+    successes: int
+    negated: int
+    remaining: int
+
+
+class WoundsApplied(RuleEvent, frozen=True, kw_only=True):
+    """GF Melee 6: the rest come off Endurance."""
+
+    fighter: str
+    wounds: int
+    before: int
+    after: int
+    en: int
+    en_left: int
+
+
+class Incapacitated(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    wounds: int
+    en: int
+    ruling: str
+
+
+class Killed(RuleEvent, frozen=True, kw_only=True):
+    """GF Incapacitation: damage sustained while Incapacitated: the model is Dead."""
+
+    fighter: str
+    wounds: int
+
+
+class KnockedBack(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    by: str
+    inches: int
+    gap_before: int
+    gap_after: int
+
+
+class KnockedDown(RuleEvent, frozen=True, kw_only=True):
+    """The model is Prone (GF Knocked Down)."""
+
+    fighter: str
+    by: str
+
+
+class Disengaged(RuleEvent, frozen=True, kw_only=True):
+    """GF Finesse Attacks: the attacker moves up to ``allowed`` inches, no Free Strike."""
+
+    fighter: str
+    from_fighter: str
+    allowed: int
+    inches: int
+    gap_before: int
+    gap_after: int
+
+
+class FreeStrike(RuleEvent, frozen=True, kw_only=True):
+    """GF Free Strikes: ``striker`` gets a free attack on ``target`` (no dice dropped)."""
+
+    striker: str
+    target: str
+    reason: str
+
+
+class FreeStrikeDeclined(RuleEvent, frozen=True, kw_only=True):
+    striker: str
+    target: str
+    reason: str
+
+
+class Slammed(RuleEvent, frozen=True, kw_only=True):
+    """GF Slam!: a Large or Huge model slams one of the same size or larger."""
+
+    attacker: str
+    target: str
+    attacker_size: str
+    target_size: str
+    modifiers: tuple[Modifier, ...] = ()
+
+
+class SlamTreatedAsTrample(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    attacker_size: str
+    target_size: str
+
+
+class Trampled(RuleEvent, frozen=True, kw_only=True):
+    """GF Trample: every smaller model in threat range is struck; ``level`` points off each
+    Target Number cost ``level`` dice per model (``dropped``); ``pool`` dice are left."""
+
+    attacker: str
+    targets: tuple[str, ...]
+    level: int
+    dropped: int
+    pool: int
+
+
+class FallingDamage(RuleEvent, frozen=True, kw_only=True):
+    """GF Falling: one Damage 4 hit per increment of the model's height."""
+
+    fighter: str
+    size: str
+    inches: int
+    height_half_inches: int
+    hits: int
+    damage: int
+
+
+class StoodUp(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+
+
+class Moved(RuleEvent, frozen=True, kw_only=True):
+    """G2 Move: the model moves up to MOV inches; ``gaps`` are its new distances."""
+
+    fighter: str
+    inches: int
+    gaps: tuple[Gap, ...]
+
+
+EVENT_TYPES = (
+    TurnStarted,
+    ActionPointsSpent,
+    InThreatRange,
+    AttackRolled,
+    WoundsInflicted,
+    ArmourRolled,
+    WoundsNegated,
+    WoundsApplied,
+    Incapacitated,
+    Killed,
+    KnockedBack,
+    KnockedDown,
+    Disengaged,
+    FreeStrike,
+    FreeStrikeDeclined,
+    Slammed,
+    SlamTreatedAsTrample,
+    Trampled,
+    FallingDamage,
+    StoodUp,
+    Moved,
+)

@@ -1,0 +1,61 @@
+"""Falling: a fall further than the model's height deals one Damage 4 hit per height increment."""
+
+from __future__ import annotations
+
+from blowbyblow.domain.core import Context, RuleViolation, emit
+from blowbyblow.domain.gangfight.events import FallingDamage
+from blowbyblow.domain.gangfight.melee import Gen, take_wounds
+from blowbyblow.domain.gangfight.profiles import HEIGHT_HALF_INCHES
+from blowbyblow.domain.gangfight.rulings import FALLING_ARMOUR, FALLING_INCREMENTS
+from blowbyblow.domain.gangfight.state import GangfightState, fighter, status
+
+FALL_DAMAGE = 4
+
+
+def falling_hits(inches: int, size: str, ruling: str) -> int:
+    """GF Falling: no hits unless the fall is *further* than the model's height (1" Small,
+    1.5" Medium, 2" Large, 3" Huge); then one hit per increment, rounding up: of the whole fall
+    ("whole-fall", a Large model falling 6" takes 3) or of what lies beyond the first height
+    ("beyond-height"), per ruling gf-falling-increments."""
+    height = HEIGHT_HALF_INCHES[size]
+    fall = 2 * inches
+    if fall <= height:
+        return 0
+    if ruling == "beyond-height":
+        fall -= height
+    return -(-fall // height)
+
+
+def fall(state: GangfightState, ctx: Context, fid: str, inches: int) -> Gen:
+    """GF Falling, then GF Melee 4-6 for the hits (ARM against Damage 4, ruling
+    gf-falling-armour)."""
+    if inches < 0:
+        raise RuleViolation("GF Falling", f"a fall of {inches} inches is negative")
+    if status(state, fid).condition == "dead":
+        raise RuleViolation("GF Incapacitation", f"{fid} is Dead and removed from the game")
+    f = fighter(state, fid)
+    hits = falling_hits(inches, f.size, ctx.rulings[FALLING_INCREMENTS.name])
+    state = yield from emit(
+        FallingDamage(
+            rule="GF Falling",
+            fighter=fid,
+            size=f.size,
+            inches=inches,
+            height_half_inches=HEIGHT_HALF_INCHES[f.size],
+            hits=hits,
+            damage=FALL_DAMAGE,
+        ),
+        GangfightState,
+    )
+    return (
+        yield from take_wounds(
+            state,
+            ctx,
+            key="fall",
+            fid=fid,
+            against="fall",
+            wounds=hits,
+            damage=FALL_DAMAGE,
+            armour=ctx.rulings[FALLING_ARMOUR.name] == "armour",
+        )
+    )

@@ -1,0 +1,139 @@
+"""The one dice-pool test of Gangfight (FACTS G2; GF Melee 2 and 4 spell it out for attacks and
+armour). Every roll of the system goes through here: attacks, armour, free strikes, trampling,
+falling. Pure arithmetic first, then one generator that asks and rolls."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+from typing import Any
+
+import msgspec
+from blowbyblow.domain.core import Modifier, Step, ask, roll
+from blowbyblow.domain.gangfight.events import PoolTest
+from blowbyblow.domain.gangfight.rulings import UNREACHABLE_TN, VOLUNTARY_DROP
+
+LOWEST_TN = 2
+HIGHEST_TN = 6
+
+
+def target_number(base: int, modifiers: tuple[Modifier, ...]) -> int:
+    """G2: a Target Number can never go below 2 (a natural 1 always fails)."""
+    return max(LOWEST_TN, base + sum(m.value for m in modifiers))
+
+
+def forced_drops(pool: int, tn: int, *, may_drop: bool, unreachable: str) -> tuple[int, bool]:
+    """GF Melee 2/4: above 6, drop one die per point to bring the TN to 6; if that cannot be
+    done (at least one die must still be rolled), only 6s succeed (ruling gf-unreachable-tn).
+    Free Strikes may drop nothing (GF Free Strikes). Returns (dice dropped, sixes only)."""
+    if tn <= HIGHEST_TN:
+        return 0, False
+    if not may_drop:
+        return 0, True
+    need = tn - HIGHEST_TN
+    if pool - need >= 1:
+        return need, False
+    if unreachable == "drop-to-one" and pool > 1:
+        return pool - 1, True
+    return 0, True
+
+
+def most_chosen_drops(dice: int, tn: int, *, may_drop: bool, voluntary: str, sixes: bool) -> int:
+    """How many more dice the roller may drop to lower the TN one point each (ruling
+    gf-voluntary-drop): at least one die must be rolled and the TN cannot go below 2."""
+    if not may_drop or sixes or voluntary != "allowed":
+        return 0
+    return max(0, min(dice - 1, tn - LOWEST_TN))
+
+
+def judge(values: tuple[int, ...], final_tn: int) -> tuple[int, int]:
+    """GF Melee 3/5: each die that matches or beats the TN succeeds; a natural 1 always fails;
+    a natural 6 is a Critical Success. Returns (successes, criticals)."""
+    successes = sum(1 for v in values if v != 1 and v >= final_tn)
+    criticals = sum(1 for v in values if v == 6)
+    return successes, criticals
+
+
+def plan(
+    *,
+    pool_base: int,
+    pool_modifiers: tuple[Modifier, ...] = (),
+    tn_base: int,
+    tn_modifiers: tuple[Modifier, ...] = (),
+    may_drop: bool,
+    rulings: Mapping[str, str],
+) -> tuple[PoolTest, int]:
+    """The test before any choice or die: returns it and how many dice the roller may still
+    choose to drop."""
+    pool = pool_base + sum(m.value for m in pool_modifiers)
+    tn = target_number(tn_base, tn_modifiers)
+    forced, sixes = forced_drops(
+        max(pool, 0), tn, may_drop=may_drop, unreachable=rulings[UNREACHABLE_TN.name]
+    )
+    dice = max(pool, 0) - forced
+    tn_now = HIGHEST_TN if sixes or tn > HIGHEST_TN else tn
+    test = PoolTest(
+        pool_base=pool_base,
+        pool_modifiers=pool_modifiers,
+        pool=pool,
+        tn_base=tn_base,
+        tn_modifiers=tn_modifiers,
+        tn=tn,
+        may_drop=may_drop,
+        dropped_forced=forced,
+        dice=dice,
+        final_tn=tn_now,
+        sixes_only=sixes,
+    )
+    choice = most_chosen_drops(
+        dice, tn_now, may_drop=may_drop, voluntary=rulings[VOLUNTARY_DROP.name], sixes=sixes
+    )
+    return test, choice
+
+
+def choose_drops(test: PoolTest, chosen: int) -> PoolTest:
+    return msgspec.structs.replace(
+        test, dropped_chosen=chosen, dice=test.dice - chosen, final_tn=test.final_tn - chosen
+    )
+
+
+def complete(test: PoolTest, values: tuple[int, ...]) -> PoolTest:
+    if len(values) != test.dice:
+        raise ValueError(f"a pool of {test.dice} dice was answered with {values!r}")
+    successes, criticals = judge(values, test.final_tn)
+    return msgspec.structs.replace(test, natural=values, successes=successes, criticals=criticals)
+
+
+def pool_test(
+    key: str,
+    *,
+    pool_base: int,
+    pool_modifiers: tuple[Modifier, ...] = (),
+    tn_base: int,
+    tn_modifiers: tuple[Modifier, ...] = (),
+    may_drop: bool = True,
+    rulings: Mapping[str, str],
+    purpose: str = "",
+) -> Generator[Step, Any, PoolTest]:
+    """Run one G2 test: the roller is asked ("<key>/drop") how many extra dice to drop when
+    there is a choice, then ``key`` rolls the dice left. An empty pool rolls nothing."""
+    test, most = plan(
+        pool_base=pool_base,
+        pool_modifiers=pool_modifiers,
+        tn_base=tn_base,
+        tn_modifiers=tn_modifiers,
+        may_drop=may_drop,
+        rulings=rulings,
+    )
+    if most > 0:
+        options = tuple(str(i) for i in range(most + 1))
+        answer = yield from ask(
+            f"{key}/drop",
+            options,
+            default="0",
+            prompt=f"{purpose or key}: drop how many dice to lower TN {test.final_tn}+ by one each?",
+        )
+        test = choose_drops(test, int(answer))
+    values: tuple[int, ...] = ()
+    if test.dice > 0:
+        values = yield from roll(key, test.dice, 6, purpose)
+    return complete(test, values)

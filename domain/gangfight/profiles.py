@@ -1,0 +1,127 @@
+"""The battle setup: model profiles (G1), sizes, weapons and who starts where.
+
+A scenario file's top-level keys are the fields of :class:`GangfightSetup`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+from blowbyblow.domain.core import SetupError
+
+Size = Literal["small", "medium", "large", "huge"]
+SIZES: tuple[Size, ...] = ("small", "medium", "large", "huge")
+
+# GF Falling: a model's height, in half inches (1" small, 1.5" medium, 2" large, 3" huge).
+HEIGHT_HALF_INCHES: dict[str, int] = {"small": 2, "medium": 3, "large": 4, "huge": 6}
+
+WeaponKind = Literal["hand", "double-handed", "shield", "other"]
+
+
+def size_rank(size: str) -> int:
+    """Small < Medium < Large < Huge (GF Slam!)."""
+    return SIZES.index(size)
+
+
+class Profile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The nine attributes of G1, written in lower case in a scenario (``def`` for DEF)."""
+
+    mov: int
+    att: int
+    mrk: int
+    defense: int = msgspec.field(name="def")
+    iv: int
+    wp: int
+    arm: int
+    en: int
+    dam: int
+
+
+class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A weapon or off-hand item. ``kind`` "hand" weapons (swords, axes, hammers, pistols) may be
+    paired (GF Two Weapons); a "shield" or "other" off-hand item forbids that. ``dam`` is what it
+    adds to the wielder's DAM (a Double Handed Weapon brings the Orc Brave's DAM to 6)."""
+
+    id: str
+    name: str = ""
+    kind: WeaponKind = "hand"
+    dam: int = 0
+
+
+class Fighter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A model. ``threat`` is its threat range in inches; ``weapons`` names what it carries (a
+    weapon id may appear twice: two swords). ``perks`` may hold "marauder" or "skirmisher"."""
+
+    id: str
+    name: str = ""
+    side: str
+    size: Size = "medium"
+    threat: int = 1
+    profile: Profile
+    weapons: tuple[str, ...] = ()
+    perks: tuple[str, ...] = ()
+
+
+class GapSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The distance in whole inches between two models' bases (0 = base contact). Pairs not
+    listed are far apart: outside each other's threat range."""
+
+    a: str
+    b: str
+    inches: int
+
+
+class GangfightSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    weapons: tuple[Weapon, ...] = ()
+    fighters: tuple[Fighter, ...]
+    gaps: tuple[GapSpec, ...] = ()
+
+
+KNOWN_PERKS = ("marauder", "skirmisher")
+
+
+def validate_setup(setup: GangfightSetup) -> None:
+    """Cross-references the types cannot check: unique ids, known weapons, sensible numbers."""
+    weapon_ids = [w.id for w in setup.weapons]
+    dup = {w for w in weapon_ids if weapon_ids.count(w) > 1}
+    if dup:
+        raise SetupError(f"weapons: duplicate id(s) {', '.join(sorted(dup))}")
+    fighter_ids = [f.id for f in setup.fighters]
+    dup = {f for f in fighter_ids if fighter_ids.count(f) > 1}
+    if dup:
+        raise SetupError(f"fighters: duplicate id(s) {', '.join(sorted(dup))}")
+    if not setup.fighters:
+        raise SetupError("fighters: a battle needs at least one model")
+    for i, f in enumerate(setup.fighters):
+        where = f"fighters[{i}] ({f.id})"
+        if not f.id or "/" in f.id:
+            raise SetupError(f"{where}: an id must be non-empty and contain no '/'")
+        if not f.side:
+            raise SetupError(f"{where}: side must not be empty")
+        if f.threat < 0:
+            raise SetupError(f"{where}: threat range {f.threat} is negative")
+        for name in f.profile.__struct_fields__:
+            value = getattr(f.profile, name)
+            if value < 0:
+                raise SetupError(f"{where}.profile.{name}: {value} is negative")
+        if f.profile.en < 1:
+            raise SetupError(f"{where}.profile.en: Endurance must be at least 1")
+        for w in f.weapons:
+            if w not in weapon_ids:
+                raise SetupError(f"{where}.weapons: unknown weapon {w!r}")
+        for p in f.perks:
+            if p not in KNOWN_PERKS:
+                raise SetupError(f"{where}.perks: unknown perk {p!r} (known: marauder, skirmisher)")
+    seen: set[tuple[str, str]] = set()
+    for i, g in enumerate(setup.gaps):
+        for end in (g.a, g.b):
+            if end not in fighter_ids:
+                raise SetupError(f"gaps[{i}]: unknown fighter {end!r}")
+        if g.a == g.b:
+            raise SetupError(f"gaps[{i}]: a model has no gap to itself ({g.a!r})")
+        if g.inches < 0:
+            raise SetupError(f"gaps[{i}]: {g.inches} inches is negative")
+        pair = (min(g.a, g.b), max(g.a, g.b))
+        if pair in seen:
+            raise SetupError(f"gaps[{i}]: the gap {pair[0]}-{pair[1]} is given twice")
+        seen.add(pair)

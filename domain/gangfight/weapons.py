@@ -1,0 +1,73 @@
+"""Which weapons an attack uses, Attacking with Two Weapons (+1 ATT) and the attacker's
+modified DAM."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from blowbyblow.domain.core import Modifier, RuleViolation
+from blowbyblow.domain.gangfight.profiles import Weapon
+from blowbyblow.domain.gangfight.rulings import TWO_WEAPON_DAMAGE
+from blowbyblow.domain.gangfight.state import GangfightState, fighter, weapon
+
+OFF_HAND = ("shield", "other")
+
+
+def weapons_used(state: GangfightState, fid: str, names: tuple[str, ...]) -> tuple[Weapon, ...]:
+    """The weapons named for an attack, checked against what the model carries (GF Two
+    Weapons: at most two, both hand weapons, and nothing else in the off-hand). Naming none
+    uses the first carried weapon that is not a shield or off-hand item (or bare hands)."""
+    f = fighter(state, fid)
+    if not names:
+        for w in f.weapons:
+            if weapon(state, w).kind not in OFF_HAND:
+                return (weapon(state, w),)
+        return ()
+    if len(names) > 2:
+        raise RuleViolation("GF Two Weapons", f"{fid} cannot attack with {len(names)} weapons")
+    carried = list(f.weapons)
+    for n in names:
+        if n not in carried:
+            raise RuleViolation("GF Melee 2", f"{fid} does not carry {n!r} (carries {f.weapons})")
+        carried.remove(n)
+    used = tuple(weapon(state, n) for n in names)
+    for u in used:
+        if u.kind in OFF_HAND:
+            raise RuleViolation(
+                "GF Melee 2", f"{u.id!r} is a {u.kind}, not a weapon to strike with"
+            )
+    if len(used) == 2:
+        for u in used:
+            if u.kind != "hand":
+                raise RuleViolation(
+                    "GF Two Weapons",
+                    f"only hand weapons can be paired; {u.id!r} is {u.kind}",
+                )
+        for other in carried:
+            if weapon(state, other).kind in OFF_HAND:
+                raise RuleViolation(
+                    "GF Two Weapons",
+                    f"{fid} carries {other!r} in the off-hand and cannot fight with two weapons",
+                )
+    return used
+
+
+def two_weapon_bonus(used: tuple[Weapon, ...]) -> tuple[Modifier, ...]:
+    """GF Two Weapons: two hand weapons add +1 ATT to the dice pool."""
+    if len(used) == 2:
+        return (Modifier(value=1, cause="two hand weapons", rule="GF Two Weapons"),)
+    return ()
+
+
+def damage_modifiers(used: tuple[Weapon, ...], rulings: Mapping[str, str]) -> tuple[Modifier, ...]:
+    """GF Melee 4: the Armour roll's TN is the attacker's *modified* DAM: its DAM plus the
+    weapon's bonus (with two weapons: ruling gf-two-weapon-damage)."""
+    if not used:
+        return ()
+    if len(used) == 2 and rulings[TWO_WEAPON_DAMAGE.name] == "best":
+        best = max(used, key=lambda x: x.dam)
+    else:
+        best = used[0]
+    if best.dam == 0:
+        return ()
+    return (Modifier(value=best.dam, cause=best.name or best.id, rule="GF Melee 4"),)
