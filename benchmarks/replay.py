@@ -35,7 +35,12 @@ from blowbyblow.replay.verify import verify_battle
 
 def progress(label: str, done: int, total: int) -> None:
     if done == total or done % max(1, total // 20) == 0:
-        print(f"\r  {label}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+        print(
+            f"\r  {label}: {done}/{total}",
+            end="\n" if done == total else "",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def batches_of(events: list[Event]) -> list[list[Event]]:
@@ -48,7 +53,9 @@ def batches_of(events: list[Event]) -> list[list[Event]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--events", type=int, default=100_000)
     ap.add_argument("--ruleset", default="necromunda-2023")
     args = ap.parse_args()
@@ -58,7 +65,9 @@ def main() -> None:
     played = play(demo)
     per_battle = len(played.events)
     copies = -(-args.events // per_battle)
-    print(f"{args.ruleset}: demo battle of {per_battle} events x {copies} battles = {per_battle * copies} events")
+    print(
+        f"{args.ruleset}: demo battle of {per_battle} events x {copies} battles = {per_battle * copies} events"
+    )
 
     # Prepare the battles (adjudication is not what is measured here).
     battles: list[tuple[Any, list[list[Event]]]] = []
@@ -72,7 +81,9 @@ def main() -> None:
     store = BattleStore(tmp / "store.sqlite")
     raw = sqlite3.connect(tmp / "raw.sqlite")
     raw.execute("pragma journal_mode=WAL")  # as eventsourcing's SQLite recorder sets it
-    raw.execute("create table events (battle blob, position integer, data blob, primary key (battle, position))")
+    raw.execute(
+        "create table events (battle blob, position integer, data blob, primary key (battle, position))"
+    )
     codec = codec_for(ruleset.id)
 
     # --- append ---
@@ -89,8 +100,13 @@ def main() -> None:
         version = 0
         for batch in batches:
             with raw:
-                raw.executemany("insert into events values (?, ?, ?)",
-                                [(battle.bytes, version + k, encode(ev)) for k, ev in enumerate(batch, start=1)])
+                raw.executemany(
+                    "insert into events values (?, ?, ?)",
+                    [
+                        (battle.bytes, version + k, encode(ev))
+                        for k, ev in enumerate(batch, start=1)
+                    ],
+                )
             version += len(batch)
         progress("append (raw)", i, len(battles))
     raw_append = time.perf_counter() - t
@@ -105,7 +121,9 @@ def main() -> None:
     store_replay = time.perf_counter() - t
     t = time.perf_counter()
     for i, (battle, _) in enumerate(battles, start=1):
-        rows = raw.execute("select data from events where battle=? order by position", (battle.bytes,)).fetchall()
+        rows = raw.execute(
+            "select data from events where battle=? order by position", (battle.bytes,)
+        ).fetchall()
         decoded = [codec.decode(r[0]) for r in rows]
         fold(ruleset, ruleset.initial_state(decoded[0].setup), decoded[1:])  # type: ignore[attr-defined]
         progress("replay (raw)", i, len(battles))
@@ -120,7 +138,9 @@ def main() -> None:
     store_verify = time.perf_counter() - t
     t = time.perf_counter()
     for i, (battle, _) in enumerate(battles, start=1):
-        rows = raw.execute("select data from events where battle=? order by position", (battle.bytes,)).fetchall()
+        rows = raw.execute(
+            "select data from events where battle=? order by position", (battle.bytes,)
+        ).fetchall()
         decoded = [codec.decode(r[0]) for r in rows]
         state = ruleset.initial_state(decoded[0].setup)  # type: ignore[attr-defined]
         for batch in batches_of(decoded)[1:]:
@@ -128,17 +148,27 @@ def main() -> None:
             assert isinstance(issued, CommandIssued)
             dice = {e.key: (e.values, e.source) for e in batch if isinstance(e, DiceRolled)}
             choices = {e.key: (e.answer, e.source) for e in batch if isinstance(e, ChoiceMade)}
-            result = adjudicate(ruleset, state, issued.command, index=issued.index,
-                                rulings=decoded[0].rulings,  # type: ignore[attr-defined]
-                                dice=RecordedDice(dice), choices=RecordedChoices(choices), quiet=True)
+            result = adjudicate(
+                ruleset,
+                state,
+                issued.command,
+                index=issued.index,
+                rulings=decoded[0].rulings,  # type: ignore[attr-defined]
+                dice=RecordedDice(dice),
+                choices=RecordedChoices(choices),
+                quiet=True,
+            )
             assert [encode(e) for e in result.events] == [encode(e) for e in batch]
             state = result.state
         progress("verify (raw)", i, len(battles))
     raw_verify = time.perf_counter() - t
 
     print(f"\n{'phase':<8} {'store ev/s':>12} {'raw sqlite3+msgspec ev/s':>26} {'ratio':>7}")
-    for name, s, r in (("append", store_append, raw_append), ("replay", store_replay, raw_replay),
-                       ("verify", store_verify, raw_verify)):
+    for name, s, r in (
+        ("append", store_append, raw_append),
+        ("replay", store_replay, raw_replay),
+        ("verify", store_verify, raw_verify),
+    ):
         print(f"{name:<8} {total / s:>12,.0f} {total / r:>26,.0f} {r / s:>7.2f}")
     print(f"\n({total} events in {len(battles)} battles; files in {tmp})")
 

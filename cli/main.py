@@ -15,7 +15,15 @@ import typer
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import encode_json, to_builtins
-from blowbyblow.replay.dice import DiceSource, ListedDice, PromptedDice, SeededDice, iter_ints
+from blowbyblow.replay.dice import (
+    DiceSource,
+    InteractiveChoices,
+    ListedDice,
+    PromptedDice,
+    ScriptedChoices,
+    SeededDice,
+    iter_ints,
+)
 from blowbyblow.replay.driver import fold
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
 from blowbyblow.replay.judging import (
@@ -180,6 +188,14 @@ def cmd_record(
         str | None, typer.Option("--label", help="Name the battle (default: the file's label).")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the log.")] = False,
+    ask: Annotated[
+        bool,
+        typer.Option(
+            "--ask",
+            help="Ask at a prompt for every choice the "
+            "scenario's [choices] do not answer (default: the rules' default).",
+        ),
+    ] = False,
     fair: Annotated[
         bool,
         typer.Option(
@@ -201,7 +217,8 @@ def cmd_record(
         if fair and (source is not None or dice is not None):
             fail("--fair makes its own secret seed; do not combine it with --dice")
         store = open_store()
-        rec = record(store, sc, dice=source, fair=fair)
+        choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
+        rec = record(store, sc, dice=source, choices=choices, fair=fair)
     except BlowByBlowError as e:
         fail(str(e))
     if not quiet:

@@ -159,8 +159,11 @@ class ScriptedChoices:
     A key may be given in full (``c3/step8``) or without its command prefix (``step8``) to
     answer that question in every command."""
 
-    def __init__(self, answers: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, answers: Mapping[str, str] | None = None, fallback: ChoiceSource | None = None
+    ) -> None:
         self._answers = dict(answers or {})
+        self._fallback = fallback
         self.used: set[str] = set()
 
     def choose(
@@ -176,6 +179,8 @@ class ScriptedChoices:
                     )
                 self.used.add(k)
                 return answer, "scripted"
+        if self._fallback is not None:
+            return self._fallback.choose(key, options, default, prompt)
         return default, "default"
 
 

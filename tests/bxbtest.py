@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-
 from blowbyblow.replay.rulesets import all_rulesets
 from blowbyblow.replay.service import Recorded, record
 from blowbyblow.replay.store import BattleStore
@@ -19,7 +18,9 @@ def record_demo(store: BattleStore, ruleset_id: str) -> Recorded:
     return record(store, all_rulesets()[ruleset_id].demo(), quiet=True)
 
 
-def tamper(db_path: str, battle: str, position: int, edit: Callable[[dict[str, Any]], None]) -> None:
+def tamper(
+    db_path: str, battle: str, position: int, edit: Callable[[dict[str, Any]], None]
+) -> None:
     """Edit one stored event in the SQLite file, as someone with the file in hand could:
     decode its envelope, change the event's plain data, write it back (hash left as it was)."""
     battle = battle.replace("-", "")  # eventsourcing's SQLite recorder keeps UUIDs as hex

@@ -34,8 +34,10 @@ def postgres_server() -> Iterator[str]:
     """Yields a URL, postgresql://bxb@127.0.0.1:PORT/, of a fresh server."""
     initdb, pg_ctl = find_program("initdb"), find_program("pg_ctl")
     if not initdb or not pg_ctl:
-        raise RuntimeError("PostgreSQL server programs (initdb, pg_ctl) not found: "
-                           "install PostgreSQL (Debian: apt-get install postgresql)")
+        raise RuntimeError(
+            "PostgreSQL server programs (initdb, pg_ctl) not found: "
+            "install PostgreSQL (Debian: apt-get install postgresql)"
+        )
     base = Path(tempfile.mkdtemp(prefix="bxb-pg-"))
     as_user: list[str] = []
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root
@@ -43,13 +45,31 @@ def postgres_server() -> Iterator[str]:
         as_user = ["runuser", "-u", "nobody", "--"]
     port = _free_port()
     data = base / "data"
-    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "bxb", "--auth=trust", "-E", "UTF8"],
-                   check=True, capture_output=True)
-    subprocess.run([*as_user, pg_ctl, "-D", str(data), "-w", "-l", str(base / "log"), "-o",
-                    f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*as_user, initdb, "-D", str(data), "-U", "bxb", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *as_user,
+            pg_ctl,
+            "-D",
+            str(data),
+            "-w",
+            "-l",
+            str(base / "log"),
+            "-o",
+            f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql://bxb@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
+        subprocess.run(
+            [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
+        )
         shutil.rmtree(base, ignore_errors=True)

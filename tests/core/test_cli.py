@@ -7,12 +7,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from bxbtest import RULESET_IDS, tamper
-from typer.testing import CliRunner
-
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.replay.store import BattleStore
+from bxbtest import RULESET_IDS, tamper
+from typer.testing import CliRunner
 
 runner = CliRunner()
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
@@ -66,7 +65,7 @@ def test_record_refuses_a_bad_file_naming_the_field_and_writes_nothing(tmp_path:
         data = tomllib.loads((SCENARIOS / f"{ruleset_id}.toml").read_text())
         bad = tmp_path / f"{ruleset_id}-bad.toml"
         text = (SCENARIOS / f"{ruleset_id}.toml").read_text()
-        bad.write_text(text + "\n[[actions]]\ntype = \"no-such-command\"\n")
+        bad.write_text(text + '\n[[actions]]\ntype = "no-such-command"\n')
         code, out = bxb(db, "record", str(bad))
         assert code == 2
         assert f"actions[{len(data['actions'])}]" in out and "no-such-command" in out

@@ -6,17 +6,18 @@ import hashlib
 from collections import Counter
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from blowbyblow.replay.dice import (
     DiceError,
+    InteractiveChoices,
     ListedDice,
+    PromptedDice,
     RecordedDice,
     ScriptedChoices,
     SeededDice,
     seeded_die,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def documented_die(seed: str, key: str, i: int, sides: int) -> int:
@@ -31,7 +32,9 @@ def documented_die(seed: str, key: str, i: int, sides: int) -> int:
 
 
 @given(st.text(max_size=20), st.text(max_size=30), st.integers(0, 20), st.integers(1, 100))
-def test_seeded_dice_follow_the_documented_algorithm(seed: str, key: str, i: int, sides: int) -> None:
+def test_seeded_dice_follow_the_documented_algorithm(
+    seed: str, key: str, i: int, sides: int
+) -> None:
     assert seeded_die(seed, key, i, sides) == documented_die(seed, key, i, sides)
 
 
@@ -69,3 +72,21 @@ def test_scripted_choices_by_full_or_short_key() -> None:
     assert choices.choose("c5/odd", ("knife", "pistol"), "pistol", "") == ("knife", "scripted")
     with pytest.raises(DiceError, match="'knife' is not one of"):
         choices.choose("c1/odd", ("axe", "club"), "axe", "")
+
+
+def test_prompted_dice_ask_again_until_the_values_fit() -> None:
+    answers = iter(["", "4 9", "4, 2"])
+    said: list[str] = []
+    dice = PromptedDice(read=lambda prompt: next(answers), write=said.append)
+    assert dice.roll("c1/hit/knife", 2, 6, "hit rolls") == ((4, 2), "physical")
+    assert len(said) == 2 and "9 is not a face of a D6" in said[1]
+
+
+def test_interactive_choices_behind_scripted_ones() -> None:
+    answers = iter(["club", "knife"])
+    choices = ScriptedChoices(
+        {"odd": "pistol"},
+        fallback=InteractiveChoices(read=lambda p: next(answers), write=lambda m: None),
+    )
+    assert choices.choose("c1/odd", ("knife", "pistol"), "knife", "") == ("pistol", "scripted")
+    assert choices.choose("c1/step8", ("axe", "knife"), "axe", "") == ("knife", "interactive")

@@ -9,11 +9,10 @@ from uuid import uuid4
 
 import psycopg
 import pytest
-from bxbtest import RULESET_IDS, record_demo
-from pgserver import postgres_server
-
 from blowbyblow.replay.store import BattleStore, StaleVersion
 from blowbyblow.replay.verify import verify_battle
+from bxbtest import RULESET_IDS, record_demo
+from pgserver import postgres_server
 
 
 @pytest.fixture(scope="module")
@@ -63,5 +62,7 @@ def test_concurrent_writers_one_wins_the_other_writes_nothing(pg_url: str) -> No
         t.join()
     assert sorted(outcomes) == ["stale"] * (len(writers) - 1) + ["written"]
     assert store.version(rec.battle) == version + len(tail)
-    assert verify_battle(store, rec.battle).ok is False  # the copied tail does not follow from the rules
+    assert (
+        verify_battle(store, rec.battle).ok is False
+    )  # the copied tail does not follow from the rules
     assert [e.position for e in store.read(rec.battle)] == list(range(1, version + len(tail) + 1))

@@ -11,23 +11,25 @@ import sys
 from pathlib import Path
 
 import msgspec
-from bxbtest import RULESET_IDS
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.service import Recorded, record
 from blowbyblow.replay.store import BattleStore
+from bxbtest import RULESET_IDS
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 
 def record_random(store: BattleStore, ruleset_id: str, seed: str) -> Recorded | None:
     demo = get_ruleset(ruleset_id).demo()
     try:
-        return record(store, msgspec.structs.replace(demo, seed=seed, dice=None, label=f"{demo.label} / {seed}"),
-                      quiet=True)
+        return record(
+            store,
+            msgspec.structs.replace(demo, seed=seed, dice=None, label=f"{demo.label} / {seed}"),
+            quiet=True,
+        )
     except BlowByBlowError:
         return None  # under these dice a later command of the demo is no longer legal
 
@@ -43,7 +45,9 @@ def test_replayed_state_equals_live_state(ruleset_id: str, seed: str) -> None:
     first = events[0].event
     assert isinstance(first, BattleStarted)
     rs = get_ruleset(ruleset_id)
-    assert encode(fold(rs, rs.initial_state(first.setup), [e.event for e in events[1:]])) == encode(rec.state)
+    assert encode(fold(rs, rs.initial_state(first.setup), [e.event for e in events[1:]])) == encode(
+        rec.state
+    )
 
 
 def test_a_fresh_process_replays_random_battles_to_identical_bytes(tmp_path: Path) -> None:
@@ -71,6 +75,11 @@ for b in store.battles():
     out[str(b.battle)] = hashlib.sha256(encode(state)).hexdigest()
 print(json.dumps(out))
 """
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "987", "PATH": "/usr/bin:/bin"})
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "987", "PATH": "/usr/bin:/bin"},
+    )
     assert json.loads(run.stdout) == expected

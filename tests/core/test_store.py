@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from bxbtest import RULESET_IDS, record_demo
-
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
@@ -18,6 +16,7 @@ from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.service import AlreadyRecorded, record
 from blowbyblow.replay.session import play
 from blowbyblow.replay.store import BattleStore, StaleVersion, chain
+from bxbtest import RULESET_IDS, record_demo
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -35,7 +34,9 @@ def test_the_log_holds_exactly_what_was_adjudicated(tmp_path: Path, ruleset_id: 
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
-def test_replay_in_a_fresh_process_gives_byte_identical_state(tmp_path: Path, ruleset_id: str) -> None:
+def test_replay_in_a_fresh_process_gives_byte_identical_state(
+    tmp_path: Path, ruleset_id: str
+) -> None:
     db = tmp_path / "b.sqlite"
     rec = record_demo(BattleStore(db), ruleset_id)
     script = f"""
@@ -50,8 +51,13 @@ rs = get_ruleset(events[0].event.ruleset)
 state = fold(rs, rs.initial_state(events[0].event.setup), [e.event for e in events[1:]])
 print(hashlib.sha256(encode(state)).hexdigest())
 """
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"})
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"},
+    )
     assert out.stdout.strip() == hashlib.sha256(encode(rec.state)).hexdigest()
 
 
@@ -92,5 +98,7 @@ def test_the_same_battle_is_not_recorded_twice(tmp_path: Path) -> None:
 def test_an_in_memory_store_keeps_battles_apart(tmp_path: Path) -> None:
     store = BattleStore(":memory:")
     ids = {record_demo(store, r).battle for r in RULESET_IDS}
-    assert [b.battle for b in store.battles()] == [b for b in (x.battle for x in store.battles()) if b in ids]
+    assert [b.battle for b in store.battles()] == [
+        b for b in (x.battle for x in store.battles()) if b in ids
+    ]
     assert len(store.battles()) == len(RULESET_IDS)

@@ -9,13 +9,12 @@ from typing import Any
 
 import msgspec
 import pytest
-from bxbtest import RULESET_IDS, record_demo, tamper
-
 from blowbyblow.domain.core import BlowByBlowError, DiceRolled, RuleEvent
 from blowbyblow.replay.codec import codec_for, to_builtins
 from blowbyblow.replay.service import record
 from blowbyblow.replay.store import GENESIS, BattleStore, LoggedEvent, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
+from bxbtest import RULESET_IDS, record_demo, tamper
 
 
 def int_leaves(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -62,15 +61,21 @@ def test_every_demo_verifies(ruleset_id: str) -> None:
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 @pytest.mark.parametrize("what", ["die", "modifier-or-outcome"])
-def test_an_edit_in_the_database_file_is_caught_and_named(tmp_path: Path, ruleset_id: str, what: str) -> None:
+def test_an_edit_in_the_database_file_is_caught_and_named(
+    tmp_path: Path, ruleset_id: str, what: str
+) -> None:
     db = tmp_path / "b.sqlite"
     store = BattleStore(db)
     rec = record_demo(store, ruleset_id)
     if what == "die":
         target = next(e for e in rec.events if isinstance(e.event, DiceRolled))
         path: tuple[Any, ...] = ("values", 0)
-        tamper(str(db), str(rec.battle), target.position,
-               lambda ev: ev["values"].__setitem__(0, ev["values"][0] % ev["sides"] + 1))
+        tamper(
+            str(db),
+            str(rec.battle),
+            target.position,
+            lambda ev: ev["values"].__setitem__(0, ev["values"][0] % ev["sides"] + 1),
+        )
     else:
         target, path = modifier_or_outcome(rec.events)
         tamper(str(db), str(rec.battle), target.position, lambda ev: bump(ev, path))
@@ -106,7 +111,9 @@ def test_a_forged_seeded_die_is_caught_against_the_seed(ruleset_id: str) -> None
     rec = None
     for n in range(100):  # a seed under which the demo's commands are all still legal
         try:
-            rec = record(store, msgspec.structs.replace(demo, seed=f"forgery-{n}", dice=None), quiet=True)
+            rec = record(
+                store, msgspec.structs.replace(demo, seed=f"forgery-{n}", dice=None), quiet=True
+            )
             break
         except BlowByBlowError:
             continue

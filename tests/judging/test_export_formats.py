@@ -6,15 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bxbtest import RULESET_IDS, record_demo
-from typer.testing import CliRunner
-
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
 from blowbyblow.replay.formats import upcast
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.verify import verify_battle
+from bxbtest import RULESET_IDS, record_demo
+from typer.testing import CliRunner
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "necromunda-2023-format1.jsonl"
 runner = CliRunner()
@@ -51,7 +50,9 @@ def test_import_refuses_a_bad_file_and_writes_nothing(tmp_path: Path) -> None:
         import_battle(b, text)
     bad = tmp_path / "bad.jsonl"
     bad.write_text(broken)
-    out = runner.invoke(app, ["--db", str(tmp_path / "c.sqlite"), "--log-level", "warning", "import", str(bad)])
+    out = runner.invoke(
+        app, ["--db", str(tmp_path / "c.sqlite"), "--log-level", "warning", "import", str(bad)]
+    )
     assert out.exit_code == 1 and "refused" in out.output
     assert BattleStore(tmp_path / "c.sqlite").battles() == []
 
@@ -69,7 +70,9 @@ def test_a_format_1_log_still_replays_and_verifies(tmp_path: Path) -> None:
     assert verify_battle(store, read.battle).ok
     stored = store.read(read.battle)
     assert {e.format for e in stored} == {1}
-    assert export_battle(store, read.battle).splitlines()[1:] != text.splitlines()[1:]  # now carries "v"
+    assert (
+        export_battle(store, read.battle).splitlines()[1:] != text.splitlines()[1:]
+    )  # now carries "v"
     again = BattleStore(":memory:")
     import_battle(again, export_battle(store, read.battle))
     assert verify_battle(again, read.battle).ok

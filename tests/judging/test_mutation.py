@@ -5,6 +5,7 @@ file and in the exported file — must be caught by verification. The counts are
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -13,13 +14,12 @@ from typing import Any
 
 import msgspec
 import pytest
-from bxbtest import RULESET_IDS, record_demo
-
 from blowbyblow.replay.export import export_battle, read_export
 from blowbyblow.replay.judging import load_private_key, new_keys
 from blowbyblow.replay.service import seal_battle
 from blowbyblow.replay.store import BattleStore, seal_id
 from blowbyblow.replay.verify import verify_battle
+from bxbtest import RULESET_IDS, record_demo
 
 _SORTED = msgspec.msgpack.Encoder(order="sorted")
 
@@ -50,7 +50,11 @@ def mutated(value: Any) -> Any:
 
 
 def with_edit(obj: Any, path: tuple[Any, ...]) -> Any:
-    copy = json.loads(json.dumps(obj)) if not _has_bytes(obj) else msgspec.msgpack.decode(_SORTED.encode(obj))
+    copy = (
+        json.loads(json.dumps(obj))
+        if not _has_bytes(obj)
+        else msgspec.msgpack.decode(_SORTED.encode(obj))
+    )
     target = copy
     for step in path[:-1]:
         target = target[step]
@@ -93,8 +97,10 @@ def mutate_database(db: Path, battle: Any, tally: Tally) -> None:
     assert caught() is False
 
     def put(oid: str, version: int, topic: str, state: bytes) -> None:
-        con.execute("update stored_events set topic=?, state=? where originator_id=? and originator_version=?",
-                    (topic, state, oid, version))
+        con.execute(
+            "update stored_events set topic=?, state=? where originator_id=? and originator_version=?",
+            (topic, state, oid, version),
+        )
         con.commit()
 
     for oid, version, topic, state in rows:
@@ -106,25 +112,36 @@ def mutate_database(db: Path, battle: Any, tally: Tally) -> None:
         tally.check(f"db {oid[:4]}@{version} topic", caught())
         put(oid, version, topic, state)
     for oid, version, topic, state in rows:  # deletions
-        con.execute("delete from stored_events where originator_id=? and originator_version=?", (oid, version))
+        con.execute(
+            "delete from stored_events where originator_id=? and originator_version=?",
+            (oid, version),
+        )
         con.commit()
         tally.check(f"db delete {oid[:4]}@{version}", caught())
-        con.execute("insert into stored_events (originator_id, originator_version, topic, state) values (?,?,?,?)",
-                    (oid, version, topic, state))
+        con.execute(
+            "insert into stored_events (originator_id, originator_version, topic, state) values (?,?,?,?)",
+            (oid, version, topic, state),
+        )
         con.commit()
     battle_rows = [r for r in rows if r[0] == ids[0]]
-    for a, b in zip(battle_rows, battle_rows[1:], strict=False):  # swapped neighbours
+    for a, b in itertools.pairwise(battle_rows):  # swapped neighbours
         put(a[0], a[1], b[2], b[3])
         put(b[0], b[1], a[2], a[3])
         tally.check(f"db swap {a[1]}<->{b[1]}", caught())
         put(a[0], a[1], a[2], a[3])
         put(b[0], b[1], b[2], b[3])
     for keep in range(len(battle_rows)):  # truncations
-        con.execute("delete from stored_events where originator_id=? and originator_version>?", (ids[0], keep))
+        con.execute(
+            "delete from stored_events where originator_id=? and originator_version>?",
+            (ids[0], keep),
+        )
         con.commit()
         tally.check(f"db truncate to {keep}", caught())
         for r in battle_rows[keep:]:
-            con.execute("insert into stored_events (originator_id, originator_version, topic, state) values (?,?,?,?)", r)
+            con.execute(
+                "insert into stored_events (originator_id, originator_version, topic, state) values (?,?,?,?)",
+                r,
+            )
         con.commit()
     assert caught() is False  # everything restored
     con.close()
@@ -165,9 +182,9 @@ def test_every_mutation_of_a_sealed_battle_is_caught(tmp_path: Path, ruleset_id:
     in_db, in_file = Tally(), Tally()
     mutate_database(db, rec.battle, in_db)
     mutate_file(text, in_file)
-    print(f"\n{ruleset_id}: database {in_db.tried} mutations tried, {in_db.tried - len(in_db.missed)} caught; "
-          f"export {in_file.tried} tried, {in_file.tried - len(in_file.missed)} caught")
+    print(
+        f"\n{ruleset_id}: database {in_db.tried} mutations tried, {in_db.tried - len(in_db.missed)} caught; "
+        f"export {in_file.tried} tried, {in_file.tried - len(in_file.missed)} caught"
+    )
     assert in_db.missed == [] and in_file.missed == []
     assert in_db.tried > len(rec.events) * 5 and in_file.tried > len(rec.events) * 5
-
-

@@ -8,9 +8,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from bxbtest import RULESET_IDS, record_demo
-from typer.testing import CliRunner
-
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.replay.export import export_battle, read_export
@@ -24,6 +21,8 @@ from blowbyblow.replay.judging import (
 from blowbyblow.replay.service import record, seal_battle
 from blowbyblow.replay.store import GENESIS, BattleStore, StoreError, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
+from bxbtest import RULESET_IDS, record_demo
+from typer.testing import CliRunner
 
 runner = CliRunner()
 
@@ -33,7 +32,9 @@ def key_files(tmp_path: Path) -> tuple[Path, Path]:
     return new_keys(tmp_path / "keys")
 
 
-def test_a_sealed_battle_verifies_and_takes_no_more_events(tmp_path: Path, key_files: tuple[Path, Path]) -> None:
+def test_a_sealed_battle_verifies_and_takes_no_more_events(
+    tmp_path: Path, key_files: tuple[Path, Path]
+) -> None:
     store = BattleStore(tmp_path / "b.sqlite")
     rec = record_demo(store, RULESET_IDS[0])
     key = load_private_key(key_files[0])
@@ -47,7 +48,9 @@ def test_a_sealed_battle_verifies_and_takes_no_more_events(tmp_path: Path, key_f
     with pytest.raises(JudgingError, match="sealed already"):
         seal_battle(store, rec.battle, key)
     other = new_keys(tmp_path / "other")[0]
-    report = verify_battle(store, rec.battle, trusted_keys=frozenset({public_hex(load_private_key(other))}))
+    report = verify_battle(
+        store, rec.battle, trusted_keys=frozenset({public_hex(load_private_key(other))})
+    )
     assert not report.ok and "not a key you trust" in report.problem.message  # type: ignore[union-attr]
 
 
@@ -62,8 +65,10 @@ def test_deleting_trailing_events_of_a_sealed_battle_is_caught(
     total = store.version(rec.battle)
     keep_n = total + keep if keep < 0 else keep
     con = sqlite3.connect(db)
-    con.execute("delete from stored_events where originator_id=? and originator_version>?",
-                (rec.battle.hex, keep_n))
+    con.execute(
+        "delete from stored_events where originator_id=? and originator_version>?",
+        (rec.battle.hex, keep_n),
+    )
     con.commit()
     con.close()
     report = verify_battle(BattleStore(db), rec.battle)
@@ -71,15 +76,19 @@ def test_deleting_trailing_events_of_a_sealed_battle_is_caught(
     assert report.problem is not None and report.problem.kind == "seal", report.problem
 
 
-def test_fair_battle_verifies_from_its_export_and_public_key_alone(tmp_path: Path, key_files: tuple[Path, Path]) -> None:
+def test_fair_battle_verifies_from_its_export_and_public_key_alone(
+    tmp_path: Path, key_files: tuple[Path, Path]
+) -> None:
     store = BattleStore(tmp_path / "b.sqlite")
     demo = record_demo(BattleStore(":memory:"), RULESET_IDS[0]).ruleset.demo()
     rec = None
     for n in range(100):  # a fair seed under which the demo's commands all stay legal
         try:
-            rec = record(store, msgspec.structs.replace(demo, label=f"fair {n}"), quiet=True, fair=True)
+            rec = record(
+                store, msgspec.structs.replace(demo, label=f"fair {n}"), quiet=True, fair=True
+            )
             break
-        except Exception:  # noqa: BLE001 - a rule refusing a command under other dice
+        except Exception:
             continue
     assert rec is not None
     first = rec.events[0].event
@@ -92,8 +101,20 @@ def test_fair_battle_verifies_from_its_export_and_public_key_alone(tmp_path: Pat
     exported.write_bytes(export_battle(store, rec.battle))
 
     empty = tmp_path / "empty.sqlite"
-    result = runner.invoke(app, ["--db", str(empty), "--log-level", "warning", "verify",
-                                 "--file", str(exported), "--public-key", str(key_files[1])])
+    result = runner.invoke(
+        app,
+        [
+            "--db",
+            str(empty),
+            "--log-level",
+            "warning",
+            "verify",
+            "--file",
+            str(exported),
+            "--public-key",
+            str(key_files[1]),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "seeded dice recomputed" in result.output
     assert BattleStore(empty).battles() == []
@@ -113,6 +134,8 @@ def test_fair_battle_verifies_from_its_export_and_public_key_alone(tmp_path: Pat
     events = [e.event for e in read.events[:-1]]
     die = events[k - 1]
     assert isinstance(die, DiceRolled)
-    events[k - 1] = msgspec.structs.replace(die, values=tuple(v % die.sides + 1 for v in die.values))
+    events[k - 1] = msgspec.structs.replace(
+        die, values=tuple(v % die.sides + 1 for v in die.values)
+    )
     forged = chain(rec.battle, rec.ruleset.id, GENESIS, 0, events, [""] * len(events))
     assert not verify_events(rec.battle, forged).ok

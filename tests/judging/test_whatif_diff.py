@@ -6,9 +6,6 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from bxbtest import RULESET_IDS, record_demo
-from typer.testing import CliRunner
-
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.export import export_battle
@@ -17,6 +14,8 @@ from blowbyblow.replay.service import save_events
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.verify import verify_battle
 from blowbyblow.replay.whatif import WhatIfError, parse_rulings, what_if
+from bxbtest import RULESET_IDS, record_demo
+from typer.testing import CliRunner
 
 runner = CliRunner()
 
@@ -87,7 +86,9 @@ def test_whatif_and_diff_on_the_command_line(tmp_path: Path) -> None:
     battle, name, choice, divergence = found
     before = fingerprint(store, battle)
     args = ["--db", str(db), "--log-level", "warning"]
-    out = runner.invoke(app, [*args, "whatif", str(battle), "--ruling", f"{name}={choice}", "--save"])
+    out = runner.invoke(
+        app, [*args, "whatif", str(battle), "--ruling", f"{name}={choice}", "--save"]
+    )
     assert out.exit_code == 0, out.output
     assert f"first divergence at position {divergence}" in out.output
     assert "state at the end, what-if:" in out.output
