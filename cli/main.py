@@ -187,6 +187,10 @@ def cmd_record(
     label: Annotated[
         str | None, typer.Option("--label", help="Name the battle (default: the file's label).")
     ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", help="Record under this game system instead of the file's."),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the log.")] = False,
     ask: Annotated[
         bool,
@@ -207,7 +211,7 @@ def cmd_record(
 ) -> None:
     """Record a battle from a scenario file. Nothing is written unless every action is legal."""
     try:
-        sc = load_scenario(scenario)
+        sc = load_scenario(scenario, ruleset)
         if label:
             sc = msgspec.structs.replace(sc, label=label)
         source = _dice_option(dice)

@@ -82,7 +82,9 @@ def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> Scenar
     )
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, ruleset: str | None = None) -> Scenario:
+    """Read a scenario file; ``ruleset`` records the same scenario under another game system
+    (e.g. the same Necromunda fight under ``necromunda-legacy``)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -92,4 +94,6 @@ def load_scenario(path: str | Path) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{p}: not valid TOML: {e}") from None
+    if ruleset is not None:
+        data["ruleset"] = ruleset
     return scenario_from_dict(data, str(p))
