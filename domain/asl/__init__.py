@@ -1,0 +1,1 @@
+"""asl rules (in progress)."""

@@ -1,0 +1,132 @@
+"""A11.4 Ambush: when Infantry advance into CC (not reinforcing a Melee) in a woods/building
+Location or with/against a concealed unit, both players make an Ambush status dr before
+designation; the side whose Final dr is at least three less Ambushes the other (ruling
+asl.ambush-threshold). Its attacks get -1, attacks on it +1, until Melee; it resolves all of its
+attacks first (A11.32) and may withdraw (A11.41); the ambushed side loses all concealment."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from blowbyblow.domain.asl.events import (
+    AmbushDeclared,
+    AmbushRoll,
+    AmbushStatusRolled,
+    ConcealmentLost,
+)
+from blowbyblow.domain.asl.units import (
+    State,
+    leadership_drm,
+    other_side,
+    units_in,
+    vehicles_in,
+)
+from blowbyblow.domain.core import Modifier, Step, emit, roll
+
+AMBUSH_TERRAIN = ("woods", "building")
+
+
+def ambush_possible(state: State, location: str, override: bool | None) -> bool:
+    """A11.4 conditions (the command may say otherwise, e.g. when no Infantry advanced)."""
+    if len({u.side for u in units_in(state, location)}) < 2:
+        return False
+    if override is not None:
+        return override
+    if location in state.melee:
+        return False  # reinforcing a Melee
+    if state.locations[location].terrain in AMBUSH_TERRAIN:
+        return True
+    return any(u.concealed or u.hidden for u in units_in(state, location))
+
+
+def ambush_drms(
+    state: State, location: str, side: str, concealed_drm: int, per_unit: bool = False
+) -> tuple[Modifier, ...]:
+    """The A11.4 drm table; each cause counts once if any part of the force qualifies (BU and
+    Stunned AFV: each)."""
+    rule = "A11.4"
+    units = units_in(state, location, side)
+    vehicles = vehicles_in(state, location, side)
+    mods: list[Modifier] = []
+    if vehicles:
+        mods.append(Modifier(value=2, cause="Vehicle", rule=rule))
+    for v in vehicles:
+        if v.afv and not v.ce:
+            mods.append(Modifier(value=1, cause=f"BU AFV {v.id}", rule=rule))
+        if v.afv and v.stunned:
+            mods.append(Modifier(value=1, cause=f"Stunned AFV {v.id}", rule=rule))
+    flags: tuple[tuple[str, list[bool]], ...] = (
+        ("CX", [u.cx for u in units]),
+        ("Lax", [u.lax or u.inexperienced for u in units]),
+        ("broken", [u.broken for u in units]),
+        ("pinned", [u.pinned for u in units]),
+        ("berserk", [u.berserk for u in units]),
+    )
+    for cause, qualifies in flags:
+        count = sum(qualifies) if per_unit else min(1, sum(qualifies))
+        if count:
+            r = "A11.18" if cause == "Lax" else rule
+            mods.append(Modifier(value=count, cause=cause, rule=r))
+    if any(u.stealthy or u.kind == "hero" for u in units):
+        mods.append(Modifier(value=-1, cause="Stealthy", rule="A11.17"))
+    if concealed_drm and any(u.concealed or u.hidden for u in units):
+        mods.append(Modifier(value=concealed_drm, cause="Concealed", rule=rule))
+    leaders = [u for u in units if u.kind == "leader" and not u.pinned and not u.broken]
+    if leaders and len(units) + len(vehicles) > 1:
+        best = min(leaders, key=lambda u: (leadership_drm(u), u.id))
+        if leadership_drm(best):
+            mods.append(
+                Modifier(value=leadership_drm(best), cause=f"leader {best.id}", rule="A11.4/A10.7")
+            )
+    return tuple(mods)
+
+
+def ambushes(mine: int, theirs: int, threshold: str) -> bool:
+    """Ruling asl.ambush-threshold: at-least-3 (mine <= theirs - 3) or more-than-3."""
+    return mine <= theirs - 3 if threshold == "at-least-3" else mine < theirs - 3
+
+
+def ambush_step(
+    state: State, location: str, attacker: str, rulings: dict[str, str]
+) -> Generator[Step, Any, State]:
+    """Both players' Ambush status drs (ATTACKER first), the Ambush and its loss of concealment."""
+    threshold = rulings["asl.ambush-threshold"]
+    concealed_drm = int(rulings["asl.ambush-concealed-drm"])
+    rolls: list[AmbushRoll] = []
+    for side in (attacker, other_side(state, attacker)):
+        (dr,) = yield from roll(f"ambush/{side}", purpose=f"Ambush status dr, {side}")
+        mods = ambush_drms(
+            state, location, side, concealed_drm, rulings["asl.ambush-drm-count"] == "per-unit"
+        )
+        rolls.append(
+            AmbushRoll(side=side, original=dr, modifiers=mods, final=dr + sum(m.value for m in mods))
+        )
+    a, d = rolls
+    ambusher: str | None = None
+    if ambushes(a.final, d.final, threshold):
+        ambusher, ambushed_roll, ambusher_roll = a.side, d, a
+    elif ambushes(d.final, a.final, threshold):
+        ambusher, ambushed_roll, ambusher_roll = d.side, a, d
+    state = yield from emit(
+        AmbushStatusRolled(rule="A11.4", rolls=tuple(rolls), threshold=threshold, ambusher=ambusher),
+        State,
+    )
+    if ambusher is None:
+        return state
+    state = yield from emit(
+        AmbushDeclared(
+            rule="A11.4",
+            ambusher=ambusher,
+            ambushed=ambushed_roll.side,
+            ambusher_final=ambusher_roll.final,
+            ambushed_final=ambushed_roll.final,
+        ),
+        State,
+    )
+    for u in units_in(state, location, ambushed_roll.side):
+        if u.concealed or u.hidden:
+            state = yield from emit(
+                ConcealmentLost(rule="A11.4", unit=u.id, cause="Ambushed"), State
+            )
+    return state

@@ -1,0 +1,104 @@
+"""A20.22 Capture in CC (FACTS 1.6): declared before the DR; +1 to the CC DR, or -1 against
+Inexperienced Personnel (A19.35), applied to each defender. Final DR < KN: every defender is
+captured; = KN: one defender of the defender's choice is captured, a squad only as one HS (the
+other HS stays free). A20.221: a side wiped out in simultaneous CC has its captures voided
+(ruling asl.capture-voided). A20.24: captured units abandon their SW."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import msgspec
+from blowbyblow.domain.asl.events import CaptureVoided, CasualtyReduced, UnitCaptured
+from blowbyblow.domain.asl.units import State, UnitState, is_mmc, units_in
+from blowbyblow.domain.core import Modifier, Step, ask, emit
+
+CAPTURE_DRM = 1
+CAPTURE_VS_INEXPERIENCED_DRM = -1
+
+
+class Capture(msgspec.Struct, frozen=True, kw_only=True):
+    prisoner: str
+    guard: str
+    restored: UnitState | None  # the squad as it was, when only a HS of it was captured
+
+
+def capture_modifier(target: UnitState) -> Modifier:
+    if target.inexperienced:
+        return Modifier(
+            value=CAPTURE_VS_INEXPERIENCED_DRM, cause="Capture vs Inexperienced", rule="A20.22"
+        )
+    return Modifier(value=CAPTURE_DRM, cause="Capture attempt", rule="A20.22")
+
+
+def guard_for(state: State, attackers: tuple[str, ...], location: str) -> str:
+    present = [state.units[a] for a in attackers if a in state.units]
+    alive = [u for u in present if u.status == "active" and u.location == location]
+    for pool in (alive, present):
+        for u in pool:
+            if is_mmc(u):
+                return u.id
+    return (alive or present)[0].id
+
+
+def capture_all(
+    state: State, units: list[str], guard: str
+) -> Generator[Step, Any, tuple[State, list[Capture]]]:
+    made: list[Capture] = []
+    for uid in units:
+        state = yield from emit(UnitCaptured(rule="A20.22", unit=uid, guard=guard), State)
+        made.append(Capture(prisoner=uid, guard=guard, restored=None))
+    return state, made
+
+
+def capture_one(
+    state: State, eligible: list[str], guard: str, attack: int
+) -> Generator[Step, Any, tuple[State, list[Capture]]]:
+    """Final DR = KN: the defender chooses the unit; a squad gives up one HS only."""
+    choice = yield from ask(
+        f"capture/{attack}", tuple(eligible), eligible[0], "Defender: which unit is captured?"
+    )
+    u = state.units[choice]
+    if u.kind != "squad":
+        state = yield from emit(UnitCaptured(rule="A20.22", unit=choice, guard=guard), State)
+        return state, [Capture(prisoner=choice, guard=guard, restored=None)]
+    hs_fp = u.hs_fp or u.fp // 2
+    hs_name = u.hs_name or f"HS of {u.name or u.id}"
+    state = yield from emit(
+        CasualtyReduced(
+            rule="A20.22", unit=choice, from_name=u.name, to_kind="hs", to_name=hs_name,
+            to_fp=hs_fp, cause="one HS captured",
+        ),
+        State,
+    )
+    prisoner = msgspec.structs.replace(
+        state.units[choice],
+        id=f"{choice}-prisoner",
+        sws=[],
+        stacked_on=None,
+        status="captured",
+        guard=guard,
+        concealed=False,
+    )
+    state = yield from emit(
+        UnitCaptured(rule="A20.22", unit=prisoner.id, guard=guard, created=prisoner), State
+    )
+    return state, [Capture(prisoner=prisoner.id, guard=guard, restored=u)]
+
+
+def void_if_wiped_out(
+    state: State, captures: list[Capture], location: str
+) -> Generator[Step, Any, State]:
+    """A20.221: captures by a side with no unit left in the Location do not count."""
+    for c in captures:
+        side = state.units[c.guard].side
+        if units_in(state, location, side):
+            continue
+        restored = c.restored
+        if restored is not None and state.units[restored.id].status != "active":
+            restored = None
+        state = yield from emit(
+            CaptureVoided(rule="A20.221", unit=c.prisoner, restored=restored), State
+        )
+    return state

@@ -1,0 +1,70 @@
+"""Commands: the Close Combat of one Location in one CCPh (A11.12), with the players' decisions
+that the rules let them make in advance: Withdrawal announcements (A11.2), solo SMC attacks
+(A11.14) and the attack designations (A11.12). Decisions that depend on dice (Infiltration,
+Ambush Withdrawal, the captured unit on a Partial Kill, Morale Check results of an IFT attack)
+are asked through ``Ask``."""
+
+from __future__ import annotations
+
+import msgspec
+from blowbyblow.domain.core import Command
+
+
+class Withdrawal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A11.2: ``unit`` attempts to Withdraw from Melee into the adjacent Location ``to``; an SMC
+    may withdraw ``with_unit`` (an MMC also withdrawing), so it defends with it."""
+
+    unit: str
+    to: str
+    with_unit: str | None = None
+
+
+class Paatc(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A11.6: ``unit`` advanced from ``from_location`` into a Location with a manned Known enemy
+    AFV and takes its Pre-AFV Advance Task Check, aided by ``leader`` (default: the best Good
+    Order leader of its side in either Location)."""
+
+    unit: str
+    from_location: str
+    leader: str | None = None
+
+
+class ExtraDrm(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A DRM from outside chapter A11 (e.g. Wire, B26.41), given with its cause and rule."""
+
+    value: int
+    cause: str
+    rule: str = "other"
+
+
+class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One CC attack (A11.12): ``by`` units (or one vehicle) against ``targets`` (Personnel, or
+    one vehicle). ``leader`` names the directing leader (A11.141; default: the best eligible one).
+    ``capture``: a Capture attempt (A20.22). ``hth``: Hand-to-Hand (red KN) where the ruling
+    allows declaring it. ``atmm``: the unit making an ATMM check first (vs an AFV). ``weapons``: for a vehicle,
+    which of cmg/aamg/rmg/sn it uses (default: every usable MG)."""
+
+    by: list[str]
+    targets: list[str]
+    leader: str | None = None
+    capture: bool = False
+    hth: bool = False
+    atmm: str | None = None  # the unit making an ATMM check (C13.7) before an attack vs an AFV
+    weapons: list[str] = []
+    extra: list[ExtraDrm] = []
+
+
+class CloseCombat(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="closecombat"):
+    """CC in ``location`` during the CCPh of Player Turn ``turn`` whose ATTACKER is ``attacker``."""
+
+    turn: int
+    attacker: str
+    location: str
+    paatc: list[Paatc] = msgspec.field(default_factory=list)
+    withdrawals: list[Withdrawal] = msgspec.field(default_factory=list)
+    solo: list[str] = msgspec.field(default_factory=list)  # SMC announcing a solo attack (A11.14)
+    attacks: list[Attack] = msgspec.field(default_factory=list)
+    ambush_possible: bool | None = None  # default: A11.4 conditions from the Location
+
+
+COMMAND_TYPES = (CloseCombat,)

@@ -1,0 +1,299 @@
+"""CC vs a vehicle (A11.5, A11.501, A11.51, A11.6 to A11.622, A11.8) and a vehicle's CC
+attacks vs Infantry (A11.62, A11.622).
+
+Infantry attack a vehicle with the Close Combat Value of the attackers as the Basic Kill Number:
+Final DR < CCV eliminates it (a burning wreck if the DR is <= half the CCV, ruling asl.burn-dr),
+= CCV immobilizes it. At most two units combine, one of them an SMC adding +1."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from blowbyblow.domain.asl.casualty import casualty_reduce, random_selection
+from blowbyblow.domain.asl.commands import CloseCombat
+from blowbyblow.domain.asl.common import Designation
+from blowbyblow.domain.asl.events import (
+    ATMMChecked,
+    CCVCalculated,
+    CloseDefenseWeaponFired,
+    PAATCTaken,
+    UnitEliminated,
+    UnitStatusChanged,
+    UnlikelyKillRolled,
+    VehicleCCResolved,
+    VehicleEliminated,
+    VehicleImmobilized,
+)
+from blowbyblow.domain.asl.units import (
+    State,
+    UnitState,
+    VehicleState,
+    base_ccv,
+    is_smc,
+    leadership_drm,
+    units_in,
+)
+from blowbyblow.domain.asl.withdrawal import infiltration
+from blowbyblow.domain.core import Modifier, Step, ask, emit, roll
+
+Gen = Generator[Step, Any, State]
+
+RESULT_ORDER = ("none", "immobilized", "eliminated", "burning")
+UNLIKELY = {1: "burning", 2: "eliminated", 3: "immobilized"}
+ATMM_DRM = -3
+
+
+def ccv(units: list[UnitState]) -> tuple[int, int, tuple[Modifier, ...]]:
+    """A11.5: squad 5, crew 4, HS 3, SMC 2; +1 Assault Engineer, -1 Inexperienced, +1 for an
+    SMC combining, -1 per halving penalty (pinned)."""
+    main = next((u for u in units if not is_smc(u)), units[0])
+    base = base_ccv(main)
+    adj: list[Modifier] = []
+    if main.assault_engineer:
+        adj.append(Modifier(value=1, cause="Assault Engineer", rule="A11.5"))
+    if main.inexperienced:
+        adj.append(Modifier(value=-1, cause="Inexperienced", rule="A11.5"))
+    if any(is_smc(u) and u is not main for u in units):
+        adj.append(Modifier(value=1, cause="SMC combining", rule="A11.5"))
+    if main.pinned:
+        adj.append(Modifier(value=-1, cause="pinned (halving penalty)", rule="A11.5"))
+    return base, base + sum(m.value for m in adj), tuple(adj)
+
+
+def vehicle_drms(
+    state: State, d: Designation, v: VehicleState, attackers: list[UnitState], location: str
+) -> list[Modifier]:
+    """A11.51, A11.61, A11.8, A11.4 (Ambush), A15.24 (hero), leadership when combining."""
+    mods: list[Modifier] = []
+    if not v.armored:
+        mods.append(Modifier(value=-3, cause="unarmored vehicle", rule="A11.51"))
+    has_mg = v.crewed and not v.abandoned and (v.cmg or v.aamg or v.rmg or v.bmg)
+    if not has_mg:
+        mods.append(Modifier(value=-1, cause="no manned MG", rule="A11.51"))
+    for u in units_in(state, location, v.side):
+        if u.broken or u.pinned or u.id in state.withdrawing or is_smc(u):
+            continue
+        value = 2 if u.kind == "squad" else 1
+        mods.append(Modifier(value=value, cause=f"escorting {u.id}", rule="A11.51"))
+    if v.motion:
+        mods.append(Modifier(value=2, cause="Motion/non-stopped vehicle", rule="A11.51"))
+    if v.afv and v.armored and v.open_topped:
+        mods.append(Modifier(value=-2, cause="OT/partially armored AFV", rule="A11.61"))
+    elif v.afv and v.ce:
+        mods.append(Modifier(value=-1, cause="CE AFV", rule="A11.61"))
+    if v.afv and not v.mobile:
+        mods.append(Modifier(value=-1, cause="Immobile AFV", rule="A11.61"))
+    leaders = [u for u in attackers if u.kind == "leader" and not u.pinned and not u.broken]
+    if leaders and len(attackers) > 1 and leadership_drm(leaders[0]):
+        mods.append(
+            Modifier(value=leadership_drm(leaders[0]), cause=f"leader {leaders[0].id}", rule="A11.51")
+        )
+    for u in attackers:
+        if u.kind == "hero":
+            mods.append(Modifier(value=-1, cause=f"hero {u.id}", rule="A15.24"))
+    if state.ambusher == d.side:
+        mods.append(Modifier(value=-1, cause="Ambush", rule="A11.4"))
+    elif state.ambusher == v.side:
+        mods.append(Modifier(value=1, cause="target has Ambush status", rule="A11.4"))
+    elif state.ambusher is None and (
+        v.bypass or any(u.street_fighting_from is not None for u in attackers)
+    ):
+        mods.append(Modifier(value=-1, cause="Street Fighting Ambush", rule="A11.8"))
+    if any(u.cx for u in attackers):
+        mods.append(Modifier(value=1, cause="CX attacker", rule="A4.51"))
+    for e in d.extra:
+        mods.append(Modifier(value=e.value, cause=e.cause, rule=e.rule))
+    return mods
+
+
+def atmm_check(state: State, d: Designation) -> Generator[Step, Any, tuple[State, Modifier | None]]:
+    """Ruling asl.atmm-check: Final dr <= 3 gives -3; an Original 6 pins the unit."""
+    assert d.atmm is not None
+    unit = state.units[d.atmm]
+    (dr,) = yield from roll(f"atmm/{d.number}", purpose=f"ATMM check dr of {unit.id}")
+    mods = (Modifier(value=2, cause="leader checking", rule="C13.7"),) if unit.kind == "leader" else ()
+    final = dr + sum(m.value for m in mods)
+    result = "pinned" if dr == 6 else "atmm" if final <= 3 else "none"
+    state = yield from emit(
+        ATMMChecked(
+            rule="C13.7", attack=d.number, unit=unit.id, original=dr, modifiers=mods, final=final,
+            result=result,
+        ),
+        State,
+    )
+    if result == "pinned":
+        state = yield from emit(
+            UnitStatusChanged(
+                rule="C13.7", unit=unit.id, broken=unit.broken, pinned=True, cause="ATMM check 6"
+            ),
+            State,
+        )
+    if result == "atmm":
+        return state, Modifier(value=ATMM_DRM, cause="ATMM", rule="C13.7")
+    return state, None
+
+
+def resolve_vs_vehicle(
+    state: State, d: Designation, attackers: tuple[str, ...], location: str, rulings: dict[str, str]
+) -> Gen:
+    v = state.vehicles[d.targets[0]]
+    atmm: Modifier | None = None
+    if d.atmm is not None:
+        state, atmm = yield from atmm_check(state, d)
+    units = [state.units[a] for a in attackers]
+    base, value, adj = ccv(units)
+    state = yield from emit(
+        CCVCalculated(rule="A11.5", attack=d.number, vehicle=v.id, base=base, adjustments=adj, ccv=value),
+        State,
+    )
+    mods = vehicle_drms(state, d, v, units, location)
+    if atmm is not None:
+        mods.append(atmm)
+    colored, white = yield from roll(
+        f"cc/{d.number}", n=2, purpose=f"CC DR of attack {d.number} vs {v.id} (colored, white)"
+    )
+    original = colored + white
+    final = original + sum(m.value for m in mods)
+    burn_dr = original if rulings["asl.burn-dr"] == "original" else final
+    if final < value:
+        result = "burning" if 2 * burn_dr <= value else "eliminated"
+    elif final == value:
+        result = "immobilized"
+    else:
+        result = "none"
+    state = yield from emit(
+        VehicleCCResolved(
+            rule="A11.5", attack=d.number, vehicle=v.id, ccv=value, original=original,
+            modifiers=tuple(mods), final_dr=final, result=result,
+        ),
+        State,
+    )
+    if original == 2:
+        (dr,) = yield from roll(f"unlikely/{d.number}", purpose="Unlikely Kill dr")
+        extra = UNLIKELY.get(dr, "none")
+        better = max(result, extra, key=RESULT_ORDER.index)
+        state = yield from emit(
+            UnlikelyKillRolled(rule="A11.501", attack=d.number, dr=dr, result=better), State
+        )
+        result = better
+    if result == "immobilized":
+        state = yield from emit(VehicleImmobilized(rule="A11.5", vehicle=v.id), State)
+    elif result in ("eliminated", "burning"):
+        state = yield from emit(
+            VehicleEliminated(rule="A11.5", vehicle=v.id, burning=result == "burning"), State
+        )
+        for p in [*v.passengers, *v.riders]:
+            if p in state.units and state.units[p].status == "active":
+                state = yield from emit(
+                    UnitEliminated(rule="A11.611", unit=p, cause=f"PRC of {v.id} destroyed"), State
+                )
+    if original == 12 and v.crewed and not v.abandoned and not v.shocked and not v.stunned:
+        alive = tuple(a for a in attackers if state.units[a].status == "active")
+        state, chosen = yield from random_selection(
+            state, f"rs/{d.number}", alive, "Crew Small Arms"
+        )
+        for uid in chosen:
+            state = yield from casualty_reduce(
+                state, uid, "Crew Small Arms (A11.621)", f"cc/{d.number}", colored, 0,
+                rulings["asl.sw-loss-dr"],
+            )
+    if original == 2:
+        state = yield from infiltration(state, attackers, original, d.number, location)
+    return state
+
+
+def paatc(state: State, c: CloseCombat) -> Gen:
+    """A11.6 Pre-AFV Advance Task Check: SMC, Fanatic and Berserk units are exempt (refused in
+    validation); Inexperienced take a 1TC (+1); a leader's modifier aids it."""
+    for check in c.paatc:
+        u = state.units[check.unit]
+        leaders = [
+            x
+            for x in state.units.values()
+            if x.side == u.side
+            and x.kind == "leader"
+            and x.status == "active"
+            and not x.broken
+            and not x.pinned
+            and x.location in (check.from_location, c.location)
+            and (check.leader is None or x.id == check.leader)
+        ]
+        mods: list[Modifier] = []
+        if leaders:
+            best = min(leaders, key=lambda x: (leadership_drm(x), x.id))
+            if leadership_drm(best):
+                mods.append(
+                    Modifier(value=leadership_drm(best), cause=f"leader {best.id}", rule="A11.6")
+                )
+        if u.inexperienced:
+            mods.append(Modifier(value=1, cause="Inexperienced: 1TC", rule="A11.6"))
+        dice = yield from roll(f"paatc/{u.id}", n=2, purpose=f"PAATC of {u.id}")
+        original = sum(dice)
+        final = original + sum(m.value for m in mods)
+        passed = final <= u.morale
+        state = yield from emit(
+            PAATCTaken(
+                rule="A11.6", unit=u.id, original=original, modifiers=tuple(mods), final=final,
+                morale=u.morale, passed=passed, back_to=None if passed else check.from_location,
+            ),
+            State,
+        )
+    return state
+
+
+def vehicle_fp(v: VehicleState, weapons: tuple[str, ...]) -> int:
+    """A11.62: CMG, AAMG (if CE) and RMG FP; never the BMG."""
+    chosen = weapons or ("cmg", "aamg", "rmg")
+    fp = 0
+    if "cmg" in chosen:
+        fp += v.cmg
+    if "aamg" in chosen and v.ce:
+        fp += v.aamg
+    if "rmg" in chosen:
+        fp += v.rmg
+    return fp
+
+
+def close_defense(state: State, d: Designation, location: str) -> Gen:
+    """A11.622: the sN attacks every unarmored unit in the Location with 16 FP on the IFT; no
+    effect if the Original IFT DR > its Usage Number. The IFT result and each Morale Check are
+    outside chapter A11: their outcome is asked per unit."""
+    v = state.vehicles[d.attackers[0]]
+    dice = yield from roll(f"sn/{d.number}", n=2, purpose=f"IFT DR of {v.id} sN (16 FP)")
+    original = sum(dice)
+    effective = original <= v.close_defense_usage
+    targets = tuple(u.id for u in units_in(state, location))
+    state = yield from emit(
+        CloseDefenseWeaponFired(
+            rule="A11.622", attack=d.number, vehicle=v.id, original=original,
+            usage=v.close_defense_usage, effective=effective, targets=targets,
+        ),
+        State,
+    )
+    if not effective:
+        return state
+    for t in targets:
+        u = state.units[t]
+        outcome = yield from ask(
+            f"mc/{d.number}/{t}",
+            ("pass", "pin", "break", "eliminate"),
+            "pass",
+            f"IFT/Morale Check result of {t} (not adjudicated here)",
+        )
+        if outcome == "eliminate":
+            state = yield from emit(
+                UnitEliminated(rule="A11.622", unit=t, cause="sN IFT attack"), State
+            )
+        elif outcome in ("pin", "break"):
+            state = yield from emit(
+                UnitStatusChanged(
+                    rule="A11.622",
+                    unit=t,
+                    broken=u.broken or outcome == "break",
+                    pinned=u.pinned or outcome == "pin",
+                    cause="sN IFT attack (result entered)",
+                ),
+                State,
+            )
+    return state

@@ -1,0 +1,210 @@
+"""A11.2 Withdrawal from Melee, A11.21 its mechanics, A11.22 Infiltration, A11.41 Ambush
+Withdrawal, and A11.16 (broken Infantry in Melee must withdraw; otherwise Failure to Rout)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from blowbyblow.domain.asl.casualty import random_selection
+from blowbyblow.domain.asl.commands import CloseCombat
+from blowbyblow.domain.asl.common import destinations
+from blowbyblow.domain.asl.events import (
+    ConcealmentLost,
+    Infiltrated,
+    UnitEliminated,
+    WithdrawalAttempted,
+    Withdrew,
+)
+from blowbyblow.domain.asl.units import (
+    State,
+    UnitState,
+    active,
+    is_open_ground,
+    other_side,
+    units_in,
+)
+from blowbyblow.domain.core import Modifier, Step, ask, emit
+
+Gen = Generator[Step, Any, State]
+
+WITHDRAWING_DRM = -2
+STANDING_DRM = 1
+
+
+def withdrawal_modifier(state: State, unit: UnitState, location: str) -> Modifier | None:
+    """A11.2: -2 to CC attacks on a withdrawing unit, +1 per friendly unit in the Melee not
+    attempting to withdraw."""
+    if unit.id not in state.withdrawing:
+        return None
+    lock = state.melee.get(location)
+    held = lock.units if lock else ()
+    standing = sum(
+        1
+        for u in units_in(state, location, unit.side)
+        if u.id in held and u.id not in state.withdrawing
+    )
+    return Modifier(
+        value=WITHDRAWING_DRM + STANDING_DRM * standing,
+        cause=f"Withdrawing (-2, +1 x {standing} standing)",
+        rule="A11.2",
+    )
+
+
+def must_withdraw(state: State, unit: UnitState, location: str) -> bool:
+    """A11.16: broken Infantry in Melee must attempt to withdraw unless guarding prisoners."""
+    lock = state.melee.get(location)
+    return (
+        lock is not None
+        and unit.id in lock.units
+        and unit.broken
+        and unit.id not in state.prisoners.values()
+    )
+
+
+def announce(state: State, command: CloseCombat) -> Generator[Step, Any, tuple[State, list[str]]]:
+    """Withdrawal announcements, ATTACKER first (A11.2); broken units that must withdraw are
+    announced too (destination asked); those unable to are returned for Failure to Rout."""
+    location = command.location
+    given = {w.unit: w for w in command.withdrawals}
+    unable: list[str] = []
+    planned: list[tuple[str, str, str | None, bool]] = []
+    for side in (command.attacker, other_side(state, command.attacker)):
+        for w in command.withdrawals:
+            if state.units[w.unit].side == side:
+                planned.append((w.unit, w.to, w.with_unit, False))
+        for u in units_in(state, location, side):
+            if u.id in given or not must_withdraw(state, u, location):
+                continue
+            dests = destinations(state, u, location)
+            if u.pinned or not dests:
+                unable.append(u.id)
+                continue
+            to = yield from ask(
+                f"withdraw/{u.id}", dests, dests[0], f"{u.id} (broken, in Melee) must withdraw to"
+            )
+            planned.append((u.id, to, None, True))
+    leaving = {p[0] for p in planned}
+    lock = state.melee.get(location)
+    held = lock.units if lock else ()
+    for unit_id, to, with_unit, forced in planned:
+        side = state.units[unit_id].side
+        standing = sum(
+            1 for x in units_in(state, location, side) if x.id in held and x.id not in leaving
+        )
+        state = yield from emit(
+            WithdrawalAttempted(
+                rule="A11.16" if forced else "A11.2",
+                unit=unit_id,
+                side=side,
+                to=to,
+                with_unit=with_unit,
+                forced=forced,
+                standing=standing,
+                drm=WITHDRAWING_DRM + STANDING_DRM * standing,
+            ),
+            State,
+        )
+    return state, unable
+
+
+def move_out(state: State, unit_id: str, to: str, kind: str, rule: str, location: str) -> Gen:
+    """Leave the CC Location; A11.21: into a concealed (not Dummy) enemy's Location the unit
+    is eliminated and the enemy (Random Selection) forfeits concealment; HIP units are placed."""
+    u = state.units[unit_id]
+    keeps = u.concealed and not is_open_ground(state.locations[to])
+    state = yield from emit(
+        Withdrew(rule=rule, unit=unit_id, kind=kind, to=to, keeps_concealment=keeps), State
+    )
+    return (yield from _entered(state, unit_id, to))
+
+
+def _entered(state: State, unit_id: str, to: str) -> Gen:
+    """A11.21: a unit that withdrew into a concealed (not Dummy) enemy's Location is eliminated;
+    HIP enemies are placed on board unconcealed (comprehensive EX G5), and one concealed enemy
+    (Random Selection) forfeits its concealment."""
+    u = state.units[unit_id]
+    hidden_enemy = [e for e in units_in(state, to) if e.side != u.side and e.hidden and not e.dummy]
+    concealed_enemy = [
+        e
+        for e in units_in(state, to)
+        if e.side != u.side and e.concealed and not e.hidden and not e.dummy
+    ]
+    if not hidden_enemy and not concealed_enemy:
+        return state
+    state = yield from emit(
+        UnitEliminated(
+            rule="A11.21", unit=unit_id, cause=f"withdrew into concealed enemy Location {to}"
+        ),
+        State,
+    )
+    for e in hidden_enemy:
+        state = yield from emit(
+            ConcealmentLost(rule="A11.21", unit=e.id, cause="HIP unit placed on board"), State
+        )
+    if concealed_enemy:
+        state, chosen = yield from random_selection(
+            state, f"forfeit/{unit_id}", tuple(e.id for e in concealed_enemy), "concealment forfeit"
+        )
+        for e_id in chosen:
+            state = yield from emit(
+                ConcealmentLost(rule="A11.21", unit=e_id, cause="enemy withdrew into it"), State
+            )
+    return state
+
+
+def infiltration(
+    state: State, unit_ids: tuple[str, ...], original: int, attack: int, location: str
+) -> Gen:
+    """A11.22: after an Original 2 (the attacker) / 12 (the attacked units) an Infantry unit not
+    eliminated/captured/pinned may withdraw at once (asked)."""
+    for uid in unit_ids:
+        u = state.units.get(uid)
+        if u is None or not active(u) or u.guard or u.location != location or u.pinned:
+            continue
+        dests = destinations(state, u, location)
+        if not dests:
+            continue
+        choice = yield from ask(
+            f"infiltrate/{attack}/{uid}",
+            ("stay", *dests),
+            "stay",
+            f"Infiltration (Original {original}): may {uid} withdraw?",
+        )
+        if choice == "stay":
+            continue
+        state = yield from emit(Infiltrated(rule="A11.22", unit=uid, original=original, to=choice), State)
+        state = yield from _entered(state, uid, choice)
+    return state
+
+
+def ambush_withdrawal(state: State, location: str, when: str) -> Gen:
+    """A11.41: the Ambusher's non-pinned units may withdraw before CC resolution, or after all CC
+    by and against them but before Melee (asked per unit)."""
+    if state.ambusher is None:
+        return state
+    for u in units_in(state, location, state.ambusher):
+        if u.pinned:
+            continue
+        dests = destinations(state, u, location)
+        if not dests:
+            continue
+        choice = yield from ask(
+            f"ambush-withdraw/{when}/{u.id}",
+            ("stay", *dests),
+            "stay",
+            f"Ambush Withdrawal ({when} CC): may {u.id} withdraw?",
+        )
+        if choice != "stay":
+            state = yield from move_out(state, u.id, choice, "ambush", "A11.41", location)
+    return state
+
+
+def complete(state: State, location: str) -> Gen:
+    """A11.2: every withdrawing unit not eliminated or captured withdraws; a concealed one keeps
+    its "?" into a non-Open Ground Location."""
+    for uid, to in list(state.withdrawing.items()):
+        u = state.units[uid]
+        if active(u) and u.guard is None and u.location == location:
+            state = yield from move_out(state, uid, to, "melee", "A11.2", location)
+    return state
