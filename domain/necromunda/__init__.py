@@ -1,0 +1,1 @@
+"""necromunda rules (in progress)."""

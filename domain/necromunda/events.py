@@ -1,0 +1,277 @@
+"""The rule-step events of Necromunda close combat. Each names the rule it applies (``rule``,
+e.g. "N23 CC 5") and the numbers it used. Names follow the design card (HitRolled,
+InterferenceApplied, ...)."""
+
+from __future__ import annotations
+
+import msgspec
+from blowbyblow.domain.core import Modifier, RuleEvent
+
+
+class DiceGroup(msgspec.Struct, frozen=True, kw_only=True):
+    """Attack dice of one weapon (or ``unarmed``) against one target."""
+
+    weapon: str
+    target: str
+    dice: int
+
+
+class WeaponDice(msgspec.Struct, frozen=True, kw_only=True):
+    weapon: str
+    dice: int
+
+
+class FightDeclared(RuleEvent, frozen=True, kw_only=True):
+    """A fighter begins a close combat attack sequence (a Fight action, or Reaction attacks)."""
+
+    fighter: str
+    kind: str  # "fight" | "free fight (charge)" | "reaction"
+    charging: bool = False
+    engaged_with: tuple[str, ...] = ()
+
+
+class Charged(RuleEvent, frozen=True, kw_only=True):
+    """A Charge (Double) action moved the fighter into engagement with its targets."""
+
+    fighter: str
+    targets: list[str]
+    out_of_sight: tuple[str, ...] = ()
+
+
+class EngagementFormed(RuleEvent, frozen=True, kw_only=True):
+    a: str
+    b: str
+    across: str | None = None
+    facing: str | None = None
+
+
+class EngagementEnded(RuleEvent, frozen=True, kw_only=True):
+    a: str
+    b: str
+    reason: str
+
+
+class VisionChanged(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    in_arc: list[str]
+    reason: str
+
+
+class TurnedToFace(RuleEvent, frozen=True, kw_only=True):
+    """Step 1: the fighter turned (or counts as having turned); -1 to its hit rolls."""
+
+    fighter: str
+    in_arc: list[str]
+    modifier: int = -1
+    counted: bool = False  # True when it only *counts as* having turned (charged while Prone)
+
+
+class WeaponsChosen(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    weapons: list[str]  # weapon ids, or ["unarmed"]
+
+
+class AttackDiceAllocated(RuleEvent, frozen=True, kw_only=True):
+    """Step 3: the Attacks characteristic, its modifiers, the total, the split per weapon."""
+
+    fighter: str
+    attacks: int
+    modifiers: list[Modifier]
+    total: int
+    split: list[WeaponDice]
+    odd_die: str | None = None  # the weapon the player gave the odd die to, if there was a choice
+
+
+class TargetsDeclared(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    groups: list[DiceGroup]
+
+
+class AssistClaimed(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    assisting: str
+    modifier: int = 1
+
+
+class InterferenceApplied(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    interfering: str
+    modifier: int = -1
+
+
+class HitRolled(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    weapon: str
+    die: int  # 1-based number of the die within its weapon/target group
+    natural: int
+    modifiers: list[Modifier]
+    target_number: int
+    total: int
+    hit: bool
+    note: str = ""
+
+
+class AmmoChecked(RuleEvent, frozen=True, kw_only=True):
+    """Legacy pistols at close quarters: the Firepower dice showed the ammo symbol."""
+
+    fighter: str
+    weapon: str
+    firepower_natural: int
+    ammo_symbol: bool
+    natural: int | None = None
+    target_number: int | None = None
+    out_of_ammo: bool = False
+
+
+class HitDiscarded(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    weapon: str
+    reason: str
+
+
+class WoundRolled(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    weapon: str
+    natural: int
+    strength: int
+    toughness: int
+    target_number: int
+    wounded: bool
+
+
+class LocationRolled(RuleEvent, frozen=True, kw_only=True):
+    """A hit on a vehicle: Location dice (one extra in close combat), one result chosen."""
+
+    attacker: str
+    target: str
+    naturals: list[int]
+    results: list[str]
+    chosen: str
+
+
+class SaveRolled(RuleEvent, frozen=True, kw_only=True):
+    target: str
+    natural: int
+    save: int
+    modifiers: list[Modifier]
+    target_number: int
+    saved: bool
+
+
+class DamageInflicted(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    weapon: str
+    damage: int
+    wounds_before: int
+    wounds_after: int
+    injury_dice: int
+
+
+class InjuryRolled(RuleEvent, frozen=True, kw_only=True):
+    target: str
+    die: int
+    natural: int
+    result: str  # "Flesh Wound" | "Serious Injury" | "Out of Action"
+
+
+class FleshWoundSuffered(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    flesh_wounds: int
+    toughness: int
+    reason: str = ""
+
+
+class StatusChanged(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    before: str
+    after: str
+    cause: str
+
+
+class BrokenChanged(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    broken: bool
+    cause: str
+
+
+class NerveTested(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    cause: str
+    naturals: list[int]
+    modifiers: list[Modifier]
+    target_number: int
+    total: int
+    passed: bool
+
+
+class NerveTestSkipped(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    cause: str
+    reason: str
+
+
+class ReactionAttacksBegun(RuleEvent, frozen=True, kw_only=True):
+    attacker: str
+    reactors: list[str]
+
+
+class ReactionForgone(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    reason: str
+
+
+class CoupDeGrace(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    target: str
+    effect: str  # the ruling in force: "out-of-action" | "injury-dice"
+    weapon: str = ""
+
+
+class Consolidated(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    inches: int
+    left_contact_with: list[str]
+
+
+class Step8Forgone(RuleEvent, frozen=True, kw_only=True):
+    fighter: str
+    reason: str
+
+
+EVENT_TYPES: tuple[type[RuleEvent], ...] = (
+    FightDeclared,
+    Charged,
+    EngagementFormed,
+    EngagementEnded,
+    VisionChanged,
+    TurnedToFace,
+    WeaponsChosen,
+    AttackDiceAllocated,
+    TargetsDeclared,
+    AssistClaimed,
+    InterferenceApplied,
+    HitRolled,
+    AmmoChecked,
+    HitDiscarded,
+    WoundRolled,
+    LocationRolled,
+    SaveRolled,
+    DamageInflicted,
+    InjuryRolled,
+    FleshWoundSuffered,
+    StatusChanged,
+    BrokenChanged,
+    NerveTested,
+    NerveTestSkipped,
+    ReactionAttacksBegun,
+    ReactionForgone,
+    CoupDeGrace,
+    Consolidated,
+    Step8Forgone,
+)

@@ -1,0 +1,167 @@
+"""Folds for Necromunda (both rulesets): fighter status (Standing & Active / Standing & Engaged /
+Prone & Pinned / Prone & Seriously Injured / Out of Action, Broken, wounds left, flesh wounds,
+Toughness after flesh wounds), the engagement graph, and who is in whose vision arc.
+
+``evolve`` is pure: it never mutates the state it is given (dicts are copied on write), and it
+ignores events it does not know (the core's DiceRolled, ChoiceMade, ...)."""
+
+from __future__ import annotations
+
+from blowbyblow.domain.core import CommandIssued, Event
+from blowbyblow.domain.necromunda.events import (
+    AmmoChecked,
+    BrokenChanged,
+    DamageInflicted,
+    EngagementEnded,
+    EngagementFormed,
+    FightDeclared,
+    FleshWoundSuffered,
+    StatusChanged,
+    TurnedToFace,
+    VisionChanged,
+)
+from blowbyblow.domain.necromunda.model import (
+    FighterState,
+    NecromundaState,
+    make_link,
+)
+from msgspec.structs import replace
+
+
+def _with_fighter(state: NecromundaState, fighter: FighterState) -> NecromundaState:
+    fighters = dict(state.fighters)
+    fighters[fighter.id] = fighter
+    return replace(state, fighters=fighters)
+
+
+def evolve_status(state: NecromundaState, event: Event) -> NecromundaState:
+    """Fighter status, Broken, wounds, flesh wounds, ammunition."""
+    if isinstance(event, StatusChanged):
+        return _with_fighter(state, replace(state.fighters[event.fighter], status=event.after))
+    if isinstance(event, DamageInflicted):
+        return _with_fighter(
+            state, replace(state.fighters[event.target], wounds=event.wounds_after)
+        )
+    if isinstance(event, FleshWoundSuffered):
+        return _with_fighter(
+            state, replace(state.fighters[event.fighter], flesh_wounds=event.flesh_wounds)
+        )
+    if isinstance(event, BrokenChanged):
+        return _with_fighter(state, replace(state.fighters[event.fighter], broken=event.broken))
+    if isinstance(event, AmmoChecked) and event.out_of_ammo:
+        f = state.fighters[event.fighter]
+        weapons = tuple(
+            replace(w, out_of_ammo=True) if w.id == event.weapon else w for w in f.weapons
+        )
+        return _with_fighter(state, replace(f, weapons=weapons))
+    return state
+
+
+def evolve_engagement(state: NecromundaState, event: Event) -> NecromundaState:
+    """The engagement graph (base contact, across barricades, within 1" of a vehicle)."""
+    if isinstance(event, EngagementFormed):
+        link = make_link(event.a, event.b, event.across, event.facing)
+        links = [lk for lk in state.links if (lk.a, lk.b) != (link.a, link.b)]
+        links.append(link)
+        return replace(state, links=tuple(sorted(links, key=lambda lk: (lk.a, lk.b))))
+    if isinstance(event, EngagementEnded):
+        a, b = sorted((event.a, event.b))
+        return replace(state, links=tuple(lk for lk in state.links if (lk.a, lk.b) != (a, b)))
+    return state
+
+
+def evolve_vision(state: NecromundaState, event: Event) -> NecromundaState:
+    """Who is in whose vision arc; the "counts as having turned to face" mark of a fighter
+    charged while Prone & Pinned, which lasts until its Reaction attacks or the next command."""
+    if isinstance(event, VisionChanged | TurnedToFace):
+        vision = dict(state.vision)
+        vision[event.fighter] = tuple(event.in_arc)
+        state = replace(state, vision=vision)
+        if isinstance(event, TurnedToFace) and event.counted:
+            state = _with_fighter(
+                state, replace(state.fighters[event.fighter], counts_as_turned=True)
+            )
+        return state
+    if isinstance(event, FightDeclared) and event.kind == "reaction":
+        f = state.fighters[event.fighter]
+        return (
+            _with_fighter(state, replace(f, counts_as_turned=False))
+            if f.counts_as_turned
+            else state
+        )
+    if isinstance(event, CommandIssued):
+        fighters = {
+            fid: (replace(f, counts_as_turned=False) if f.counts_as_turned else f)
+            for fid, f in state.fighters.items()
+        }
+        return replace(state, fighters=fighters, commands=state.commands + 1)
+    return state
+
+
+def evolve(state: NecromundaState, event: Event) -> NecromundaState:
+    state = evolve_status(state, event)
+    state = evolve_engagement(state, event)
+    return evolve_vision(state, event)
+
+
+def describe_state(state: NecromundaState) -> str:
+    lines: list[str] = []
+    gangs: dict[str, list[FighterState]] = {}
+    for f in state.fighters.values():
+        gangs.setdefault(f.gang, []).append(f)
+    for gang, members in gangs.items():
+        lines.append(f"Gang {gang}:")
+        for f in members:
+            extra: list[str] = []
+            if f.broken:
+                extra.append("Broken")
+            if f.vehicle is not None:
+                extra.append(f"hull points {f.wounds}/{f.vehicle.hull_points}")
+            else:
+                extra.append(f"wounds {f.wounds}/{f.w}")
+                extra.append(f"flesh wounds {f.flesh_wounds}")
+                extra.append(f"T {f.toughness}" + (f" (of {f.t})" if f.flesh_wounds else ""))
+            out = [w.id for w in f.weapons if w.out_of_ammo]
+            if out:
+                extra.append("out of ammo: " + ", ".join(out))
+            arc = state.vision.get(f.id, ())
+            extra.append("sees " + (", ".join(arc) if arc else "no one"))
+            lines.append(f"  {f.label} [{f.id}]: {f.status}; " + "; ".join(extra))
+    lines.append("Engagements:")
+    if not state.links:
+        lines.append("  none")
+    for lk in state.links:
+        how = ""
+        if lk.across:
+            how = f' across {lk.across} ({state.barricades.get(lk.across, 0) / 10:g}" wide)'
+        if lk.facing:
+            how += f" (vehicle facing: {lk.facing})"
+        lines.append(f"  {lk.a} - {lk.b}{how}")
+    return "\n".join(lines)
+
+
+# --- read models -----------------------------------------------------------------------------
+
+
+def fighter_status(state: NecromundaState) -> dict[str, dict[str, object]]:
+    """Per fighter: status, Broken, wounds left, flesh wounds, Toughness after flesh wounds."""
+    return {
+        f.id: {
+            "status": f.status,
+            "broken": f.broken,
+            "wounds": f.wounds,
+            "flesh_wounds": f.flesh_wounds,
+            "toughness": f.toughness if f.vehicle is None else None,
+        }
+        for f in state.fighters.values()
+    }
+
+
+def engagement_graph(state: NecromundaState) -> dict[str, list[str]]:
+    """Who is in contact with whom (both directions), in setup order."""
+    return {fid: state.linked(fid) for fid in state.fighters}
+
+
+def vision_arcs(state: NecromundaState) -> dict[str, list[str]]:
+    """Who is in whose vision arc."""
+    return {fid: list(state.vision.get(fid, ())) for fid in state.fighters}

@@ -1,0 +1,62 @@
+"""Binding of Necromunda close combat before the 2023 books (N17/N18): ``necromunda-legacy``.
+The same setup, commands, events, state and folds as ``necromunda-2023``; the procedure runs with
+the legacy Edition (see domain/necromunda/legacy.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blowbyblow.domain.core import Context, Procedure
+from blowbyblow.domain.necromunda import n23
+from blowbyblow.domain.necromunda.commands import COMMAND_TYPES
+from blowbyblow.domain.necromunda.demo import demo_commands, demo_setup
+from blowbyblow.domain.necromunda.events import EVENT_TYPES
+from blowbyblow.domain.necromunda.legacy import LEGACY, legacy_rulings
+from blowbyblow.domain.necromunda.model import (
+    NecromundaSetup,
+    NecromundaState,
+    initial_state,
+    validate_setup,
+)
+from blowbyblow.domain.necromunda.narrate import narrate
+from blowbyblow.projections.necromunda import describe_state, evolve
+from blowbyblow.replay.ruleset import Ruleset, Scenario
+
+# Seeded demo: the same battle as the necromunda-2023 demo, under the older rules. The seed was
+# found by searching "necromunda-legacy-demo-N" for a log with every event kind the issue asks
+# for (tests/necromunda/test_necro_legacy.py checks it still does).
+DEMO_SEED = "necromunda-legacy-demo-1"
+
+
+def procedure(state: NecromundaState, command: Any, ctx: Context) -> Procedure:
+    return n23.procedure(state, command, ctx, LEGACY, evolve)
+
+
+def demo() -> Scenario:
+    return Scenario(
+        ruleset="necromunda-legacy",
+        label="Demo: Krug the Bruiser charges into the Escher (Necromunda before 2023)",
+        setup=demo_setup(),
+        commands=list(demo_commands()),
+        seed=DEMO_SEED,
+    )
+
+
+RULESET = Ruleset(
+    id="necromunda-legacy",
+    version="1.0",
+    title="Necromunda before 2023 (N17/N18 with FAQs): close combat",
+    source="necromunda-legacy-close-combat.md",
+    rulings=legacy_rulings(),
+    setup_type=NecromundaSetup,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+    state_type=NecromundaState,
+    initial_state=initial_state,
+    evolve=evolve,
+    procedure=procedure,
+    narrate=narrate,
+    describe_state=describe_state,
+    demo=demo,
+    validate_setup=validate_setup,
+)

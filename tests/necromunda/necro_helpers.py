@@ -1,0 +1,123 @@
+"""Helpers for the Necromunda tests: small setups, playing commands with listed dice."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from blowbyblow.domain.core import Event
+from blowbyblow.domain.necromunda.commands import Allocation, Charge, CoupDeGraceAction, Fight
+from blowbyblow.domain.necromunda.model import (
+    Barricade,
+    Engagement,
+    Fighter,
+    Gang,
+    NecromundaSetup,
+    Vehicle,
+    Weapon,
+)
+from blowbyblow.replay.ruleset import Scenario
+from blowbyblow.replay.session import Played, play
+
+E = TypeVar("E", bound=Event)
+
+KNIFE = Weapon(id="knife", ap=-1, traits=["Melee"])
+AXE = Weapon(id="axe", s_bonus=1, ap=-1, traits=["Melee"])
+CLUB = Weapon(id="club", s_bonus=1, traits=["Melee"])
+PISTOL = Weapon(id="pistol", s=3, traits=["Sidearm"], ammo=4)
+PISTOL2 = Weapon(id="pistol2", s=3, traits=["Sidearm"], ammo=4)
+MAUL = Weapon(id="maul", s_bonus=2, ap=-1, d=2, traits=["Melee", "Unwieldy"])
+RIFLE = Weapon(id="rifle", s=3, traits=["Basic"])
+WHIP = Weapon(id="whip", traits=["Melee", "Versatile"], versatile_range=2.0)
+
+__all__ = [
+    "AXE",
+    "CLUB",
+    "KNIFE",
+    "MAUL",
+    "PISTOL",
+    "PISTOL2",
+    "RIFLE",
+    "WHIP",
+    "Allocation",
+    "Barricade",
+    "Charge",
+    "CoupDeGraceAction",
+    "Engagement",
+    "Fight",
+    "Vehicle",
+    "fighter",
+    "of",
+    "one",
+    "run",
+    "setup",
+]
+
+
+def fighter(fid: str, gang: str, **kw: Any) -> Fighter:
+    base: dict[str, Any] = {
+        "ws": 3,
+        "s": 3,
+        "t": 3,
+        "w": 1,
+        "a": 1,
+        "weapons": [KNIFE],
+        "vision": [],
+    }
+    base.update(kw)
+    return Fighter(id=fid, gang=gang, **base)
+
+
+def setup(
+    fighters: Sequence[Fighter],
+    engagements: Sequence[tuple[str, str] | Engagement] = (),
+    barricades: Sequence[Barricade] = (),
+    within_3: Sequence[Sequence[str]] = (),
+) -> NecromundaSetup:
+    gangs = list(dict.fromkeys(f.gang for f in fighters))
+    return NecromundaSetup(
+        gangs=[Gang(id=g) for g in gangs],
+        fighters=list(fighters),
+        engagements=[
+            e if isinstance(e, Engagement) else Engagement(a=e[0], b=e[1]) for e in engagements
+        ],
+        barricades=list(barricades),
+        within_3=[list(p) for p in within_3],
+    )
+
+
+def run(
+    the_setup: NecromundaSetup,
+    commands: Sequence[Any],
+    dice: Sequence[int] = (),
+    *,
+    rulings: dict[str, str] | None = None,
+    choices: dict[str, str] | None = None,
+    ruleset: str = "necromunda-2023",
+    seed: str | None = None,
+) -> Played:
+    return play(
+        Scenario(
+            ruleset=ruleset,
+            label="test",
+            rulings=rulings or {},
+            setup=the_setup,
+            commands=list(commands),
+            dice=None if seed else list(dice),
+            seed=seed,
+            choices=choices or {},
+        )
+    )
+
+
+def of(played: Played, kind: type[E]) -> list[E]:
+    return [e for e in played.events if isinstance(e, kind)]
+
+
+def one(played: Played, kind: type[E]) -> E:
+    found = of(played, kind)
+    assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
+    return found[0]
+
+
+_ = (Allocation, Barricade, Charge, CoupDeGraceAction, Engagement, Fight, Vehicle)
