@@ -108,3 +108,20 @@ def test_bad_whatif_requests_are_refused_clearly() -> None:
         parse_rulings(["novalue"])
     with pytest.raises(Exception, match="has no ruling 'no-such-ruling'"):
         what_if(store.read(rec.battle), {"no-such-ruling": "x"})
+
+
+def test_whatif_under_another_version_of_the_same_game() -> None:
+    """The 2023 demo re-run under the rules before 2023: same dice by key; the rolls only the
+    older rules make (pistols' Firepower dice) are drawn from the battle's seed."""
+    store = BattleStore(":memory:")
+    rec = record_demo(store, "necromunda-2023")
+    before = fingerprint(store, rec.battle)
+    wi = what_if(store.read(rec.battle), {}, "necromunda-legacy")
+    assert wi.ruleset.id == "necromunda-legacy" and not wi.stopped
+    assert wi.divergence is not None
+    assert any("firepower" in key for key in wi.fresh_dice)
+    saved = save_events(store, wi.ruleset, wi.alternative)
+    assert verify_battle(store, saved.battle).ok
+    assert fingerprint(store, rec.battle) == before
+    with pytest.raises(WhatIfError, match="same game"):
+        what_if(store.read(rec.battle), {}, "asl")
