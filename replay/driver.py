@@ -59,6 +59,8 @@ def adjudicate(
     keys: set[str] = set()
     answer: Any = None
     bound = log.bind(battle=battle, ruleset=ruleset.id, command=index) if not quiet else None
+    if bound is not None:
+        _log_step(bound, issued, first_position)
     while True:
         try:
             step = procedure.send(answer)

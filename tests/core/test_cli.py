@@ -84,3 +84,17 @@ def test_record_a_scenario_file_with_seeded_dice(tmp_path: Path) -> None:
     assert json.loads(out.splitlines()[0])["ruleset"] == ruleset_id
     code, out = bxb(db, "rulesets", "--json")
     assert {r["id"] for r in json.loads(out)} == set(RULESET_IDS)
+
+
+def test_every_rule_step_is_logged_as_json_when_asked(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--db", str(tmp_path / "b.sqlite"), "--log-json", "--log-level", "info",
+                                 "demo", "--ruleset", RULESET_IDS[0]])
+    assert result.exit_code == 0
+    logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    rule_steps = [entry for entry in logged if "rule" in entry]
+    code, out = bxb(tmp_path / "b.sqlite", "log", "--json")
+    in_log = [json.loads(line) for line in out.splitlines()]
+    # Every event after the first, and every rule step with its rule, was logged as adjudicated.
+    assert [e["position"] for e in logged] == [e["position"] for e in in_log[1:]]
+    assert [e["rule"] for e in rule_steps] == [e["rule"] for e in in_log if "rule" in e]
+    assert all(e["level"] == "info" and e["event"] for e in logged)
