@@ -69,6 +69,9 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
     at: str = ""  # wall-clock metadata: never hashed, never compared by replay
 
 
+_ENVELOPE = msgspec.msgpack.Decoder(Envelope)
+
+
 @dataclass(frozen=True)
 class LoggedEvent:
     """A battle's event as the store holds it (eventsourcing's domain event protocol)."""
@@ -145,7 +148,7 @@ class MsgspecMapper(Mapper[UUID]):
                 state = self.cipher.decrypt(state)
             if self.compressor:
                 state = self.compressor.decompress(state)
-            envelope = msgspec.msgpack.decode(state, type=Envelope)
+            envelope = _ENVELOPE.decode(state)
             data = bytes(envelope.event)
             codec = codec_for(ruleset)
             if envelope.v == CURRENT_FORMAT:
@@ -163,7 +166,7 @@ class MsgspecMapper(Mapper[UUID]):
                 f"topic says {type_name} but the record holds {type(event).__name__}",
             )
         return LoggedEvent(
-            originator_id=UUID(str(battle)),
+            originator_id=battle if isinstance(battle, UUID) else UUID(battle),
             originator_version=position,
             ruleset=ruleset,
             event=event,

@@ -4,24 +4,22 @@ from __future__ import annotations
 
 from blowbyblow.domain.core import Context, RuleViolation, emit
 from blowbyblow.domain.gangfight.action_points import STANDARD, check_points, spend
-from blowbyblow.domain.gangfight.events import Moved, StoodUp, WoundsInflicted
+from blowbyblow.domain.gangfight.events import Moved, StoodUp
 from blowbyblow.domain.gangfight.melee import (
     Gen,
     attack_roll,
     check_can_act,
-    check_target,
+    check_melee,
     check_threat_range,
-    hits_to_wounds,
-    wound_target,
+    inflict_wounds,
 )
 from blowbyblow.domain.gangfight.special import free_strike
 from blowbyblow.domain.gangfight.state import (
     GangfightState,
-    Gap,
     enemies,
     fighter,
     gap,
-    pair,
+    gaps_of,
     status,
 )
 from blowbyblow.domain.gangfight.weapons import weapons_used
@@ -31,9 +29,7 @@ def fight(
     state: GangfightState, ctx: Context, *, attacker: str, target: str, weapons: tuple[str, ...]
 ) -> Gen:
     """Fight! (a Standard Action): GF Melee 1 to 6."""
-    check_can_act(state, attacker)
-    check_target(state, attacker, target, ctx.rulings)
-    check_threat_range(state, attacker, target)
+    check_melee(state, attacker, target, ctx.rulings)
     used = weapons_used(state, attacker, weapons)
     check_points(state, attacker, STANDARD, ctx.rulings)
     state = yield from spend(state, ctx, attacker, "Fight!", STANDARD)
@@ -41,21 +37,15 @@ def fight(
     state, test = yield from attack_roll(
         state, ctx, key="fight", attacker=attacker, target=target, attack="fight", used=used
     )
-    wounds = hits_to_wounds(test.successes)
-    state = yield from emit(
-        WoundsInflicted(
-            rule="GF Melee 3",
+    return (
+        yield from inflict_wounds(
+            state,
+            ctx,
+            key="fight",
             attacker=attacker,
             target=target,
+            used=used,
             successes=test.successes,
-            wounds=wounds,
-            effect=0,
-        ),
-        GangfightState,
-    )
-    return (
-        yield from wound_target(
-            state, ctx, key="fight", attacker=attacker, target=target, used=used, wounds=wounds
         )
     )
 
@@ -133,12 +123,7 @@ def move(
         )
         if status(state, fid).condition != "active":
             return state
-    gaps = tuple(
-        sorted(
-            (Gap(a=pair(fid, o)[0], b=pair(fid, o)[1], inches=n) for o, n in to.items()),
-            key=lambda g: (g.a, g.b),
-        )
-    )
+    gaps = gaps_of((fid, o, n) for o, n in to.items())
     return (
         yield from emit(
             Moved(rule="G2 Move", fighter=fid, inches=inches, gaps=gaps), GangfightState

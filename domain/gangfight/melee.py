@@ -14,6 +14,7 @@ from blowbyblow.domain.gangfight.events import (
     Killed,
     PoolTest,
     WoundsApplied,
+    WoundsInflicted,
     WoundsNegated,
 )
 from blowbyblow.domain.gangfight.pool import pool_test
@@ -77,6 +78,16 @@ def check_threat_range(state: GangfightState, attacker: str, target: str) -> InT
     return InThreatRange(
         rule="GF Melee 1", attacker=attacker, target=target, inches=d, threat=threat
     )
+
+
+def check_melee(
+    state: GangfightState, attacker: str, target: str, rulings: Mapping[str, str]
+) -> None:
+    """GF Melee 1: an attacker able to act, an opposing target still on the table, within the
+    attacker's threat range."""
+    check_can_act(state, attacker)
+    check_target(state, attacker, target, rulings)
+    check_threat_range(state, attacker, target)
 
 
 def defence(
@@ -279,6 +290,41 @@ def wound_target(
             wounds=wounds,
             damage=fighter(state, attacker).profile.dam,
             damage_mods=damage_modifiers(used, ctx.rulings),
+        )
+    )
+
+
+def inflict_wounds(
+    state: GangfightState,
+    ctx: Context,
+    *,
+    key: str,
+    attacker: str,
+    target: str,
+    used: tuple[Weapon, ...],
+    successes: int,
+    wounds: int | None = None,
+    effect: int = 0,
+    rule: str = "GF Melee 3",
+) -> Gen:
+    """GF Melee 3: the attack's successes become Wounds (``wounds``, when a Special Attack put
+    some of them into its ``effect``), then GF Melee 4-6 on the target."""
+    if wounds is None:
+        wounds = hits_to_wounds(successes)
+    state = yield from emit(
+        WoundsInflicted(
+            rule=rule,
+            attacker=attacker,
+            target=target,
+            successes=successes,
+            wounds=wounds,
+            effect=effect,
+        ),
+        GangfightState,
+    )
+    return (
+        yield from wound_target(
+            state, ctx, key=key, attacker=attacker, target=target, used=used, wounds=wounds
         )
     )
 

@@ -103,6 +103,14 @@ def complete(test: PoolTest, values: tuple[int, ...]) -> PoolTest:
     return msgspec.structs.replace(test, natural=values, successes=successes, criticals=criticals)
 
 
+def ask_count(key: str, most: int, *, default: int, prompt: str) -> Generator[Step, Any, int]:
+    """Ask for a whole number from 0 to ``most`` (dice to drop, successes to spend, inches)."""
+    answer = yield from ask(
+        key, tuple(str(i) for i in range(most + 1)), default=str(default), prompt=prompt
+    )
+    return int(answer)
+
+
 def pool_test(
     key: str,
     *,
@@ -125,14 +133,13 @@ def pool_test(
         rulings=rulings,
     )
     if most > 0:
-        options = tuple(str(i) for i in range(most + 1))
-        answer = yield from ask(
+        chosen = yield from ask_count(
             f"{key}/drop",
-            options,
-            default="0",
+            most,
+            default=0,
             prompt=f"{purpose or key}: drop how many dice to lower TN {test.final_tn}+ by one each?",
         )
-        test = choose_drops(test, int(answer))
+        test = choose_drops(test, chosen)
     values: tuple[int, ...] = ()
     if test.dice > 0:
         values = yield from roll(key, test.dice, 6, purpose)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Protocol
+
 from blowbyblow.domain.core import Context, Procedure, RuleViolation
 from blowbyblow.domain.gangfight.action_points import new_turn
 from blowbyblow.domain.gangfight.actions import fight, move, stand_up
@@ -19,7 +22,7 @@ from blowbyblow.domain.gangfight.commands import (
     Trample,
 )
 from blowbyblow.domain.gangfight.falling import fall
-from blowbyblow.domain.gangfight.melee import check_target
+from blowbyblow.domain.gangfight.melee import Gen, check_target
 from blowbyblow.domain.gangfight.special import (
     free_strike,
     free_strike_refusal,
@@ -31,36 +34,32 @@ from blowbyblow.domain.gangfight.state import GangfightState, fighter
 from blowbyblow.domain.gangfight.weapons import weapons_used
 
 
+class Attack(Protocol):
+    """A one-target attack: Fight!, a Power or Finesse Attack, Slam!."""
+
+    def __call__(
+        self,
+        state: GangfightState,
+        ctx: Context,
+        *,
+        attacker: str,
+        target: str,
+        weapons: tuple[str, ...],
+    ) -> Gen: ...
+
+
+ATTACKS: dict[type[GangfightCommand], Attack] = {
+    Fight: fight,
+    PowerAttack: partial(special_attack, kind="power"),
+    FinesseAttack: partial(special_attack, kind="finesse"),
+    Slam: slam,
+}
+
+
 def procedure(state: GangfightState, command: GangfightCommand, ctx: Context) -> Procedure:
     match command:
-        case Fight():
-            yield from fight(
-                state,
-                ctx,
-                attacker=command.attacker,
-                target=command.target,
-                weapons=command.weapons,
-            )
-        case PowerAttack():
-            yield from special_attack(
-                state,
-                ctx,
-                attacker=command.attacker,
-                target=command.target,
-                weapons=command.weapons,
-                kind="power",
-            )
-        case FinesseAttack():
-            yield from special_attack(
-                state,
-                ctx,
-                attacker=command.attacker,
-                target=command.target,
-                weapons=command.weapons,
-                kind="finesse",
-            )
-        case Slam():
-            yield from slam(
+        case Fight() | PowerAttack() | FinesseAttack() | Slam():
+            yield from ATTACKS[type(command)](
                 state,
                 ctx,
                 attacker=command.attacker,

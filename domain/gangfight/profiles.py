@@ -83,13 +83,11 @@ KNOWN_PERKS = ("marauder", "skirmisher")
 def validate_setup(setup: GangfightSetup) -> None:
     """Cross-references the types cannot check: unique ids, known weapons, sensible numbers."""
     weapon_ids = [w.id for w in setup.weapons]
-    dup = {w for w in weapon_ids if weapon_ids.count(w) > 1}
-    if dup:
-        raise SetupError(f"weapons: duplicate id(s) {', '.join(sorted(dup))}")
     fighter_ids = [f.id for f in setup.fighters]
-    dup = {f for f in fighter_ids if fighter_ids.count(f) > 1}
-    if dup:
-        raise SetupError(f"fighters: duplicate id(s) {', '.join(sorted(dup))}")
+    for field, ids in (("weapons", weapon_ids), ("fighters", fighter_ids)):
+        dup = {x for x in ids if ids.count(x) > 1}
+        if dup:
+            raise SetupError(f"{field}: duplicate id(s) {', '.join(sorted(dup))}")
     if not setup.fighters:
         raise SetupError("fighters: a battle needs at least one model")
     for i, f in enumerate(setup.fighters):

@@ -14,24 +14,22 @@ from blowbyblow.domain.gangfight.events import (
     FreeStrikeDeclined,
     KnockedBack,
     KnockedDown,
-    PoolTest,
     Slammed,
     SlamTreatedAsTrample,
     Trampled,
-    WoundsInflicted,
 )
 from blowbyblow.domain.gangfight.melee import (
     Gen,
     attack_roll,
     check_can_act,
-    check_target,
+    check_melee,
     check_threat_range,
     defence,
     hits_to_wounds,
-    wound_target,
+    inflict_wounds,
 )
-from blowbyblow.domain.gangfight.pool import complete, plan
-from blowbyblow.domain.gangfight.profiles import Weapon, size_rank
+from blowbyblow.domain.gangfight.pool import ask_count, complete, plan
+from blowbyblow.domain.gangfight.profiles import size_rank
 from blowbyblow.domain.gangfight.rulings import (
     ATTACK_INCAPACITATED,
     SPECIAL_ATTACK_DAMAGE,
@@ -69,13 +67,12 @@ def allocate(
         return hits_to_wounds(successes), successes
     if ctx.rulings[SPECIAL_ATTACK_DAMAGE.name] == "none" or successes == 0:
         return 0, successes
-    answer = yield from ask(
+    effect = yield from ask_count(
         f"{key}/effect",
-        tuple(str(i) for i in range(successes + 1)),
-        default=str(successes),
+        successes,
+        default=successes,
         prompt=f"{attacker}: how many of {successes} successes go to the effect (rest wound)?",
     )
-    effect = int(answer)
     return hits_to_wounds(successes - effect), effect
 
 
@@ -108,13 +105,12 @@ def disengage(
     away from the model it attacked, suffering no Free Strike from it."""
     if allowed <= 0 or status(state, attacker).condition != "active":
         return state
-    answer = yield from ask(
+    inches = yield from ask_count(
         f"{key}/disengage",
-        tuple(str(i) for i in range(allowed + 1)),
-        default=str(allowed),
+        allowed,
+        default=allowed,
         prompt=f"{attacker}: move how many inches away from {target}?",
     )
-    inches = int(answer)
     before = gap(state, attacker, target) or 0
     return (
         yield from emit(
@@ -135,9 +131,7 @@ def disengage(
 def check_attack(
     state: GangfightState, ctx: Context, attacker: str, target: str, cost: int
 ) -> None:
-    check_can_act(state, attacker)
-    check_target(state, attacker, target, ctx.rulings)
-    check_threat_range(state, attacker, target)
+    check_melee(state, attacker, target, ctx.rulings)
     check_points(state, attacker, cost, ctx.rulings)
 
 
@@ -165,19 +159,17 @@ def special_attack(
     wounds, effect = yield from allocate(
         state, ctx, key=key, attacker=attacker, successes=test.successes
     )
-    state = yield from emit(
-        WoundsInflicted(
-            rule=rule,
-            attacker=attacker,
-            target=target,
-            successes=test.successes,
-            wounds=wounds,
-            effect=effect,
-        ),
-        GangfightState,
-    )
-    state = yield from wound_target(
-        state, ctx, key=key, attacker=attacker, target=target, used=used, wounds=wounds
+    state = yield from inflict_wounds(
+        state,
+        ctx,
+        key=key,
+        attacker=attacker,
+        target=target,
+        used=used,
+        successes=test.successes,
+        wounds=wounds,
+        effect=effect,
+        rule=rule,
     )
     if kind == "power":
         return (
@@ -262,21 +254,15 @@ def free_strike(
         used=used,
         may_drop=False,
     )
-    wounds = hits_to_wounds(test.successes)
-    state = yield from emit(
-        WoundsInflicted(
-            rule="GF Melee 3",
+    return (
+        yield from inflict_wounds(
+            state,
+            ctx,
+            key=key,
             attacker=striker,
             target=target,
+            used=used,
             successes=test.successes,
-            wounds=wounds,
-            effect=0,
-        ),
-        GangfightState,
-    )
-    return (
-        yield from wound_target(
-            state, ctx, key=key, attacker=striker, target=target, used=used, wounds=wounds
         )
     )
 
@@ -315,9 +301,7 @@ def slam(
     check_big(state, attacker, "Slam!")
     if size_rank(t_size) < size_rank(a_size):
         cost = special_cost(ctx.rulings)
-        check_can_act(state, attacker)
-        check_target(state, attacker, target, ctx.rulings)
-        check_threat_range(state, attacker, target)
+        check_melee(state, attacker, target, ctx.rulings)
         weapons_used(state, attacker, weapons)
         _trample_targets(state, ctx, attacker)
         check_points(state, attacker, cost, ctx.rulings)
@@ -360,20 +344,16 @@ def slam(
         pool_modifiers=pool_mods,
         def_modifiers=def_mods,
     )
-    wounds = hits_to_wounds(test.successes)
-    state = yield from emit(
-        WoundsInflicted(
-            rule="GF Slam!",
-            attacker=attacker,
-            target=target,
-            successes=test.successes,
-            wounds=wounds,
-            effect=test.successes,
-        ),
-        GangfightState,
-    )
-    state = yield from wound_target(
-        state, ctx, key="slam", attacker=attacker, target=target, used=used, wounds=wounds
+    state = yield from inflict_wounds(
+        state,
+        ctx,
+        key="slam",
+        attacker=attacker,
+        target=target,
+        used=used,
+        successes=test.successes,
+        effect=test.successes,
+        rule="GF Slam!",
     )
     if test.successes == 0:
         return (
@@ -438,15 +418,11 @@ def trample(state: GangfightState, ctx: Context, *, attacker: str, weapons: tupl
     most = trample_levels(pool, len(targets))
     level = 0
     if most > 0:
-        level = int(
-            (
-                yield from ask(
-                    "trample/level",
-                    tuple(str(i) for i in range(most + 1)),
-                    default="0",
-                    prompt=f"{attacker}: lower every TN by how much ({len(targets)} dice each)?",
-                )
-            )
+        level = yield from ask_count(
+            "trample/level",
+            most,
+            default=0,
+            prompt=f"{attacker}: lower every TN by how much ({len(targets)} dice each)?",
         )
     dropped = level * len(targets)
     state = yield from emit(
@@ -515,7 +491,9 @@ def trample(state: GangfightState, ctx: Context, *, attacker: str, weapons: tupl
                 tn_modifiers=lower,
                 may_drop=False,
             )
-        state = yield from _trample_wounds(state, ctx, key, attacker, t, used, test)
+        state = yield from inflict_wounds(
+            state, ctx, key=key, attacker=attacker, target=t, used=used, successes=test.successes
+        )
         if test.successes == 0:
             missed.append(t)
     for t in missed:
@@ -528,31 +506,3 @@ def trample(state: GangfightState, ctx: Context, *, attacker: str, weapons: tupl
             reason="the Trample failed against it",
         )
     return state
-
-
-def _trample_wounds(
-    state: GangfightState,
-    ctx: Context,
-    key: str,
-    attacker: str,
-    target: str,
-    used: tuple[Weapon, ...],
-    test: PoolTest,
-) -> Gen:
-    wounds = hits_to_wounds(test.successes)
-    state = yield from emit(
-        WoundsInflicted(
-            rule="GF Melee 3",
-            attacker=attacker,
-            target=target,
-            successes=test.successes,
-            wounds=wounds,
-            effect=0,
-        ),
-        GangfightState,
-    )
-    return (
-        yield from wound_target(
-            state, ctx, key=key, attacker=attacker, target=target, used=used, wounds=wounds
-        )
-    )

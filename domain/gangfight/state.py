@@ -4,6 +4,7 @@ gaps between models (the Melee locks: who is in whose threat range). Folded by
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
@@ -40,17 +41,19 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
 
+def gaps_of(distances: Iterable[tuple[str, str, int]]) -> tuple[Gap, ...]:
+    """Gaps from (model, model, inches), each with its ends in order, sorted by (a, b)."""
+    gaps = (Gap(a=pair(a, b)[0], b=pair(a, b)[1], inches=n) for a, b, n in distances)
+    return tuple(sorted(gaps, key=lambda g: (g.a, g.b)))
+
+
 def initial_state(setup: GangfightSetup) -> GangfightState:
     """Turn 1: every model unhurt, standing, with its IV in action points (G1, ruling
     gf-action-points)."""
-    gaps = sorted(
-        (Gap(a=pair(g.a, g.b)[0], b=pair(g.a, g.b)[1], inches=g.inches) for g in setup.gaps),
-        key=lambda g: (g.a, g.b),
-    )
     return GangfightState(
         setup=setup,
         fighters=tuple(FighterStatus(id=f.id, ap=f.profile.iv) for f in setup.fighters),
-        gaps=tuple(gaps),
+        gaps=gaps_of((g.a, g.b, g.inches) for g in setup.gaps),
     )
 
 

@@ -143,11 +143,7 @@ class Wh40kState(msgspec.Struct, frozen=True, kw_only=True):
         return [o for o in self.opponents(model_id) if pair(model_id, o) not in self.fought]
 
     def players(self) -> list[str]:
-        seen: list[str] = []
-        for m in self.setup.models:
-            if m.player not in seen:
-                seen.append(m.player)
-        return seen
+        return players_of(self.setup)
 
 
 def pair(a: str, b: str) -> Pair:
@@ -155,11 +151,17 @@ def pair(a: str, b: str) -> Pair:
     return (a, b) if a <= b else (b, a)
 
 
-def initial_state(setup: Wh40kSetup) -> Wh40kState:
-    players: list[str] = []
+def players_of(setup: Wh40kSetup) -> list[str]:
+    """The players, in the order their first model is listed."""
+    seen: list[str] = []
     for m in setup.models:
-        if m.player not in players:
-            players.append(m.player)
+        if m.player not in seen:
+            seen.append(m.player)
+    return seen
+
+
+def initial_state(setup: Wh40kSetup) -> Wh40kState:
+    players = players_of(setup)
     first = setup.first_player or (players[0] if players else "")
     contacts: list[Pair] = []
     for a, b in setup.contacts:

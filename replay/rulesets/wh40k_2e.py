@@ -31,18 +31,25 @@ from blowbyblow.replay.ruleset import Ruleset, Scenario
 RULESET_ID = "wh40k-2e"
 
 
+def _new_id(field: str, n: int, ident: str, seen: list[str], noun: str) -> str:
+    """Check the id of ``field[n]`` (not empty, not in ``seen``), add it to ``seen`` and return
+    how errors name the entry."""
+    if not ident:
+        raise SetupError(f"{field}[{n}]: id must not be empty")
+    where = f"{field}[{n}] ({ident})"
+    if ident in seen:
+        raise SetupError(f"{where}: duplicate {noun} id {ident!r}")
+    seen.append(ident)
+    return where
+
+
 def validate_setup(setup: Wh40kSetup) -> None:
     """Cross-references and characteristic ranges; raises SetupError naming the field."""
     if not setup.models:
         raise SetupError("models: a battle needs at least one model on each side")
     weapon_ids: list[str] = []
     for n, w in enumerate(setup.weapons):
-        where = f"weapons[{n}] ({w.id})"
-        if not w.id:
-            raise SetupError(f"weapons[{n}]: id must not be empty")
-        if w.id in weapon_ids:
-            raise SetupError(f"{where}: duplicate weapon id {w.id!r}")
-        weapon_ids.append(w.id)
+        where = _new_id("weapons", n, w.id, weapon_ids, "weapon")
         if w.strength is not None and w.strength < 1:
             raise SetupError(f"{where}: strength must be at least 1")
         try:
@@ -53,12 +60,7 @@ def validate_setup(setup: Wh40kSetup) -> None:
             raise SetupError(f"{where}: damage {w.damage!r} must be at least 1")
     model_ids: list[str] = []
     for n, m in enumerate(setup.models):
-        where = f"models[{n}] ({m.id})"
-        if not m.id:
-            raise SetupError(f"models[{n}]: id must not be empty")
-        if m.id in model_ids:
-            raise SetupError(f"{where}: duplicate model id {m.id!r}")
-        model_ids.append(m.id)
+        where = _new_id("models", n, m.id, model_ids, "model")
         if not m.player:
             raise SetupError(f"{where}: player must not be empty")
         for field, value, low in (
@@ -92,6 +94,24 @@ def validate_setup(setup: Wh40kSetup) -> None:
                 raise SetupError(f"contacts[{n}]: unknown model {x!r}")
         if players[a] == players[b]:
             raise SetupError(f"contacts[{n}]: {a} and {b} are on the same side")
+
+
+def _ork_boy(ident: str, name: str) -> ModelProfile:
+    """An Ork Boy of the demo's mob, with choppa and slugga."""
+    return ModelProfile(
+        id=ident,
+        name=name,
+        player="Orks",
+        squad="boyz",
+        ws=4,
+        s=3,
+        t=4,
+        w=1,
+        i=2,
+        a=1,
+        save=6,
+        weapons=["choppa", "slugga"],
+    )
 
 
 def demo() -> Scenario:
@@ -148,34 +168,8 @@ def demo() -> Scenario:
             save=6,
             weapons=["choppa", "slugga"],
         ),
-        ModelProfile(
-            id="snagga",
-            name="Snagga",
-            player="Orks",
-            squad="boyz",
-            ws=4,
-            s=3,
-            t=4,
-            w=1,
-            i=2,
-            a=1,
-            save=6,
-            weapons=["choppa", "slugga"],
-        ),
-        ModelProfile(
-            id="zog",
-            name="Zog",
-            player="Orks",
-            squad="boyz",
-            ws=4,
-            s=3,
-            t=4,
-            w=1,
-            i=2,
-            a=1,
-            save=6,
-            weapons=["choppa", "slugga"],
-        ),
+        _ork_boy("snagga", "Snagga"),
+        _ork_boy("zog", "Zog"),
     ]
     return Scenario(
         ruleset=RULESET_ID,
