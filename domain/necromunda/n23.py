@@ -17,6 +17,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from blowbyblow.domain.common.wound_charts import wound_target_by_ratio
 from blowbyblow.domain.core import (
     Context,
     Event,
@@ -335,15 +336,7 @@ def profile(fighter: FighterState, weapon_id: str) -> Profile:
 def wound_target(strength: int, toughness: int) -> int:
     """N23 Resolve Hits (wound chart): S at least twice T 2+, S > T 3+, S = T 4+, S < T 5+,
     S at most half T 6+."""
-    if strength >= 2 * toughness:
-        return 2
-    if strength > toughness:
-        return 3
-    if strength == toughness:
-        return 4
-    if 2 * strength <= toughness:
-        return 6
-    return 5
+    return wound_target_by_ratio(strength, toughness)
 
 
 def injury_dice_count(wounds: int, damage: int) -> int:

@@ -1,40 +1,17 @@
 """Strength against Toughness, and armour saves: the arithmetic of resolving one hit.
 
-Nothing here is specific to hand-to-hand combat or to 40K (the same S-vs-T charts serve shooting
-and other systems); it is kept in this package until a shared home exists.
+The S-vs-T charts themselves are shared with other systems (``domain/common/wound_charts.py``).
 """
 
 from __future__ import annotations
 
+from blowbyblow.domain.common.wound_charts import (
+    wound_target_by_difference,
+    wound_target_by_ratio,
+)
 
-def to_wound_difference(strength: int, toughness: int) -> int | None:
-    """The classic chart by S - T: +2 or more 2+, +1 3+, 0 4+, -1 5+, -2 and -3 6+,
-    -4 or less cannot wound (None)."""
-    diff = strength - toughness
-    if diff >= 2:
-        return 2
-    if diff == 1:
-        return 3
-    if diff == 0:
-        return 4
-    if diff == -1:
-        return 5
-    if diff >= -3:
-        return 6
-    return None
-
-
-def to_wound_ratio(strength: int, toughness: int) -> int:
-    """The Necromunda 2023 chart: S >= 2T 2+, S > T 3+, S = T 4+, S <= T/2 6+, S < T 5+."""
-    if strength >= 2 * toughness:
-        return 2
-    if strength > toughness:
-        return 3
-    if strength == toughness:
-        return 4
-    if 2 * strength <= toughness:
-        return 6
-    return 5
+to_wound_difference = wound_target_by_difference
+to_wound_ratio = wound_target_by_ratio
 
 
 def to_wound_target(strength: int, toughness: int, chart: str) -> int | None:
