@@ -10,10 +10,17 @@ from uuid import UUID
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, DiceSpec, Event
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
-from blowbyblow.replay.judging import BattleSealed, Checkpoint, JudgingError, commitment, new_fair_seed, seal
+from blowbyblow.replay.judging import (
+    BattleSealed,
+    Checkpoint,
+    JudgingError,
+    commitment,
+    new_fair_seed,
+    seal,
+)
 from blowbyblow.replay.ruleset import Ruleset, Scenario
 from blowbyblow.replay.rulesets import get_ruleset
-from blowbyblow.replay.session import dice_for, start_event
+from blowbyblow.replay.session import adjudicate_all, dice_for, start_event
 from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
 
 
@@ -68,25 +75,15 @@ def record(
         raise AlreadyRecorded(battle, scenario.label)
 
     # Adjudicate everything before writing anything.
-    batches: list[list[Event]] = [[started]]
-    state = ruleset.initial_state(scenario.setup)
-    position = 1
-    for index, command in enumerate(scenario.commands, start=1):
-        result = adjudicate(
-            ruleset,
-            state,
-            command,
-            index=index,
-            rulings=started.rulings,
-            dice=dice,
-            choices=choices,
-            battle=str(battle),
-            first_position=position + 1,
-            quiet=quiet,
-        )
-        batches.append(result.events)
-        position += len(result.events)
-        state = result.state
+    batches, state = adjudicate_all(
+        ruleset,
+        started,
+        scenario.commands,
+        dice=dice,
+        choices=choices,
+        battle=str(battle),
+        quiet=quiet,
+    )
 
     if fair_seed is not None:
         store.vault.put(str(battle), fair_seed)

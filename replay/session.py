@@ -4,6 +4,7 @@ property checks use this directly."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,40 @@ def dice_for(scenario: Scenario) -> tuple[DiceSource, DiceSpec]:
     return ListedDice(scenario.dice or []), DiceSpec(mode="physical")
 
 
+def adjudicate_all(
+    ruleset: Ruleset,
+    started: BattleStarted[Any],
+    commands: Sequence[Any],
+    *,
+    dice: DiceSource,
+    choices: ChoiceSource,
+    battle: str = "",
+    quiet: bool = True,
+) -> tuple[list[list[Event]], Any]:
+    """Adjudicate every command after ``started``: one batch of events per command (the first
+    batch is ``[started]``), and the final state."""
+    batches: list[list[Event]] = [[started]]
+    state = ruleset.initial_state(started.setup)
+    position = 1
+    for index, command in enumerate(commands, start=1):
+        result = adjudicate(
+            ruleset,
+            state,
+            command,
+            index=index,
+            rulings=started.rulings,
+            dice=dice,
+            choices=choices,
+            battle=battle,
+            first_position=position + 1,
+            quiet=quiet,
+        )
+        batches.append(result.events)
+        position += len(result.events)
+        state = result.state
+    return batches, state
+
+
 def play(
     scenario: Scenario,
     *,
@@ -61,23 +96,13 @@ def play(
     (position 1 first) and the final state."""
     ruleset = get_ruleset(scenario.ruleset)
     default_dice, spec = dice_for(scenario)
-    dice = dice or default_dice
-    choices = choices or ScriptedChoices(scenario.choices)
     started = start_event(ruleset, scenario, spec)
-    events: list[Event] = [started]
-    state = ruleset.initial_state(scenario.setup)
-    for index, command in enumerate(scenario.commands, start=1):
-        result = adjudicate(
-            ruleset,
-            state,
-            command,
-            index=index,
-            rulings=started.rulings,
-            dice=dice,
-            choices=choices,
-            first_position=len(events) + 1,
-            quiet=quiet,
-        )
-        events.extend(result.events)
-        state = result.state
-    return Played(ruleset=ruleset, events=events, state=state)
+    batches, state = adjudicate_all(
+        ruleset,
+        started,
+        scenario.commands,
+        dice=dice or default_dice,
+        choices=choices or ScriptedChoices(scenario.choices),
+        quiet=quiet,
+    )
+    return Played(ruleset=ruleset, events=[e for batch in batches for e in batch], state=state)

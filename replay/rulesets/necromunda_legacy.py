@@ -4,23 +4,17 @@ the legacy Edition (see domain/necromunda/legacy.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from blowbyblow.domain.core import Context, Procedure
 from blowbyblow.domain.necromunda import n23
-from blowbyblow.domain.necromunda.commands import COMMAND_TYPES
 from blowbyblow.domain.necromunda.demo import demo_commands, demo_setup
-from blowbyblow.domain.necromunda.events import EVENT_TYPES
 from blowbyblow.domain.necromunda.legacy import LEGACY, legacy_rulings
-from blowbyblow.domain.necromunda.model import (
-    NecromundaSetup,
-    NecromundaState,
-    initial_state,
-    validate_setup,
-)
-from blowbyblow.domain.necromunda.narrate import narrate
-from blowbyblow.projections.necromunda import describe_state, evolve
-from blowbyblow.replay.ruleset import Ruleset, Scenario
+from blowbyblow.domain.necromunda.model import NecromundaState
+from blowbyblow.projections.necromunda import evolve
+from blowbyblow.replay.ruleset import Scenario
+from blowbyblow.replay.rulesets.necromunda_2023 import RULESET as N23_RULESET
 
 # Seeded demo: the same battle as the necromunda-2023 demo, under the older rules. The seed was
 # found by searching "necromunda-legacy-demo-N" for a log with every event kind the issue asks
@@ -42,21 +36,13 @@ def demo() -> Scenario:
     )
 
 
-RULESET = Ruleset(
+RULESET = dataclasses.replace(
+    N23_RULESET,
     id="necromunda-legacy",
     version="1.0",
     title="Necromunda before 2023 (N17/N18 with FAQs): close combat",
     source="necromunda-legacy-close-combat.md",
     rulings=legacy_rulings(),
-    setup_type=NecromundaSetup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
-    state_type=NecromundaState,
-    initial_state=initial_state,
-    evolve=evolve,
     procedure=procedure,
-    narrate=narrate,
-    describe_state=describe_state,
     demo=demo,
-    validate_setup=validate_setup,
 )
