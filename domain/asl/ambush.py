@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from blowbyblow.domain.asl.common import able_leaders, best_leader, leader_modifier
 from blowbyblow.domain.asl.events import (
     AmbushDeclared,
     AmbushRoll,
@@ -17,7 +18,6 @@ from blowbyblow.domain.asl.events import (
 )
 from blowbyblow.domain.asl.units import (
     State,
-    leadership_drm,
     other_side,
     units_in,
     vehicles_in,
@@ -72,13 +72,8 @@ def ambush_drms(
         mods.append(Modifier(value=-1, cause="Stealthy", rule="A11.17"))
     if concealed_drm and any(u.concealed or u.hidden for u in units):
         mods.append(Modifier(value=concealed_drm, cause="Concealed", rule=rule))
-    leaders = [u for u in units if u.kind == "leader" and not u.pinned and not u.broken]
-    if leaders and len(units) + len(vehicles) > 1:
-        best = min(leaders, key=lambda u: (leadership_drm(u), u.id))
-        if leadership_drm(best):
-            mods.append(
-                Modifier(value=leadership_drm(best), cause=f"leader {best.id}", rule="A11.4/A10.7")
-            )
+    if len(units) + len(vehicles) > 1:
+        mods += leader_modifier(best_leader(able_leaders(units)), "A11.4/A10.7")
     return tuple(mods)
 
 

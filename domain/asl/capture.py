@@ -10,7 +10,8 @@ from collections.abc import Generator
 from typing import Any
 
 import msgspec
-from blowbyblow.domain.asl.events import CaptureVoided, CasualtyReduced, UnitCaptured
+from blowbyblow.domain.asl.casualty import reduce_to_hs
+from blowbyblow.domain.asl.events import CaptureVoided, UnitCaptured
 from blowbyblow.domain.asl.units import State, UnitState, is_mmc, units_in
 from blowbyblow.domain.core import Modifier, Step, ask, emit
 
@@ -63,15 +64,7 @@ def capture_one(
     if u.kind != "squad":
         state = yield from emit(UnitCaptured(rule="A20.22", unit=choice, guard=guard), State)
         return state, [Capture(prisoner=choice, guard=guard, restored=None)]
-    hs_fp = u.hs_fp or u.fp // 2
-    hs_name = u.hs_name or f"HS of {u.name or u.id}"
-    state = yield from emit(
-        CasualtyReduced(
-            rule="A20.22", unit=choice, from_name=u.name, to_kind="hs", to_name=hs_name,
-            to_fp=hs_fp, cause="one HS captured",
-        ),
-        State,
-    )
+    state = yield from reduce_to_hs(state, u, "A20.22", "one HS captured")
     prisoner = msgspec.structs.replace(
         state.units[choice],
         id=f"{choice}-prisoner",

@@ -15,7 +15,7 @@ from blowbyblow.domain.asl.events import (
     UnitEliminated,
     WoundSeverityRolled,
 )
-from blowbyblow.domain.asl.units import State, is_smc
+from blowbyblow.domain.asl.units import State, UnitState, is_smc
 from blowbyblow.domain.core import Modifier, Step, emit, roll
 
 Gen = Generator[Step, Any, State]
@@ -89,23 +89,32 @@ def casualty_reduce(
             ConcealmentLost(rule="A11.19", unit=unit_id, cause="Casualty Reduction"), State
         )
     if u.kind == "squad":
-        to_fp = u.hs_fp or u.fp // 2
-        to_name = u.hs_name or f"HS of {u.name or u.id}"
-        return (
-            yield from emit(
-                CasualtyReduced(
-                    rule="A7.302", unit=unit_id, from_name=u.name, to_kind="hs", to_name=to_name,
-                    to_fp=to_fp, cause=cause,
-                ),
-                State,
-            )
-        )
+        return (yield from reduce_to_hs(state, u, "A7.302", cause))
     if is_smc(u):
         return (yield from wound(state, unit_id, key))
     return (
         yield from eliminate(
             state, unit_id, f"Casualty Reduction ({cause})", "A7.302", colored, black_kn, key,
             sw_ruling,
+        )
+    )
+
+
+def reduce_to_hs(state: State, squad: UnitState, rule: str, cause: str) -> Gen:
+    """A squad Reduced to its HS (A7.302; one HS captured, A20.22): ``hs_fp``/``hs_name``, by
+    default half its FP."""
+    return (
+        yield from emit(
+            CasualtyReduced(
+                rule=rule,
+                unit=squad.id,
+                from_name=squad.name,
+                to_kind="hs",
+                to_name=squad.hs_name or f"HS of {squad.name or squad.id}",
+                to_fp=squad.hs_fp or squad.fp // 2,
+                cause=cause,
+            ),
+            State,
         )
     )
 

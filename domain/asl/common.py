@@ -3,6 +3,8 @@ unit may withdraw to (A11.21)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import msgspec
 from blowbyblow.domain.asl.commands import Attack, ExtraDrm
 from blowbyblow.domain.asl.units import (
@@ -13,9 +15,11 @@ from blowbyblow.domain.asl.units import (
     is_mmc,
     is_smc,
     known,
+    leadership_drm,
     units_in,
     vehicles_in,
 )
+from blowbyblow.domain.core import Modifier
 
 
 class Designation(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,3 +119,20 @@ def present(state: State, unit_id: str, location: str) -> bool:
 
 def vehicle(state: State, vehicle_id: str) -> VehicleState:
     return state.vehicles[vehicle_id]
+
+
+def able_leaders(units: Iterable[UnitState]) -> list[UnitState]:
+    """The leaders among ``units`` whose modifier counts: neither pinned nor broken (A7.831)."""
+    return [u for u in units if u.kind == "leader" and not u.pinned and not u.broken]
+
+
+def best_leader(leaders: Iterable[UnitState]) -> UnitState | None:
+    """The leader with the best (lowest) leadership DRM, the lower id on a tie."""
+    return min(leaders, key=lambda u: (leadership_drm(u), u.id), default=None)
+
+
+def leader_modifier(leader: UnitState | None, rule: str) -> list[Modifier]:
+    """The leader's DRM as a modifier under ``rule``; none without a leader or for a DRM of 0."""
+    if leader is None or not leadership_drm(leader):
+        return []
+    return [Modifier(value=leadership_drm(leader), cause=f"leader {leader.id}", rule=rule)]

@@ -161,11 +161,9 @@ def validate(state: State, c: CloseCombat, rulings: dict[str, str]) -> None:
                 raise RuleViolation("A11.16", f"{where}: broken {b} may never attack")
             if b in withdrawing:
                 raise RuleViolation("A11.2", f"{where}: withdrawing {b} may not attack")
-            if b in attacked_by:
-                raise RuleViolation("A11.12", f"{where}: {b} attacks more than once this CCPh")
+            _once(attacked_by, b, f"{where}: {b} attacks")
             if a.capture and u.berserk:
                 raise RuleViolation("A20.2", f"{where}: berserk {b} may not capture")
-            attacked_by.add(b)
         if not a.targets:
             raise RuleViolation("A11.12", f"{where}: no target")
         if any(t in state.vehicles for t in a.targets):
@@ -177,9 +175,14 @@ def validate(state: State, c: CloseCombat, rulings: dict[str, str]) -> None:
         if a.atmm is not None:
             raise RuleViolation("C13.7", f"{where}: ATMM only in an attack vs an AFV")
         for t in expand_targets(state, loc, a.targets, solo, withdrawing):
-            if t in attacked:
-                raise RuleViolation("A11.12", f"{where}: {t} is attacked more than once this CCPh")
-            attacked.add(t)
+            _once(attacked, t, f"{where}: {t} is attacked")
+
+
+def _once(seen: set[str], unit: str, what: str) -> None:
+    """A11.12: a unit attacks, and is attacked, at most once per CCPh; ``seen`` records it."""
+    if unit in seen:
+        raise RuleViolation("A11.12", f"{what} more than once this CCPh")
+    seen.add(unit)
 
 
 def _validate_prisoner_attack(
@@ -195,13 +198,9 @@ def _validate_prisoner_attack(
     if a.capture or a.atmm or a.weapons:
         raise RuleViolation("A11.33", f"{where}: a prisoners' attack is a plain CC attack")
     for b in a.by:
-        if b in attacked_by:
-            raise RuleViolation("A11.12", f"{where}: {b} attacks more than once this CCPh")
-        attacked_by.add(b)
+        _once(attacked_by, b, f"{where}: {b} attacks")
     for t in a.targets:
-        if t in attacked:
-            raise RuleViolation("A11.12", f"{where}: {t} is attacked more than once this CCPh")
-        attacked.add(t)
+        _once(attacked, t, f"{where}: {t} is attacked")
 
 
 def _validate_smc(
@@ -410,6 +409,16 @@ def _forfeit(state: State, d: Designation, cause: str) -> Gen:
     )
 
 
+def _targets_left(
+    state: State, d: Designation, loc: str
+) -> Generator[Step, Any, tuple[State, tuple[str, ...]]]:
+    """The attack's targets still in the Location; with none left it is forfeited (A11.3)."""
+    targets = tuple(t for t in d.targets if still_here(state, t, loc))
+    if not targets:
+        state = yield from _forfeit(state, d, "no target left in the Location")
+    return state, targets
+
+
 def _simultaneous(state: State, ds: list[Designation], loc: str, rulings: dict[str, str]) -> Gen:
     """A11.12: all attacks designated (ATTACKER first), then resolved, ATTACKER's first; units
     eliminated, Reduced or captured meanwhile still attack, at the odds designated."""
@@ -424,9 +433,8 @@ def _simultaneous(state: State, ds: list[Designation], loc: str, rulings: dict[s
         if not attackers:
             state = yield from _forfeit(state, d, "attackers withdrew (Infiltration)")
             continue
-        targets = tuple(t for t in d.targets if still_here(state, t, loc))
+        state, targets = yield from _targets_left(state, d, loc)
         if not targets:
-            state = yield from _forfeit(state, d, "no target left in the Location")
             continue
         state, made = yield from resolve_vs_personnel(
             state, snapshot, d, attackers, targets, loc, rulings
@@ -492,9 +500,8 @@ def _sequential(
             attacked_vehicles.add(v.id)
             state = yield from resolve_vs_vehicle(state, d, attackers, loc, rulings)
             continue
-        targets = tuple(t for t in d.targets if still_here(state, t, loc))
+        state, targets = yield from _targets_left(state, d, loc)
         if not targets:
-            state = yield from _forfeit(state, d, "no target left in the Location")
             continue
         if not d.by_vehicle:
             state = yield from lose_by_attacking(state, attackers, state.ambusher)

@@ -11,7 +11,7 @@ from typing import Any
 from blowbyblow.domain.asl import capture as cap
 from blowbyblow.domain.asl.casualty import casualty_reduce, drop_sws, eliminate, random_selection
 from blowbyblow.domain.asl.cct import fmt, kill_number, odds_column, result_of
-from blowbyblow.domain.asl.common import Designation
+from blowbyblow.domain.asl.common import Designation, able_leaders, best_leader, leader_modifier
 from blowbyblow.domain.asl.concealment import ambusher_attack_failed
 from blowbyblow.domain.asl.events import (
     CCAttackRolled,
@@ -27,7 +27,6 @@ from blowbyblow.domain.asl.units import (
     base_ccv,
     cc_fp,
     is_smc,
-    leadership_drm,
 )
 from blowbyblow.domain.asl.withdrawal import infiltration, withdrawal_modifier
 from blowbyblow.domain.core import Modifier, Step, emit, roll
@@ -41,23 +40,16 @@ def directing_leader(src: State, d: Designation) -> UnitState | None:
     units = [src.units[a] for a in d.attackers if a in src.units]
     if len(units) < 2:
         return None
-    leaders = [u for u in units if u.kind == "leader" and not u.pinned and not u.broken]
+    leaders = able_leaders(units)
     if d.leader is not None:
         leaders = [u for u in leaders if u.id == d.leader]
-    if not leaders:
-        return None
-    return min(leaders, key=lambda u: (leadership_drm(u), u.id))
+    return best_leader(leaders)
 
 
 def attack_modifiers(src: State, d: Designation) -> list[Modifier]:
     """DRM that apply to the whole attack (A11.141 leader, A15.24 hero, A4.51 CX, A11.4 Ambush,
     A20.22 capture is per target, other DRM given with the command)."""
-    mods: list[Modifier] = []
-    leader = directing_leader(src, d)
-    if leader is not None and leadership_drm(leader):
-        mods.append(
-            Modifier(value=leadership_drm(leader), cause=f"leader {leader.id}", rule="A11.141")
-        )
+    mods = leader_modifier(directing_leader(src, d), "A11.141")
     attackers = [src.units[a] for a in d.attackers if a in src.units]
     for u in attackers:
         if u.kind == "hero":

@@ -12,7 +12,7 @@ from typing import Any
 
 from blowbyblow.domain.asl.casualty import casualty_reduce, random_selection
 from blowbyblow.domain.asl.commands import CloseCombat
-from blowbyblow.domain.asl.common import Designation
+from blowbyblow.domain.asl.common import Designation, able_leaders, best_leader, leader_modifier
 from blowbyblow.domain.asl.events import (
     ATMMChecked,
     CCVCalculated,
@@ -31,7 +31,6 @@ from blowbyblow.domain.asl.units import (
     VehicleState,
     base_ccv,
     is_smc,
-    leadership_drm,
     units_in,
 )
 from blowbyblow.domain.asl.withdrawal import infiltration
@@ -84,11 +83,9 @@ def vehicle_drms(
         mods.append(Modifier(value=-1, cause="CE AFV", rule="A11.61"))
     if v.afv and not v.mobile:
         mods.append(Modifier(value=-1, cause="Immobile AFV", rule="A11.61"))
-    leaders = [u for u in attackers if u.kind == "leader" and not u.pinned and not u.broken]
-    if leaders and len(attackers) > 1 and leadership_drm(leaders[0]):
-        mods.append(
-            Modifier(value=leadership_drm(leaders[0]), cause=f"leader {leaders[0].id}", rule="A11.51")
-        )
+    leaders = able_leaders(attackers)
+    if leaders and len(attackers) > 1:
+        mods += leader_modifier(leaders[0], "A11.51")
     for u in attackers:
         if u.kind == "hero":
             mods.append(Modifier(value=-1, cause=f"hero {u.id}", rule="A15.24"))
@@ -219,13 +216,7 @@ def paatc(state: State, c: CloseCombat) -> Gen:
             and x.location in (check.from_location, c.location)
             and (check.leader is None or x.id == check.leader)
         ]
-        mods: list[Modifier] = []
-        if leaders:
-            best = min(leaders, key=lambda x: (leadership_drm(x), x.id))
-            if leadership_drm(best):
-                mods.append(
-                    Modifier(value=leadership_drm(best), cause=f"leader {best.id}", rule="A11.6")
-                )
+        mods = leader_modifier(best_leader(leaders), "A11.6")
         if u.inexperienced:
             mods.append(Modifier(value=1, cause="Inexperienced: 1TC", rule="A11.6"))
         dice = yield from roll(f"paatc/{u.id}", n=2, purpose=f"PAATC of {u.id}")

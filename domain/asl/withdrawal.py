@@ -153,6 +153,18 @@ def _entered(state: State, unit_id: str, to: str) -> Gen:
     return state
 
 
+def _may_withdraw(
+    state: State, unit: UnitState, location: str, key: str, prompt: str
+) -> Generator[Step, Any, str | None]:
+    """A11.22/A11.41: ask whether ``unit`` withdraws, and where to (A11.21); None when it stays,
+    also without asking when it has nowhere to go."""
+    dests = destinations(state, unit, location)
+    if not dests:
+        return None
+    choice = yield from ask(key, ("stay", *dests), "stay", prompt)
+    return None if choice == "stay" else choice
+
+
 def infiltration(
     state: State, unit_ids: tuple[str, ...], original: int, attack: int, location: str
 ) -> Gen:
@@ -162,19 +174,19 @@ def infiltration(
         u = state.units.get(uid)
         if u is None or not active(u) or u.guard or u.location != location or u.pinned:
             continue
-        dests = destinations(state, u, location)
-        if not dests:
-            continue
-        choice = yield from ask(
+        to = yield from _may_withdraw(
+            state,
+            u,
+            location,
             f"infiltrate/{attack}/{uid}",
-            ("stay", *dests),
-            "stay",
             f"Infiltration (Original {original}): may {uid} withdraw?",
         )
-        if choice == "stay":
+        if to is None:
             continue
-        state = yield from emit(Infiltrated(rule="A11.22", unit=uid, original=original, to=choice), State)
-        state = yield from _entered(state, uid, choice)
+        state = yield from emit(
+            Infiltrated(rule="A11.22", unit=uid, original=original, to=to), State
+        )
+        state = yield from _entered(state, uid, to)
     return state
 
 
@@ -186,17 +198,15 @@ def ambush_withdrawal(state: State, location: str, when: str) -> Gen:
     for u in units_in(state, location, state.ambusher):
         if u.pinned:
             continue
-        dests = destinations(state, u, location)
-        if not dests:
-            continue
-        choice = yield from ask(
+        to = yield from _may_withdraw(
+            state,
+            u,
+            location,
             f"ambush-withdraw/{when}/{u.id}",
-            ("stay", *dests),
-            "stay",
             f"Ambush Withdrawal ({when} CC): may {u.id} withdraw?",
         )
-        if choice != "stay":
-            state = yield from move_out(state, u.id, choice, "ambush", "A11.41", location)
+        if to is not None:
+            state = yield from move_out(state, u.id, to, "ambush", "A11.41", location)
     return state
 
 

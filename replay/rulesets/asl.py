@@ -283,6 +283,22 @@ def validate_setup(setup: Any) -> None:
 # --- the demo ---------------------------------------------------------------------------------
 
 
+def _squad(uid: str, side: str, name: str, **more: Any) -> UnitSetup:
+    """A demo squad in X3: 4 FP, Morale 7, Reduced to a 2-4-7 HS."""
+    return UnitSetup(
+        id=uid,
+        side=side,
+        kind="squad",
+        name=name,
+        fp=4,
+        morale=7,
+        hs_fp=2,
+        hs_name="2-4-7",
+        location="X3",
+        **more,
+    )
+
+
 def demo_setup() -> Setup:
     return Setup(
         sides=["German", "Russian"],
@@ -292,18 +308,7 @@ def demo_setup() -> Setup:
             LocationSetup(id="Y3", terrain="open", adjacent=["X3"]),
         ],
         units=[
-            UnitSetup(
-                id="g-467a",
-                side="German",
-                kind="squad",
-                name="4-6-7",
-                fp=4,
-                morale=7,
-                hs_fp=2,
-                hs_name="2-4-7",
-                location="X3",
-                concealed=True,
-            ),
+            _squad("g-467a", "German", "4-6-7", concealed=True),
             UnitSetup(
                 id="g-81",
                 side="German",
@@ -316,41 +321,9 @@ def demo_setup() -> Setup:
                 stacked_on="g-467a",
                 concealed=True,
             ),
-            UnitSetup(
-                id="g-467b",
-                side="German",
-                kind="squad",
-                name="4-6-7",
-                fp=4,
-                morale=7,
-                hs_fp=2,
-                hs_name="2-4-7",
-                location="X3",
-                concealed=True,
-            ),
-            UnitSetup(
-                id="r-447a",
-                side="Russian",
-                kind="squad",
-                name="4-4-7",
-                fp=4,
-                morale=7,
-                hs_fp=2,
-                hs_name="2-4-7",
-                location="X3",
-            ),
-            UnitSetup(
-                id="r-447b",
-                side="Russian",
-                kind="squad",
-                name="4-4-7",
-                fp=4,
-                morale=7,
-                hs_fp=2,
-                hs_name="2-4-7",
-                location="X3",
-                sws=["LMG"],
-            ),
+            _squad("g-467b", "German", "4-6-7", concealed=True),
+            _squad("r-447a", "Russian", "4-4-7"),
+            _squad("r-447b", "Russian", "4-4-7", sws=["LMG"]),
         ],
     )
 
