@@ -12,6 +12,7 @@ from uuid import UUID
 
 import msgspec
 import typer
+
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import encode_json, to_builtins

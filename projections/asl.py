@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.units import MeleeLock, State, UnitState
 

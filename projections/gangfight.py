@@ -4,6 +4,7 @@ Melee locks (the gaps between models). ``evolve`` ignores every event it does no
 from __future__ import annotations
 
 import msgspec
+
 from blowbyblow.domain.core import Event
 from blowbyblow.domain.gangfight.events import (
     ActionPointsSpent,

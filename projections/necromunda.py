@@ -7,6 +7,8 @@ ignores events it does not know (the core's DiceRolled, ChoiceMade, ...)."""
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from blowbyblow.domain.core import CommandIssued, Event
 from blowbyblow.domain.necromunda.events import (
     AmmoChecked,
@@ -25,7 +27,6 @@ from blowbyblow.domain.necromunda.model import (
     NecromundaState,
     make_link,
 )
-from msgspec.structs import replace
 
 
 def _with_fighter(state: NecromundaState, fighter: FighterState) -> NecromundaState:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.core import CommandIssued, Event
 from blowbyblow.domain.wh40k.commands import FollowUp
 from blowbyblow.domain.wh40k.events import (

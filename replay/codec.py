@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any, Union
 
 import msgspec
+
 from blowbyblow.domain.core import (
     CORE_EVENT_TYPES,
     BattleStarted,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import structlog
+
 from blowbyblow.domain.core import (
     Ask,
     ChoiceMade,

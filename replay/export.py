@@ -19,6 +19,7 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay.codec import codec_for, encode, encode_json, to_builtins
 from blowbyblow.replay.formats import CURRENT_FORMAT, upcast

@@ -17,10 +17,11 @@ import secrets
 from pathlib import Path
 
 import msgspec
-from blowbyblow.domain.core import BlowByBlowError, Event
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from blowbyblow.domain.core import BlowByBlowError, Event
 
 CHECKPOINT_ALGORITHM = "bxb-checkpoint-v1"
 COMMIT_ALGORITHM = "bxb-commit-v1"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.core import Command, Context, Event, Procedure, Ruling, RulingError
 
 

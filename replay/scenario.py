@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.codec import command_union
 from blowbyblow.replay.ruleset import Scenario

@@ -25,11 +25,6 @@ from urllib.parse import unquote, urlparse
 from uuid import UUID, uuid5
 
 import msgspec
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
-from blowbyblow.replay.codec import codec_for, encode
-from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
-from blowbyblow.replay.judging import BattleSealed, SeedVault
-from blowbyblow.replay.rulesets import all_rulesets
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
@@ -38,6 +33,12 @@ from eventsourcing.persistence import (
     StoredEvent,
     Transcoder,
 )
+
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
+from blowbyblow.replay.codec import codec_for, encode
+from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
+from blowbyblow.replay.judging import BattleSealed, SeedVault
+from blowbyblow.replay.rulesets import all_rulesets
 
 CHAIN_ALGORITHM = "bxb-chain-v1"
 GENESIS = bytes(32)

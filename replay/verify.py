@@ -365,8 +365,11 @@ def _check_seal_record(
         return Problem(len(events), "seal", f"the battle's seal record cannot be read: {e.reason}")
     if not records:
         if events and isinstance(events[-1].event, BattleSealed):
-            return Problem(events[-1].position, "seal",
-                           "the battle ends with a seal but the seal record kept beside it is missing")
+            return Problem(
+                events[-1].position,
+                "seal",
+                "the battle ends with a seal but the seal record kept beside it is missing",
+            )
         return None
     record = records[0]
     if (

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
+
 from blowbyblow.replay.rulesets import all_rulesets
 from blowbyblow.replay.service import Recorded, record
 from blowbyblow.replay.store import BattleStore

@@ -95,7 +95,9 @@ def ambush_step(
             state, location, side, concealed_drm, rulings["asl.ambush-drm-count"] == "per-unit"
         )
         rolls.append(
-            AmbushRoll(side=side, original=dr, modifiers=mods, final=dr + sum(m.value for m in mods))
+            AmbushRoll(
+                side=side, original=dr, modifiers=mods, final=dr + sum(m.value for m in mods)
+            )
         )
     a, d = rolls
     ambusher: str | None = None
@@ -104,7 +106,9 @@ def ambush_step(
     elif ambushes(d.final, a.final, threshold):
         ambusher, ambushed_roll, ambusher_roll = d.side, a, d
     state = yield from emit(
-        AmbushStatusRolled(rule="A11.4", rolls=tuple(rolls), threshold=threshold, ambusher=ambusher),
+        AmbushStatusRolled(
+            rule="A11.4", rolls=tuple(rolls), threshold=threshold, ambusher=ambusher
+        ),
         State,
     )
     if ambusher is None:

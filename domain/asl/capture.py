@@ -10,6 +10,7 @@ from collections.abc import Generator
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.asl.casualty import reduce_to_hs
 from blowbyblow.domain.asl.events import CaptureVoided, UnitCaptured
 from blowbyblow.domain.asl.units import State, UnitState, is_mmc, units_in

@@ -33,29 +33,41 @@ def random_selection(
     high = max(drs)
     selected = tuple(u for u, d in zip(units, drs, strict=True) if d == high)
     state = yield from emit(
-        RandomSelectionRolled(
-            rule="A.9", purpose=purpose, units=units, drs=drs, selected=selected
-        ),
+        RandomSelectionRolled(rule="A.9", purpose=purpose, units=units, drs=drs, selected=selected),
         State,
     )
     return state, selected
 
 
 def eliminate(
-    state: State, unit_id: str, cause: str, rule: str, colored: int | None, black_kn: int, key: str,
+    state: State,
+    unit_id: str,
+    cause: str,
+    rule: str,
+    colored: int | None,
+    black_kn: int,
+    key: str,
     sw_ruling: str,
 ) -> Gen:
     """Eliminate a unit; A11.13: on an Original colored dr of 1 each of its SW is lost on a
     subsequent dr < the black KN (ruling asl.sw-loss-dr), otherwise it stays in the Location."""
     u = state.units[unit_id]
     state = yield from emit(UnitEliminated(rule=rule, unit=unit_id, cause=cause), State)
-    state = yield from drop_sws(state, unit_id, u.sws, u.location, colored, black_kn, key, sw_ruling)
+    state = yield from drop_sws(
+        state, unit_id, u.sws, u.location, colored, black_kn, key, sw_ruling
+    )
     return state
 
 
 def drop_sws(
-    state: State, unit_id: str, sws: list[str], location: str, colored: int | None, black_kn: int,
-    key: str, sw_ruling: str,
+    state: State,
+    unit_id: str,
+    sws: list[str],
+    location: str,
+    colored: int | None,
+    black_kn: int,
+    key: str,
+    sw_ruling: str,
 ) -> Gen:
     for index, sw in enumerate(sws):
         if colored == 1:
@@ -66,7 +78,11 @@ def drop_sws(
             if lost:
                 state = yield from emit(
                     SupportWeaponLost(
-                        rule="A11.13", unit=unit_id, sw=sw, colored_dr=colored, dr=dr,
+                        rule="A11.13",
+                        unit=unit_id,
+                        sw=sw,
+                        colored_dr=colored,
+                        dr=dr,
                         kill_number=black_kn,
                     ),
                     State,
@@ -79,7 +95,12 @@ def drop_sws(
 
 
 def casualty_reduce(
-    state: State, unit_id: str, cause: str, key: str, colored: int | None, black_kn: int,
+    state: State,
+    unit_id: str,
+    cause: str,
+    key: str,
+    colored: int | None,
+    black_kn: int,
     sw_ruling: str,
 ) -> Gen:
     """A7.302: squad -> HS; HS or crew -> eliminated; SMC -> wounded (Wound Severity dr)."""
@@ -94,7 +115,13 @@ def casualty_reduce(
         return (yield from wound(state, unit_id, key))
     return (
         yield from eliminate(
-            state, unit_id, f"Casualty Reduction ({cause})", "A7.302", colored, black_kn, key,
+            state,
+            unit_id,
+            f"Casualty Reduction ({cause})",
+            "A7.302",
+            colored,
+            black_kn,
+            key,
             sw_ruling,
         )
     )

@@ -7,6 +7,7 @@ are asked through ``Ask``."""
 from __future__ import annotations
 
 import msgspec
+
 from blowbyblow.domain.core import Command
 
 
@@ -54,7 +55,9 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     extra: list[ExtraDrm] = []
 
 
-class CloseCombat(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="closecombat"):
+class CloseCombat(
+    Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="closecombat"
+):
     """CC in ``location`` during the CCPh of Player Turn ``turn`` whose ATTACKER is ``attacker``."""
 
     turn: int

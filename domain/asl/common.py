@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import msgspec
+
 from blowbyblow.domain.asl.commands import Attack, ExtraDrm
 from blowbyblow.domain.asl.units import (
     State,
@@ -46,7 +47,9 @@ def side_of(state: State, unit_id: str) -> str:
     return state.vehicles[unit_id].side
 
 
-def designation(state: State, number: int, attack: Attack, expanded: tuple[str, ...]) -> Designation:
+def designation(
+    state: State, number: int, attack: Attack, expanded: tuple[str, ...]
+) -> Designation:
     by_vehicle = attack.by[0] in state.vehicles
     vs_vehicle = any(t in state.vehicles for t in attack.targets)
     return Designation(
@@ -72,7 +75,11 @@ def is_prisoner(state: State, unit_id: str) -> bool:
 
 
 def expand_targets(
-    state: State, location: str, targets: list[str], solo: set[str], withdrawing: dict[str, str | None]
+    state: State,
+    location: str,
+    targets: list[str],
+    solo: set[str],
+    withdrawing: dict[str, str | None],
 ) -> tuple[str, ...]:
     """A11.14/A11.2: an MMC is attacked together with the SMC stacked on it (unless the SMC
     attacks solo or withdraws without it); an SMC withdrawing with an MMC defends with it."""

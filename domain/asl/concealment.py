@@ -19,7 +19,9 @@ def reveal_strength(state: State, location: str) -> Generator[Step, Any, State]:
     their strength."""
     for u in units_in(state, location):
         if u.dummy:
-            state = yield from emit(DummyRemoved(rule="A11.19", unit=u.id, location=location), State)
+            state = yield from emit(
+                DummyRemoved(rule="A11.19", unit=u.id, location=location), State
+            )
         elif u.concealed or u.hidden:
             state = yield from emit(
                 ConcealmentRevealed(rule="A11.19", unit=u.id, name=u.name, fp=u.fp), State

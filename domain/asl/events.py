@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+
 from blowbyblow.domain.asl.units import UnitState
 from blowbyblow.domain.core import Modifier, RuleEvent
 

@@ -15,9 +15,7 @@ from blowbyblow.domain.asl.units import State, known, units_in, vehicles_in
 from blowbyblow.domain.core import Step, emit
 
 
-def failure_to_rout(
-    state: State, unable: list[str], location: str
-) -> Generator[Step, Any, State]:
+def failure_to_rout(state: State, unable: list[str], location: str) -> Generator[Step, Any, State]:
     """A11.16: a broken unit in Melee unable to withdraw is eliminated at the end of the CCPh."""
     for uid in unable:
         u = state.units[uid]
@@ -51,7 +49,10 @@ def melee_step(state: State, location: str, turn: int) -> Generator[Step, Any, S
         return (
             yield from emit(
                 MeleeContinued(
-                    rule="A11.15", location=location, since=before.since, units=units,
+                    rule="A11.15",
+                    location=location,
+                    since=before.since,
+                    units=units,
                     vehicles=tuple(holding),
                 ),
                 State,

@@ -76,9 +76,7 @@ def validate(state: State, c: CloseCombat, rulings: dict[str, str]) -> None:
         if uid not in state.units or not present(state, uid, loc):
             raise RuleViolation(rule, f"{uid!r} is not a unit in {loc}")
 
-    afv_here = [
-        v for v in vehicles_in(state, loc) if v.afv and v.crewed and not v.abandoned
-    ]
+    afv_here = [v for v in vehicles_in(state, loc) if v.afv and v.crewed and not v.abandoned]
     checked: set[str] = set()
     for check in c.paatc:
         unit_here(check.unit, "A11.6")
@@ -112,8 +110,9 @@ def validate(state: State, c: CloseCombat, rulings: dict[str, str]) -> None:
             partner = next((x for x in c.withdrawals if x.unit == w.with_unit), None)
             if not is_smc(state.units[w.unit]) or partner is None or partner.to != w.to:
                 raise RuleViolation(
-                    "A11.2", f"{w.unit} may withdraw with {w.with_unit} only as an SMC with a "
-                    "withdrawing MMC going to the same Location"
+                    "A11.2",
+                    f"{w.unit} may withdraw with {w.with_unit} only as an SMC with a "
+                    "withdrawing MMC going to the same Location",
                 )
     solo = set(c.solo)
     for s in c.solo:
@@ -125,7 +124,8 @@ def validate(state: State, c: CloseCombat, rulings: dict[str, str]) -> None:
         for x in [*a.by, *a.targets]:
             if x in aboard:
                 raise RuleViolation(
-                    "A11.611", f"{x} is a Passenger/Rider: it shares its vehicle's fate (not covered)"
+                    "A11.611",
+                    f"{x} is a Passenger/Rider: it shares its vehicle's fate (not covered)",
                 )
     for a in c.attacks:
         for x in [*a.by, *a.targets]:
@@ -167,10 +167,14 @@ def validate(state: State, c: CloseCombat, rulings: dict[str, str]) -> None:
         if not a.targets:
             raise RuleViolation("A11.12", f"{where}: no target")
         if any(t in state.vehicles for t in a.targets):
-            _validate_vs_vehicle(state, a.by, a.targets, a.capture, a.atmm, side, loc, where, rulings)
+            _validate_vs_vehicle(
+                state, a.by, a.targets, a.capture, a.atmm, side, loc, where, rulings
+            )
             continue
         _validate_smc(state, a.by, a.targets, solo, withdrawing, side, loc, where)
-        if a.leader is not None and (a.leader not in a.by or state.units[a.leader].kind != "leader"):
+        if a.leader is not None and (
+            a.leader not in a.by or state.units[a.leader].kind != "leader"
+        ):
             raise RuleViolation("A11.141", f"{where}: {a.leader} is not a leader in the attack")
         if a.atmm is not None:
             raise RuleViolation("C13.7", f"{where}: ATMM only in an attack vs an AFV")
@@ -186,8 +190,13 @@ def _once(seen: set[str], unit: str, what: str) -> None:
 
 
 def _validate_prisoner_attack(
-    state: State, a: Attack, loc: str, where: str, rulings: dict[str, str],
-    attacked_by: set[str], attacked: set[str],
+    state: State,
+    a: Attack,
+    loc: str,
+    where: str,
+    rulings: dict[str, str],
+    attacked_by: set[str],
+    attacked: set[str],
 ) -> None:
     """A11.33/A20.55 (ruling asl.prisoner-attacks): prisoners may attack only their captor."""
     if rulings["asl.prisoner-attacks"] == "not-allowed":
@@ -204,8 +213,14 @@ def _validate_prisoner_attack(
 
 
 def _validate_smc(
-    state: State, by: list[str], targets: list[str], solo: set[str],
-    withdrawing: dict[str, str | None], side: str, loc: str, where: str,
+    state: State,
+    by: list[str],
+    targets: list[str],
+    solo: set[str],
+    withdrawing: dict[str, str | None],
+    side: str,
+    loc: str,
+    where: str,
 ) -> None:
     enemy_mmc = [u.id for u in units_in(state, loc) if u.side != side and is_mmc(u)]
     friendly_mmc = [u.id for u in units_in(state, loc, side) if is_mmc(u)]
@@ -241,28 +256,47 @@ def _validate_smc(
 
 
 def _validate_vs_vehicle(
-    state: State, by: list[str], targets: list[str], capture: bool, atmm: str | None, side: str,
-    loc: str, where: str, rulings: dict[str, str],
+    state: State,
+    by: list[str],
+    targets: list[str],
+    capture: bool,
+    atmm: str | None,
+    side: str,
+    loc: str,
+    where: str,
+    rulings: dict[str, str],
 ) -> None:
     if len(targets) != 1:
-        raise RuleViolation("A11.5", f"{where}: one attack cannot affect a vehicle and anything else")
+        raise RuleViolation(
+            "A11.5", f"{where}: one attack cannot affect a vehicle and anything else"
+        )
     v = state.vehicles[targets[0]]
     if v.side == side or not present(state, v.id, loc):
         raise RuleViolation("A11.5", f"{where}: {v.id} is not an enemy vehicle in {loc}")
     if len(by) > 2 or (len(by) == 2 and not any(is_smc(state.units[b]) for b in by)):
-        raise RuleViolation("A11.5", f"{where}: at most two units, one of them an SMC, combine vs a vehicle")
+        raise RuleViolation(
+            "A11.5", f"{where}: at most two units, one of them an SMC, combine vs a vehicle"
+        )
     if capture:
         raise RuleViolation("A11.52", f"{where}: capture of a vehicle in CC is not covered")
     if atmm is not None:
         if rulings["asl.atmm-check"] == "not-allowed":
             raise RuleViolation("C13.7", f"{where}: ATMM not allowed (ruling asl.atmm-check)")
         if atmm not in by or not v.afv:
-            raise RuleViolation("C13.7", f"{where}: the ATMM check is made by an attacker vs an AFV")
+            raise RuleViolation(
+                "C13.7", f"{where}: the ATMM check is made by an attacker vs an AFV"
+            )
 
 
 def _validate_vehicle_attack(
-    state: State, by: list[str], targets: list[str], weapons: list[str], capture: bool, side: str,
-    loc: str, where: str,
+    state: State,
+    by: list[str],
+    targets: list[str],
+    weapons: list[str],
+    capture: bool,
+    side: str,
+    loc: str,
+    where: str,
 ) -> None:
     if len(by) != 1:
         raise RuleViolation("A11.62", f"{where}: a vehicle's CC attack is its own")
@@ -473,7 +507,9 @@ def _sequential(
                 gone = tuple(a for a in d.attackers if a not in attackers)
                 state = yield from emit(
                     AttackForfeited(
-                        rule="A11.3", attack=d.number, units=gone,
+                        rule="A11.3",
+                        attack=d.number,
+                        units=gone,
                         cause="eliminated, captured, broken or gone before attacking",
                     ),
                     State,
@@ -485,9 +521,7 @@ def _sequential(
             if v.id not in attacked_vehicles and state.ambusher != v.side:
                 state = yield from _forfeit(state, d, "sN only after being attacked (A11.622)")
                 continue
-            state = yield from _designate(
-                state, d, tuple(u.id for u in units_in(state, loc)), mode
-            )
+            state = yield from _designate(state, d, tuple(u.id for u in units_in(state, loc)), mode)
             state = yield from close_defense(state, d, loc)
             continue
         if d.vs_vehicle:

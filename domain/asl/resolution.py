@@ -67,7 +67,11 @@ def attack_modifiers(src: State, d: Designation) -> list[Modifier]:
 
 
 def target_modifiers(
-    state: State, src: State, d: Designation, target: UnitState, location: str,
+    state: State,
+    src: State,
+    d: Designation,
+    target: UnitState,
+    location: str,
     bypass: bool | None,
 ) -> list[Modifier]:
     """Per-target DRM: ``bypass`` is None for an Infantry attack, else whether the attacking
@@ -110,8 +114,12 @@ def defender_ccv(src: State, targets: tuple[str, ...]) -> int:
 
 
 def odds(
-    src: State, d: Designation, attackers: tuple[str, ...], targets: tuple[str, ...],
-    rulings: dict[str, str], vehicle_fp: int | None,
+    src: State,
+    d: Designation,
+    attackers: tuple[str, ...],
+    targets: tuple[str, ...],
+    rulings: dict[str, str],
+    vehicle_fp: int | None,
 ) -> tuple[OddsCalculated, int]:
     halvings: list[str] = []
     if vehicle_fp is not None:
@@ -219,7 +227,13 @@ def resolve_vs_personnel(
         for o in outcomes:
             if o.result == "eliminated":
                 state = yield from eliminate(
-                    state, o.unit, f"CC attack {d.number}", odds_event.rule, colored, black, key,
+                    state,
+                    o.unit,
+                    f"CC attack {d.number}",
+                    odds_event.rule,
+                    colored,
+                    black,
+                    key,
                     sw_ruling,
                 )
         eligible = tuple(o.unit for o in outcomes if o.result == "partial")

@@ -109,12 +109,19 @@ def atmm_check(state: State, d: Designation) -> Generator[Step, Any, tuple[State
     assert d.atmm is not None
     unit = state.units[d.atmm]
     (dr,) = yield from roll(f"atmm/{d.number}", purpose=f"ATMM check dr of {unit.id}")
-    mods = (Modifier(value=2, cause="leader checking", rule="C13.7"),) if unit.kind == "leader" else ()
+    mods = (
+        (Modifier(value=2, cause="leader checking", rule="C13.7"),) if unit.kind == "leader" else ()
+    )
     final = dr + sum(m.value for m in mods)
     result = "pinned" if dr == 6 else "atmm" if final <= 3 else "none"
     state = yield from emit(
         ATMMChecked(
-            rule="C13.7", attack=d.number, unit=unit.id, original=dr, modifiers=mods, final=final,
+            rule="C13.7",
+            attack=d.number,
+            unit=unit.id,
+            original=dr,
+            modifiers=mods,
+            final=final,
             result=result,
         ),
         State,
@@ -141,7 +148,9 @@ def resolve_vs_vehicle(
     units = [state.units[a] for a in attackers]
     base, value, adj = ccv(units)
     state = yield from emit(
-        CCVCalculated(rule="A11.5", attack=d.number, vehicle=v.id, base=base, adjustments=adj, ccv=value),
+        CCVCalculated(
+            rule="A11.5", attack=d.number, vehicle=v.id, base=base, adjustments=adj, ccv=value
+        ),
         State,
     )
     mods = vehicle_drms(state, d, v, units, location)
@@ -161,8 +170,14 @@ def resolve_vs_vehicle(
         result = "none"
     state = yield from emit(
         VehicleCCResolved(
-            rule="A11.5", attack=d.number, vehicle=v.id, ccv=value, original=original,
-            modifiers=tuple(mods), final_dr=final, result=result,
+            rule="A11.5",
+            attack=d.number,
+            vehicle=v.id,
+            ccv=value,
+            original=original,
+            modifiers=tuple(mods),
+            final_dr=final,
+            result=result,
         ),
         State,
     )
@@ -192,7 +207,12 @@ def resolve_vs_vehicle(
         )
         for uid in chosen:
             state = yield from casualty_reduce(
-                state, uid, "Crew Small Arms (A11.621)", f"cc/{d.number}", colored, 0,
+                state,
+                uid,
+                "Crew Small Arms (A11.621)",
+                f"cc/{d.number}",
+                colored,
+                0,
                 rulings["asl.sw-loss-dr"],
             )
     if original == 2:
@@ -225,8 +245,14 @@ def paatc(state: State, c: CloseCombat) -> Gen:
         passed = final <= u.morale
         state = yield from emit(
             PAATCTaken(
-                rule="A11.6", unit=u.id, original=original, modifiers=tuple(mods), final=final,
-                morale=u.morale, passed=passed, back_to=None if passed else check.from_location,
+                rule="A11.6",
+                unit=u.id,
+                original=original,
+                modifiers=tuple(mods),
+                final=final,
+                morale=u.morale,
+                passed=passed,
+                back_to=None if passed else check.from_location,
             ),
             State,
         )
@@ -257,8 +283,13 @@ def close_defense(state: State, d: Designation, location: str) -> Gen:
     targets = tuple(u.id for u in units_in(state, location))
     state = yield from emit(
         CloseDefenseWeaponFired(
-            rule="A11.622", attack=d.number, vehicle=v.id, original=original,
-            usage=v.close_defense_usage, effective=effective, targets=targets,
+            rule="A11.622",
+            attack=d.number,
+            vehicle=v.id,
+            original=original,
+            usage=v.close_defense_usage,
+            effective=effective,
+            targets=targets,
         ),
         State,
     )

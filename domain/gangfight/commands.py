@@ -4,6 +4,7 @@ its first weapon that is not a shield, or bare hands)."""
 from __future__ import annotations
 
 import msgspec
+
 from blowbyblow.domain.core import Command
 
 

@@ -5,6 +5,7 @@ modifiers, dice dropped, natural values, successes, criticals)."""
 from __future__ import annotations
 
 import msgspec
+
 from blowbyblow.domain.core import Modifier, RuleEvent
 from blowbyblow.domain.gangfight.state import Gap
 

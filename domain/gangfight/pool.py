@@ -8,6 +8,7 @@ from collections.abc import Generator, Mapping
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.core import Modifier, Step, ask, roll
 from blowbyblow.domain.gangfight.events import PoolTest
 from blowbyblow.domain.gangfight.rulings import UNREACHABLE_TN, VOLUNTARY_DROP

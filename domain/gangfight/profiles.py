@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+
 from blowbyblow.domain.core import SetupError
 
 Size = Literal["small", "medium", "large", "huge"]

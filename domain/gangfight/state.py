@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
+
 from blowbyblow.domain.core import RuleViolation
 from blowbyblow.domain.gangfight.profiles import Fighter, GangfightSetup, Weapon
 

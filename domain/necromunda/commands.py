@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import msgspec
+
 from blowbyblow.domain.core import Command
 
 

@@ -5,6 +5,7 @@ InterferenceApplied, ...)."""
 from __future__ import annotations
 
 import msgspec
+
 from blowbyblow.domain.core import Modifier, RuleEvent
 
 

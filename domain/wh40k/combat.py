@@ -123,9 +123,7 @@ def attack_dice_modifiers(state: Wh40kState, model: str, extra: int) -> tuple[Mo
     return tuple(mods)
 
 
-def roll_attack_dice(
-    state: Wh40kState, model: str, opponent: str, extra: int, key: str
-) -> Gen:
+def roll_attack_dice(state: Wh40kState, model: str, opponent: str, extra: int, key: str) -> Gen:
     """40K2 HtH: Roll Attack Dice. D6 equal to the model's Attacks, plus the modifiers."""
     attacks = state.profile(model).a
     mods = attack_dice_modifiers(state, model, extra)
@@ -280,7 +278,8 @@ def score_modifiers(
     if crits:
         mods.append(
             Modifier(
-                value=crits, cause=f"{crits} Critical Hit(s) (6s after the first)",
+                value=crits,
+                cause=f"{crits} Critical Hit(s) (6s after the first)",
                 rule=RULE_CRITICALS,
             )
         )
@@ -309,7 +308,10 @@ def count_dice(state: Wh40kState, model: str, opponent: str, dice: list[int]) ->
     if fumbles:
         state = yield from emit(
             FumblesCounted(
-                rule=RULE_FUMBLES, model=model, opponent=opponent, dice=tuple(dice),
+                rule=RULE_FUMBLES,
+                model=model,
+                opponent=opponent,
+                dice=tuple(dice),
                 fumbles=fumbles,
             ),
             Wh40kState,
@@ -318,7 +320,10 @@ def count_dice(state: Wh40kState, model: str, opponent: str, dice: list[int]) ->
     if sixes >= 2:
         state = yield from emit(
             CriticalHitsCounted(
-                rule=RULE_CRITICALS, model=model, dice=tuple(dice), sixes=sixes,
+                rule=RULE_CRITICALS,
+                model=model,
+                dice=tuple(dice),
+                sixes=sixes,
                 critical_hits=count_critical_hits(dice),
             ),
             Wh40kState,
@@ -361,9 +366,7 @@ def combat_score(
 # --- step 3: Determine the Winner --------------------------------------------------------------
 
 
-def determine_winner(
-    state: Wh40kState, models: tuple[str, str], scores: dict[str, int]
-) -> Gen:
+def determine_winner(state: Wh40kState, models: tuple[str, str], scores: dict[str, int]) -> Gen:
     """40K2 HtH: Determine the Winner. The higher score wins and scores the difference in hits;
     equal scores: the higher Initiative wins with one hit; equal Initiative: stalemate.
     Returns (state, winner or None, loser or None, hits)."""
@@ -412,9 +415,7 @@ def weapon_strength(state: Wh40kState, model: str, weapon: Weapon | None) -> int
     return weapon.strength
 
 
-def save_modifier(
-    state: Wh40kState, model: str, weapon: Weapon | None, ctx: Context
-) -> Modifier:
+def save_modifier(state: Wh40kState, model: str, weapon: Weapon | None, ctx: Context) -> Modifier:
     """The hit's save modifier: the weapon's own, or from Strength (ruling
     strength-save-modifier) for 'as user' weapons and a model's own Strength."""
     strength = weapon_strength(state, model, weapon)
@@ -429,7 +430,8 @@ def save_modifier(
             rule=f"{RULE_HITS} (ruling strength-save-modifier)",
         )
     return Modifier(
-        value=0, cause=f"Strength {strength}: no modifier",
+        value=0,
+        cause=f"Strength {strength}: no modifier",
         rule=f"{RULE_HITS} (ruling strength-save-modifier)",
     )
 
@@ -444,9 +446,7 @@ def _weapon_rank(state: Wh40kState, model: str, weapon: Weapon, ctx: Context) ->
     )
 
 
-def choose_weapon(
-    state: Wh40kState, winner: str, loser: str, tag: str, ctx: Context
-) -> Gen:
+def choose_weapon(state: Wh40kState, winner: str, loser: str, tag: str, ctx: Context) -> Gen:
     """40K2 HtH: Resolve Hits & Damage. The winner may use any Close Combat weapon it has (ask
     ``<pair>/weapon/<model>``, default the highest Strength, then save modifier, then damage);
     with none it uses its own Strength. Returns the Weapon or None."""

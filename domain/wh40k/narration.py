@@ -146,17 +146,16 @@ def narrate(event: Event) -> str | None:
         text = f"{e.model} is slain by {e.by}"
     elif isinstance(e, BrokeOff):
         text = (
-            f"{e.model} survives and breaks off {e.inches}\" ({_dice(e.dice)}) away from "
+            f'{e.model} survives and breaks off {e.inches}" ({_dice(e.dice)}) away from '
             f"{', '.join(e.away_from)}; Broken: {', '.join(e.broken)} (no Rally before next turn)"
         )
     elif isinstance(e, FollowUpAllowed):
         text = (
-            f"{e.model} has killed all its opponents ({', '.join(e.killed)}) and may follow "
-            f"up 2\""
+            f'{e.model} has killed all its opponents ({", ".join(e.killed)}) and may follow up 2"'
         )
     elif isinstance(e, FollowUpMove):
         engaged = f", engaging {', '.join(e.engaged)} (no charge bonus)" if e.engaged else ""
-        text = f"{e.model} makes a Follow-Up Move of {e.inches}\"{engaged}"
+        text = f'{e.model} makes a Follow-Up Move of {e.inches}"{engaged}'
     else:
         return None
     rule = getattr(e, "rule", "")

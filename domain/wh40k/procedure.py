@@ -57,8 +57,8 @@ def check_charge(state: Wh40kState, command: Charge) -> None:
         raise RuleViolation(RULE_CHARGE, f"{command.target} is not an enemy of {command.model}")
     if charger.player != state.player:
         raise RuleViolation(
-            RULE_CHARGE, f"it is {state.player}'s turn; {command.model} ({charger.player}) may "
-            "not charge"
+            RULE_CHARGE,
+            f"it is {state.player}'s turn; {command.model} ({charger.player}) may not charge",
         )
     if state.phase != "movement":
         raise RuleViolation(
@@ -68,8 +68,9 @@ def check_charge(state: Wh40kState, command: Charge) -> None:
         raise RuleViolation(RULE_CHARGE, f"{command.model} is Broken and may not charge")
     if state.opponents(command.model):
         raise RuleViolation(
-            RULE_CHARGE, f"{command.model} is already in hand-to-hand combat with "
-            f"{', '.join(state.opponents(command.model))}"
+            RULE_CHARGE,
+            f"{command.model} is already in hand-to-hand combat with "
+            f"{', '.join(state.opponents(command.model))}",
         )
 
 
@@ -115,7 +116,7 @@ def break_off(state: Wh40kState, command: BreakOff, ctx: Context) -> Procedure:
 def escape(state: Wh40kState, model: str, away_from: tuple[str, ...]) -> Gen:
     """40K2 HtH: Breaking Off. The escaping model survived: it moves 2D6" directly away; it and
     its squad are Broken and may not Rally until the following turn."""
-    dice = yield from roll(f"breakoff/{model}", 2, 6, purpose=f"{model} breaks off (2D6\")")
+    dice = yield from roll(f"breakoff/{model}", 2, 6, purpose=f'{model} breaks off (2D6")')
     squad = state.profile(model).squad
     broken = [model]
     if squad:
@@ -264,9 +265,7 @@ def check_follow_up(state: Wh40kState, command: FollowUp) -> None:
             "killed all its hand-to-hand opponents)",
         )
     if not Decimal(0) <= command.inches <= MAX_FOLLOW_UP:
-        raise RuleViolation(
-            RULE_FOLLOW_UP, f"a Follow-Up Move is up to 2\", not {command.inches}\""
-        )
+        raise RuleViolation(RULE_FOLLOW_UP, f'a Follow-Up Move is up to 2", not {command.inches}"')
     player = state.profile(command.model).player
     for other in command.engage:
         _living(state, other, RULE_FOLLOW_UP)
@@ -299,8 +298,7 @@ def check_end_turn(state: Wh40kState) -> None:
     if waiting:
         raise RuleViolation(
             RULE_WHO,
-            "combat is mandatory; still to fight: "
-            + ", ".join(f"{a} and {b}" for a, b in waiting),
+            "combat is mandatory; still to fight: " + ", ".join(f"{a} and {b}" for a, b in waiting),
         )
 
 

@@ -12,32 +12,66 @@ from blowbyblow.replay.dice import ListedDice, ScriptedChoices
 from blowbyblow.replay.ruleset import Scenario
 from blowbyblow.replay.session import Played, play
 
-HS_OF = {"4-6-7": (2, "2-4-7"), "4-4-7": (2, "2-4-7"), "4-2-6": (2, "2-2-6"),
-         "5-4-8": (2, "2-3-8"), "6-5-8": (3, "3-3-8"), "6-2-8": (3, "3-2-8"),
-         "5-2-7": (2, "2-2-7"), "3-3-8": (1, "1-3-8")}
+HS_OF = {
+    "4-6-7": (2, "2-4-7"),
+    "4-4-7": (2, "2-4-7"),
+    "4-2-6": (2, "2-2-6"),
+    "5-4-8": (2, "2-3-8"),
+    "6-5-8": (3, "3-3-8"),
+    "6-2-8": (3, "3-2-8"),
+    "5-2-7": (2, "2-2-7"),
+    "3-3-8": (1, "1-3-8"),
+}
 
 
 def squad(uid: str, side: str, loc: str, name: str, **kw: Any) -> UnitSetup:
     fp, _, morale = (int(x) for x in name.split("-"))
     hs_fp, hs_name = HS_OF.get(name, (fp // 2, f"HS {name}"))
     kw.setdefault("kind", "squad")
-    return UnitSetup(id=uid, side=side, location=loc, name=name, fp=fp, morale=morale,
-                     hs_fp=hs_fp, hs_name=hs_name, **kw)
+    return UnitSetup(
+        id=uid,
+        side=side,
+        location=loc,
+        name=name,
+        fp=fp,
+        morale=morale,
+        hs_fp=hs_fp,
+        hs_name=hs_name,
+        **kw,
+    )
 
 
 def hs(uid: str, side: str, loc: str, name: str, **kw: Any) -> UnitSetup:
     fp, _, morale = (int(x) for x in name.split("-"))
-    return UnitSetup(id=uid, side=side, location=loc, name=name, fp=fp, morale=morale,
-                     kind=kw.pop("kind", "hs"), **kw)
+    return UnitSetup(
+        id=uid,
+        side=side,
+        location=loc,
+        name=name,
+        fp=fp,
+        morale=morale,
+        kind=kw.pop("kind", "hs"),
+        **kw,
+    )
 
 
 def leader(uid: str, side: str, loc: str, name: str, **kw: Any) -> UnitSetup:
     morale, drm = name.split("-")
-    return UnitSetup(id=uid, side=side, location=loc, name=name, kind="leader",
-                     morale=int(morale), leadership=-int(drm), **kw)
+    return UnitSetup(
+        id=uid,
+        side=side,
+        location=loc,
+        name=name,
+        kind="leader",
+        morale=int(morale),
+        leadership=-int(drm),
+        **kw,
+    )
 
 
-def loc(lid: str, terrain: str = "open", adjacent: tuple[str, ...] = (), **kw: Any) -> LocationSetup:
+def loc(
+    lid: str, terrain: str = "open", adjacent: tuple[str, ...] = (), **kw: Any
+) -> LocationSetup:
     return LocationSetup(id=lid, terrain=terrain, adjacent=list(adjacent), **kw)
 
 
@@ -67,8 +101,15 @@ def run(
 ) -> Played:
     listed = ListedDice(dice)
     played = play(
-        Scenario(ruleset="asl", label="test", setup=s, commands=list(commands),
-                 rulings=rulings or {}, dice=dice, choices=choices or {}),
+        Scenario(
+            ruleset="asl",
+            label="test",
+            setup=s,
+            commands=list(commands),
+            rulings=rulings or {},
+            dice=dice,
+            choices=choices or {},
+        ),
         dice=listed,
         choices=ScriptedChoices(choices or {}),
     )

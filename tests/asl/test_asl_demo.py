@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 import pytest
+
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import CloseCombat
 from blowbyblow.domain.asl.units import Setup
@@ -27,8 +28,13 @@ def kinds(events: list[Any]) -> list[str]:
 def test_demo_has_ambush_partial_kill_withdrawal_and_melee_carrying_over():
     played = play(RULESET.demo())
     names = kinds(played.events)
-    for needed in ("AmbushDeclared", "PartialKill", "WithdrawalAttempted", "MeleeLocked",
-                   "MeleeContinued"):
+    for needed in (
+        "AmbushDeclared",
+        "PartialKill",
+        "WithdrawalAttempted",
+        "MeleeLocked",
+        "MeleeContinued",
+    ):
         assert needed in names, needed
     locked = next(e for e in played.events if isinstance(e, ev.MeleeLocked))
     begun = [e for e in played.events if isinstance(e, ev.CloseCombatPhaseBegun)]
@@ -55,13 +61,21 @@ def test_describe_state_shows_melee_and_concealment_before_and_after():
 
 def load(path: Path) -> Scenario:
     data = tomllib.loads(path.read_text())
-    rest = {k: v for k, v in data.items()
-            if k not in ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")}
+    rest = {
+        k: v
+        for k, v in data.items()
+        if k not in ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
+    }
     commands = [msgspec.convert(a, CloseCombat) for a in data.get("actions", [])]
     return Scenario(
-        ruleset=data["ruleset"], label=data["label"], rulings=data.get("rulings", {}),
-        setup=msgspec.convert(rest, RULESET.setup_type), commands=commands,
-        dice=data.get("dice"), seed=data.get("seed"), choices=data.get("choices", {}),
+        ruleset=data["ruleset"],
+        label=data["label"],
+        rulings=data.get("rulings", {}),
+        setup=msgspec.convert(rest, RULESET.setup_type),
+        commands=commands,
+        dice=data.get("dice"),
+        seed=data.get("seed"),
+        choices=data.get("choices", {}),
     )
 
 
@@ -77,8 +91,11 @@ def test_scenario_file_plays_like_the_demo():
 def test_scenario_typo_is_a_field_path_error():
     data = tomllib.loads(TOML.read_text())
     data["units"][0]["concieled"] = True
-    rest = {k: v for k, v in data.items()
-            if k not in ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")}
+    rest = {
+        k: v
+        for k, v in data.items()
+        if k not in ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
+    }
     with pytest.raises(msgspec.ValidationError, match=r"units\[0\]"):
         msgspec.convert(rest, Setup)
 
@@ -86,15 +103,18 @@ def test_scenario_typo_is_a_field_path_error():
 def test_validate_setup_refuses_unknown_references():
     setup = RULESET.demo().setup
     bad = msgspec.structs.replace(
-        setup, units=[*setup.units, msgspec.structs.replace(setup.units[0], id="g-467a")])
+        setup, units=[*setup.units, msgspec.structs.replace(setup.units[0], id="g-467a")]
+    )
     with pytest.raises(SetupError, match="duplicate"):
         RULESET.validate_setup(bad)
     bad = msgspec.structs.replace(
-        setup, units=[msgspec.structs.replace(setup.units[1], stacked_on="nobody")])
+        setup, units=[msgspec.structs.replace(setup.units[1], stacked_on="nobody")]
+    )
     with pytest.raises(SetupError, match="stacked_on"):
         RULESET.validate_setup(bad)
     bad = msgspec.structs.replace(
-        setup, units=[msgspec.structs.replace(setup.units[0], location="Z9")])
+        setup, units=[msgspec.structs.replace(setup.units[0], location="Z9")]
+    )
     with pytest.raises(SetupError, match="Location"):
         RULESET.validate_setup(bad)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from asl_helpers import leader, loc, of, one, run, setup, squad
+
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import Attack, CloseCombat
 
@@ -96,8 +97,9 @@ def concealed_example():
 
 
 def decline(turn: int = 1) -> CloseCombat:
-    return CloseCombat(turn=turn, attacker="German", location="B2",
-                       attacks=[Attack(by=["g658"], targets=["r447"])])
+    return CloseCombat(
+        turn=turn, attacker="German", location="B2", attacks=[Attack(by=["g658"], targets=["r447"])]
+    )
 
 
 def test_concealed_example_ambush_drs_no_ambush():
@@ -113,14 +115,24 @@ def test_concealed_example_ambush_drs_no_ambush():
 
 @pytest.mark.parametrize(
     ("threshold", "russian_dr", "ambush"),
-    [("at-least-3", 1, True), ("at-least-3", 2, True), ("more-than-3", 1, True),
-     ("more-than-3", 2, False), ("at-least-3", 3, False)],
+    [
+        ("at-least-3", 1, True),
+        ("at-least-3", 2, True),
+        ("more-than-3", 1, True),
+        ("more-than-3", 2, False),
+        ("at-least-3", 3, False),
+    ],
 )
 def test_concealed_example_ambush_threshold_ruling(threshold, russian_dr, ambush):
     """The EX's aside ('an original Ambush dr of < 2') is what more-than-3 gives; the default
     at-least-3 also Ambushes on a 2 (as G5 needs: 0 vs 3)."""
-    p = run(concealed_example(), [decline()], [3, russian_dr, 6, 5],
-            rulings={"asl.ambush-threshold": threshold}, all_dice_used=False)
+    p = run(
+        concealed_example(),
+        [decline()],
+        [3, russian_dr, 6, 5],
+        rulings={"asl.ambush-threshold": threshold},
+        all_dice_used=False,
+    )
     assert bool(of(p, ev.AmbushDeclared)) is ambush
 
 
@@ -151,8 +163,7 @@ def test_concealed_example_dr_4_reduces_and_reveals():
 @pytest.mark.parametrize("dr", [(2, 3), (3, 3), (6, 6)])
 def test_concealed_example_other_dr_no_effect_keeps_concealment_no_melee(dr):
     """Any other DR: it keeps its concealment, is not locked in Melee (A11.15)."""
-    p = run(concealed_example(), [decline()], [3, 3, *dr],
-            choices={"infiltrate/1/r447": "stay"})
+    p = run(concealed_example(), [decline()], [3, 3, *dr], choices={"infiltrate/1/r447": "stay"})
     r = p.state.units["r447"]
     assert r.status == "active" and r.concealed and r.kind == "squad"
     assert "B2" not in p.state.melee
@@ -160,8 +171,12 @@ def test_concealed_example_other_dr_no_effect_keeps_concealment_no_melee(dr):
 
 def test_concealed_example_russian_attacks_loses_concealment_german_at_3_2():
     """If the Russian attacks, the 4-4-7 loses concealment at once and the 6-5-8 attacks at 3-2."""
-    cc = CloseCombat(turn=1, attacker="German", location="B2", attacks=[
-        Attack(by=["g658"], targets=["r447"]), Attack(by=["r447"], targets=["g658"])])
+    cc = CloseCombat(
+        turn=1,
+        attacker="German",
+        location="B2",
+        attacks=[Attack(by=["g658"], targets=["r447"]), Attack(by=["r447"], targets=["g658"])],
+    )
     p = run(concealed_example(), [cc], [3, 3, 6, 5, 6, 5])
     lost = one(p, ev.ConcealmentLost)
     first_designation = p.events.index(of(p, ev.AttackDesignated)[0])
@@ -174,6 +189,7 @@ def test_concealed_example_russian_attacks_loses_concealment_german_at_3_2():
 @pytest.mark.parametrize(("ruling", "ambush"), [("-2", True), ("0", False)])
 def test_concealed_ambush_drm_ruling(ruling, ambush):
     """The EX: the Russian Ambushes with an Original 1 only thanks to the -2 Concealed drm."""
-    p = run(concealed_example(), [decline()], [3, 1, 6, 5],
-            rulings={"asl.ambush-concealed-drm": ruling})
+    p = run(
+        concealed_example(), [decline()], [3, 1, 6, 5], rulings={"asl.ambush-concealed-drm": ruling}
+    )
     assert bool(of(p, ev.AmbushDeclared)) is ambush

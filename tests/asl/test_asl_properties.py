@@ -8,6 +8,9 @@ import hashlib
 from typing import Any
 
 import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import Attack, CloseCombat, Withdrawal
 from blowbyblow.domain.asl.common import destinations
@@ -28,13 +31,16 @@ from blowbyblow.replay.driver import adjudicate
 from blowbyblow.replay.ruleset import Scenario
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import Played, play
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 RULESET = get_ruleset("asl")
 SIDES = ("German", "Russian")
-MMC = [("squad", "4-6-7", 4, 2), ("squad", "4-4-7", 4, 2), ("squad", "6-2-8", 6, 3),
-       ("hs", "2-4-7", 2, 0), ("crew", "2-2-8", 2, 0)]
+MMC = [
+    ("squad", "4-6-7", 4, 2),
+    ("squad", "4-4-7", 4, 2),
+    ("squad", "6-2-8", 6, 3),
+    ("hs", "2-4-7", 2, 0),
+    ("crew", "2-2-8", 2, 0),
+]
 
 
 class HashedChoices:
@@ -43,7 +49,9 @@ class HashedChoices:
     def __init__(self, seed: str) -> None:
         self.seed = seed
 
-    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
         h = int.from_bytes(hashlib.sha256(f"{self.seed}/{key}".encode()).digest()[:4], "big")
         return options[h % len(options)], "scripted"
 
@@ -60,33 +68,76 @@ def setups(draw: Any) -> Setup:
     for side in SIDES:
         for i in range(draw(st.integers(1, 3))):
             kind, name, fp, hs_fp = draw(st.sampled_from(MMC))
-            units.append(UnitSetup(
-                id=f"{side[0]}{i}", side=side, kind=kind, name=name, fp=fp, hs_fp=hs_fp,
-                location="C", concealed=draw(st.booleans()), broken=draw(st.booleans()),
-                pinned=draw(st.integers(0, 4)) == 0, cx=draw(st.integers(0, 4)) == 0,
-                inexperienced=draw(st.integers(0, 4)) == 0, sws=["LMG"] if i == 0 else [],
-            ))
+            units.append(
+                UnitSetup(
+                    id=f"{side[0]}{i}",
+                    side=side,
+                    kind=kind,
+                    name=name,
+                    fp=fp,
+                    hs_fp=hs_fp,
+                    location="C",
+                    concealed=draw(st.booleans()),
+                    broken=draw(st.booleans()),
+                    pinned=draw(st.integers(0, 4)) == 0,
+                    cx=draw(st.integers(0, 4)) == 0,
+                    inexperienced=draw(st.integers(0, 4)) == 0,
+                    sws=["LMG"] if i == 0 else [],
+                )
+            )
         if draw(st.integers(0, 3)) == 0:
-            units.append(UnitSetup(id=f"{side[0]}D", side=side, kind="squad", location="C",
-                                   dummy=True, concealed=True))
+            units.append(
+                UnitSetup(
+                    id=f"{side[0]}D",
+                    side=side,
+                    kind="squad",
+                    location="C",
+                    dummy=True,
+                    concealed=True,
+                )
+            )
         if draw(st.integers(0, 3)) == 0:
-            units.append(UnitSetup(id=f"{side[0]}H", side=side, kind="crew", name="2-2-8", fp=2,
-                                   location=draw(st.sampled_from(["C", "N", "S"])), hidden=True))
+            units.append(
+                UnitSetup(
+                    id=f"{side[0]}H",
+                    side=side,
+                    kind="crew",
+                    name="2-2-8",
+                    fp=2,
+                    location=draw(st.sampled_from(["C", "N", "S"])),
+                    hidden=True,
+                )
+            )
         if draw(st.booleans()):
-            units.append(UnitSetup(
-                id=f"{side[0]}L", side=side, kind=draw(st.sampled_from(["leader", "hero"])),
-                name="8-1", leadership=-1, location="C", stacked_on=f"{side[0]}0",
-                concealed=draw(st.booleans()),
-            ))
+            units.append(
+                UnitSetup(
+                    id=f"{side[0]}L",
+                    side=side,
+                    kind=draw(st.sampled_from(["leader", "hero"])),
+                    name="8-1",
+                    leadership=-1,
+                    location="C",
+                    stacked_on=f"{side[0]}0",
+                    concealed=draw(st.booleans()),
+                )
+            )
     vehicles = []
     if draw(st.integers(0, 3)) == 0:
-        vehicles.append(VehicleSetup(
-            id="V", side=draw(st.sampled_from(SIDES)), location="C", cmg=4,
-            ce=draw(st.booleans()), mobile=draw(st.booleans()), close_defense_usage=8,
-        ))
+        vehicles.append(
+            VehicleSetup(
+                id="V",
+                side=draw(st.sampled_from(SIDES)),
+                location="C",
+                cmg=4,
+                ce=draw(st.booleans()),
+                mobile=draw(st.booleans()),
+                close_defense_usage=8,
+            )
+        )
     melee = [MeleeSetup(location="C", since=0)] if draw(st.booleans()) else []
-    return Setup(sides=list(SIDES), locations=locations, units=units, vehicles=vehicles,
-                 melee=melee)
+    return Setup(
+        sides=list(SIDES), locations=locations, units=units, vehicles=vehicles, melee=melee
+    )
 
 
 def legal(state: State, command: CloseCombat, rulings: dict[str, str]) -> bool:
@@ -113,11 +164,13 @@ def draw_command(draw: Any, state: State, turn: int, rulings: dict[str, str]) ->
     withdrawing = {w.unit for w in command.withdrawals}
     for _ in range(draw(st.integers(0, 6))):
         side = draw(st.sampled_from(SIDES))
-        own = [u.id for u in present if u.side == side and not u.broken
-               and u.id not in withdrawing]
+        own = [u.id for u in present if u.side == side and not u.broken and u.id not in withdrawing]
         own += [v.id for v in vehicles_in(state, "C", side)]
-        own += [u.id for u in state.units.values()
-                if u.side == side and u.status == "captured" and u.location == "C"]
+        own += [
+            u.id
+            for u in state.units.values()
+            if u.side == side and u.status == "captured" and u.location == "C"
+        ]
         enemy = [u.id for u in present if u.side != side and u.kind in ("squad", "hs", "crew")]
         enemy_all = [u.id for u in present if u.side != side]
         enemy_v = [v.id for v in vehicles_in(state, "C") if v.side != side]
@@ -137,14 +190,20 @@ def draw_command(draw: Any, state: State, turn: int, rulings: dict[str, str]) ->
         elif enemy and choice < 5:
             targets = draw(st.lists(st.sampled_from(enemy), min_size=1, max_size=2, unique=True))
         else:
-            targets = draw(st.lists(st.sampled_from(enemy_all), min_size=1, max_size=2,
-                                    unique=True))
+            targets = draw(
+                st.lists(st.sampled_from(enemy_all), min_size=1, max_size=2, unique=True)
+            )
         weapons = draw(st.sampled_from([[], ["sn"], ["cmg"]])) if by == ["V"] else []
-        attack = Attack(by=by, targets=[] if weapons == ["sn"] else targets,
-                        capture=draw(st.integers(0, 5)) == 0, weapons=weapons)
+        attack = Attack(
+            by=by,
+            targets=[] if weapons == ["sn"] else targets,
+            capture=draw(st.integers(0, 5)) == 0,
+            weapons=weapons,
+        )
         solo = [b for b in by if len(by) == 1 and b.endswith("L")]
         trial = msgspec.structs.replace(
-            command, attacks=[*command.attacks, attack],
+            command,
+            attacks=[*command.attacks, attack],
             solo=sorted(set(command.solo) | set(solo)),
         )
         if legal(state, trial, rulings):
@@ -155,10 +214,13 @@ def draw_command(draw: Any, state: State, turn: int, rulings: dict[str, str]) ->
 @st.composite
 def battles(draw: Any) -> tuple[Setup, list[CloseCombat], dict[str, str], str, list[Event], Any]:
     setup = draw(setups())
-    rulings = RULESET.resolve_rulings({
-        r.name: draw(st.sampled_from(r.choices)) for r in RULESET.rulings
-        if r.name != "asl.atmm-check"
-    })
+    rulings = RULESET.resolve_rulings(
+        {
+            r.name: draw(st.sampled_from(r.choices))
+            for r in RULESET.rulings
+            if r.name != "asl.atmm-check"
+        }
+    )
     seed = draw(st.text(alphabet="abcdef0123456789", min_size=4, max_size=8))
     dice, choices = SeededDice(seed), HashedChoices(seed)
     state = RULESET.initial_state(setup)
@@ -166,21 +228,43 @@ def battles(draw: Any) -> tuple[Setup, list[CloseCombat], dict[str, str], str, l
     events: list[Event] = []
     for turn in range(1, draw(st.integers(1, 3)) + 1):
         command = draw_command(draw, state, turn, rulings)
-        result = adjudicate(RULESET, state, command, index=turn, rulings=rulings, dice=dice,
-                            choices=choices, quiet=True)
+        result = adjudicate(
+            RULESET,
+            state,
+            command,
+            index=turn,
+            rulings=rulings,
+            dice=dice,
+            choices=choices,
+            quiet=True,
+        )
         commands.append(command)
         events += result.events
         state = result.state
     return setup, commands, rulings, seed, events, state
 
 
-def replayed(setup: Setup, commands: list[CloseCombat], rulings: dict[str, str], seed: str) -> Played:
-    return play(Scenario(ruleset="asl", label="prop", setup=setup, commands=list(commands),
-                         rulings=rulings, seed=seed), choices=HashedChoices(seed))
+def replayed(
+    setup: Setup, commands: list[CloseCombat], rulings: dict[str, str], seed: str
+) -> Played:
+    return play(
+        Scenario(
+            ruleset="asl",
+            label="prop",
+            setup=setup,
+            commands=list(commands),
+            rulings=rulings,
+            seed=seed,
+        ),
+        choices=HashedChoices(seed),
+    )
 
 
-SETTINGS = settings(max_examples=100, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @SETTINGS
@@ -228,7 +312,8 @@ def test_concealed_unit_that_never_attacked_is_never_in_melee(battle):
         state = RULESET.evolve(state, e)
         if isinstance(e, ev.ConcealmentLost) and e.cause == "makes a CC attack":
             assert e.unit in attacked or any(
-                isinstance(x, ev.AttackDesignated) and e.unit in x.attackers for x in events)
+                isinstance(x, ev.AttackDesignated) and e.unit in x.attackers for x in events
+            )
         if isinstance(e, ev.MeleeLocked | ev.MeleeContinued):
             for uid in e.units:
                 assert not state.units[uid].concealed, uid

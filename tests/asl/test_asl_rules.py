@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 from asl_helpers import hs, leader, loc, of, one, run, setup, squad
+
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.ambush import ambush_drms
 from blowbyblow.domain.asl.cct import CCT, kill_number, odds_column, result_of
@@ -28,11 +29,28 @@ def causes(mods):
 # --- the CCT (A11.11) ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("att", "dfn", "column"), [
-    (12, 4, "3-1"), (7, 4, "3-2"), (11, 2, "4-1"), (4, 15, "1-4"), (12, 12, "1-1"),
-    (8, 4, "2-1"), (4, 8, "1-2"), (5, 16, "1-4"), (1, 8, "1-8"), (1, 5, "1-6"), (1, 7, "1-8"), (1, 9, "<1-8"),
-    (1, 10, "<1-8"), (10, 1, "10-1"), (12, 1, ">10-1"), (9, 1, "8-1"), (7, 1, "6-1"),
-])
+@pytest.mark.parametrize(
+    ("att", "dfn", "column"),
+    [
+        (12, 4, "3-1"),
+        (7, 4, "3-2"),
+        (11, 2, "4-1"),
+        (4, 15, "1-4"),
+        (12, 12, "1-1"),
+        (8, 4, "2-1"),
+        (4, 8, "1-2"),
+        (5, 16, "1-4"),
+        (1, 8, "1-8"),
+        (1, 5, "1-6"),
+        (1, 7, "1-8"),
+        (1, 9, "<1-8"),
+        (1, 10, "<1-8"),
+        (10, 1, "10-1"),
+        (12, 1, ">10-1"),
+        (9, 1, "8-1"),
+        (7, 1, "6-1"),
+    ],
+)
 def test_odds_round_down(att, dfn, column):
     assert odds_column(Fraction(att), Fraction(dfn), "beyond")[0] == column
 
@@ -43,8 +61,9 @@ def test_kill_numbers_match_facts_and_red_is_black_plus_two():
     assert [result_of(d, 5) for d in (4, 5, 6)] == ["eliminated", "partial", "none"]
 
 
-@pytest.mark.parametrize(("ruling", "column", "kn"), [("beyond", ">10-1", 13),
-                                                      ("round-down", "10-1", 12)])
+@pytest.mark.parametrize(
+    ("ruling", "column", "kn"), [("beyond", ">10-1", 13), ("round-down", "10-1", 12)]
+)
 def test_odds_just_above_10_to_1_ruling(ruling, column, kn):
     assert odds_column(Fraction(21), Fraction(2), ruling) == (column, kn)
 
@@ -54,26 +73,39 @@ def test_odds_just_above_10_to_1_ruling(ruling, column, kn):
 
 def two_on_two():
     return setup(
-        [squad("g1", "German", "A1", "4-6-7"), leader("gL", "German", "A1", "8-1", stacked_on="g1"),
-         squad("g2", "German", "A1", "4-6-7", broken=True),
-         squad("r1", "Russian", "A1", "4-4-7"), squad("r2", "Russian", "A1", "4-4-7")],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            leader("gL", "German", "A1", "8-1", stacked_on="g1"),
+            squad("g2", "German", "A1", "4-6-7", broken=True),
+            squad("r1", "Russian", "A1", "4-4-7"),
+            squad("r2", "Russian", "A1", "4-4-7"),
+        ],
         [loc("A1", "open", ("A2",)), loc("A2", "open", ("A1",))],
     )
 
 
-@pytest.mark.parametrize(("command", "rule"), [
-    (cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["g1"], targets=["r2"])), "A11.12"),
-    (cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["gL"], targets=["r1"])), "A11.14"),
-    (cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["r2"], targets=["r1"])), "A11.1"),
-    (cc(Attack(by=["g2"], targets=["r1"])), "A11.16"),
-    (cc(Attack(by=["r1"], targets=["gL"])), "A11.14"),
-    (cc(Attack(by=["gL"], targets=["r1"])), "A11.14"),
-    (cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["r2"], targets=["g1"]),
-        Attack(by=["r1"], targets=["g1"])), "A11.12"),
-    (cc(withdrawals=[Withdrawal(unit="g1", to="A2")]), "A11.2"),
-    (cc(Attack(by=["g1"], targets=["zz"])), "A11.1"),
-    (cc(location="Q9"), "A11.1"),
-])
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        (cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["g1"], targets=["r2"])), "A11.12"),
+        (cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["gL"], targets=["r1"])), "A11.14"),
+        (cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["r2"], targets=["r1"])), "A11.1"),
+        (cc(Attack(by=["g2"], targets=["r1"])), "A11.16"),
+        (cc(Attack(by=["r1"], targets=["gL"])), "A11.14"),
+        (cc(Attack(by=["gL"], targets=["r1"])), "A11.14"),
+        (
+            cc(
+                Attack(by=["g1"], targets=["r1"]),
+                Attack(by=["r2"], targets=["g1"]),
+                Attack(by=["r1"], targets=["g1"]),
+            ),
+            "A11.12",
+        ),
+        (cc(withdrawals=[Withdrawal(unit="g1", to="A2")]), "A11.2"),
+        (cc(Attack(by=["g1"], targets=["zz"])), "A11.1"),
+        (cc(location="Q9"), "A11.1"),
+    ],
+)
 def test_illegal_commands_are_refused(command, rule):
     from blowbyblow.domain.asl.phase import validate
     from blowbyblow.replay.rulesets import get_ruleset
@@ -86,8 +118,11 @@ def test_illegal_commands_are_refused(command, rule):
 
 
 def test_solo_smc_attack_when_announced_defends_alone_without_leadership_drm():
-    p = run(two_on_two(), [cc(Attack(by=["gL"], targets=["r1"]),
-                              Attack(by=["r2"], targets=["gL"]), solo=["gL"])], [3, 3, 6, 6])
+    p = run(
+        two_on_two(),
+        [cc(Attack(by=["gL"], targets=["r1"]), Attack(by=["r2"], targets=["gL"]), solo=["gL"])],
+        [3, 3, 6, 6],
+    )
     odds = of(p, ev.OddsCalculated)
     assert (odds[0].attack_fp, odds[0].column) == ("1", "1-4")
     assert (odds[1].attack_fp, odds[1].defense_fp) == ("4", "1")
@@ -99,6 +134,7 @@ def test_same_location_twice_in_a_player_turn_and_earlier_turn_refused():
     s = two_on_two()
     p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [6, 6])
     from blowbyblow.domain.asl.phase import validate
+
     rulings = p.ruleset.resolve_rulings({})
     with pytest.raises(RuleViolation, match="already resolved"):
         validate(p.state, cc(), rulings)
@@ -111,9 +147,11 @@ def test_same_location_twice_in_a_player_turn_and_earlier_turn_refused():
 
 def test_pinned_attacker_halved_cx_both_ways_and_pinned_leader_cannot_direct():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7", pinned=True, cx=True),
-         leader("gL", "German", "A1", "8-1", stacked_on="g1", pinned=True),
-         squad("r1", "Russian", "A1", "4-4-7", cx=True)],
+        [
+            squad("g1", "German", "A1", "4-6-7", pinned=True, cx=True),
+            leader("gL", "German", "A1", "8-1", stacked_on="g1", pinned=True),
+            squad("r1", "Russian", "A1", "4-4-7", cx=True),
+        ],
         [loc("A1")],
     )
     p = run(s, [cc(Attack(by=["g1", "gL"], targets=["r1"]))], [6, 6])
@@ -137,14 +175,19 @@ def test_capture_drm_applies_per_defender():
     """FACTS 1.6 EX: 1-2 (KN 4), Original 3: the Inexperienced 4-2-6 (-1, Final 2) is captured;
     the 4-4-7 (+1, Final 4 = KN) gives up one HS."""
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7"),
-         squad("r426", "Russian", "A1", "4-2-6", inexperienced=True),
-         squad("r447", "Russian", "A1", "4-4-7")],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("r426", "Russian", "A1", "4-2-6", inexperienced=True),
+            squad("r447", "Russian", "A1", "4-4-7"),
+        ],
         [loc("A1")],
     )
     p = run(s, [cc(Attack(by=["g1"], targets=["r426", "r447"], capture=True))], [1, 2])
     res = one(p, ev.CloseCombatResolved)
-    assert [(o.final_dr, o.result) for o in res.outcomes] == [(2, "captured"), (4, "partial-capture")]
+    assert [(o.final_dr, o.result) for o in res.outcomes] == [
+        (2, "captured"),
+        (4, "partial-capture"),
+    ]
     assert p.state.prisoners == {"r426": "g1", "r447-prisoner": "g1"}
     assert p.state.units["r447"].kind == "hs"
     assert p.state.melee["A1"].units == ("g1", "r447")
@@ -152,16 +195,22 @@ def test_capture_drm_applies_per_defender():
 
 def test_sw_of_eliminated_unit_lost_on_colored_1_and_low_dr_else_dropped():
     s = setup(
-        [squad("g1", "German", "A1", "6-2-8"),
-         squad("r1", "Russian", "A1", "4-4-7", sws=["LMG", "DC"])],
+        [
+            squad("g1", "German", "A1", "6-2-8"),
+            squad("r1", "Russian", "A1", "4-4-7", sws=["LMG", "DC"]),
+        ],
         [loc("A1")],
     )
     # 6 vs 4 = 3-2 (KN 6); colored 1 + white 2 = 3: eliminated; SW drs 5 (< 6: lost), 6 (kept)
     p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [1, 2, 5, 6])
     assert [e.sw for e in of(p, ev.SupportWeaponLost)] == ["LMG"]
     assert [e.sw for e in of(p, ev.SupportWeaponDropped)] == ["DC"]
-    p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [1, 2, 5, 6],
-            rulings={"asl.sw-loss-dr": "at-most-kn"})
+    p = run(
+        s,
+        [cc(Attack(by=["g1"], targets=["r1"]))],
+        [1, 2, 5, 6],
+        rulings={"asl.sw-loss-dr": "at-most-kn"},
+    )
     assert [e.sw for e in of(p, ev.SupportWeaponLost)] == ["LMG", "DC"]
     p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [2, 1])
     assert not of(p, ev.SupportWeaponLost) and len(of(p, ev.SupportWeaponDropped)) == 2
@@ -169,9 +218,11 @@ def test_sw_of_eliminated_unit_lost_on_colored_1_and_low_dr_else_dropped():
 
 def test_dummy_removed_before_designation():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7"),
-         UnitSetup(id="rd", side="Russian", kind="squad", location="A1", dummy=True),
-         squad("r1", "Russian", "A1", "4-4-7", concealed=True)],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            UnitSetup(id="rd", side="Russian", kind="squad", location="A1", dummy=True),
+            squad("r1", "Russian", "A1", "4-4-7", concealed=True),
+        ],
         [loc("A1", "woods")],
     )
     p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [3, 3, 6, 6])
@@ -182,32 +233,51 @@ def test_dummy_removed_before_designation():
 
 def test_ambush_drm_table():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7", cx=True, berserk=True, pinned=True, lax=True),
-         squad("g2", "German", "A1", "4-6-7", broken=True, stealthy=True, concealed=True),
-         leader("gL", "German", "A1", "9-2", pinned=True),
-         leader("gM", "German", "A1", "8-1"),
-         leader("rL", "Russian", "A1", "9-2")],
+        [
+            squad("g1", "German", "A1", "4-6-7", cx=True, berserk=True, pinned=True, lax=True),
+            squad("g2", "German", "A1", "4-6-7", broken=True, stealthy=True, concealed=True),
+            leader("gL", "German", "A1", "9-2", pinned=True),
+            leader("gM", "German", "A1", "8-1"),
+            leader("rL", "Russian", "A1", "9-2"),
+        ],
         [loc("A1", "woods")],
         vehicles=[VehicleSetup(id="v", side="German", location="A1", stunned=True)],
     )
     state = initial_state(s)
     german = ambush_drms(state, "A1", "German", -2)
     assert {m.cause: m.value for m in german} == {
-        "Vehicle": 2, "BU AFV v": 1, "Stunned AFV v": 1, "CX": 1, "Lax": 1, "broken": 1,
-        "pinned": 1, "berserk": 1, "Stealthy": -1, "Concealed": -2, "leader gM": -1}
+        "Vehicle": 2,
+        "BU AFV v": 1,
+        "Stunned AFV v": 1,
+        "CX": 1,
+        "Lax": 1,
+        "broken": 1,
+        "pinned": 1,
+        "berserk": 1,
+        "Stealthy": -1,
+        "Concealed": -2,
+        "leader gM": -1,
+    }
     assert ambush_drms(state, "A1", "Russian", -2) == ()  # a leader alone gets no drm
 
 
 def test_ambush_takes_precedence_over_vehicle_sequence():
     """A11.34 EX: an Ambush in a hex with a vehicle: the Ambusher resolves all its attacks first."""
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7"), squad("g2", "German", "A1", "4-6-7"),
-         squad("r1", "Russian", "A1", "4-4-7"), squad("r2", "Russian", "A1", "4-4-7")],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("g2", "German", "A1", "4-6-7"),
+            squad("r1", "Russian", "A1", "4-4-7"),
+            squad("r2", "Russian", "A1", "4-4-7"),
+        ],
         [loc("A1", "woods")],
         vehicles=[VehicleSetup(id="v", side="Russian", location="A1", cmg=4)],
     )
-    command = cc(Attack(by=["r1"], targets=["g1"]), Attack(by=["g1"], targets=["r1"]),
-                 Attack(by=["g2"], targets=["r2"]))
+    command = cc(
+        Attack(by=["r1"], targets=["g1"]),
+        Attack(by=["g1"], targets=["r1"]),
+        Attack(by=["g2"], targets=["r2"]),
+    )
     p = run(s, [command], [1, 6, 6, 5, 6, 5, 6, 5])
     assert one(p, ev.AmbushDeclared).ambusher == "German"
     assert [d.attack for d in of(p, ev.AttackDesignated)] == [2, 3, 1]
@@ -217,10 +287,14 @@ def test_ambush_takes_precedence_over_vehicle_sequence():
 
 def test_withdrawal_into_concealed_enemy_location_is_fatal_and_reveals_by_random_selection():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7"),
-         squad("r2", "Russian", "A2", "4-4-7", concealed=True),
-         squad("r3", "Russian", "A2", "4-4-7", concealed=True)],
-        [loc("A1", "open", ("A2",)), loc("A2", "woods", ("A1",))], melee=["A1"],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("r1", "Russian", "A1", "4-4-7"),
+            squad("r2", "Russian", "A2", "4-4-7", concealed=True),
+            squad("r3", "Russian", "A2", "4-4-7", concealed=True),
+        ],
+        [loc("A1", "open", ("A2",)), loc("A2", "woods", ("A1",))],
+        melee=["A1"],
     )
     p = run(s, [cc(withdrawals=[Withdrawal(unit="g1", to="A2")])], [2, 5])
     assert p.state.units["g1"].status == "eliminated"
@@ -231,16 +305,24 @@ def test_withdrawal_into_concealed_enemy_location_is_fatal_and_reveals_by_random
 
 def test_withdrawal_refused_into_known_enemy_and_smc_withdrawing_with_mmc_defends_with_it():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7"), leader("gL", "German", "A1", "8-1", stacked_on="g1"),
-         squad("r1", "Russian", "A1", "6-2-8"), squad("r2", "Russian", "A3", "4-4-7")],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            leader("gL", "German", "A1", "8-1", stacked_on="g1"),
+            squad("r1", "Russian", "A1", "6-2-8"),
+            squad("r2", "Russian", "A3", "4-4-7"),
+        ],
         [loc("A1", "open", ("A2", "A3")), loc("A2", "woods", ("A1",)), loc("A3", "open", ("A1",))],
         melee=["A1"],
     )
     with pytest.raises(RuleViolation, match=r"A11\.21"):
         run(s, [cc(withdrawals=[Withdrawal(unit="g1", to="A3")])], [])
-    command = cc(Attack(by=["r1"], targets=["g1"]),
-                 withdrawals=[Withdrawal(unit="g1", to="A2"),
-                              Withdrawal(unit="gL", to="A2", with_unit="g1")])
+    command = cc(
+        Attack(by=["r1"], targets=["g1"]),
+        withdrawals=[
+            Withdrawal(unit="g1", to="A2"),
+            Withdrawal(unit="gL", to="A2", with_unit="g1"),
+        ],
+    )
     p = run(s, [command], [5, 6])
     res = one(p, ev.CloseCombatResolved)
     assert [o.unit for o in res.outcomes] == ["g1", "gL"]
@@ -250,11 +332,20 @@ def test_withdrawal_refused_into_known_enemy_and_smc_withdrawing_with_mmc_defend
 
 
 def test_infiltration_on_original_2_lets_the_attacker_withdraw():
-    s = setup([squad("g1", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7"),
-               squad("r2", "Russian", "A1", "4-4-7")],
-              [loc("A1", "open", ("A2",)), loc("A2", "open", ("A1",))])
-    p = run(s, [cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["r2"], targets=["g1"]))],
-            [1, 1], choices={"infiltrate/1/g1": "A2"})
+    s = setup(
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("r1", "Russian", "A1", "4-4-7"),
+            squad("r2", "Russian", "A1", "4-4-7"),
+        ],
+        [loc("A1", "open", ("A2",)), loc("A2", "open", ("A1",))],
+    )
+    p = run(
+        s,
+        [cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["r2"], targets=["g1"]))],
+        [1, 1],
+        choices={"infiltrate/1/g1": "A2"},
+    )
     assert one(p, ev.Infiltrated).unit == "g1"
     assert p.state.units["r1"].status == "eliminated"
     assert one(p, ev.AttackForfeited).attack == 2  # gone before the DEFENDER's attack
@@ -278,8 +369,10 @@ def test_unlikely_kill_on_original_2():
 
 def test_original_2_that_burns_stays_burning_and_crew_small_arms_random_selection():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7", inexperienced=True),
-         leader("gL", "German", "A1", "8-0", stacked_on="g1")],
+        [
+            squad("g1", "German", "A1", "4-6-7", inexperienced=True),
+            leader("gL", "German", "A1", "8-0", stacked_on="g1"),
+        ],
         [loc("A1")],
         vehicles=[VehicleSetup(id="v", side="Russian", location="A1", cmg=2, motion=True)],
     )
@@ -293,26 +386,42 @@ def test_original_2_that_burns_stays_burning_and_crew_small_arms_random_selectio
 
 def test_escorts_no_mg_unarmored_and_ot_drms_vs_vehicle():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7"),
-         hs("r2", "Russian", "A1", "2-4-7")],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("r1", "Russian", "A1", "4-4-7"),
+            hs("r2", "Russian", "A1", "2-4-7"),
+        ],
         [loc("A1")],
-        vehicles=[VehicleSetup(id="t", side="Russian", location="A1", armored=False, afv=False),
-                  VehicleSetup(id="o", side="Russian", location="A1", open_topped=True, cmg=2,
-                               mobile=False)],
+        vehicles=[
+            VehicleSetup(id="t", side="Russian", location="A1", armored=False, afv=False),
+            VehicleSetup(
+                id="o", side="Russian", location="A1", open_topped=True, cmg=2, mobile=False
+            ),
+        ],
     )
     p = run(s, [cc(Attack(by=["g1"], targets=["t"]), ambush_possible=False)], [6, 6])
     assert {m.cause: m.value for m in one(p, ev.VehicleCCResolved).modifiers} == {
-        "unarmored vehicle": -3, "no manned MG": -1, "escorting r1": 2, "escorting r2": 1}
+        "unarmored vehicle": -3,
+        "no manned MG": -1,
+        "escorting r1": 2,
+        "escorting r2": 1,
+    }
     p = run(s, [cc(Attack(by=["g1"], targets=["o"]), ambush_possible=False)], [6, 6])
     assert {m.cause: m.value for m in one(p, ev.VehicleCCResolved).modifiers} == {
-        "escorting r1": 2, "escorting r2": 1, "OT/partially armored AFV": -2,
-        "Immobile AFV": -1}
+        "escorting r1": 2,
+        "escorting r2": 1,
+        "OT/partially armored AFV": -2,
+        "Immobile AFV": -1,
+    }
 
 
 def test_ambush_drm_count_ruling_per_unit():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7", cx=True), squad("g2", "German", "A1", "4-6-7", cx=True),
-         squad("r1", "Russian", "A1", "4-4-7")],
+        [
+            squad("g1", "German", "A1", "4-6-7", cx=True),
+            squad("g2", "German", "A1", "4-6-7", cx=True),
+            squad("r1", "Russian", "A1", "4-4-7"),
+        ],
         [loc("A1", "woods")],
     )
     state = initial_state(s)
@@ -335,8 +444,9 @@ def test_passengers_cannot_be_singled_out():
     s = setup(
         [squad("g1", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7")],
         [loc("A1")],
-        vehicles=[VehicleSetup(id="ht", side="Russian", location="A1", armored=False,
-                               passengers=["r1"])],
+        vehicles=[
+            VehicleSetup(id="ht", side="Russian", location="A1", armored=False, passengers=["r1"])
+        ],
     )
     with pytest.raises(RuleViolation, match="Passenger"):
         run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [])
@@ -345,17 +455,23 @@ def test_passengers_cannot_be_singled_out():
     assert p.state.units["r1"].status == "eliminated"  # PRC share the vehicle's fate (A11.611)
 
 
-@pytest.mark.parametrize(("attacks", "columns"), [
-    ([(["g1", "g2", "g3"], ["r1", "r2", "r3"])], ["1-1"]),
-    ([(["g1", "g2", "g3"], ["r1"])], ["3-1"]),
-    ([(["g1"], ["r1"]), (["g2"], ["r2"]), (["g3"], ["r3"])], ["1-1", "1-1", "1-1"]),
-    ([(["g1", "g2"], ["r1"]), (["g3"], ["r2", "r3"])], ["2-1", "1-2"]),
-    ([(["g1", "g2"], ["r1"]), (["g3"], ["r2"])], ["2-1", "1-1"]),
-])
+@pytest.mark.parametrize(
+    ("attacks", "columns"),
+    [
+        ([(["g1", "g2", "g3"], ["r1", "r2", "r3"])], ["1-1"]),
+        ([(["g1", "g2", "g3"], ["r1"])], ["3-1"]),
+        ([(["g1"], ["r1"]), (["g2"], ["r2"]), (["g3"], ["r3"])], ["1-1", "1-1", "1-1"]),
+        ([(["g1", "g2"], ["r1"]), (["g3"], ["r2", "r3"])], ["2-1", "1-2"]),
+        ([(["g1", "g2"], ["r1"]), (["g3"], ["r2"])], ["2-1", "1-1"]),
+    ],
+)
 def test_a11_12_example_ways_to_divide_the_attacks(attacks, columns):
     """A11.12 EX: three 4-FP squads a side, five ways to divide the CC."""
-    s = setup([squad(f"g{i}", "German", "A1", "4-6-7") for i in (1, 2, 3)]
-              + [squad(f"r{i}", "Russian", "A1", "4-4-7") for i in (1, 2, 3)], [loc("A1")])
+    s = setup(
+        [squad(f"g{i}", "German", "A1", "4-6-7") for i in (1, 2, 3)]
+        + [squad(f"r{i}", "Russian", "A1", "4-4-7") for i in (1, 2, 3)],
+        [loc("A1")],
+    )
     command = cc(*[Attack(by=b, targets=t) for b, t in attacks])
     p = run(s, [command], [6, 6] * len(attacks))
     assert [o.column for o in of(p, ev.OddsCalculated)] == columns
@@ -363,13 +479,26 @@ def test_a11_12_example_ways_to_divide_the_attacks(attacks, columns):
 
 def test_riders_attacked_separately_minus_one_and_plus_one_when_attacking():
     s = setup(
-        [squad("g1", "German", "A1", "4-6-7"), squad("g2", "German", "A1", "4-6-7"),
-         hs("r1", "Russian", "A1", "2-4-7"), squad("r2", "Russian", "A1", "4-4-7")],
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("g2", "German", "A1", "4-6-7"),
+            hs("r1", "Russian", "A1", "2-4-7"),
+            squad("r2", "Russian", "A1", "4-4-7"),
+        ],
         [loc("A1")],
         vehicles=[VehicleSetup(id="t", side="Russian", location="A1", cmg=2, riders=["r1"])],
     )
-    p = run(s, [cc(Attack(by=["g1"], targets=["r1"]), Attack(by=["r1"], targets=["g2"]),
-                   ambush_possible=False)], [6, 5, 6, 5])
+    p = run(
+        s,
+        [
+            cc(
+                Attack(by=["g1"], targets=["r1"]),
+                Attack(by=["r1"], targets=["g2"]),
+                ambush_possible=False,
+            )
+        ],
+        [6, 5, 6, 5],
+    )
     first, second = of(p, ev.CloseCombatResolved)
     assert causes(first.outcomes[0].modifiers) == ["Rider defending"]
     assert causes(second.outcomes[0].modifiers) == ["Rider attacking"]
@@ -380,10 +509,15 @@ def test_defender_ccv_of_the_pziv_example_choices():
     1-4 (5-16) vs all four."""
     from blowbyblow.domain.asl.resolution import defender_ccv
 
-    s = setup([squad("rA", "Russian", "P1", "4-4-7"),
-               leader("rL", "Russian", "P1", "8-1", stacked_on="rA"),
-               squad("rB", "Russian", "P1", "4-4-7"), squad("rC", "Russian", "P1", "4-4-7")],
-              [loc("P1")])
+    s = setup(
+        [
+            squad("rA", "Russian", "P1", "4-4-7"),
+            leader("rL", "Russian", "P1", "8-1", stacked_on="rA"),
+            squad("rB", "Russian", "P1", "4-4-7"),
+            squad("rC", "Russian", "P1", "4-4-7"),
+        ],
+        [loc("P1")],
+    )
     state = initial_state(s)
     assert defender_ccv(state, ("rB",)) == 5
     assert defender_ccv(state, ("rB", "rC")) == 10
@@ -392,23 +526,45 @@ def test_defender_ccv_of_the_pziv_example_choices():
 
 
 def test_two_units_withdrawing_count_neither_as_standing():
-    s = setup([squad("g1", "German", "A1", "4-6-7"), squad("g2", "German", "A1", "4-6-7"),
-               squad("g3", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7")],
-              [loc("A1", "open", ("A2",)), loc("A2", "woods", ("A1",))], melee=["A1"])
-    p = run(s, [cc(withdrawals=[Withdrawal(unit="g1", to="A2"), Withdrawal(unit="g2", to="A2")])],
-            [])
+    s = setup(
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("g2", "German", "A1", "4-6-7"),
+            squad("g3", "German", "A1", "4-6-7"),
+            squad("r1", "Russian", "A1", "4-4-7"),
+        ],
+        [loc("A1", "open", ("A2",)), loc("A2", "woods", ("A1",))],
+        melee=["A1"],
+    )
+    p = run(
+        s, [cc(withdrawals=[Withdrawal(unit="g1", to="A2"), Withdrawal(unit="g2", to="A2")])], []
+    )
     assert [(w.standing, w.drm) for w in of(p, ev.WithdrawalAttempted)] == [(1, -1), (1, -1)]
     assert p.state.melee["A1"].units == ("g3", "r1")
 
 
 def test_known_smc_does_not_defend_with_a_concealed_mmc():
     """A11.14 EXC: a Known SMC never defends with a concealed unit: each is its own target."""
-    s = setup([squad("g1", "German", "A1", "4-6-7", concealed=True),
-               leader("gL", "German", "A1", "8-1", stacked_on="g1"),
-               squad("r1", "Russian", "A1", "4-4-7"), squad("r2", "Russian", "A1", "4-4-7")],
-              [loc("A1")])
-    p = run(s, [cc(Attack(by=["r1"], targets=["g1"]), Attack(by=["r2"], targets=["gL"]),
-                   ambush_possible=False)], [6, 6, 6, 6])
+    s = setup(
+        [
+            squad("g1", "German", "A1", "4-6-7", concealed=True),
+            leader("gL", "German", "A1", "8-1", stacked_on="g1"),
+            squad("r1", "Russian", "A1", "4-4-7"),
+            squad("r2", "Russian", "A1", "4-4-7"),
+        ],
+        [loc("A1")],
+    )
+    p = run(
+        s,
+        [
+            cc(
+                Attack(by=["r1"], targets=["g1"]),
+                Attack(by=["r2"], targets=["gL"]),
+                ambush_possible=False,
+            )
+        ],
+        [6, 6, 6, 6],
+    )
     first, second = of(p, ev.OddsCalculated)
     assert (first.attack_fp, first.defense_fp) == ("2", "4")  # halved vs the concealed squad
     assert (second.attack_fp, second.defense_fp, second.column) == ("4", "1", "4-1")

@@ -7,11 +7,13 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.replay.store import BattleStore
+
 from bxbtest import RULESET_IDS, tamper
-from typer.testing import CliRunner
 
 runner = CliRunner()
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
@@ -87,12 +89,24 @@ def test_record_a_scenario_file_with_seeded_dice(tmp_path: Path) -> None:
 
 
 def test_every_rule_step_is_logged_as_json_when_asked(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["--db", str(tmp_path / "b.sqlite"), "--log-json", "--log-level", "info",
-                                 "demo", "--ruleset", RULESET_IDS[0]])
+    result = runner.invoke(
+        app,
+        [
+            "--db",
+            str(tmp_path / "b.sqlite"),
+            "--log-json",
+            "--log-level",
+            "info",
+            "demo",
+            "--ruleset",
+            RULESET_IDS[0],
+        ],
+    )
     assert result.exit_code == 0
     logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
     rule_steps = [entry for entry in logged if "rule" in entry]
     code, out = bxb(tmp_path / "b.sqlite", "log", "--json")
+    assert code == 0
     in_log = [json.loads(line) for line in out.splitlines()]
     # Every event after the first, and every rule step with its rule, was logged as adjudicated.
     assert [e["position"] for e in logged] == [e["position"] for e in in_log[1:]]

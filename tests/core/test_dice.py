@@ -6,6 +6,9 @@ import hashlib
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from blowbyblow.replay.dice import (
     DiceError,
     InteractiveChoices,
@@ -16,8 +19,6 @@ from blowbyblow.replay.dice import (
     SeededDice,
     seeded_die,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 
 def documented_die(seed: str, key: str, i: int, sides: int) -> int:

@@ -9,8 +9,10 @@ from uuid import uuid4
 
 import psycopg
 import pytest
+
 from blowbyblow.replay.store import BattleStore, StaleVersion
 from blowbyblow.replay.verify import verify_battle
+
 from bxbtest import RULESET_IDS, record_demo
 from pgserver import postgres_server
 

@@ -11,15 +11,17 @@ import sys
 from pathlib import Path
 
 import msgspec
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.service import Recorded, record
 from blowbyblow.replay.store import BattleStore
+
 from bxbtest import RULESET_IDS
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
 
 
 def record_random(store: BattleStore, ruleset_id: str, seed: str) -> Recorded | None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
@@ -16,6 +17,7 @@ from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.service import AlreadyRecorded, record
 from blowbyblow.replay.session import play
 from blowbyblow.replay.store import BattleStore, StaleVersion, chain
+
 from bxbtest import RULESET_IDS, record_demo
 
 

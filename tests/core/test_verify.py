@@ -9,11 +9,13 @@ from typing import Any
 
 import msgspec
 import pytest
+
 from blowbyblow.domain.core import BlowByBlowError, DiceRolled, RuleEvent
 from blowbyblow.replay.codec import codec_for, to_builtins
 from blowbyblow.replay.service import record
 from blowbyblow.replay.store import GENESIS, BattleStore, LoggedEvent, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
+
 from bxbtest import RULESET_IDS, record_demo, tamper
 
 

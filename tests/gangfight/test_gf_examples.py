@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from gangfight.gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
+
 from blowbyblow.domain.gangfight.commands import Fall, Fight, Trample
 from blowbyblow.domain.gangfight.events import (
     ArmourRolled,
@@ -14,7 +16,6 @@ from blowbyblow.domain.gangfight.events import (
     WoundsNegated,
 )
 from blowbyblow.replay.dice import ListedDice
-from gangfight.gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
 
 
 def test_damage_and_armour_example_veteran_strikes_the_orc() -> None:

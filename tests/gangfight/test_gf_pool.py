@@ -4,6 +4,7 @@ natural 1s and 6s."""
 from __future__ import annotations
 
 import pytest
+
 from blowbyblow.domain.core import Modifier
 from blowbyblow.domain.gangfight.pool import (
     choose_drops,

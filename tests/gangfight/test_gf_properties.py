@@ -7,6 +7,10 @@ import hashlib
 from typing import Any
 
 import msgspec
+from gangfight.gf_helpers import WEAPONS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from blowbyblow.domain.core import DiceSpec, Event, RuleEvent, RuleViolation
 from blowbyblow.domain.gangfight import commands as c
 from blowbyblow.domain.gangfight.events import (
@@ -23,9 +27,6 @@ from blowbyblow.replay.driver import adjudicate, fold
 from blowbyblow.replay.ruleset import Scenario
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import play, start_event
-from gangfight.gf_helpers import WEAPONS
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 RULESET = get_ruleset("gangfight")
 KINDS_OF_COMMAND = [

@@ -7,6 +7,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from gangfight.gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
+
 from blowbyblow.domain.core import ChoiceMade, Context, RuleViolation, SetupError
 from blowbyblow.domain.gangfight.commands import (
     Fall,
@@ -45,7 +47,6 @@ from blowbyblow.domain.gangfight.procedure import procedure
 from blowbyblow.domain.gangfight.profiles import validate_setup
 from blowbyblow.domain.gangfight.rulings import RULINGS
 from blowbyblow.domain.gangfight.state import initial_state
-from gangfight.gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
 
 DEFAULTS = {r.name: r.default for r in RULINGS}
 DUEL = setup(VETERAN, BRAVE, gaps=(("veteran", "brave", 0),))

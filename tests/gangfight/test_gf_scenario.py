@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+
 from blowbyblow.domain.core import RuleEvent
 from blowbyblow.domain.gangfight.commands import GangfightCommand
 from blowbyblow.domain.gangfight.events import (

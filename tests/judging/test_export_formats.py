@@ -6,14 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
 from blowbyblow.replay.formats import upcast
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.verify import verify_battle
+
 from bxbtest import RULESET_IDS, record_demo
-from typer.testing import CliRunner
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "necromunda-2023-format1.jsonl"
 runner = CliRunner()

@@ -14,11 +14,13 @@ from typing import Any
 
 import msgspec
 import pytest
+
 from blowbyblow.replay.export import export_battle, read_export
 from blowbyblow.replay.judging import load_private_key, new_keys
 from blowbyblow.replay.service import seal_battle
 from blowbyblow.replay.store import BattleStore, seal_id
 from blowbyblow.replay.verify import verify_battle
+
 from bxbtest import RULESET_IDS, record_demo
 
 _SORTED = msgspec.msgpack.Encoder(order="sorted")

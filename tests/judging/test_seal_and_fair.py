@@ -8,6 +8,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from typer.testing import CliRunner
+
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.replay.export import export_battle, read_export
@@ -21,8 +23,8 @@ from blowbyblow.replay.judging import (
 from blowbyblow.replay.service import record, seal_battle
 from blowbyblow.replay.store import GENESIS, BattleStore, StoreError, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
+
 from bxbtest import RULESET_IDS, record_demo
-from typer.testing import CliRunner
 
 runner = CliRunner()
 

@@ -6,6 +6,8 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.export import export_battle
@@ -14,8 +16,8 @@ from blowbyblow.replay.service import save_events
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.verify import verify_battle
 from blowbyblow.replay.whatif import WhatIfError, parse_rulings, what_if
+
 from bxbtest import RULESET_IDS, record_demo
-from typer.testing import CliRunner
 
 runner = CliRunner()
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
+
 from blowbyblow.domain.necromunda import events as ev
 from blowbyblow.domain.necromunda.model import OUT_OF_ACTION
 from blowbyblow.replay.driver import fold

@@ -4,20 +4,6 @@ driven by listed dice."""
 from __future__ import annotations
 
 import pytest
-from blowbyblow.domain.core import ChoiceMade, RuleViolation
-from blowbyblow.domain.necromunda.events import (
-    AssistClaimed,
-    AttackDiceAllocated,
-    HitRolled,
-    InterferenceApplied,
-    ReactionAttacksBegun,
-    StatusChanged,
-    TurnedToFace,
-    WeaponDice,
-    WeaponsChosen,
-    WoundRolled,
-)
-from blowbyblow.domain.necromunda.model import PRONE_PINNED, STANDING_ENGAGED
 from necromunda.necro_helpers import (
     AXE,
     CLUB,
@@ -35,6 +21,21 @@ from necromunda.necro_helpers import (
     run,
     setup,
 )
+
+from blowbyblow.domain.core import ChoiceMade, RuleViolation
+from blowbyblow.domain.necromunda.events import (
+    AssistClaimed,
+    AttackDiceAllocated,
+    HitRolled,
+    InterferenceApplied,
+    ReactionAttacksBegun,
+    StatusChanged,
+    TurnedToFace,
+    WeaponDice,
+    WeaponsChosen,
+    WoundRolled,
+)
+from blowbyblow.domain.necromunda.model import PRONE_PINNED, STANDING_ENGAGED
 
 
 def mods(e: HitRolled) -> list[int]:

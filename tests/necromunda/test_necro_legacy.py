@@ -8,12 +8,6 @@ from typing import Any
 
 import msgspec
 import pytest
-from blowbyblow.domain.core import ChoiceMade, RuleViolation
-from blowbyblow.domain.necromunda import events as ev
-from blowbyblow.domain.necromunda.model import OUT_OF_ACTION, PRONE_PINNED
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
-from blowbyblow.replay.session import play
 from hypothesis import HealthCheck, given, settings
 from necromunda.necro_helpers import (
     PISTOL,
@@ -31,6 +25,13 @@ from necromunda.necro_helpers import (
 )
 from necromunda.test_necro_demo import load_scenario
 from necromunda.test_necro_properties import _check, battles
+
+from blowbyblow.domain.core import ChoiceMade, RuleViolation
+from blowbyblow.domain.necromunda import events as ev
+from blowbyblow.domain.necromunda.model import OUT_OF_ACTION, PRONE_PINNED
+from blowbyblow.replay.ruleset import Scenario
+from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.session import play
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
 LEGACY = "necromunda-legacy"

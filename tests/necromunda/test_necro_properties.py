@@ -10,6 +10,10 @@ import sys
 from typing import Any
 
 import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from necromunda.necro_helpers import AXE, CLUB, KNIFE, MAUL, PISTOL, PISTOL2, WHIP, fighter
+
 from blowbyblow.domain.core import CommandIssued, Context, RuleViolation
 from blowbyblow.domain.necromunda.commands import Allocation, Charge, CoupDeGraceAction, Fight
 from blowbyblow.domain.necromunda.model import (
@@ -28,9 +32,6 @@ from blowbyblow.replay.driver import adjudicate, fold
 from blowbyblow.replay.ruleset import Ruleset, Scenario
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import dice_for, play, start_event
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from necromunda.necro_helpers import AXE, CLUB, KNIFE, MAUL, PISTOL, PISTOL2, WHIP, fighter
 
 WEAPONS = [KNIFE, AXE, CLUB, PISTOL, PISTOL2, MAUL, WHIP]
 VEHICLE = Vehicle(toughness_front=6, toughness_side=5, toughness_rear=4, hull_points=2)

@@ -4,6 +4,23 @@ attacks, Consolidate / Coup de Grace, vehicles and barricades, driven by listed 
 from __future__ import annotations
 
 import pytest
+from necromunda.necro_helpers import (
+    AXE,
+    CLUB,
+    KNIFE,
+    WHIP,
+    Barricade,
+    CoupDeGraceAction,
+    Engagement,
+    Fight,
+    Vehicle,
+    fighter,
+    of,
+    one,
+    run,
+    setup,
+)
+
 from blowbyblow.domain.core import ChoiceMade, RuleViolation, SetupError
 from blowbyblow.domain.necromunda.events import (
     AssistClaimed,
@@ -33,22 +50,6 @@ from blowbyblow.domain.necromunda.model import (
 from blowbyblow.domain.necromunda.n23 import injury_dice_count, split_attack_dice, wound_target
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import play
-from necromunda.necro_helpers import (
-    AXE,
-    CLUB,
-    KNIFE,
-    WHIP,
-    Barricade,
-    CoupDeGraceAction,
-    Engagement,
-    Fight,
-    Vehicle,
-    fighter,
-    of,
-    one,
-    run,
-    setup,
-)
 
 
 @pytest.mark.parametrize(

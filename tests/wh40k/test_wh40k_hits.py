@@ -4,6 +4,8 @@ Strength, the to-wound chart and save rulings, multi-wound models, dice damage."
 from __future__ import annotations
 
 import pytest
+from wh40k.wh40k_helpers import model, of, one, run, setup
+
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.domain.wh40k.commands import Fight
 from blowbyblow.domain.wh40k.events import (
@@ -21,13 +23,21 @@ from blowbyblow.domain.wh40k.wounds import (
     to_wound_difference,
     to_wound_ratio,
 )
-from wh40k.wh40k_helpers import model, of, one, run, setup
 
 
 @pytest.mark.parametrize(
     ("s", "t", "needed"),
-    [(3, 3, 4), (4, 3, 3), (5, 3, 2), (10, 3, 2), (3, 4, 5), (3, 5, 6), (3, 6, 6), (3, 7, None),
-     (1, 10, None)],
+    [
+        (3, 3, 4),
+        (4, 3, 3),
+        (5, 3, 2),
+        (10, 3, 2),
+        (3, 4, 5),
+        (3, 5, 6),
+        (3, 6, 6),
+        (3, 7, None),
+        (1, 10, None),
+    ],
 )
 def test_difference_chart(s: int, t: int, needed: int | None) -> None:
     assert to_wound_difference(s, t) == needed
@@ -51,8 +61,9 @@ def test_save_arithmetic() -> None:
 
 
 def test_winner_scores_the_difference_and_each_hit_is_wounded_and_saved() -> None:
-    s = setup(model("a", "red", weapons=["knife"]), model("b", "blue", w=3, save=5),
-              contacts=[("a", "b")])
+    s = setup(
+        model("a", "red", weapons=["knife"]), model("b", "blue", w=3, save=5), contacts=[("a", "b")]
+    )
     # a 6 against b 2: 10 - 6 = 4 hits. Knife as user: S3 vs T3 needs 4+; save 5+ (S3: no mod)
     dice = [6, 2, 4, 5, 3, 6, 2, 5, 1]
     played = run(s, [Fight(model="a")], dice)
@@ -61,7 +72,9 @@ def test_winner_scores_the_difference_and_each_hit_is_wounded_and_saved() -> Non
     assert one(played, HitsScored).hits == 4
     assert [w.wounded for w in of(played, WoundRolled)] == [True, False, True, True]
     assert [(sv.needed, sv.saved) for sv in of(played, SaveRolled)] == [
-        (5, True), (5, False), (5, False)
+        (5, True),
+        (5, False),
+        (5, False),
     ]
     assert [w.wounds_left for w in of(played, WoundsLost)] == [2, 1]
     assert played.state.models["b"].wounds == 1
@@ -79,8 +92,11 @@ def test_hits_stop_when_the_loser_is_slain() -> None:
 
 
 def test_dice_damage_is_rolled() -> None:
-    s = setup(model("a", "red", weapons=["hammer"]), model("b", "blue", t=4, w=3, save=2),
-              contacts=[("a", "b")])
+    s = setup(
+        model("a", "red", weapons=["hammer"]),
+        model("b", "blue", t=4, w=3, save=2),
+        contacts=[("a", "b")],
+    )
     # hammer S8 vs T4: 2+; save 2+ at -5: none; damage D3 rolled 3 takes all 3 wounds
     played = run(s, [Fight(model="a")], [5, 2, 2, 3])
     assert one(played, NoSave).reason == "save modified beyond 6+"
@@ -92,8 +108,9 @@ def test_dice_damage_is_rolled() -> None:
 
 
 def test_winner_uses_its_best_weapon_by_default_or_the_chosen_one() -> None:
-    s = setup(model("a", "red", weapons=["pistol", "axe"]), model("b", "blue", t=9),
-              contacts=[("a", "b")])
+    s = setup(
+        model("a", "red", weapons=["pistol", "axe"]), model("b", "blue", t=9), contacts=[("a", "b")]
+    )
     # a has two Close Combat weapons: 2 dice
     played = run(s, [Fight(model="a")], [6, 1, 2])
     hits = one(played, HitsScored)
@@ -106,8 +123,9 @@ def test_winner_uses_its_best_weapon_by_default_or_the_chosen_one() -> None:
 
 
 def test_without_close_combat_weapon_the_model_uses_its_own_strength() -> None:
-    s = setup(model("a", "red", s=5, weapons=["rifle"]), model("b", "blue", save=4),
-              contacts=[("a", "b")])
+    s = setup(
+        model("a", "red", s=5, weapons=["rifle"]), model("b", "blue", save=4), contacts=[("a", "b")]
+    )
     played = run(s, [Fight(model="a")], [5, 3, 6, 4])
     hits = one(played, HitsScored)
     assert (hits.weapon, hits.strength, hits.save_modifier.value) == ("", 5, -2)
@@ -117,8 +135,7 @@ def test_without_close_combat_weapon_the_model_uses_its_own_strength() -> None:
 
 def test_strength_save_modifier_ruling_none() -> None:
     s = setup(model("a", "red", s=5), model("b", "blue", save=4), contacts=[("a", "b")])
-    played = run(s, [Fight(model="a")], [5, 3, 6, 4, 1],
-                 rulings={"strength-save-modifier": "none"})
+    played = run(s, [Fight(model="a")], [5, 3, 6, 4, 1], rulings={"strength-save-modifier": "none"})
     save = one(played, SaveRolled)
     assert (save.modifier.value, save.needed, save.saved) == (0, 4, True)
 

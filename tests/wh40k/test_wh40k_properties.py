@@ -8,6 +8,10 @@ from decimal import Decimal
 from typing import Any
 
 import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wh40k.wh40k_helpers import ALL_WEAPONS
+
 from blowbyblow.domain.core import RuleEvent
 from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight, FollowUp
 from blowbyblow.domain.wh40k.events import (
@@ -27,9 +31,6 @@ from blowbyblow.replay.driver import adjudicate, fold
 from blowbyblow.replay.ruleset import Scenario
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import play
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from wh40k.wh40k_helpers import ALL_WEAPONS
 
 RULESET = get_ruleset("wh40k-2e")
 
@@ -40,7 +41,9 @@ class HashedChoices:
     def __init__(self, seed: str) -> None:
         self.seed = seed
 
-    def choose(self, key: str, options: tuple[str, ...], default: str, prompt: str) -> tuple[str, str]:
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
         h = int.from_bytes(hashlib.sha256(f"{self.seed}/{key}".encode()).digest()[:4], "big")
         return options[h % len(options)], "scripted"
 
@@ -67,11 +70,21 @@ def profiles(draw: st.DrawFn, ident: str, player: str) -> ModelProfile:
 def battles(draw: st.DrawFn) -> tuple[Wh40kSetup, dict[str, str], str, list[int]]:
     reds = [draw(profiles(f"r{n}", "red")) for n in range(draw(st.integers(1, 3)))]
     blues = [draw(profiles(f"b{n}", "blue")) for n in range(draw(st.integers(1, 3)))]
-    contacts = draw(st.lists(st.tuples(st.sampled_from([m.id for m in reds]),
-                                       st.sampled_from([m.id for m in blues])),
-                             max_size=3, unique=True))
-    setup = Wh40kSetup(models=[*reds, *blues], weapons=list(ALL_WEAPONS), contacts=contacts,
-                       first_player=draw(st.sampled_from(["red", "blue"])))
+    contacts = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from([m.id for m in reds]), st.sampled_from([m.id for m in blues])
+            ),
+            max_size=3,
+            unique=True,
+        )
+    )
+    setup = Wh40kSetup(
+        models=[*reds, *blues],
+        weapons=list(ALL_WEAPONS),
+        contacts=contacts,
+        first_player=draw(st.sampled_from(["red", "blue"])),
+    )
     rulings = {r.name: draw(st.sampled_from(r.choices)) for r in RULESET.rulings}
     seed = draw(st.text(alphabet="abcdefghij0123456789", min_size=1, max_size=8))
     picks = draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=14))
@@ -116,8 +129,16 @@ def build(setup: Wh40kSetup, rulings: dict[str, str], seed: str, picks: list[int
         if not options:
             break
         command = options[pick % len(options)]
-        result = adjudicate(RULESET, state, command, index=len(commands) + 1, rulings=resolved,
-                            dice=SeededDice(seed), choices=HashedChoices(seed), quiet=True)
+        result = adjudicate(
+            RULESET,
+            state,
+            command,
+            index=len(commands) + 1,
+            rulings=resolved,
+            dice=SeededDice(seed),
+            choices=HashedChoices(seed),
+            quiet=True,
+        )
         state = result.state
         commands.append(command)
     return commands
@@ -162,8 +183,14 @@ def test_random_battles_replay_and_keep_the_combat_arithmetic(
     setup, rulings, seed, picks = battle
     RULESET.validate_setup(setup)
     commands = build(setup, rulings, seed, picks)
-    scenario = Scenario(ruleset=RULESET.id, label="property", rulings=rulings, setup=setup,
-                        commands=commands, seed=seed)
+    scenario = Scenario(
+        ruleset=RULESET.id,
+        label="property",
+        rulings=rulings,
+        setup=setup,
+        commands=commands,
+        seed=seed,
+    )
     played = play(scenario, choices=HashedChoices(seed))
 
     # folding the log from the initial state gives the live state, byte for byte

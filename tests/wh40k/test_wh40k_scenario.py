@@ -9,6 +9,7 @@ from typing import Any, Union
 
 import msgspec
 import pytest
+
 from blowbyblow.domain.core import RuleEvent, SetupError
 from blowbyblow.domain.wh40k.events import (
     BrokeOff,
@@ -70,11 +71,21 @@ def test_scenario_file_loads_with_the_projects_loader() -> None:
 def test_demo_shows_charge_parry_fumble_critical_multiple_combat_break_off_follow_up() -> None:
     played = play(RULESET.demo())
     kinds = {type(e) for e in played.events}
-    for kind in (Charged, ParryUsed, FumblesCounted, CriticalHitsCounted, MultipleCombatBegun,
-                 BrokeOff, FollowUpMove):
+    for kind in (
+        Charged,
+        ParryUsed,
+        FumblesCounted,
+        CriticalHitsCounted,
+        MultipleCombatBegun,
+        BrokeOff,
+        FollowUpMove,
+    ):
         assert kind in kinds, kind.__name__
-    charged_scores = [s for s in played.events if isinstance(s, CombatScoreCalculated)
-                      and any("charge" in m.cause for m in s.modifiers)]
+    charged_scores = [
+        s
+        for s in played.events
+        if isinstance(s, CombatScoreCalculated) and any("charge" in m.cause for m in s.modifiers)
+    ]
     assert charged_scores
     wins = [(w.winner, w.hits) for w in played.events if isinstance(w, RoundWon)]
     assert wins == [("zog", 2), ("varro", 6), ("gorg", 1)]

@@ -28,10 +28,13 @@ def model(id: str, player: str, **kw: Any) -> ModelProfile:
     return ModelProfile(id=id, player=player, **base)
 
 
-def setup(*models: ModelProfile, contacts: list[tuple[str, str]] | None = None,
-          first_player: str = "") -> Wh40kSetup:
+def setup(
+    *models: ModelProfile, contacts: list[tuple[str, str]] | None = None, first_player: str = ""
+) -> Wh40kSetup:
     return Wh40kSetup(
-        models=list(models), weapons=ALL_WEAPONS, contacts=contacts or [],
+        models=list(models),
+        weapons=ALL_WEAPONS,
+        contacts=contacts or [],
         first_player=first_player,
     )
 
