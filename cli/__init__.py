@@ -1,0 +1,1 @@
+"""The ``bxb`` command line."""

@@ -1,0 +1,1 @@
+"""Folds over the log, ``evolve(state, event) -> state``, one module per game system."""

@@ -1,0 +1,1 @@
+"""The engine: driver, store, verification, time travel, what-if, export and import."""
