@@ -75,22 +75,26 @@ DbOption = Annotated[
 
 @app.callback()
 def main_options(
+    ctx: typer.Context,
     db: DbOption = None,
     log_json: Annotated[
         bool, typer.Option("--log-json", help="Log rule steps as JSON lines on stderr.")
     ] = False,
     log_level: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--log-level",
-            help="debug, info, warning or error. At info every rule step is logged to stderr.",
+            help="debug, info, warning or error. At info (the default, except for `bxb demo`, "
+            "which prints the same steps in plain words) every rule step is logged to stderr.",
         ),
-    ] = "info",
+    ] = None,
 ) -> None:
     OPTS.db = db
-    if log_level.lower() not in ("debug", "info", "warning", "error"):
-        fail(f"--log-level: expected debug, info, warning or error, not {log_level!r}")
-    logs.configure(json=log_json, level=log_level)
+    quiet_default = ctx.invoked_subcommand == "demo" and not log_json
+    level = log_level or ("warning" if quiet_default else "info")
+    if level.lower() not in ("debug", "info", "warning", "error"):
+        fail(f"--log-level: expected debug, info, warning or error, not {level!r}")
+    logs.configure(json=log_json, level=level)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
