@@ -5,7 +5,7 @@ position and the rule of the event concerned."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -168,7 +168,6 @@ def verify_events(
     *,
     check_hashes: bool = True,
     trusted_keys: frozenset[str] | None = None,
-    progress: Callable[[int], None] | None = None,
 ) -> Report:
     report = Report(battle=battle, events=len(events))
     if not events:
@@ -326,8 +325,6 @@ def verify_events(
             return report
         state = result.state
         report.commands += 1
-        if progress is not None:
-            progress(segment[-1].position)
     return report
 
 
@@ -336,7 +333,6 @@ def verify_battle(
     battle: UUID,
     *,
     trusted_keys: frozenset[str] | None = None,
-    progress: Callable[[int], None] | None = None,
 ) -> Report:
     events, problem = read_all(store, battle)
     if problem is None:
@@ -350,7 +346,7 @@ def verify_battle(
         if earlier is not None:
             report.problem = earlier
         return report
-    return verify_events(battle, events, trusted_keys=trusted_keys, progress=progress)
+    return verify_events(battle, events, trusted_keys=trusted_keys)
 
 
 def _check_seal_record(

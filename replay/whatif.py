@@ -21,7 +21,7 @@ from blowbyblow.domain.core import (
     DiceRolled,
     Event,
 )
-from blowbyblow.replay.codec import encode
+from blowbyblow.replay.codec import command_union, encode
 from blowbyblow.replay.dice import DiceError, RecordedChoices, RecordedDice, SeededDice
 from blowbyblow.replay.driver import adjudicate
 from blowbyblow.replay.judging import BattleSealed
@@ -125,7 +125,7 @@ def what_if(
     stopped = ""
     for index, command in enumerate(commands, start=1):
         try:
-            command = msgspec.convert(msgspec.to_builtins(command), _union(ruleset))
+            command = msgspec.convert(msgspec.to_builtins(command), command_union(ruleset))
             result = adjudicate(
                 ruleset,
                 state,
@@ -161,12 +161,6 @@ def what_if(
         stopped=stopped,
         fresh_dice=drawn,
     )
-
-
-def _union(ruleset: Ruleset) -> Any:
-    from blowbyblow.replay.codec import command_union
-
-    return command_union(ruleset)
 
 
 def state_after(ruleset: Ruleset, first: BattleStarted[Any], body: Sequence[Event]) -> Any:
