@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from blowbyblow.domain.core import BattleStarted
@@ -104,3 +105,27 @@ def test_an_in_memory_store_keeps_battles_apart(tmp_path: Path) -> None:
         b for b in (x.battle for x in store.battles()) if b in ids
     ]
     assert len(store.battles()) == len(RULESET_IDS)
+
+
+def test_live_play_one_command_at_a_time_and_the_stale_session_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Two judges' terminals open the same battle; the first to play a command wins, the second
+    is told its view is stale and writes nothing; the battle ends as if recorded in one go."""
+    from blowbyblow.replay.dice import ScriptedChoices, SeededDice
+    from blowbyblow.replay.service import BattleSession
+
+    demo = get_ruleset("necromunda-2023").demo()
+    assert demo.seed is not None and len(demo.commands) >= 2
+    store = BattleStore(tmp_path / "b.sqlite")
+    rec = record(store, msgspec.structs.replace(demo, commands=demo.commands[:1]), quiet=True)
+    first, second = BattleSession(store, rec.battle), BattleSession(store, rec.battle)
+    dice, choices = SeededDice(demo.seed), ScriptedChoices(demo.choices)
+    first.play(demo.commands[1], dice=dice, choices=choices)
+    version = store.version(rec.battle)
+    with pytest.raises(StaleVersion):
+        second.play(demo.commands[1], dice=dice, choices=choices)
+    assert store.version(rec.battle) == version
+    in_one_go = play(msgspec.structs.replace(demo, commands=demo.commands[:2]))
+    assert [e.data for e in store.read(rec.battle)] == [encode(e) for e in in_one_go.events]
+    assert encode(first.state) == encode(in_one_go.state)
