@@ -112,3 +112,13 @@ def test_every_rule_step_is_logged_as_json_when_asked(tmp_path: Path) -> None:
     assert [e["position"] for e in logged] == [e["position"] for e in in_log[1:]]
     assert [e["rule"] for e in rule_steps] == [e["rule"] for e in in_log if "rule" in e]
     assert all(e["level"] == "info" and e["event"] for e in logged)
+
+
+def test_an_illegal_action_anywhere_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    bad = tmp_path / "illegal.toml"
+    text = (SCENARIOS / "necromunda-2023.toml").read_text()
+    bad.write_text(text + '\n[[actions]]\ntype = "fight"\nattacker = "nobody"\ntargets = ["krug"]\n')
+    code, out = bxb(db, "record", str(bad))
+    assert code == 2 and "nobody" in out and "N23" in out
+    assert BattleStore(db).battles() == []
