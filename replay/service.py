@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+import structlog
+
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, DiceSpec, Event
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
@@ -22,6 +24,8 @@ from blowbyblow.replay.ruleset import Ruleset, Scenario
 from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import adjudicate_all, dice_for, start_event
 from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
+
+log = structlog.get_logger("blowbyblow.service")
 
 
 class BattleNotFound(BlowByBlowError):
@@ -75,15 +79,22 @@ def record(
         raise AlreadyRecorded(battle, scenario.label)
 
     # Adjudicate everything before writing anything.
-    batches, state = adjudicate_all(
-        ruleset,
-        started,
-        scenario.commands,
-        dice=dice,
-        choices=choices,
-        battle=str(battle),
-        quiet=quiet,
-    )
+    try:
+        batches, state = adjudicate_all(
+            ruleset,
+            started,
+            scenario.commands,
+            dice=dice,
+            choices=choices,
+            battle=str(battle),
+            quiet=quiet,
+        )
+    except BlowByBlowError as e:
+        # The steps logged so far were adjudicated, never recorded: say so in the same log.
+        log.warning(
+            "BattleRefused", battle=str(battle), ruleset=ruleset.id, reason=str(e), written=0
+        )
+        raise
 
     if fair_seed is not None:
         store.vault.put(str(battle), fair_seed)
