@@ -24,6 +24,7 @@ def configure(*, json: bool = False, level: str = "warning") -> None:
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        # Look stderr up when a logger is made, not now: it may be replaced (tests, embedding).
+        logger_factory=lambda *args: structlog.PrintLogger(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
