@@ -79,6 +79,7 @@ from blowbyblow.domain.necromunda.model import (
     UNARMED,
     WRECKED,
     FighterState,
+    Link,
     NecromundaState,
     WeaponState,
     engaged_with,
@@ -407,11 +408,22 @@ class FightPlan:
     kind: str
 
 
+def _arc_with(state: NecromundaState, fighter: str, more: Sequence[str]) -> tuple[str, ...]:
+    """The fighter's vision arc once it faces ``more`` as well (in order, without repeats)."""
+    return tuple(dict.fromkeys((*state.vision.get(fighter, ()), *more)))
+
+
 def _fighter(state: NecromundaState, fid: str, rule: str, role: str) -> FighterState:
     f = state.fighters.get(fid)
     if f is None:
         raise RuleViolation(rule, f"unknown {role} {fid!r}")
     return f
+
+
+def _reaches_across(state: NecromundaState, link: Link, weapon: Profile) -> bool:
+    """N23 CC Fighting Across Barricades: a Versatile weapon reaches across a barricade no wider
+    than its Long range."""
+    return weapon.versatile_tenths >= state.barricades.get(link.across or "", 0)
 
 
 def eligible_targets(
@@ -434,10 +446,10 @@ def eligible_targets(
             continue
         if not other.standing:
             continue
-        if wide(state, link):
-            width = state.barricades.get(link.across or "", 0)
-            if not weapons or any(w.versatile_tenths < width for w in weapons):
-                continue
+        if wide(state, link) and not (
+            weapons and all(_reaches_across(state, link, w) for w in weapons)
+        ):
+            continue
         out.append(other.id)
     return out
 
@@ -549,7 +561,7 @@ def plan_fight(
             link = state.link(attacker, al.target)
             if link is not None and wide(state, link):
                 w = profile(me, al.weapon) if al.weapon in ids else None
-                if w is None or w.versatile_tenths < state.barricades.get(link.across or "", 0):
+                if w is None or not _reaches_across(state, link, w):
                     raise RuleViolation(
                         ed.rule("CC Fighting Across Barricades"),
                         f"only a Versatile weapon reaching across {link.across} can attack "
@@ -561,12 +573,12 @@ def plan_fight(
             if odd_die is not None and inferred != odd_die:
                 raise RuleViolation(ed.rule("CC 3"), "odd_die disagrees with the allocation")
             odd_die = inferred
-        split = dict(split_attack_dice(weapons, total, odd_die))
-        if per_weapon != {k: v for k, v in split.items() if v}:
+        split = {k: v for k, v in dict(split_attack_dice(weapons, total, odd_die)).items() if v}
+        if per_weapon != split:
             raise RuleViolation(
                 ed.rule("CC 3"),
                 f"the allocation gives {per_weapon} but the Attack dice split as "
-                f"{ {k: v for k, v in split.items() if v} } (as evenly as possible; a Sidearm takes at "
+                f"{split} (as evenly as possible; a Sidearm takes at "
                 "most one die, the rest go to a Melee weapon or unarmed)",
             )
         chosen_targets: tuple[str, ...] = tuple(dict.fromkeys(al.target for al in allocation))
@@ -694,6 +706,16 @@ def step4_declare_targets(
     return state, groups
 
 
+def _engaged_only_with(state: NecromundaState, fid: str, one: str, ed: Edition) -> bool:
+    """Is ``fid`` engaged with no fighter but ``one``? N23 CC Assists / Interference count only
+    the other fighters from ``one``'s gang; the older rules count any other enemy."""
+    gang = state.fighters[one].gang
+    others = [o for o in engaged_with(state, fid) if o != one]
+    if ed.exclusion == "target-gang":
+        others = [o for o in others if state.fighters[o].gang == gang]
+    return not others
+
+
 def assists(state: NecromundaState, attacker: str, target: str, ed: Edition) -> list[str]:
     """N23 CC Assists: each other friendly fighter engaged with the target and not engaged with
     any other fighter from the target's gang (older rules: with any other enemy). No assists
@@ -707,10 +729,7 @@ def assists(state: NecromundaState, attacker: str, target: str, ed: Edition) -> 
         f = state.fighters[fid]
         if fid == attacker or f.gang != me.gang or f.is_vehicle:
             continue
-        others = [o for o in engaged_with(state, fid) if o != target]
-        if ed.exclusion == "target-gang":
-            others = [o for o in others if state.fighters[o].gang == tgt.gang]
-        if not others:
+        if _engaged_only_with(state, fid, target, ed):
             out.append(fid)
     return out
 
@@ -721,7 +740,6 @@ def interference(
     """N23 CC Interference: each enemy fighter other than the target engaged with the attacker
     and not engaged with any other fighter from the attacker's gang (older rules: any other
     enemy). A vehicle is never engaged, so never interferes."""
-    me = state.fighters[attacker]
     tgt = state.fighters[target]
     if tgt.is_vehicle:
         if ed.vehicle_interference_ruling is None:
@@ -732,10 +750,7 @@ def interference(
     for fid in engaged_with(state, attacker):
         if fid == target:
             continue
-        others = [o for o in engaged_with(state, fid) if o != attacker]
-        if ed.exclusion == "target-gang":
-            others = [o for o in others if state.fighters[o].gang == me.gang]
-        if not others:
+        if _engaged_only_with(state, fid, attacker, ed):
             out.append(fid)
     return out
 
@@ -932,20 +947,33 @@ def _toughness(state: NecromundaState, attacker: str, target: FighterState) -> i
     return v.toughness_front
 
 
+def resync_events(state: NecromundaState, cause: str, rule: str) -> list[StatusChanged]:
+    """Standing fighters become Standing & Engaged or Standing & Active as the engagement graph
+    and the statuses of their enemies change (FACTS 2.3)."""
+    return [
+        StatusChanged(
+            rule=rule, fighter=fid, before=state.fighters[fid].status, after=want, cause=cause
+        )
+        for fid, want in secondary_statuses(state).items()
+    ]
+
+
 def resync_statuses(
     state: NecromundaState, cause: str, rule: str
 ) -> Generator[Step, Any, NecromundaState]:
-    """Standing fighters become Standing & Engaged or Standing & Active as the engagement graph
-    and the statuses of their enemies change (FACTS 2.3)."""
-    for fid, want in secondary_statuses(state).items():
+    """Emit :func:`resync_events`."""
+    for event in resync_events(state, cause, rule):
+        state = yield from emit(event, NecromundaState)
+    return state
+
+
+def end_contact(
+    state: NecromundaState, fighter: str, others: Sequence[str], rule: str, reason: str
+) -> Generator[Step, Any, NecromundaState]:
+    """The fighter leaves base contact with each of ``others``."""
+    for other in others:
         state = yield from emit(
-            StatusChanged(
-                rule=rule,
-                fighter=fid,
-                before=state.fighters[fid].status,
-                after=want,
-                cause=cause,
-            ),
+            EngagementEnded(rule=rule, a=min(fighter, other), b=max(fighter, other), reason=reason),
             NecromundaState,
         )
     return state
@@ -970,20 +998,18 @@ def set_status(
         NecromundaState,
     )
     if after in (OUT_OF_ACTION, WRECKED):
-        for other in state.linked(fighter):
-            state = yield from emit(
-                EngagementEnded(
-                    rule=rule,
-                    a=min(fighter, other),
-                    b=max(fighter, other),
-                    reason=f"{fighter} is {after}",
-                ),
-                NecromundaState,
-            )
+        state = yield from end_contact(
+            state, fighter, state.linked(fighter), rule, f"{fighter} is {after}"
+        )
     state = yield from resync_statuses(state, f"{fighter} is {after}", rule)
     if after in (SERIOUSLY_INJURED, OUT_OF_ACTION):
         state = yield from nerve_tests(state, fighter, after, ed, ctx, key, nerve)
     return state
+
+
+def _within_3_of(state: NecromundaState, fighter: str) -> list[str]:
+    """The friends listed within 3" of the fighter (Nerve tests)."""
+    return [x if y == fighter else y for x, y in state.within_3 if fighter in (x, y)]
 
 
 @dataclass
@@ -1014,9 +1040,7 @@ def nerve_tests(
     )
     if after == SERIOUSLY_INJURED:
         log.seriously_injured.add(casualty)
-    friends = sorted(
-        {x if y == casualty else y for x, y in state.within_3 if casualty in (x, y)} - {casualty}
-    )
+    friends = sorted(set(_within_3_of(state, casualty)) - {casualty})
     for fid in friends:
         f = state.fighters[fid]
         if f.broken or f.status not in (*STANDING, PRONE_PINNED):
@@ -1041,11 +1065,7 @@ def nerve_tests(
                 NecromundaState,
             )
             continue
-        support = [
-            x if y == fid else y
-            for x, y in state.within_3
-            if fid in (x, y) and (x if y == fid else y) != casualty
-        ]
+        support = [s for s in _within_3_of(state, fid) if s != casualty]
         mods = [
             Modifier(value=1, cause=f'friend {s} within 3"', rule=rule)
             for s in sorted(support)
@@ -1408,7 +1428,7 @@ def step7_reaction_attacks(
                 prompt=f"{me.label}: turn to face {attacker} (-1 to hit)?",
             )
             if answer == "turn-to-face":
-                arc = tuple(dict.fromkeys((*state.vision.get(rid, ()), attacker)))
+                arc = _arc_with(state, rid, [attacker])
                 state = yield from step1_turn_to_face(state, rid, arc, ed)
                 turned = "turned to face"
         arc = state.vision.get(rid, ())
@@ -1535,13 +1555,7 @@ def step8_consolidate_or_coup_de_grace(
             Consolidated(rule=rule, fighter=attacker, inches=2, left_contact_with=left),
             NecromundaState,
         )
-        for o in left:
-            state = yield from emit(
-                EngagementEnded(
-                    rule=rule, a=min(attacker, o), b=max(attacker, o), reason="consolidated"
-                ),
-                NecromundaState,
-            )
+        state = yield from end_contact(state, attacker, left, rule, "consolidated")
         return (yield from resync_statuses(state, f"{attacker} consolidated", rule))
     target = cdg_targets[0]
     if len(cdg_targets) > 1:
@@ -1707,7 +1721,7 @@ def charge_events(state: NecromundaState, cmd: Charge, ed: Edition, ctx: Context
                 facing=facing,
             )
         )
-    arc = tuple(dict.fromkeys((*state.vision.get(cmd.attacker, ()), *cmd.targets)))
+    arc = _arc_with(state, cmd.attacker, cmd.targets)
     events.append(
         VisionChanged(
             rule=rule,
@@ -1736,7 +1750,7 @@ def charge_events(state: NecromundaState, cmd: Charge, ed: Edition, ctx: Context
                 )
             )
             if ed.charged_prone_turn:
-                t_arc = tuple(dict.fromkeys((*state.vision.get(t, ()), cmd.attacker)))
+                t_arc = _arc_with(state, t, [cmd.attacker])
                 events.append(
                     TurnedToFace(
                         rule=ed.rule("CC Charging Prone"),
@@ -1775,13 +1789,8 @@ def procedure(
         after = state
         for e in events:
             after = fold(after, e)
-        for fid, want in secondary_statuses(after).items():
-            after = fold(
-                after,
-                StatusChanged(
-                    rule="", fighter=fid, before=after.fighters[fid].status, after=want, cause=""
-                ),
-            )
+        for status_event in resync_events(after, "", ""):
+            after = fold(after, status_event)
         plan = plan_fight(
             after,
             ed,

@@ -29,14 +29,23 @@ def procedure(state: NecromundaState, command: Any, ctx: Context) -> Procedure:
     return n23.procedure(state, command, ctx, n23.N23, evolve)
 
 
-def demo() -> Scenario:
+def demo_scenario(ruleset: str, label: str, seed: str) -> Scenario:
+    """The shared demo battle (domain/necromunda/demo.py) under ``ruleset``, with seeded dice."""
     return Scenario(
-        ruleset="necromunda-2023",
-        label="Demo: Krug the Bruiser charges into the Escher (Necromunda 2023)",
+        ruleset=ruleset,
+        label=label,
         setup=demo_setup(),
         commands=list(demo_commands()),
-        seed=DEMO_SEED,
+        seed=seed,
         choices=dict(DEMO_CHOICES),
+    )
+
+
+def demo() -> Scenario:
+    return demo_scenario(
+        "necromunda-2023",
+        "Demo: Krug the Bruiser charges into the Escher (Necromunda 2023)",
+        DEMO_SEED,
     )
 
 

@@ -9,12 +9,12 @@ from typing import Any
 
 from blowbyblow.domain.core import Context, Procedure
 from blowbyblow.domain.necromunda import n23
-from blowbyblow.domain.necromunda.demo import demo_commands, demo_setup
 from blowbyblow.domain.necromunda.legacy import LEGACY, legacy_rulings
 from blowbyblow.domain.necromunda.model import NecromundaState
 from blowbyblow.projections.necromunda import evolve
 from blowbyblow.replay.ruleset import Scenario
 from blowbyblow.replay.rulesets.necromunda_2023 import RULESET as N23_RULESET
+from blowbyblow.replay.rulesets.necromunda_2023 import demo_scenario
 
 # Seeded demo: the same battle as the necromunda-2023 demo, under the older rules. The seed was
 # found by searching "necromunda-legacy-demo-N" for a log with every event kind the issue asks
@@ -27,12 +27,10 @@ def procedure(state: NecromundaState, command: Any, ctx: Context) -> Procedure:
 
 
 def demo() -> Scenario:
-    return Scenario(
-        ruleset="necromunda-legacy",
-        label="Demo: Krug the Bruiser charges into the Escher (Necromunda before 2023)",
-        setup=demo_setup(),
-        commands=list(demo_commands()),
-        seed=DEMO_SEED,
+    return demo_scenario(
+        "necromunda-legacy",
+        "Demo: Krug the Bruiser charges into the Escher (Necromunda before 2023)",
+        DEMO_SEED,
     )
 
 

@@ -118,7 +118,9 @@ def test_an_illegal_action_anywhere_writes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "b.sqlite"
     bad = tmp_path / "illegal.toml"
     text = (SCENARIOS / "necromunda-2023.toml").read_text()
-    bad.write_text(text + '\n[[actions]]\ntype = "fight"\nattacker = "nobody"\ntargets = ["krug"]\n')
+    bad.write_text(
+        text + '\n[[actions]]\ntype = "fight"\nattacker = "nobody"\ntargets = ["krug"]\n'
+    )
     code, out = bxb(db, "record", str(bad))
     assert code == 2 and "nobody" in out and "N23" in out
     assert BattleStore(db).battles() == []

@@ -29,6 +29,7 @@ PISTOL2 = Weapon(id="pistol2", s=3, traits=["Sidearm"], ammo=4)
 MAUL = Weapon(id="maul", s_bonus=2, ap=-1, d=2, traits=["Melee", "Unwieldy"])
 RIFLE = Weapon(id="rifle", s=3, traits=["Basic"])
 WHIP = Weapon(id="whip", traits=["Melee", "Versatile"], versatile_range=2.0)
+VEHICLE = Vehicle(toughness_front=6, toughness_side=5, toughness_rear=4, hull_points=2)
 
 __all__ = [
     "AXE",
@@ -38,6 +39,7 @@ __all__ = [
     "PISTOL",
     "PISTOL2",
     "RIFLE",
+    "VEHICLE",
     "WHIP",
     "Allocation",
     "Barricade",
@@ -49,8 +51,10 @@ __all__ = [
     "fighter",
     "of",
     "one",
+    "one_against_two",
     "run",
     "setup",
+    "vehicle_and_interferer",
 ]
 
 
@@ -83,6 +87,41 @@ def setup(
         ],
         barricades=list(barricades),
         within_3=[list(p) for p in within_3],
+    )
+
+
+def one_against_two() -> tuple[NecromundaSetup, Fight]:
+    """a (2 Attacks, knife) engaged with b and c, all three facing each other; a Fight giving one
+    die to each (so each of b and c interferes with the attack on the other)."""
+    s = setup(
+        [
+            fighter("a", "g", a=2, vision=["b", "c"]),
+            fighter("b", "e", vision=["a"]),
+            fighter("c", "e", vision=["a"]),
+        ],
+        [("a", "b"), ("a", "c")],
+    )
+    cmd = Fight(
+        attacker="a",
+        weapons=("knife",),
+        allocation=(
+            Allocation(weapon="knife", target="b", dice=1),
+            Allocation(weapon="knife", target="c", dice=1),
+        ),
+    )
+    return s, cmd
+
+
+def vehicle_and_interferer() -> NecromundaSetup:
+    """a in contact with the front of vehicle v and with an enemy fighter i, who could
+    interfere; a sees only v."""
+    return setup(
+        [
+            fighter("a", "g", vision=["v"]),
+            fighter("i", "e", vision=["a"]),
+            fighter("v", "e", vehicle=VEHICLE, weapons=[]),
+        ],
+        [Engagement(a="a", b="v", facing="front"), Engagement(a="a", b="i")],
     )
 
 

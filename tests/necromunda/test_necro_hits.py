@@ -18,6 +18,7 @@ from necromunda.necro_helpers import (
     fighter,
     of,
     one,
+    one_against_two,
     run,
     setup,
 )
@@ -293,19 +294,7 @@ def test_the_player_picks_the_odd_die() -> None:
 
 
 def test_split_between_targets() -> None:
-    a = fighter("a", "g", a=2, weapons=[KNIFE], vision=["b", "c"])
-    s = setup(
-        [a, fighter("b", "e", vision=["a"]), fighter("c", "e", vision=["a"])],
-        [("a", "b"), ("a", "c")],
-    )
-    cmd = Fight(
-        attacker="a",
-        weapons=("knife",),
-        allocation=(
-            Allocation(weapon="knife", target="b", dice=1),
-            Allocation(weapon="knife", target="c", dice=1),
-        ),
-    )
+    s, cmd = one_against_two()
     played = run(s, [cmd], [1] * 12)
     a_hits = [h for h in of(played, HitRolled) if h.attacker == "a"]
     assert [h.target for h in a_hits] == ["b", "c"]

@@ -11,17 +11,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from necromunda.necro_helpers import (
     PISTOL,
-    Allocation,
     Barricade,
     Charge,
     Engagement,
     Fight,
-    Vehicle,
     fighter,
     of,
     one,
+    one_against_two,
     run,
     setup,
+    vehicle_and_interferer,
 )
 from necromunda.test_necro_demo import load_scenario
 from necromunda.test_necro_properties import _check, battles
@@ -106,15 +106,7 @@ def test_barricade_and_vehicle_modifiers() -> None:
     n23 = run(s, [cmd], [3, 1, 1])
     assert mods(of(n23, ev.HitRolled)[0]) == [] and of(n23, ev.HitRolled)[0].hit
     # a vehicle: +1, and no interference at all under the older rules
-    v = Vehicle(toughness_front=6, toughness_side=5, toughness_rear=4, hull_points=2)
-    sv = setup(
-        [
-            fighter("a", "g", vision=["v"]),
-            fighter("i", "e", vision=["a"]),
-            fighter("v", "e", vehicle=v, weapons=[]),
-        ],
-        [Engagement(a="a", b="v", facing="front"), Engagement(a="a", b="i")],
-    )
+    sv = vehicle_and_interferer()
     cmd = Fight(attacker="a", targets=("v",))
     assert mods(of(run(sv, [cmd], [6, 1, 1], ruleset=LEGACY), ev.HitRolled)[0]) == [
         (1, "attacking a vehicle")
@@ -191,22 +183,7 @@ def test_reaction_target_ruling_n17_improved() -> None:
 def test_step8_conditions_differ() -> None:
     """a engaged with b and c; b goes Out of Action, c Seriously Injured. 2023: only consolidate
     (not every enemy is Seriously Injured). Older: no longer Engaged, so Coup de Grace on c too."""
-    s = setup(
-        [
-            fighter("a", "g", a=2, vision=["b", "c"]),
-            fighter("b", "e", vision=["a"]),
-            fighter("c", "e", vision=["a"]),
-        ],
-        [("a", "b"), ("a", "c")],
-    )
-    cmd = Fight(
-        attacker="a",
-        weapons=("knife",),
-        allocation=(
-            Allocation(weapon="knife", target="b", dice=1),
-            Allocation(weapon="knife", target="c", dice=1),
-        ),
-    )
+    s, cmd = one_against_two()
     dice = [
         4,
         4,

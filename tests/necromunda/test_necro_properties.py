@@ -12,7 +12,17 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from necromunda.necro_helpers import AXE, CLUB, KNIFE, MAUL, PISTOL, PISTOL2, WHIP, fighter
+from necromunda.necro_helpers import (
+    AXE,
+    CLUB,
+    KNIFE,
+    MAUL,
+    PISTOL,
+    PISTOL2,
+    VEHICLE,
+    WHIP,
+    fighter,
+)
 
 from blowbyblow.domain.core import CommandIssued, Context, RuleViolation
 from blowbyblow.domain.necromunda.commands import Allocation, Charge, CoupDeGraceAction, Fight
@@ -24,7 +34,6 @@ from blowbyblow.domain.necromunda.model import (
     Gang,
     NecromundaSetup,
     NecromundaState,
-    Vehicle,
     secondary_statuses,
 )
 from blowbyblow.replay.dice import ScriptedChoices
@@ -34,7 +43,6 @@ from blowbyblow.replay.rulesets import get_ruleset
 from blowbyblow.replay.session import dice_for, play, start_event
 
 WEAPONS = [KNIFE, AXE, CLUB, PISTOL, PISTOL2, MAUL, WHIP]
-VEHICLE = Vehicle(toughness_front=6, toughness_side=5, toughness_rear=4, hull_points=2)
 GANGS = ["g", "e", "z"]
 
 

@@ -8,17 +8,19 @@ from necromunda.necro_helpers import (
     AXE,
     CLUB,
     KNIFE,
+    VEHICLE,
     WHIP,
     Barricade,
     CoupDeGraceAction,
     Engagement,
     Fight,
-    Vehicle,
     fighter,
     of,
     one,
+    one_against_two,
     run,
     setup,
+    vehicle_and_interferer,
 )
 
 from blowbyblow.domain.core import ChoiceMade, RuleViolation, SetupError
@@ -262,24 +264,7 @@ def test_step8_coup_de_grace_when_all_are_seriously_injured() -> None:
 def test_step8_no_coup_de_grace_when_one_enemy_went_out_of_action() -> None:
     """N23: Coup de Grace only if every enemy engaged is Seriously Injured (or Wrecked);
     consolidate if each is Seriously Injured, Out of Action or Wrecked."""
-    s = setup(
-        [
-            fighter("a", "g", a=2, vision=["b", "c"]),
-            fighter("b", "e", vision=["a"]),
-            fighter("c", "e", vision=["a"]),
-        ],
-        [("a", "b"), ("a", "c")],
-    )
-    from necromunda.necro_helpers import Allocation
-
-    cmd = Fight(
-        attacker="a",
-        weapons=("knife",),
-        allocation=(
-            Allocation(weapon="knife", target="b", dice=1),
-            Allocation(weapon="knife", target="c", dice=1),
-        ),
-    )
+    s, cmd = one_against_two()
     # b: hit 4, c: hit 4 (each -1 for the other's interference);
     # wound b 4 -> injury 6 (Out of Action); wound c 4 -> injury 4 (Serious Injury)
     played = run(s, [cmd], [4, 4, 4, 6, 4, 4])
@@ -301,9 +286,6 @@ def test_coup_de_grace_action() -> None:
     s2 = setup([fighter("a", "g"), fighter("b", "e")], [("a", "b")])
     with pytest.raises(RuleViolation, match=r"Standing & Active|not a Prone & Seriously Injured"):
         run(s2, [CoupDeGraceAction(attacker="a", target="b")], [])
-
-
-VEHICLE = Vehicle(toughness_front=6, toughness_side=5, toughness_rear=4, hull_points=2)
 
 
 def test_attacking_a_vehicle() -> None:
@@ -351,14 +333,7 @@ def test_attacking_a_vehicle() -> None:
 
 
 def test_vehicle_interference_ruling() -> None:
-    s = setup(
-        [
-            fighter("a", "g", vision=["v"]),
-            fighter("i", "e", vision=["a"]),
-            fighter("v", "e", vehicle=VEHICLE, weapons=[]),
-        ],
-        [Engagement(a="a", b="v", facing="front"), Engagement(a="a", b="i")],
-    )
+    s = vehicle_and_interferer()
     cmd = Fight(attacker="a", targets=("v",))
     played = run(s, [cmd], [6, 1, 1])
     assert sorted(m.value for m in of(played, HitRolled)[0].modifiers) == [-1, 1]
