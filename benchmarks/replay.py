@@ -23,12 +23,12 @@ from typing import Any
 
 import msgspec
 
-from blowbyblow.domain.core import ChoiceMade, CommandIssued, DiceRolled, Event
+from blowbyblow.domain.core import CommandIssued, Event
 from blowbyblow.replay.codec import codec_for, encode
-from blowbyblow.replay.dice import RecordedChoices, RecordedDice
+from blowbyblow.replay.dice import RecordedChoices, RecordedDice, recorded_inputs
 from blowbyblow.replay.driver import adjudicate, fold
 from blowbyblow.replay.rulesets import get_ruleset
-from blowbyblow.replay.session import play
+from blowbyblow.replay.session import play, split_by_command
 from blowbyblow.replay.store import BattleStore, battle_id_for
 from blowbyblow.replay.verify import verify_battle
 
@@ -41,15 +41,6 @@ def progress(label: str, done: int, total: int) -> None:
             file=sys.stderr,
             flush=True,
         )
-
-
-def batches_of(events: list[Event]) -> list[list[Event]]:
-    out: list[list[Event]] = [[events[0]]]
-    for ev in events[1:]:
-        if isinstance(ev, CommandIssued):
-            out.append([])
-        out[-1].append(ev)
-    return out
 
 
 def main() -> None:
@@ -74,7 +65,7 @@ def main() -> None:
     for n in range(copies):
         first = msgspec.structs.replace(played.events[0], label=f"{demo.label} #{n}")
         events = [first, *played.events[1:]]
-        battles.append((battle_id_for(first), batches_of(events)))
+        battles.append((battle_id_for(first), split_by_command(events)))
     total = per_battle * copies
 
     tmp = Path(tempfile.mkdtemp(prefix="bxb-bench-"))
@@ -143,11 +134,10 @@ def main() -> None:
         ).fetchall()
         decoded = [codec.decode(r[0]) for r in rows]
         state = ruleset.initial_state(decoded[0].setup)  # type: ignore[attr-defined]
-        for batch in batches_of(decoded)[1:]:
+        for batch in split_by_command(decoded)[1:]:
             issued = batch[0]
             assert isinstance(issued, CommandIssued)
-            dice = {e.key: (e.values, e.source) for e in batch if isinstance(e, DiceRolled)}
-            choices = {e.key: (e.answer, e.source) for e in batch if isinstance(e, ChoiceMade)}
+            dice, choices = recorded_inputs(batch)
             result = adjudicate(
                 ruleset,
                 state,

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
 
-from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.domain.core import BlowByBlowError, ChoiceMade, DiceRolled, Event
 
 ALGORITHM = "bxb-dice-v1"
 _SPACE = 2**64
@@ -225,3 +225,17 @@ def stdin_is_interactive() -> bool:
 def iter_ints(text: str) -> Iterator[int]:
     for t in text.replace(",", " ").split():
         yield int(t)
+
+
+def recorded_inputs(
+    events: Iterable[Event],
+) -> tuple[dict[str, tuple[tuple[int, ...], str]], dict[str, tuple[str, str]]]:
+    """The dice and choices a log recorded, by key, for RecordedDice and RecordedChoices."""
+    dice: dict[str, tuple[tuple[int, ...], str]] = {}
+    choices: dict[str, tuple[str, str]] = {}
+    for ev in events:
+        if isinstance(ev, DiceRolled):
+            dice[ev.key] = (ev.values, ev.source)
+        elif isinstance(ev, ChoiceMade):
+            choices[ev.key] = (ev.answer, ev.source)
+    return dice, choices

@@ -9,7 +9,7 @@ from uuid import UUID
 
 import structlog
 
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError, DiceSpec, Event
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
 from blowbyblow.replay.judging import (
@@ -22,7 +22,7 @@ from blowbyblow.replay.judging import (
 )
 from blowbyblow.replay.ruleset import Ruleset, Scenario
 from blowbyblow.replay.rulesets import get_ruleset
-from blowbyblow.replay.session import adjudicate_all, dice_for, start_event
+from blowbyblow.replay.session import adjudicate_all, dice_for, split_by_command, start_event
 from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
 
 log = structlog.get_logger("blowbyblow.service")
@@ -98,12 +98,22 @@ def record(
 
     if fair_seed is not None:
         store.vault.put(str(battle), fair_seed)
+    return Recorded(
+        battle=battle,
+        ruleset=ruleset,
+        events=_append_all(store, battle, ruleset, batches),
+        state=state,
+    )
+
+
+def _append_all(
+    store: BattleStore, battle: UUID, ruleset: Ruleset, batches: list[list[Event]]
+) -> list[LoggedEvent]:
+    """Write a new battle one batch (one command) per transaction."""
     logged: list[LoggedEvent] = []
-    version = 0
     for batch in batches:
-        logged.extend(store.append(battle, ruleset.id, version, batch))
-        version += len(batch)
-    return Recorded(battle=battle, ruleset=ruleset, events=logged, state=state)
+        logged.extend(store.append(battle, ruleset.id, len(logged), batch))
+    return logged
 
 
 class BattleSession:
@@ -123,7 +133,7 @@ class BattleSession:
             [e.event for e in events[1:]],
         )
         self.version = len(events)
-        self.commands = sum(1 for e in events if type(e.event).__name__ == "CommandIssued")
+        self.commands = sum(1 for e in events if isinstance(e.event, CommandIssued))
 
     def play(self, command: Any, *, dice: DiceSource, choices: ChoiceSource) -> list[LoggedEvent]:
         result = adjudicate(
@@ -207,13 +217,6 @@ def save_events(store: BattleStore, ruleset: Ruleset, events: list[Event]) -> Re
     battle = battle_id_for(started)
     if store.version(battle):
         raise AlreadyRecorded(battle, started.label)
-    batches: list[list[Event]] = [[started]]
-    for ev in events[1:]:
-        if type(ev).__name__ == "CommandIssued":
-            batches.append([])
-        batches[-1].append(ev)
-    logged: list[LoggedEvent] = []
-    for batch in batches:
-        logged.extend(store.append(battle, ruleset.id, len(logged), batch))
+    logged = _append_all(store, battle, ruleset, split_by_command(events))
     state = fold(ruleset, ruleset.initial_state(started.setup), events[1:])
     return Recorded(battle=battle, ruleset=ruleset, events=logged, state=state)

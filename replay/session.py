@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blowbyblow.domain.core import BattleStarted, DiceSpec, Event
+from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceSpec, Event
 from blowbyblow.replay.dice import (
     ALGORITHM,
     ChoiceSource,
@@ -49,6 +49,16 @@ def dice_for(scenario: Scenario) -> tuple[DiceSource, DiceSpec]:
             mode="seeded", algorithm=ALGORITHM, seed=scenario.seed
         )
     return ListedDice(scenario.dice or []), DiceSpec(mode="physical")
+
+
+def split_by_command(events: Sequence[Event]) -> list[list[Event]]:
+    """A battle's events as they are written: ``[BattleStarted]``, then one batch per command."""
+    batches: list[list[Event]] = [[events[0]]]
+    for ev in events[1:]:
+        if isinstance(ev, CommandIssued):
+            batches.append([])
+        batches[-1].append(ev)
+    return batches
 
 
 def adjudicate_all(

@@ -13,14 +13,19 @@ from uuid import UUID
 from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
-    ChoiceMade,
     CommandIssued,
     DiceRolled,
     Event,
     RuleEvent,
 )
 from blowbyblow.replay.codec import encode, encode_json, to_builtins
-from blowbyblow.replay.dice import RecordedChoices, RecordedDice, SeededDice, seeded_roll
+from blowbyblow.replay.dice import (
+    RecordedChoices,
+    RecordedDice,
+    SeededDice,
+    recorded_inputs,
+    seeded_roll,
+)
 from blowbyblow.replay.driver import adjudicate
 from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
 from blowbyblow.replay.rulesets import UnknownRuleset, get_ruleset
@@ -252,27 +257,20 @@ def verify_events(
                 f"command number {issued.index} where {n} was expected",
             )
             return report
-        dice: dict[str, tuple[tuple[int, ...], str]] = {}
-        choices: dict[str, tuple[str, str]] = {}
         for logged in segment:
             ev = logged.event
-            if isinstance(ev, DiceRolled):
-                if seed is not None:
-                    report.dice_checked += 1
-                    if (
-                        ev.source == SeededDice.source
-                        and seeded_roll(seed, ev.key, len(ev.values), ev.sides) != ev.values
-                    ):
-                        report.problem = Problem(
-                            logged.position,
-                            "dice",
-                            f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
-                            f"{list(seeded_roll(seed, ev.key, len(ev.values), ev.sides))}",
-                        )
-                        return report
-                dice[ev.key] = (ev.values, ev.source)
-            elif isinstance(ev, ChoiceMade):
-                choices[ev.key] = (ev.answer, ev.source)
+            if seed is not None and isinstance(ev, DiceRolled):
+                report.dice_checked += 1
+                expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
+                if ev.source == SeededDice.source and expected != ev.values:
+                    report.problem = Problem(
+                        logged.position,
+                        "dice",
+                        f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
+                        f"{list(expected)}",
+                    )
+                    return report
+        dice, choices = recorded_inputs(logged.event for logged in segment)
         try:
             result = adjudicate(
                 ruleset,

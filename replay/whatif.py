@@ -16,13 +16,17 @@ import msgspec
 from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
-    ChoiceMade,
     CommandIssued,
-    DiceRolled,
     Event,
 )
 from blowbyblow.replay.codec import command_union, encode
-from blowbyblow.replay.dice import DiceError, RecordedChoices, RecordedDice, SeededDice
+from blowbyblow.replay.dice import (
+    DiceError,
+    RecordedChoices,
+    RecordedDice,
+    SeededDice,
+    recorded_inputs,
+)
 from blowbyblow.replay.driver import adjudicate
 from blowbyblow.replay.judging import BattleSealed
 from blowbyblow.replay.ruleset import Ruleset
@@ -97,16 +101,8 @@ def what_if(
         else (sealed.checkpoint.seed if sealed is not None and first.dice.mode == "fair" else None)
     )
 
-    dice: dict[str, tuple[tuple[int, ...], str]] = {}
-    choices: dict[str, tuple[str, str]] = {}
-    commands: list[Any] = []
-    for ev in body:
-        if isinstance(ev, DiceRolled):
-            dice[ev.key] = (ev.values, ev.source)
-        elif isinstance(ev, ChoiceMade):
-            choices[ev.key] = (ev.answer, ev.source)
-        elif isinstance(ev, CommandIssued):
-            commands.append(ev.command)
+    dice, choices = recorded_inputs(body)
+    commands = [ev.command for ev in body if isinstance(ev, CommandIssued)]
     drawn: list[str] = []
     fallback = _DrawFromSeed(seed, drawn) if seed is not None else None
     recorded_dice = RecordedDice(dice, fallback=fallback)
