@@ -5,8 +5,8 @@
   for a tournament server with many tables writing at once.
 - Events are encoded with msgspec (MessagePack) by ``MsgspecMapper``, not eventsourcing's JSON
   transcoder. A stored record is an ``Envelope``: the format version, the canonical event bytes,
-  the hash chain (previous hash and this event's hash) and, outside everything that is hashed or
-  replayed, the wall-clock time it was recorded.
+  the hash chain (previous hash and this event's hash) and the wall-clock time it was recorded
+  (covered by the hash chain, so it is evidence too, but never compared by replay).
 - One command's events are appended in one ``insert_events`` call, i.e. one transaction, with
   optimistic concurrency on the battle's version: a writer holding a stale version gets
   ``StaleVersion`` and writes nothing.
@@ -67,7 +67,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
     event: msgspec.Raw
     prev: bytes
     hash: bytes
-    at: str = ""  # wall-clock metadata: never hashed, never compared by replay
+    at: str = ""  # wall-clock time recorded: in the hash chain, never compared by replay
 
 
 _ENVELOPE = msgspec.msgpack.Decoder(Envelope)
