@@ -3,7 +3,6 @@ what replay/ computes."""
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -169,7 +168,7 @@ def _dice_option(spec: str | None) -> DiceSource | None:
     if spec.startswith("seed:") and spec[5:]:
         return SeededDice(spec[5:])
     if spec == "physical":
-        return PromptedDice(read=lambda p: input(p))
+        return PromptedDice()
     if spec.startswith("values:"):
         try:
             return ListedDice(list(iter_ints(spec[7:])))
@@ -220,7 +219,7 @@ def cmd_record(
         if label:
             sc = msgspec.structs.replace(sc, label=label)
         source = _dice_option(dice)
-        if source is not None and isinstance(source, SeededDice):
+        if isinstance(source, SeededDice):
             sc = msgspec.structs.replace(sc, seed=source.seed, dice=None)
             source = None
         if fair and (source is not None or dice is not None):
@@ -239,7 +238,7 @@ def cmd_record(
 
 def store_name() -> str:
     """The store, as it may be printed: a PostgreSQL URL without its password."""
-    name = OPTS.db or os.environ.get("BXB_DB") or str(default_db_path())
+    name = OPTS.db or str(default_db_path())  # --db, or BXB_DB through typer
     return re.sub(r"(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", name)
 
 
