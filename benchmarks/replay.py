@@ -27,7 +27,7 @@ from blowbyblow.domain.core import CommandIssued, Event
 from blowbyblow.replay.codec import codec_for, encode
 from blowbyblow.replay.dice import RecordedChoices, RecordedDice, recorded_inputs
 from blowbyblow.replay.driver import adjudicate, fold
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play, split_by_command
 from blowbyblow.replay.store import BattleStore, battle_id_for
 from blowbyblow.replay.verify import verify_battle
@@ -51,7 +51,7 @@ def main() -> None:
     ap.add_argument("--ruleset", default="necromunda-2023")
     args = ap.parse_args()
 
-    ruleset = get_ruleset(args.ruleset)
+    ruleset = get_game_system(args.ruleset)
     demo = ruleset.demo()
     played = play(demo)
     per_battle = len(played.events)

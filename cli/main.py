@@ -34,7 +34,7 @@ from blowbyblow.replay.judging import (
     new_keys,
 )
 from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.rulesets import all_rulesets, get_ruleset
+from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.scenario import load_scenario
 from blowbyblow.replay.service import (
     AlreadyRecorded,
@@ -124,7 +124,7 @@ def print_log(events: list[LoggedEvent], as_json: bool = False) -> None:
         return
     first = events[0].event
     assert isinstance(first, BattleStarted)
-    ruleset = get_ruleset(first.ruleset)
+    ruleset = get_game_system(first.ruleset)
     for logged in events:
         ev = logged.event
         if as_json:
@@ -142,21 +142,23 @@ def print_log(events: list[LoggedEvent], as_json: bool = False) -> None:
 def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List the game systems and their rulings (name, default, choices)."""
     rows = []
-    for r in all_rulesets().values():
+    for r in game_systems().values():
         rows.append(
             {
                 "id": r.id,
                 "version": r.version,
                 "title": r.title,
-                "source": r.source,
+                "game": r.game,
+                "rulebook": r.rulebook.title,
                 "rulings": [to_builtins(x) for x in r.rulings],
             }
         )
         if not as_json:
-            typer.echo(f"{r.id} {r.version}: {r.title}  (rules text: {r.source})")
+            typer.echo(f"{r.id} {r.version}: {r.title}  (rules: {r.rulebook.title})")
             for x in r.rulings:
                 typer.echo(
-                    f"    {x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} ({x.source})"
+                    f"    {x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} "
+                    f"({r.rulebook.cite(x.rule)})"
                 )
     if as_json:
         typer.echo(encode_json(rows).decode())
@@ -250,7 +252,7 @@ def cmd_demo(
 ) -> None:
     """Record a demo combat on the store, print it blow by blow, and verify it."""
     try:
-        rs = get_ruleset(ruleset)
+        rs = get_game_system(ruleset)
         store = open_store()
         scenario = rs.demo()
         base = scenario.label
@@ -324,7 +326,7 @@ def cmd_at(
     events = _events(store, bid)[:position]
     first = events[0].event
     assert isinstance(first, BattleStarted)
-    ruleset = get_ruleset(first.ruleset)
+    ruleset = get_game_system(first.ruleset)
     state = fold(ruleset, ruleset.initial_state(first.setup), [e.event for e in events[1:]])
     if as_json:
         typer.echo(
@@ -585,7 +587,7 @@ def cmd_diff(
         if pos <= len(events):
             first = events[0].event
             assert isinstance(first, BattleStarted)
-            text = narrate(get_ruleset(first.ruleset), events[pos - 1].event)
+            text = narrate(get_game_system(first.ruleset), events[pos - 1].event)
         else:
             text = "(the battle ends before this position)"
         typer.echo(f"{label} position {pos}: {text.strip()}")

@@ -51,11 +51,12 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True):
     """A named decision where the rules text is ambiguous, has variants, or relies on a value we
     could not confirm. The rulings in force are recorded when a battle starts."""
 
-    name: str
+    name: str  # lower-case words joined by hyphens, no system prefix ("coup-de-grace-effect")
     default: str
     choices: tuple[str, ...]
     summary: str
-    source: str
+    rule: str  # the rulebook section the ruling stands for, as events cite it ("A11.4")
+    note: str = ""  # why it is a ruling: the ambiguity, the variant, or the unconfirmed value
 
     def check(self, value: str) -> str:
         if self.choices and value not in self.choices:
@@ -215,6 +216,10 @@ class Context(msgspec.Struct, frozen=True, kw_only=True):
 
     rulings: dict[str, str]
     command_index: int
+
+    def ruling(self, ruling: Ruling) -> str:
+        """The value in force of ``ruling`` in this battle."""
+        return ruling_value(self.rulings, ruling.name)
 
 
 __all__ = [

@@ -18,9 +18,9 @@ from blowbyblow.domain.core import (
     CommandIssued,
     Event,
 )
+from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.judging import JUDGE_EVENT_TYPES
-from blowbyblow.replay.ruleset import Ruleset
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 
 # "sorted" orders struct fields and dict keys alike, so an event's canonical bytes are the same
 # whether encoded from its struct or from its plain-data (JSON) form: an exported record can be
@@ -38,18 +38,12 @@ def encode_json(obj: Any) -> bytes:
     return _json_encoder.encode(obj)
 
 
-def command_union(ruleset: Ruleset) -> Any:
-    if len(ruleset.command_types) == 1:
-        return ruleset.command_types[0]
-    return Union[tuple(ruleset.command_types)]  # noqa: UP007 - built at run time
-
-
 class Codec:
     """Encoder and decoders for the events of one game system."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: AnyGameSystem) -> None:
         self.ruleset = ruleset
-        self.command_type: Any = command_union(ruleset)
+        self.command_type: Any = ruleset.command_type
         types: tuple[Any, ...] = (
             BattleStarted[ruleset.setup_type],  # type: ignore[name-defined]
             CommandIssued[self.command_type],  # type: ignore[name-defined]
@@ -76,7 +70,7 @@ class Codec:
 
 @cache
 def codec_for(ruleset_id: str) -> Codec:
-    return Codec(get_ruleset(ruleset_id))
+    return Codec(get_game_system(ruleset_id))
 
 
 def to_builtins(obj: Any) -> Any:

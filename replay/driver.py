@@ -22,8 +22,8 @@ from blowbyblow.domain.core import (
     Roll,
     RuleEvent,
 )
+from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.dice import ChoiceSource, DiceError, DiceSource
-from blowbyblow.replay.ruleset import Ruleset
 
 log = structlog.get_logger("blowbyblow.rules")
 
@@ -35,7 +35,7 @@ class Adjudication:
 
 
 def adjudicate(
-    ruleset: Ruleset,
+    ruleset: AnyGameSystem,
     state: Any,
     command: Any,
     *,
@@ -112,7 +112,7 @@ def _log_step(bound: Any, event: Event, position: int) -> None:
     bound.info(type(event).__name__, **fields)
 
 
-def fold(ruleset: Ruleset, state: Any, events: Iterator[Event] | list[Event]) -> Any:
+def fold(ruleset: AnyGameSystem, state: Any, events: Iterator[Event] | list[Event]) -> Any:
     for event in events:
         state = ruleset.evolve(state, event)
     return state

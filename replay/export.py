@@ -24,7 +24,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay.codec import codec_for, encode, encode_json, to_builtins
 from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
 from blowbyblow.replay.judging import BattleSealed
-from blowbyblow.replay.rulesets import UnknownRuleset
+from blowbyblow.replay.registry import UnknownGameSystem
 from blowbyblow.replay.store import CHAIN_ALGORITHM, BattleStore, LoggedEvent, chain_hash
 from blowbyblow.replay.verify import Problem, Report, verify_events
 
@@ -112,7 +112,7 @@ def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -
         if version > CURRENT_FORMAT or version < 1:
             raise ValueError(f"export format {version} is not one this engine reads")
         codec = codec_for(ruleset)
-    except (ValueError, KeyError, TypeError, UnknownRuleset) as e:
+    except (ValueError, KeyError, TypeError, UnknownGameSystem) as e:
         return ReadExport(nil, [], Report(nil, problem=_fail(0, f"header: {e}")))
     events: list[LoggedEvent] = []
     report = Report(battle=battle, ruleset=ruleset, label=str(header.get("label", "")))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from blowbyblow.domain.core import BattleStarted, ChoiceMade, CommandIssued, DiceRolled, Event
+from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.codec import encode_json, to_builtins
-from blowbyblow.replay.ruleset import Ruleset
 
 
 def describe_command(command: Any) -> str:
@@ -27,7 +27,7 @@ def describe_command(command: Any) -> str:
     return str(kind)
 
 
-def narrate(ruleset: Ruleset, event: Event) -> str:
+def narrate(ruleset: AnyGameSystem, event: Event) -> str:
     if isinstance(event, BattleStarted):
         rulings = ", ".join(f"{k}={v}" for k, v in event.rulings.items()) or "none"
         dice = event.dice.mode + (

@@ -12,9 +12,8 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.codec import command_union
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.domain.system import AnyScenario, Scenario
+from blowbyblow.replay.registry import get_game_system
 
 CORE_KEYS = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
 
@@ -42,11 +41,11 @@ def _expect(
     return value
 
 
-def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> Scenario:
+def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> AnyScenario:
     ruleset_id = _expect(data, "ruleset", str, "a ruleset id such as 'necromunda-2023'", source)
     if ruleset_id is None:
         raise ScenarioError(f'{source}: ruleset: missing (e.g. ruleset = "necromunda-2023")')
-    ruleset = get_ruleset(ruleset_id)
+    ruleset = get_game_system(ruleset_id)
     label = _expect(data, "label", str, "a string", source) or Path(source).stem
     rulings = _expect(data, "rulings", dict, "a table of ruling = value", source) or {}
     seed = _expect(data, "seed", (str, int), "a string or an integer", source)
@@ -63,7 +62,7 @@ def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> Scenar
     except msgspec.ValidationError as e:
         raise ScenarioError(_path(str(e), source + ": ")) from None
     commands: list[Any] = []
-    union = command_union(ruleset)
+    union = ruleset.command_type
     for i, action in enumerate(actions):
         try:
             commands.append(msgspec.convert(action, union))
@@ -83,7 +82,7 @@ def scenario_from_dict(data: dict[str, Any], source: str = "scenario") -> Scenar
     )
 
 
-def load_scenario(path: str | Path, ruleset: str | None = None) -> Scenario:
+def load_scenario(path: str | Path, ruleset: str | None = None) -> AnyScenario:
     """Read a scenario file; ``ruleset`` records the same scenario under another game system
     (e.g. the same Necromunda fight under ``necromunda-legacy``)."""
     p = Path(path)

@@ -10,6 +10,7 @@ from uuid import UUID
 import structlog
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
+from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
 from blowbyblow.replay.judging import (
@@ -20,8 +21,7 @@ from blowbyblow.replay.judging import (
     new_fair_seed,
     seal,
 )
-from blowbyblow.replay.ruleset import Ruleset, Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import adjudicate_all, dice_for, split_by_command, start_event
 from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
 
@@ -44,14 +44,14 @@ class AlreadyRecorded(BlowByBlowError):
 @dataclass
 class Recorded:
     battle: UUID
-    ruleset: Ruleset
+    ruleset: AnyGameSystem
     events: list[LoggedEvent]
     state: Any
 
 
 def record(
     store: BattleStore,
-    scenario: Scenario,
+    scenario: AnyScenario,
     *,
     dice: DiceSource | None = None,
     choices: ChoiceSource | None = None,
@@ -60,7 +60,7 @@ def record(
 ) -> Recorded:
     """Record ``scenario`` as a new battle. With ``fair``, the dice come from a fresh secret seed
     whose commitment is recorded now and which the seal will reveal."""
-    ruleset = get_ruleset(scenario.ruleset)
+    ruleset = get_game_system(scenario.ruleset)
     default_dice, spec = dice_for(scenario)
     dice = dice or default_dice
     fair_seed: str | None = None
@@ -107,7 +107,7 @@ def record(
 
 
 def _append_all(
-    store: BattleStore, battle: UUID, ruleset: Ruleset, batches: list[list[Event]]
+    store: BattleStore, battle: UUID, ruleset: AnyGameSystem, batches: list[list[Event]]
 ) -> list[LoggedEvent]:
     """Write a new battle one batch (one command) per transaction."""
     logged: list[LoggedEvent] = []
@@ -126,7 +126,7 @@ class BattleSession:
         self.store = store
         self.battle = battle
         self.started: BattleStarted[Any] = events[0].event
-        self.ruleset = get_ruleset(self.started.ruleset)
+        self.ruleset = get_game_system(self.started.ruleset)
         self.state = fold(
             self.ruleset,
             self.ruleset.initial_state(self.started.setup),
@@ -209,7 +209,7 @@ def seal_battle(store: BattleStore, battle: UUID, key: Any) -> LoggedEvent:
     return store.seal(battle, first.ruleset, seal(checkpoint, key))
 
 
-def save_events(store: BattleStore, ruleset: Ruleset, events: list[Event]) -> Recorded:
+def save_events(store: BattleStore, ruleset: AnyGameSystem, events: list[Event]) -> Recorded:
     """Record an already adjudicated event list (a what-if) as a new battle, one transaction per
     command."""
     started = events[0]

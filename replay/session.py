@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceSpec, Event
+from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.replay.dice import (
     ALGORITHM,
     ChoiceSource,
@@ -19,18 +20,19 @@ from blowbyblow.replay.dice import (
 )
 from blowbyblow.replay.driver import adjudicate
 from blowbyblow.replay.formats import CURRENT_FORMAT as FORMAT_VERSION
-from blowbyblow.replay.ruleset import Ruleset, Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 
 
 @dataclass
 class Played:
-    ruleset: Ruleset
+    ruleset: AnyGameSystem
     events: list[Event]
     state: Any
 
 
-def start_event(ruleset: Ruleset, scenario: Scenario, dice_spec: DiceSpec) -> BattleStarted[Any]:
+def start_event(
+    ruleset: AnyGameSystem, scenario: AnyScenario, dice_spec: DiceSpec
+) -> BattleStarted[Any]:
     ruleset.validate_setup(scenario.setup)
     return BattleStarted(
         format_version=FORMAT_VERSION,
@@ -43,7 +45,7 @@ def start_event(ruleset: Ruleset, scenario: Scenario, dice_spec: DiceSpec) -> Ba
     )
 
 
-def dice_for(scenario: Scenario) -> tuple[DiceSource, DiceSpec]:
+def dice_for(scenario: AnyScenario) -> tuple[DiceSource, DiceSpec]:
     if scenario.seed is not None:
         return SeededDice(scenario.seed), DiceSpec(
             mode="seeded", algorithm=ALGORITHM, seed=scenario.seed
@@ -62,7 +64,7 @@ def split_by_command(events: Sequence[Event]) -> list[list[Event]]:
 
 
 def adjudicate_all(
-    ruleset: Ruleset,
+    ruleset: AnyGameSystem,
     started: BattleStarted[Any],
     commands: Sequence[Any],
     *,
@@ -96,7 +98,7 @@ def adjudicate_all(
 
 
 def play(
-    scenario: Scenario,
+    scenario: AnyScenario,
     *,
     dice: DiceSource | None = None,
     choices: ChoiceSource | None = None,
@@ -104,7 +106,7 @@ def play(
 ) -> Played:
     """Play every command of ``scenario`` in memory and return the full event list
     (position 1 first) and the final state."""
-    ruleset = get_ruleset(scenario.ruleset)
+    ruleset = get_game_system(scenario.ruleset)
     default_dice, spec = dice_for(scenario)
     started = start_event(ruleset, scenario, spec)
     batches, state = adjudicate_all(

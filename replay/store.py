@@ -38,7 +38,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.replay.codec import codec_for, encode
 from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
 from blowbyblow.replay.judging import BattleSealed, SeedVault
-from blowbyblow.replay.rulesets import all_rulesets
+from blowbyblow.replay.registry import game_systems
 
 CHAIN_ALGORITHM = "bxb-chain-v1"
 GENESIS = bytes(32)
@@ -258,7 +258,7 @@ class BattleStore(Application[UUID]):
 
     def battles(self) -> list[BattleInfo]:
         """Every battle in the store, oldest first (by when its first event was recorded)."""
-        topics = [f"{r}/BattleStarted" for r in sorted(all_rulesets())]
+        topics = [f"{r}/BattleStarted" for r in sorted(game_systems())]
         found: list[BattleInfo] = []
         start = 1
         while True:

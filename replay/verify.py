@@ -28,7 +28,7 @@ from blowbyblow.replay.dice import (
 )
 from blowbyblow.replay.driver import adjudicate
 from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
-from blowbyblow.replay.rulesets import UnknownRuleset, get_ruleset
+from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
     GENESIS,
     BattleStore,
@@ -200,8 +200,8 @@ def verify_events(
         return report
     report.label, report.ruleset = first.label, first.ruleset
     try:
-        ruleset = get_ruleset(first.ruleset)
-    except UnknownRuleset as e:
+        ruleset = get_game_system(first.ruleset)
+    except UnknownGameSystem as e:
         report.problem = Problem(1, "setup", str(e))
         return report
     if first.ruleset_version != ruleset.version:

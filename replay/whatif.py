@@ -19,7 +19,8 @@ from blowbyblow.domain.core import (
     CommandIssued,
     Event,
 )
-from blowbyblow.replay.codec import command_union, encode
+from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.replay.codec import encode
 from blowbyblow.replay.dice import (
     DiceError,
     RecordedChoices,
@@ -29,8 +30,7 @@ from blowbyblow.replay.dice import (
 )
 from blowbyblow.replay.driver import adjudicate
 from blowbyblow.replay.judging import BattleSealed
-from blowbyblow.replay.ruleset import Ruleset
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.store import LoggedEvent
 
 
@@ -42,8 +42,8 @@ class WhatIfError(BlowByBlowError):
 class WhatIf:
     original: list[Event]
     alternative: list[Event]
-    ruleset: Ruleset
-    original_ruleset: Ruleset
+    ruleset: AnyGameSystem
+    original_ruleset: AnyGameSystem
     original_state: Any
     alternative_state: Any
     divergence: int | None  # first position (1-based) whose events differ, None if none
@@ -78,8 +78,8 @@ def what_if(
     if not events or not isinstance(events[0].event, BattleStarted):
         raise WhatIfError("the battle has no BattleStarted")
     first: BattleStarted[Any] = events[0].event
-    original_rs = get_ruleset(first.ruleset)
-    ruleset = get_ruleset(ruleset_id) if ruleset_id else original_rs
+    original_rs = get_game_system(first.ruleset)
+    ruleset = get_game_system(ruleset_id) if ruleset_id else original_rs
     body = [e.event for e in events]
     sealed = body[-1] if isinstance(body[-1], BattleSealed) else None
     if sealed is not None:
@@ -121,7 +121,7 @@ def what_if(
     stopped = ""
     for index, command in enumerate(commands, start=1):
         try:
-            command = msgspec.convert(msgspec.to_builtins(command), command_union(ruleset))
+            command = msgspec.convert(msgspec.to_builtins(command), ruleset.command_type)
             result = adjudicate(
                 ruleset,
                 state,
@@ -159,7 +159,7 @@ def what_if(
     )
 
 
-def state_after(ruleset: Ruleset, first: BattleStarted[Any], body: Sequence[Event]) -> Any:
+def state_after(ruleset: AnyGameSystem, first: BattleStarted[Any], body: Sequence[Event]) -> Any:
     state = ruleset.initial_state(first.setup)
     for ev in body[1:]:
         state = ruleset.evolve(state, ev)

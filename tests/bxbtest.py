@@ -8,15 +8,15 @@ from typing import Any
 
 import msgspec
 
-from blowbyblow.replay.rulesets import all_rulesets
+from blowbyblow.replay.registry import game_systems
 from blowbyblow.replay.service import Recorded, record
 from blowbyblow.replay.store import BattleStore
 
-RULESET_IDS = sorted(all_rulesets())
+RULESET_IDS = sorted(game_systems())
 
 
 def record_demo(store: BattleStore, ruleset_id: str) -> Recorded:
-    return record(store, all_rulesets()[ruleset_id].demo(), quiet=True)
+    return record(store, game_systems()[ruleset_id].demo(), quiet=True)
 
 
 def tamper(

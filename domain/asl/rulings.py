@@ -18,7 +18,7 @@ AMBUSH_THRESHOLD = Ruling(
         "more-than-3: Final dr < the other's - 3 (the 4-4-7 example's aside 'an original dr of < 2' "
         "with -2 drm against a 3)."
     ),
-    source=f"{SEED} A11.4 and its EX; comprehensive example G5, J2; FACTS 1.7 [U]",
+    rule=f"{SEED} A11.4 and its EX; comprehensive example G5, J2; FACTS 1.7 [U]",
 )
 
 AMBUSH_CONCEALED_DRM = Ruling(
@@ -26,7 +26,7 @@ AMBUSH_CONCEALED_DRM = Ruling(
     default="-2",
     choices=("-2", "0"),
     summary="Concealed drm to the Ambush dr: -2 as printed in the seed's A11.4 table (FACTS: [U]).",
-    source=f"{SEED} A11.4 drm table; 4-4-7 EX; G5; FACTS 1.7 [U]",
+    rule=f"{SEED} A11.4 drm table; 4-4-7 EX; G5; FACTS 1.7 [U]",
 )
 
 ODDS_ABOVE_TEN = Ruling(
@@ -38,7 +38,7 @@ ODDS_ABOVE_TEN = Ruling(
         "column (both CCT transcriptions A1/A2). round-down: 10.x-1 rounds down to 10-1 like "
         "every other ratio (A11.11 'rounded down')."
     ),
-    source=f"{SEED} A11.11; FACTS 1.1 note [S]",
+    rule=f"{SEED} A11.11; FACTS 1.1 note [S]",
 )
 
 HAND_TO_HAND = Ruling(
@@ -50,7 +50,7 @@ HAND_TO_HAND = Ruling(
         "only (A11.11 'normally'). declared: an attack with hth=true uses red. always: every "
         "Infantry-vs-Infantry attack uses red (an SSR)."
     ),
-    source=f"{SEED} A11.11; FACTS 1.1 HtH trigger [S]/[U]",
+    rule=f"{SEED} A11.11; FACTS 1.1 HtH trigger [S]/[U]",
 )
 
 BURN_DR = Ruling(
@@ -61,7 +61,7 @@ BURN_DR = Ruling(
         "A11.5 'burning wreck if the CC DR is <= half of the CCV': judged on the Original DR "
         "(the PzIVJ EX: CCV 6 with -1 DRM 'burns on an Original DR <= 3') or on the Final DR."
     ),
-    source=f"{SEED} A11.5 and the 11.622 EX",
+    rule=f"{SEED} A11.5 and the 11.622 EX",
 )
 
 SW_LOSS_DR = Ruling(
@@ -72,7 +72,7 @@ SW_LOSS_DR = Ruling(
         "A11.13: after an Original colored dr of 1, each SW of a unit eliminated in CC is lost "
         "on a subsequent dr < the black KN (seed text); at-most-kn: dr <= KN (FACTS 1.2 [S])."
     ),
-    source=f"{SEED} A11.13; FACTS 1.2 [S]",
+    rule=f"{SEED} A11.13; FACTS 1.2 [S]",
 )
 
 ATMM_CHECK = Ruling(
@@ -85,7 +85,7 @@ ATMM_CHECK = Ruling(
         "comprehensive example uses it (F4: Original 3 gives -3; I5: Original 6 pins). "
         "not-allowed: refuse atmm attacks."
     ),
-    source=f"{SEED} comprehensive example F4 and I5 [U: C13.7 text not retrieved]",
+    rule=f"{SEED} comprehensive example F4 and I5 [U: C13.7 text not retrieved]",
 )
 
 CAPTURE_VOIDED = Ruling(
@@ -96,7 +96,7 @@ CAPTURE_VOIDED = Ruling(
         "A20.221: in simultaneous CC a side wiped out (eliminated/captured) in the Location "
         "has its own captures of that phase voided; never: captures always stand."
     ),
-    source="FACTS 1.6 A20.221; comprehensive example G3 ('would have eliminated the 4-6-7 "
+    rule="FACTS 1.6 A20.221; comprehensive example G3 ('would have eliminated the 4-6-7 "
     "and thus would not have been Captured')",
 )
 
@@ -109,7 +109,7 @@ AMBUSH_DRM_COUNT = Ruling(
         "if any unit of the force qualifies (FACTS 1.7, A8 R29.9; 'even if only a portion of a "
         "player's CC force is qualified'); per-unit adds +1 for every qualifying unit."
     ),
-    source=f"{SEED} A11.4 drm table; FACTS 1.7 [S]",
+    rule=f"{SEED} A11.4 drm table; FACTS 1.7 [S]",
 )
 
 PRISONER_ATTACKS = Ruling(
@@ -123,7 +123,7 @@ PRISONER_ATTACKS = Ruling(
         "of all (A11.34: over Ambush and vehicle); a prisoner whose guard it eliminated is "
         "released [U]."
     ),
-    source=f"{SEED} A11.33, A11.34 [U: A20.55 not retrieved]",
+    rule=f"{SEED} A11.33, A11.34 [U: A20.55 not retrieved]",
 )
 
 RULINGS: tuple[Ruling, ...] = (

@@ -16,7 +16,7 @@ INCAPACITATION = Ruling(
         "wounds >= EN (Melee step 6, Ranged step 9, FACTS G1/G4). more-than-en: only when it has "
         "sustained more wounds than its EN (the Wounds and Incapacitation sections)."
     ),
-    source=f"{SRC}: Melee Combat 6 vs Wounds / Incapacitation; FACTS.md 4 (G1, G4)",
+    rule=f"{SRC}: Melee Combat 6 vs Wounds / Incapacitation; FACTS.md 4 (G1, G4)",
 )
 
 VOLUNTARY_DROP = Ruling(
@@ -29,7 +29,7 @@ VOLUNTARY_DROP = Ruling(
         "Trample example do. above-6-only: dice are dropped only to bring a TN above 6 down to "
         "6 (Melee step 2 and 4, FACTS G2 as written)."
     ),
-    source=f"{SRC}: Wounds example, Slam! (Trample example), Free Strikes; FACTS.md G2",
+    rule=f"{SRC}: Wounds example, Slam! (Trample example), Free Strikes; FACTS.md G2",
 )
 
 UNREACHABLE_TN = Ruling(
@@ -41,7 +41,7 @@ UNREACHABLE_TN = Ruling(
         "still rolling one). keep-pool: no dice are dropped, the whole pool rolls, only 6s succeed. "
         "drop-to-one: all dice but one are dropped and that one needs a 6."
     ),
-    source=f"{SRC}: Melee Combat 2 and 4 ('If you are unable to reduce the target number to 6')",
+    rule=f"{SRC}: Melee Combat 2 and 4 ('If you are unable to reduce the target number to 6')",
 )
 
 TWO_WEAPON_DAMAGE = Ruling(
@@ -52,7 +52,7 @@ TWO_WEAPON_DAMAGE = Ruling(
         "The modified DAM of an attack made with two weapons: best = the wielder's DAM plus the "
         "larger weapon bonus; first = the bonus of the first weapon named. The text only gives +1 ATT."
     ),
-    source=f"{SRC}: Attacking with Two Weapons",
+    rule=f"{SRC}: Attacking with Two Weapons",
 )
 
 SPECIAL_ATTACK_DAMAGE = Ruling(
@@ -65,7 +65,7 @@ SPECIAL_ATTACK_DAMAGE = Ruling(
         "Wounds. split: the attacker chooses how many successes go to the effect, the rest are "
         "Wounds. Large and Huge models and marauder/skirmisher perks apply them to both anyway."
     ),
-    source=f"{SRC}: Special Attacks, Power Attacks, Finesse Attacks",
+    rule=f"{SRC}: Special Attacks, Power Attacks, Finesse Attacks",
 )
 
 PRONE_DEFENCE = Ruling(
@@ -77,7 +77,7 @@ PRONE_DEFENCE = Ruling(
         "Defense Value of 2'). 2-plus-modifiers: 2 replaces its DEF, other DEF modifiers "
         "(Trample +1, Slam! on a larger model +1) still apply."
     ),
-    source=f"{SRC}: Knocked Down",
+    rule=f"{SRC}: Knocked Down",
 )
 
 TRAMPLE_ROLL = Ruling(
@@ -89,7 +89,7 @@ TRAMPLE_ROLL = Ruling(
         "of the pool for each model trampled. one-roll: a single roll, judged against each "
         "model's Target Number."
     ),
-    source=f"{SRC}: Slam! (Trample example: 'he can roll this 1 die against all 3 opponents')",
+    rule=f"{SRC}: Slam! (Trample example: 'he can roll this 1 die against all 3 opponents')",
 )
 
 TRAMPLE_FRIENDS = Ruling(
@@ -100,7 +100,7 @@ TRAMPLE_FRIENDS = Ruling(
         "Who a Trample strikes: all-smaller = 'all smaller models within the threat range' as "
         "written, friends included; enemies-only = only enemy models."
     ),
-    source=f"{SRC}: Slam! (Trample)",
+    rule=f"{SRC}: Slam! (Trample)",
 )
 
 FALLING_INCREMENTS = Ruling(
@@ -113,7 +113,7 @@ FALLING_INCREMENTS = Ruling(
         "example). beyond-height: one per increment after the first height (that example would "
         "give 2)."
     ),
-    source=f"{SRC}: Falling",
+    rule=f"{SRC}: Falling",
 )
 
 FALLING_ARMOUR = Ruling(
@@ -124,7 +124,7 @@ FALLING_ARMOUR = Ruling(
         "armour: a falling model rolls its ARM against the hits' Damage 4 like any Armour roll, "
         "each success negating one; none: every falling hit is a Wound."
     ),
-    source=f"{SRC}: Falling ('1 Damage 4 Hit'), Melee Combat 4",
+    rule=f"{SRC}: Falling ('1 Damage 4 Hit'), Melee Combat 4",
 )
 
 ATTACK_INCAPACITATED = Ruling(
@@ -136,7 +136,7 @@ ATTACK_INCAPACITATED = Ruling(
         "then kills it). The text says a model that sustains any damage once Incapacitated is "
         "Dead, but not how the damage may come."
     ),
-    source=f"{SRC}: Incapacitation",
+    rule=f"{SRC}: Incapacitation",
 )
 
 ACTION_POINTS = Ruling(
@@ -148,7 +148,7 @@ ACTION_POINTS = Ruling(
         "spent by actions and refused when none are left; untracked: actions cost nothing here "
         "(the table keeps count)."
     ),
-    source="FACTS.md 4: IV (G1), Action Points (G2, G3)",
+    rule="FACTS.md 4: IV (G1), Action Points (G2, G3)",
 )
 
 SPECIAL_ACTION_COST = Ruling(
@@ -159,7 +159,7 @@ SPECIAL_ACTION_COST = Ruling(
         "AP cost of a Special Action (Power Attack, Finesse Attack, Slam!, Trample); standard "
         "actions cost 1, special costs are unconfirmed (FACTS [U])."
     ),
-    source="FACTS.md 4: Action Points (G2, G3); seed: Special Attacks",
+    rule="FACTS.md 4: Action Points (G2, G3); seed: Special Attacks",
 )
 
 RULINGS: tuple[Ruling, ...] = (

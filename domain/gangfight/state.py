@@ -1,6 +1,6 @@
 """What the rules decide on: every model's wounds, action points, posture and condition, and the
 gaps between models (the Melee locks: who is in whose threat range). Folded by
-``blowbyblow.projections.gangfight``; the setup is carried along so the rules can read profiles."""
+``blowbyblow.domain.gangfight.projection``; the setup is carried along so the rules can read profiles."""
 
 from __future__ import annotations
 

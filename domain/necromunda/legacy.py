@@ -64,7 +64,7 @@ def legacy_rulings() -> tuple[Ruling, ...]:
                 "eligible target; the attacker unless the player picks another). attacker-only: "
                 "the 'N17 (improved version)' box: Reaction attacks must target the attacker."
             ),
-            source="legacy seed, 7. Reaction Attacks and its N17 (IMPROVED VERSION) box",
+            rule="legacy seed, 7. Reaction Attacks and its N17 (IMPROVED VERSION) box",
         ),
         Ruling(
             name=R_NERVE_AFTER_CDG,
@@ -75,7 +75,7 @@ def legacy_rulings() -> tuple[Ruling, ...]:
                 "Injured is taken Out of Action by a free Coup de Grace in the same activation "
                 "(skip); test: the rules as written without the YAQ."
             ),
-            source="legacy seed, 8. Consolidate or Coup de Grace, YAQ box",
+            rule="legacy seed, 8. Consolidate or Coup de Grace, YAQ box",
         ),
         Ruling(
             name=R_FIREPOWER_FACE,
@@ -86,7 +86,7 @@ def legacy_rulings() -> tuple[Ruling, ...]:
                 "rolls in close combat (an Ammo check follows: D6 against the weapon's Ammo value, "
                 "failure = out of ammo). The physical dice's face layout is not in our sources."
             ),
-            source="legacy seed, Pistols at Close Quarters; FACTS has no Firepower dice entry [U]",
+            rule="legacy seed, Pistols at Close Quarters; FACTS has no Firepower dice entry [U]",
         ),
         coup_de_grace_ruling(
             "out-of-action",
@@ -104,7 +104,7 @@ def legacy_rulings() -> tuple[Ruling, ...]:
                 "The N17/N18 wound chart is believed to be the 2023 one (S >= 2T 2+, S > T 3+, "
                 "S = T 4+, S < T 5+, S <= T/2 6+), but no source confirms it."
             ),
-            source="FACTS 2.1: N18/N17 table [U]",
+            rule="FACTS 2.1: N18/N17 table [U]",
         ),
         Ruling(
             name=R_FLESH_WOUND,
@@ -114,7 +114,7 @@ def legacy_rulings() -> tuple[Ruling, ...]:
                 "A Flesh Wound is -1 Toughness (Out of Action at 0), as in 2023; for N17/N18 this "
                 "is unconfirmed (the -1 WS/BS flesh wound is the 1995 rule)."
             ),
-            source="FACTS 2.2: N17/N18 [U]",
+            rule="FACTS 2.2: N17/N18 [U]",
         ),
         location_faces_ruling(),
         vehicle_damage_ruling(),

@@ -122,7 +122,7 @@ def coup_de_grace_ruling(default: str, source: str) -> Ruling:
             "fighter's weapon (the first chosen in the fight, else unarmed) with no hit, wound "
             "or save roll; roll as many Injury dice as its Damage (at least one)."
         ),
-        source=source,
+        rule=source,
     )
 
 
@@ -135,7 +135,7 @@ def injury_faces_ruling(source: str) -> Ruling:
             "Injury dice faces 1 to 6: F = Flesh Wound, S = Serious Injury, O = Out of Action. "
             "Default 1-2 Flesh Wound, 3-5 Serious Injury, 6 Out of Action (FACTS 2.2: 2/3/1 faces)."
         ),
-        source=source,
+        rule=source,
     )
 
 
@@ -148,7 +148,7 @@ def extra_si_ruling(default: str, source: str) -> Ruling:
             "A second Serious Injury result from one hit, or any Serious Injury on a fighter "
             "already Seriously Injured: a Flesh Wound instead (N23), or no further effect."
         ),
-        source=source,
+        rule=source,
     )
 
 
@@ -162,7 +162,7 @@ def location_faces_ruling() -> Ruling:
             "is not confirmed by any source we hold (unconfirmed); the location is recorded but "
             "only Hull Points are modelled."
         ),
-        source="FACTS.md has no Location dice entry [U]",
+        rule="FACTS.md has no Location dice entry [U]",
     )
 
 
@@ -175,7 +175,7 @@ def vehicle_damage_ruling() -> Ruling:
             "Minimal vehicle model: each point of Damage removes a Hull Point; a vehicle with no "
             "Hull Points left is Wrecked. Vehicle Damage dice and location effects are not modelled."
         ),
-        source="not in the close-combat seed; a modelling limit",
+        rule="not in the close-combat seed; a modelling limit",
     )
 
 
@@ -189,7 +189,7 @@ def step8_default_ruling() -> Ruling:
             "answer): this option if it is allowed, else nothing. The player is always asked "
             "when a prompt is available."
         ),
-        source="a default for an unanswered player choice, not a rule",
+        rule="a default for an unanswered player choice, not a rule",
     )
 
 
@@ -204,7 +204,7 @@ def nerve_ruling(default: str, source: str) -> Ruling:
             '(2D6 + 1 per other such friend within 3", pass on its Cool); failing makes it Broken. '
             "Running for Cover is not modelled (no table geometry)."
         ),
-        source=source,
+        rule=source,
     )
 
 
@@ -273,7 +273,7 @@ def n23_rulings() -> tuple[Ruling, ...]:
                 "is in its vision arc and its Reaction attacks take the -1 of turning to face. "
                 "faces-only: the charger is in its arc, with no -1."
             ),
-            source="N23 CC (box: Charging Prone or Out of Line of Sight Fighters); FACTS 2.3",
+            rule="N23 CC (box: Charging Prone or Out of Line of Sight Fighters); FACTS 2.3",
         ),
         Ruling(
             name=R_VEHICLE_INTERFERENCE,
@@ -284,7 +284,7 @@ def n23_rulings() -> tuple[Ruling, ...]:
                 "enemy fighters engaging it still interfere is not said: applies (default) or "
                 "none. A vehicle itself never interferes, being never engaged."
             ),
-            source="N23 CC Attacking Vehicles (silent on interference)",
+            rule="N23 CC Attacking Vehicles (silent on interference)",
         ),
         location_faces_ruling(),
         vehicle_damage_ruling(),

@@ -18,7 +18,7 @@ CHARGE_BONUS = Ruling(
         "A model that charged this turn adds +1 to its Combat Score. The seed names 'the Combat "
         "Score Modifier for charging' (Follow-Up Moves) but its modifier table does not give it."
     ),
-    source=f"{FACTS}: charging +1 [S] (W3 Eldar entry 'count as +1 WS for charging'); {SEED}",
+    rule=f"{FACTS}: charging +1 [S] (W3 Eldar entry 'count as +1 WS for charging'); {SEED}",
 )
 
 PARRY_RESPONSE = Ruling(
@@ -30,7 +30,7 @@ PARRY_RESPONSE = Ruling(
         "seed). reroll-or-next-highest: it may instead set the highest die aside and use its "
         "next-highest original die (FACTS W3), chosen before the re-roll is made."
     ),
-    source=f"{SEED} (Parrying); {FACTS}: Parry [C, W3]",
+    rule=f"{SEED} (Parrying); {FACTS}: Parry [C, W3]",
 )
 
 TO_WOUND_CHART = Ruling(
@@ -42,7 +42,7 @@ TO_WOUND_CHART = Ruling(
         "-2 and -3 6+, -4 or less cannot wound. ratio: the Necromunda 2023 chart (S >= 2T 2+, "
         "S > T 3+, S = T 4+, S < T 5+, S <= T/2 6+)."
     ),
-    source=f"{FACTS}: 'the standard S-vs-T chart shared with shooting' [U for exact cells]",
+    rule=f"{FACTS}: 'the standard S-vs-T chart shared with shooting' [U for exact cells]",
 )
 
 STRENGTH_SAVE_MODIFIER = Ruling(
@@ -53,7 +53,7 @@ STRENGTH_SAVE_MODIFIER = Ruling(
         "Save modifier of a hit whose weapon gives none ('as user' weapons, a model's own "
         "Strength): by-strength is S4 -1, S5 -2 and so on, -1 per point above 3; none is 0."
     ),
-    source=f"{FACTS}: WFB convention [U] for 40K2; W3 'as user' blades use 'the user's S and save "
+    rule=f"{FACTS}: WFB convention [U] for 40K2; W3 'as user' blades use 'the user's S and save "
     "modifier', which implies one derived from S",
 )
 
@@ -65,7 +65,7 @@ IMPROVISED_ATTACK = Ruling(
         "Combat Score modifier of a model with no Close Combat weapon. The seed's modifier table "
         "has none; W3 implies -1 ('ignores penalty for fighting with an improvised attack (-1)')."
     ),
-    source=f"{FACTS}: improvised attack -1 [S]",
+    rule=f"{FACTS}: improvised attack -1 [S]",
 )
 
 SAVE_NATURAL_ONE = Ruling(
@@ -77,7 +77,7 @@ SAVE_NATURAL_ONE = Ruling(
         "as-rolled: a modified save of 1+ or better passes on any roll. A save needing more "
         "than 6 is never rolled."
     ),
-    source=f"{FACTS}: saves 'as for shooting'; the 2nd edition save rules were not found [U]",
+    rule=f"{FACTS}: saves 'as for shooting'; the 2nd edition save rules were not found [U]",
 )
 
 FOLLOW_UP_FIGHTS = Ruling(
@@ -89,7 +89,7 @@ FOLLOW_UP_FIGHTS = Ruling(
         "Hand-to-Hand Combat Phase (next-phase), or again in this one (this-phase). The seed "
         "only says the move 'can be used to engage another model'."
     ),
-    source=f"{SEED} (Follow-Up Moves)",
+    rule=f"{SEED} (Follow-Up Moves)",
 )
 
 FOLLOW_UP_WHO = Ruling(
@@ -101,7 +101,7 @@ FOLLOW_UP_WHO = Ruling(
         "up ('has killed all of its opponents'). all-opponents-dead: any model whose opponents "
         "all died in the fight, whoever killed them."
     ),
-    source=f"{SEED} (Follow-Up Moves)",
+    rule=f"{SEED} (Follow-Up Moves)",
 )
 
 RULINGS: tuple[Ruling, ...] = (

@@ -8,8 +8,8 @@ from typing import Any
 from blowbyblow.domain.asl.commands import CloseCombat
 from blowbyblow.domain.asl.units import LocationSetup, MeleeSetup, Setup, UnitSetup, VehicleSetup
 from blowbyblow.domain.core import Event
+from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import ListedDice, ScriptedChoices
-from blowbyblow.replay.ruleset import Scenario
 from blowbyblow.replay.session import Played, play
 
 HS_OF = {

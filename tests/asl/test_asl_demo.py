@@ -13,11 +13,11 @@ from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import CloseCombat
 from blowbyblow.domain.asl.units import Setup
 from blowbyblow.domain.core import SetupError
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.domain.system import Scenario
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
-RULESET = get_ruleset("asl")
+RULESET = get_game_system("asl")
 TOML = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "asl.toml"
 
 
@@ -134,7 +134,7 @@ def test_rule_events_round_trip_through_msgpack():
 def test_every_event_type_is_narrated():
     import inspect
 
-    from blowbyblow.replay.rulesets import asl as binding
+    from blowbyblow.domain.asl import system as binding
 
     source = inspect.getsource(binding.narrate)
     for t in RULESET.event_types:

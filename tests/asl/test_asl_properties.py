@@ -26,13 +26,13 @@ from blowbyblow.domain.asl.units import (
     vehicles_in,
 )
 from blowbyblow.domain.core import Event, RuleViolation
+from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import SeededDice
 from blowbyblow.replay.driver import adjudicate
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import Played, play
 
-RULESET = get_ruleset("asl")
+RULESET = get_game_system("asl")
 SIDES = ("German", "Russian")
 MMC = [
     ("squad", "4-6-7", 4, 2),

@@ -108,10 +108,10 @@ def two_on_two():
 )
 def test_illegal_commands_are_refused(command, rule):
     from blowbyblow.domain.asl.phase import validate
-    from blowbyblow.replay.rulesets import get_ruleset
+    from blowbyblow.replay.registry import get_game_system
 
     state = initial_state(two_on_two())
-    rulings = get_ruleset("asl").resolve_rulings({})
+    rulings = get_game_system("asl").resolve_rulings({})
     with pytest.raises(RuleViolation) as err:
         validate(state, command, rulings)
     assert err.value.rule == rule

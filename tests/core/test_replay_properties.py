@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import Recorded, record
 from blowbyblow.replay.store import BattleStore
 
@@ -25,7 +25,7 @@ from bxbtest import RULESET_IDS
 
 
 def record_random(store: BattleStore, ruleset_id: str, seed: str) -> Recorded | None:
-    demo = get_ruleset(ruleset_id).demo()
+    demo = get_game_system(ruleset_id).demo()
     try:
         return record(
             store,
@@ -46,7 +46,7 @@ def test_replayed_state_equals_live_state(ruleset_id: str, seed: str) -> None:
     events = store.read(rec.battle)
     first = events[0].event
     assert isinstance(first, BattleStarted)
-    rs = get_ruleset(ruleset_id)
+    rs = get_game_system(ruleset_id)
     assert encode(fold(rs, rs.initial_state(first.setup), [e.event for e in events[1:]])) == encode(
         rec.state
     )
@@ -66,13 +66,13 @@ def test_a_fresh_process_replays_random_battles_to_identical_bytes(tmp_path: Pat
 import hashlib, json
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.store import BattleStore
 store = BattleStore({str(db)!r})
 out = {{}}
 for b in store.battles():
     events = store.read(b.battle)
-    rs = get_ruleset(events[0].event.ruleset)
+    rs = get_game_system(events[0].event.ruleset)
     state = fold(rs, rs.initial_state(events[0].event.setup), [e.event for e in events[1:]])
     out[str(b.battle)] = hashlib.sha256(encode(state)).hexdigest()
 print(json.dumps(out))

@@ -14,7 +14,7 @@ import pytest
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import AlreadyRecorded, record
 from blowbyblow.replay.session import play
 from blowbyblow.replay.store import BattleStore, StaleVersion, chain
@@ -26,10 +26,10 @@ from bxbtest import RULESET_IDS, record_demo
 def test_the_log_holds_exactly_what_was_adjudicated(tmp_path: Path, ruleset_id: str) -> None:
     store = BattleStore(tmp_path / "b.sqlite")
     rec = record_demo(store, ruleset_id)
-    played = play(get_ruleset(ruleset_id).demo())
+    played = play(get_game_system(ruleset_id).demo())
     stored = BattleStore(tmp_path / "b.sqlite").read(rec.battle)  # a fresh connection
     assert [e.data for e in stored] == [encode(e) for e in played.events]
-    rs = get_ruleset(ruleset_id)
+    rs = get_game_system(ruleset_id)
     first = stored[0].event
     assert isinstance(first, BattleStarted)
     replayed = fold(rs, rs.initial_state(first.setup), [e.event for e in stored[1:]])
@@ -47,10 +47,10 @@ import hashlib
 from uuid import UUID
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.driver import fold
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.store import BattleStore
 events = BattleStore({str(db)!r}).read(UUID({str(rec.battle)!r}))
-rs = get_ruleset(events[0].event.ruleset)
+rs = get_game_system(events[0].event.ruleset)
 state = fold(rs, rs.initial_state(events[0].event.setup), [e.event for e in events[1:]])
 print(hashlib.sha256(encode(state)).hexdigest())
 """
@@ -115,7 +115,7 @@ def test_live_play_one_command_at_a_time_and_the_stale_session_writes_nothing(
     from blowbyblow.replay.dice import ScriptedChoices, SeededDice
     from blowbyblow.replay.service import BattleSession
 
-    demo = get_ruleset("necromunda-2023").demo()
+    demo = get_game_system("necromunda-2023").demo()
     assert demo.seed is not None and len(demo.commands) >= 2
     store = BattleStore(tmp_path / "b.sqlite")
     rec = record(store, msgspec.structs.replace(demo, commands=demo.commands[:1]), quiet=True)

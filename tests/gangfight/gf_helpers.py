@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from blowbyblow.domain.gangfight.profiles import Fighter, GangfightSetup, GapSpec, Profile, Weapon
-from blowbyblow.replay.ruleset import Scenario
+from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.session import Played, play
 
 WEAPONS = (

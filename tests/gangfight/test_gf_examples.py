@@ -109,7 +109,7 @@ def test_trample_example_knight_drops_three_dice_against_three_marksmen() -> Non
     knight = model("knight", "humans", size="large", att=4, weapons=("sword",))
     marks = [model(f"m{i}", "elves", defense=3, arm=0) for i in (1, 2, 3)]
     dice = ListedDice([3])
-    from blowbyblow.replay.ruleset import Scenario
+    from blowbyblow.domain.system import Scenario
     from blowbyblow.replay.session import play
 
     played = play(

@@ -22,13 +22,13 @@ from blowbyblow.domain.gangfight.events import (
 )
 from blowbyblow.domain.gangfight.profiles import Fighter, GangfightSetup, GapSpec, Profile
 from blowbyblow.domain.gangfight.rulings import RULINGS
+from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play, start_event
 
-RULESET = get_ruleset("gangfight")
+RULESET = get_game_system("gangfight")
 KINDS_OF_COMMAND = [
     c.Fight,
     c.Fight,

@@ -21,9 +21,9 @@ from blowbyblow.domain.gangfight.events import (
     StoodUp,
     Trampled,
 )
+from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.driver import fold
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
 SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "gangfight.toml"
@@ -32,7 +32,7 @@ RESERVED = {"ruleset", "label", "rulings", "seed", "dice", "choices", "actions"}
 
 def load(path: Path) -> Scenario:
     raw: dict[str, Any] = tomllib.loads(path.read_text())
-    ruleset = get_ruleset(raw["ruleset"])
+    ruleset = get_game_system(raw["ruleset"])
     rest = {k: v for k, v in raw.items() if k not in RESERVED}
     return Scenario(
         ruleset=ruleset.id,
@@ -70,7 +70,7 @@ def test_scenario_typo_is_a_field_path_error() -> None:
     raw = tomllib.loads(text)
     rest = {k: v for k, v in raw.items() if k not in RESERVED}
     try:
-        msgspec.convert(rest, get_ruleset("gangfight").setup_type)
+        msgspec.convert(rest, get_game_system("gangfight").setup_type)
     except msgspec.ValidationError as e:
         assert "threat_range" in str(e) and "fighters[0]" in str(e)
     else:  # pragma: no cover
@@ -78,7 +78,7 @@ def test_scenario_typo_is_a_field_path_error() -> None:
 
 
 def test_demo_shows_two_weapons_power_attack_free_strike_incapacitation() -> None:
-    ruleset = get_ruleset("gangfight")
+    ruleset = get_game_system("gangfight")
     played = play(ruleset.demo())
     attacks = [e for e in played.events if isinstance(e, AttackRolled)]
     assert any(len(a.weapons) == 2 and a.test.pool == a.test.pool_base + 1 for a in attacks)

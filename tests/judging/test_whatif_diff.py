@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.export import export_battle
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import save_events
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.verify import verify_battle
@@ -33,7 +33,7 @@ def test_every_alternative_ruling_leaves_the_original_byte_identical(ruleset_id:
     before = fingerprint(store, rec.battle)
     same = what_if(store.read(rec.battle), {})
     assert same.divergence is None and not same.stopped
-    for ruling in get_ruleset(ruleset_id).rulings:
+    for ruling in get_game_system(ruleset_id).rulings:
         for choice in ruling.choices:
             if choice == rec.events[0].event.rulings[ruling.name]:  # type: ignore[attr-defined]
                 continue
@@ -53,7 +53,7 @@ def test_a_changed_ruling_diverges_and_can_be_saved_naming_its_origin(tmp_path: 
     for ruleset_id in RULESET_IDS:
         rec = record_demo(store, ruleset_id)
         before = fingerprint(store, rec.battle)
-        for ruling in get_ruleset(ruleset_id).rulings:
+        for ruling in get_game_system(ruleset_id).rulings:
             for choice in ruling.choices:
                 wi = what_if(store.read(rec.battle), {ruling.name: choice})
                 if wi.divergence is None or wi.stopped:
@@ -74,7 +74,7 @@ def test_whatif_and_diff_on_the_command_line(tmp_path: Path) -> None:
     found = None
     for ruleset_id in RULESET_IDS:
         rec = record_demo(store, ruleset_id)
-        for ruling in get_ruleset(ruleset_id).rulings:
+        for ruling in get_game_system(ruleset_id).rulings:
             for choice in ruling.choices:
                 wi = what_if(store.read(rec.battle), {ruling.name: choice})
                 if wi.divergence is not None and not wi.stopped:

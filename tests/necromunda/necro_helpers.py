@@ -16,7 +16,7 @@ from blowbyblow.domain.necromunda.model import (
     Vehicle,
     Weapon,
 )
-from blowbyblow.replay.ruleset import Scenario
+from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.session import Played, play
 
 E = TypeVar("E", bound=Event)

@@ -14,9 +14,9 @@ import pytest
 
 from blowbyblow.domain.necromunda import events as ev
 from blowbyblow.domain.necromunda.model import OUT_OF_ACTION
+from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.driver import fold
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
@@ -26,7 +26,7 @@ RESERVED = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
 def load_scenario(path: Path, ruleset_id: str | None = None) -> Scenario:
     """Exactly as the CLI loads a scenario file."""
     data: dict[str, Any] = tomllib.loads(path.read_text())
-    ruleset = get_ruleset(ruleset_id or data["ruleset"])
+    ruleset = get_game_system(ruleset_id or data["ruleset"])
     rest = {k: v for k, v in data.items() if k not in RESERVED}
     setup = msgspec.convert(rest, ruleset.setup_type)
     union: Any = ruleset.command_types[0]
@@ -49,7 +49,7 @@ def test_demo_shows_every_step_the_issue_asks_for() -> None:
     """A charge, two weapons, an assist and an interference, hits, a save, injury dice,
     reaction attacks, a Coup de Grace or consolidation (this fails if the rules change the
     demo's course: then search a new seed and document it)."""
-    played = play(get_ruleset("necromunda-2023").demo())
+    played = play(get_game_system("necromunda-2023").demo())
     es = played.events
     kinds = {type(e).__name__ for e in es}
     assert "Charged" in kinds
@@ -70,7 +70,7 @@ def test_demo_shows_every_step_the_issue_asks_for() -> None:
 
 
 def test_demo_narrates_every_rule_event_with_its_rule() -> None:
-    rs = get_ruleset("necromunda-2023")
+    rs = get_game_system("necromunda-2023")
     played = play(rs.demo())
     for e in played.events:
         if isinstance(e, tuple(rs.event_types)):
@@ -80,7 +80,7 @@ def test_demo_narrates_every_rule_event_with_its_rule() -> None:
 
 
 def test_every_yielded_event_type_is_declared() -> None:
-    rs = get_ruleset("necromunda-2023")
+    rs = get_game_system("necromunda-2023")
     played = play(rs.demo())
     core = {"BattleStarted", "CommandIssued", "DiceRolled", "ChoiceMade"}
     declared = {t.__name__ for t in rs.event_types}
@@ -101,8 +101,8 @@ def test_scenario_file_loads_and_plays() -> None:
         for m in first_hits[0].modifiers
     )
     state = fold(
-        get_ruleset("necromunda-2023"),
-        get_ruleset("necromunda-2023").initial_state(scenario.setup),
+        get_game_system("necromunda-2023"),
+        get_game_system("necromunda-2023").initial_state(scenario.setup),
         played.events,
     )
     assert msgspec.msgpack.encode(state) == msgspec.msgpack.encode(played.state)
@@ -113,16 +113,16 @@ def test_scenario_file_typo_names_the_field() -> None:
     data = tomllib.loads(text)
     rest = {k: v for k, v in data.items() if k not in RESERVED}
     with pytest.raises(msgspec.ValidationError, match=r"fighters\[0\]"):
-        msgspec.convert(rest, get_ruleset("necromunda-2023").setup_type)
+        msgspec.convert(rest, get_game_system("necromunda-2023").setup_type)
 
 
 _CHILD = """
 import hashlib, sys, msgspec
 sys.path.insert(0, {tests!r})
 from necromunda.test_necro_demo import load_scenario, SCENARIOS
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
-for state in (play(get_ruleset("necromunda-2023").demo()).state,
+for state in (play(get_game_system("necromunda-2023").demo()).state,
               play(load_scenario(SCENARIOS / "necromunda-2023.toml")).state):
     print(hashlib.sha256(msgspec.msgpack.encode(state)).hexdigest())
 """
@@ -131,7 +131,7 @@ for state in (play(get_ruleset("necromunda-2023").demo()).state,
 def test_fresh_process_replay_gives_byte_identical_state() -> None:
     here = [
         hashlib.sha256(
-            msgspec.msgpack.encode(play(get_ruleset("necromunda-2023").demo()).state)
+            msgspec.msgpack.encode(play(get_game_system("necromunda-2023").demo()).state)
         ).hexdigest(),
         hashlib.sha256(
             msgspec.msgpack.encode(play(load_scenario(SCENARIOS / "necromunda-2023.toml")).state)
@@ -149,9 +149,13 @@ def test_fresh_process_replay_gives_byte_identical_state() -> None:
 
 
 def test_read_models() -> None:
-    from blowbyblow.projections.necromunda import engagement_graph, fighter_status, vision_arcs
+    from blowbyblow.domain.necromunda.projection import (
+        engagement_graph,
+        fighter_status,
+        vision_arcs,
+    )
 
-    played = play(get_ruleset("necromunda-2023").demo())
+    played = play(get_game_system("necromunda-2023").demo())
     status = fighter_status(played.state)
     assert status["lia"]["status"] == OUT_OF_ACTION
     assert status["vex"] == {

@@ -29,8 +29,8 @@ from necromunda.test_necro_properties import _check, battles
 from blowbyblow.domain.core import ChoiceMade, RuleViolation
 from blowbyblow.domain.necromunda import events as ev
 from blowbyblow.domain.necromunda.model import OUT_OF_ACTION, PRONE_PINNED
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.domain.system import Scenario
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
@@ -42,7 +42,7 @@ def mods(e: ev.HitRolled) -> list[tuple[int, str]]:
 
 
 def test_legacy_demo_shows_every_step() -> None:
-    played = play(get_ruleset(LEGACY).demo())
+    played = play(get_game_system(LEGACY).demo())
     es = played.events
     kinds = {type(e).__name__ for e in es}
     assert es[0].ruleset == LEGACY  # type: ignore[attr-defined]
@@ -285,7 +285,7 @@ def test_random_legacy_battles_replay_to_the_live_state(data: tuple[Scenario, li
 
 
 def test_one_setup_type_for_both() -> None:
-    a, b = get_ruleset("necromunda-2023"), get_ruleset(LEGACY)
+    a, b = get_game_system("necromunda-2023"), get_game_system(LEGACY)
     assert a.setup_type is b.setup_type and a.command_types == b.command_types
     assert a.state_type is b.state_type
     demo = msgspec.structs.replace(b.demo(), ruleset="necromunda-2023", rulings={})

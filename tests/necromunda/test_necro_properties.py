@@ -36,10 +36,10 @@ from blowbyblow.domain.necromunda.model import (
     NecromundaState,
     secondary_statuses,
 )
+from blowbyblow.domain.system import AnyGameSystem, Scenario
 from blowbyblow.replay.dice import ScriptedChoices
 from blowbyblow.replay.driver import adjudicate, fold
-from blowbyblow.replay.ruleset import Ruleset, Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import dice_for, play, start_event
 
 WEAPONS = [KNIFE, AXE, CLUB, PISTOL, PISTOL2, MAUL, WHIP]
@@ -48,7 +48,7 @@ GANGS = ["g", "e", "z"]
 
 @st.composite
 def battles(draw: st.DrawFn, ruleset_id: str = "necromunda-2023") -> tuple[Scenario, list[Any]]:
-    rs = get_ruleset(ruleset_id)
+    rs = get_game_system(ruleset_id)
     n = draw(st.integers(2, 6))
     ids = [f"f{i}" for i in range(n)]
     gangs = [GANGS[i % 2] if i < 2 else draw(st.sampled_from(GANGS)) for i in range(n)]
@@ -171,7 +171,7 @@ def battles(draw: st.DrawFn, ruleset_id: str = "necromunda-2023") -> tuple[Scena
     return scenario, intents
 
 
-def legal_commands(rs: Ruleset, scenario: Scenario, intents: list[Any]) -> list[Any]:
+def legal_commands(rs: AnyGameSystem, scenario: Scenario, intents: list[Any]) -> list[Any]:
     """Keep the intents the rules allow, in order (an illegal one writes nothing)."""
     dice, spec = dice_for(scenario)
     started = start_event(rs, scenario, spec)
@@ -221,7 +221,7 @@ def check_invariants(state: NecromundaState) -> None:
 
 
 def _check(ruleset_id: str, data: tuple[Scenario, list[Any]]) -> None:
-    rs = get_ruleset(ruleset_id)
+    rs = get_game_system(ruleset_id)
     scenario, intents = data
     commands = legal_commands(rs, scenario, intents)
     played = play(msgspec.structs.replace(scenario, commands=commands))
@@ -246,12 +246,12 @@ def test_random_battles_replay_to_the_live_state(data: tuple[Scenario, list[Any]
 
 _CHILD = """
 import hashlib, sys, msgspec
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.domain.system import Scenario
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 raw = msgspec.msgpack.decode(sys.stdin.buffer.read())
 for item in raw:
-    rs = get_ruleset(item["ruleset"])
+    rs = get_game_system(item["ruleset"])
     union = rs.command_types[0] | rs.command_types[1] | rs.command_types[2]
     scenario = Scenario(
         ruleset=item["ruleset"], label=item["label"], rulings=item["rulings"],
@@ -269,7 +269,7 @@ _BATCH: list[tuple[Scenario, str]] = []
 def test_collect_random_battles(data: tuple[Scenario, list[Any]], ruleset_id: str) -> None:
     scenario, intents = data
     scenario = msgspec.structs.replace(scenario, ruleset=ruleset_id, rulings={})
-    commands = legal_commands(get_ruleset(ruleset_id), scenario, intents)
+    commands = legal_commands(get_game_system(ruleset_id), scenario, intents)
     scenario = msgspec.structs.replace(scenario, commands=commands)
     digest = hashlib.sha256(msgspec.msgpack.encode(play(scenario).state)).hexdigest()
     _BATCH.append((scenario, digest))

@@ -50,7 +50,7 @@ from blowbyblow.domain.necromunda.model import (
     NecromundaSetup,
 )
 from blowbyblow.domain.necromunda.n23 import injury_dice_count, split_attack_dice, wound_target
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
 
@@ -299,7 +299,7 @@ def test_attacking_a_vehicle() -> None:
         ],
         [Engagement(a="a", b="v", facing="rear"), Engagement(a="h", b="v", facing="front")],
     )
-    init = get_ruleset("necromunda-2023").initial_state(s)
+    init = get_game_system("necromunda-2023").initial_state(s)
     assert init.fighters["a"].status == STANDING_ACTIVE and init.fighters["v"].status == MOBILE
     # hit 2 (+1 = 3), wound 5 (S3 vs rear T4: 5+), Location 1 and 6 (asked: default Body),
     # save 1 fails, 1 Hull Point lost. No reactions.
@@ -359,7 +359,7 @@ def test_fighting_across_barricades() -> None:
         ],
         [low, wall, far],
     )
-    init = get_ruleset("necromunda-2023").initial_state(s)
+    init = get_game_system("necromunda-2023").initial_state(s)
     assert init.fighters["b"].status == STANDING_ENGAGED  # under 1" wide: engaged
     assert init.fighters["c"].status == STANDING_ACTIVE  # wider: not engaged
     run(s, [Fight(attacker="a", weapons=("knife",), targets=("b",))], [1, 1])
@@ -414,7 +414,7 @@ def test_nerve_tests_ruling() -> None:
 
 
 def test_setup_errors_name_the_field() -> None:
-    rs = get_ruleset("necromunda-2023")
+    rs = get_game_system("necromunda-2023")
     bad = [
         (setup([fighter("a", "g"), fighter("a", "e")]), "duplicate fighter"),
         (setup([fighter("a", "g"), fighter("b", "g")], [("a", "b")]), "same gang"),
@@ -435,7 +435,7 @@ def test_rulings_recorded_at_battle_start() -> None:
     s = setup([fighter("a", "g", vision=["b"]), fighter("b", "e", vision=["a"])], [("a", "b")])
     played = run(s, [], [], rulings={"coup-de-grace-effect": "injury-dice"})
     started = played.events[0]
-    rs = get_ruleset("necromunda-2023")
+    rs = get_game_system("necromunda-2023")
     assert set(started.rulings) == {r.name for r in rs.rulings}  # type: ignore[attr-defined]
     assert started.rulings["coup-de-grace-effect"] == "injury-dice"  # type: ignore[attr-defined]
     assert started.rulings["injury-dice-faces"] == "FFSSSO"  # type: ignore[attr-defined]
@@ -496,7 +496,7 @@ def test_split_attack_dice_unit() -> None:
 def test_play_rejects_unknown_ruling_values() -> None:
     s = setup([fighter("a", "g")])
     from blowbyblow.domain.core import RulingError
-    from blowbyblow.replay.ruleset import Scenario
+    from blowbyblow.domain.system import Scenario
 
     with pytest.raises(RulingError):
         play(

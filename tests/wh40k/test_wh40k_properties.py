@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from wh40k.wh40k_helpers import ALL_WEAPONS
 
 from blowbyblow.domain.core import RuleEvent
+from blowbyblow.domain.system import Scenario
 from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight, FollowUp
 from blowbyblow.domain.wh40k.events import (
     AttackDiceRolled,
@@ -28,11 +29,10 @@ from blowbyblow.domain.wh40k.procedure import check_end_turn
 from blowbyblow.replay.codec import codec_for, encode
 from blowbyblow.replay.dice import SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
-RULESET = get_ruleset("wh40k-2e")
+RULESET = get_game_system("wh40k-2e")
 
 
 class HashedChoices:

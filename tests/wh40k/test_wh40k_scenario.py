@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 from blowbyblow.domain.core import RuleEvent, SetupError
+from blowbyblow.domain.system import Scenario
 from blowbyblow.domain.wh40k.events import (
     BrokeOff,
     Charged,
@@ -24,12 +25,11 @@ from blowbyblow.domain.wh40k.events import (
 )
 from blowbyblow.domain.wh40k.models import ModelProfile, Weapon, Wh40kSetup
 from blowbyblow.replay.codec import encode
-from blowbyblow.replay.ruleset import Scenario
-from blowbyblow.replay.rulesets import get_ruleset
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
 SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "wh40k-2e.toml"
-RULESET = get_ruleset("wh40k-2e")
+RULESET = get_game_system("wh40k-2e")
 CORE = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from blowbyblow.domain.core import Event
+from blowbyblow.domain.system import Scenario
 from blowbyblow.domain.wh40k.models import ModelProfile, Weapon, Wh40kSetup
 from blowbyblow.replay.dice import ListedDice, ScriptedChoices
-from blowbyblow.replay.ruleset import Scenario
 from blowbyblow.replay.session import Played, play
 
 E = TypeVar("E", bound=Event)

@@ -7,6 +7,7 @@ from typing import Any
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import COMMAND_TYPES, Attack, CloseCombat, Withdrawal
 from blowbyblow.domain.asl.phase import procedure
+from blowbyblow.domain.asl.projection import evolve, prisoners_of, unit_line
 from blowbyblow.domain.asl.rulings import RULINGS
 from blowbyblow.domain.asl.units import (
     TERRAINS,
@@ -19,8 +20,7 @@ from blowbyblow.domain.asl.units import (
     is_smc,
 )
 from blowbyblow.domain.core import Event, Modifier, SetupError
-from blowbyblow.projections.asl import evolve, prisoners_of, unit_line
-from blowbyblow.replay.ruleset import Ruleset, Scenario
+from blowbyblow.domain.system import GameSystem, Rulebook, Scenario
 
 
 def _mods(mods: tuple[Modifier, ...]) -> str:
@@ -355,11 +355,11 @@ DEMO_DICE = [
 ]
 
 
-def demo() -> Scenario:
+def demo() -> Scenario[Setup, CloseCombat]:
     """Turn 1: the concealed German stack Ambushes, a Partial Kill Reduces a Russian squad, the
     Russians strike back and X3 locks in Melee. Turn 2: the Russian HS tries to Withdraw from
     the Melee, which carries on."""
-    return Scenario(
+    return Scenario[Setup, CloseCombat](
         ruleset="asl",
         label="X3: Ambush, Partial Kill, Melee and a Withdrawal attempt",
         setup=demo_setup(),
@@ -389,11 +389,12 @@ def demo() -> Scenario:
     )
 
 
-RULESET = Ruleset(
+GAME_SYSTEM = GameSystem(
     id="asl",
+    game="asl",
     version="0.1.0",
     title="Advanced Squad Leader, chapter A11: Close Combat",
-    source="shared/seeds/asl-a11-close-combat.txt",
+    rulebook=Rulebook(title="ASL Rulebook (2nd edition), chapter A"),
     rulings=RULINGS,
     setup_type=Setup,
     command_types=COMMAND_TYPES,

@@ -1,5 +1,5 @@
 """The Gangfight binding: rules from ``blowbyblow.domain.gangfight``, folds from
-``blowbyblow.projections.gangfight``, plain-words narration and a demo battle."""
+``blowbyblow.domain.gangfight.projection``, plain-words narration and a demo battle."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from blowbyblow.domain.gangfight import events as ev
 from blowbyblow.domain.gangfight.commands import (
     COMMAND_TYPES,
     Fight,
+    GangfightCommand,
     Move,
     NewTurn,
     PowerAttack,
@@ -24,10 +25,10 @@ from blowbyblow.domain.gangfight.profiles import (
     Weapon,
     validate_setup,
 )
+from blowbyblow.domain.gangfight.projection import evolve
 from blowbyblow.domain.gangfight.rulings import RULINGS
 from blowbyblow.domain.gangfight.state import GangfightState, fighter, initial_state
-from blowbyblow.projections.gangfight import evolve
-from blowbyblow.replay.ruleset import Ruleset, Scenario
+from blowbyblow.domain.system import GameSystem, Rulebook, Scenario
 
 
 def _mods(mods: tuple[Modifier, ...]) -> str:
@@ -232,10 +233,10 @@ DEMO_DICE = [
 # fmt: on
 
 
-def demo() -> Scenario:
+def demo() -> Scenario[GangfightSetup, GangfightCommand]:
     """A short fight: a two-weapon Fight!, a Power Attack with knock-back, a Free Strike as the
     Regular walks away, the Veteran standing up and Incapacitating the Orc."""
-    return Scenario(
+    return Scenario[GangfightSetup, GangfightCommand](
         ruleset="gangfight",
         label="Gangfight demo: the Veteran and the Regular against an Orc Brave",
         setup=demo_setup(),
@@ -252,11 +253,12 @@ def demo() -> Scenario:
     )
 
 
-RULESET = Ruleset(
+GAME_SYSTEM = GameSystem(
     id="gangfight",
+    game="gangfight",
     version="1.0",
     title="Gangfight: Combat (melee, special attacks, Slam!/Trample, falling)",
-    source="gangfight-combat.txt",
+    rulebook=Rulebook(title="Gangfight rules (gangfightgames.com), Combat"),
     rulings=RULINGS,
     setup_type=GangfightSetup,
     command_types=COMMAND_TYPES,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from blowbyblow.domain.core import SetupError
+from blowbyblow.domain.system import GameSystem, Rulebook, Scenario
 from blowbyblow.domain.wh40k.combat import parse_damage
 from blowbyblow.domain.wh40k.commands import (
     COMMAND_TYPES,
@@ -13,6 +14,7 @@ from blowbyblow.domain.wh40k.commands import (
     EndTurn,
     Fight,
     FollowUp,
+    Wh40kCommand,
 )
 from blowbyblow.domain.wh40k.events import EVENT_TYPES
 from blowbyblow.domain.wh40k.models import (
@@ -24,9 +26,8 @@ from blowbyblow.domain.wh40k.models import (
 )
 from blowbyblow.domain.wh40k.narration import describe_state, narrate
 from blowbyblow.domain.wh40k.procedure import procedure
+from blowbyblow.domain.wh40k.projection import evolve
 from blowbyblow.domain.wh40k.rulings import RULINGS
-from blowbyblow.projections.wh40k import evolve
-from blowbyblow.replay.ruleset import Ruleset, Scenario
 
 RULESET_ID = "wh40k-2e"
 
@@ -114,7 +115,7 @@ def _ork_boy(ident: str, name: str) -> ModelProfile:
     )
 
 
-def demo() -> Scenario:
+def demo() -> Scenario[Wh40kSetup, Wh40kCommand]:
     """Orks charge two Ultramarines: a break off (Cato), then a Multiple Combat around Sergeant
     Varro with a charge bonus, a parry (re-roll), a fumble, a critical hit and the outnumbering
     side's extra Attack die, ending in a Follow-Up Move. Listed physical dice."""
@@ -171,7 +172,7 @@ def demo() -> Scenario:
         _ork_boy("snagga", "Snagga"),
         _ork_boy("zog", "Zog"),
     ]
-    return Scenario(
+    return Scenario[Wh40kSetup, Wh40kCommand](
         ruleset=RULESET_ID,
         label="Orks charge the Ultramarines (40K 2nd edition hand-to-hand demo)",
         setup=Wh40kSetup(models=models, weapons=weapons, first_player="Orks"),
@@ -225,11 +226,12 @@ def _initial(setup: Wh40kSetup) -> Wh40kState:
     return initial_state(setup)
 
 
-RULESET = Ruleset(
+GAME_SYSTEM = GameSystem(
     id=RULESET_ID,
+    game="wh40k",
     version="1",
     title="Warhammer 40,000 2nd edition: Hand-to-Hand Combat",
-    source="hand-to-hand-combat-score.txt",
+    rulebook=Rulebook(title="Warhammer 40,000 Rulebook (2nd edition, 1993)"),
     rulings=RULINGS,
     setup_type=Wh40kSetup,
     command_types=COMMAND_TYPES,
@@ -244,4 +246,4 @@ RULESET = Ruleset(
     validate_setup=validate_setup,
 )
 
-__all__ = ["RULESET", "BreakOff", "Charge", "EndTurn", "Fight", "FollowUp", "demo"]
+__all__ = ["GAME_SYSTEM", "BreakOff", "Charge", "EndTurn", "Fight", "FollowUp", "demo"]

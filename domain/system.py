@@ -1,0 +1,211 @@
+"""What a game system hands the engine, and nothing else: ``GameSystem[Setup, State, Command]``.
+
+A game system is one package (``blowbyblow.domain.<game>`` for the shipped ones, any package of
+any distribution for others) laid out the same way every time (see docs/adding-a-game-system.md):
+setup, state, commands, events, rulings, the rulebook it cites, one module per rulebook step or
+step group, its projection (fold and view), narration, a demo, and ``system.py``, which builds the
+``GameSystem`` and is registered under the entry-point group ``blowbyblow.game_systems``.
+
+Everything here is pure data and pure functions: the engine (``blowbyblow.replay``) drives a
+system, front ends render it through ``view`` and ``legal_commands`` without knowing the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, Union
+
+import msgspec
+
+from blowbyblow.domain.core import Command, Context, Event, Procedure, Ruling, RulingError
+
+SetupT = TypeVar("SetupT")
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT")
+
+ENTRY_POINT_GROUP = "blowbyblow.game_systems"
+
+
+class Scenario(msgspec.Struct, Generic[SetupT, CommandT], frozen=True, kw_only=True):
+    """A battle ready to record: a game system, its rulings, its setup and the commands to play.
+
+    ``dice`` lists physical dice values in the order they are asked for; ``seed`` selects seeded
+    digital dice instead."""
+
+    ruleset: str
+    label: str
+    rulings: dict[str, str] = {}
+    setup: SetupT
+    commands: list[CommandT]
+    dice: list[int] | None = None
+    seed: str | None = None
+    choices: dict[str, str] = {}
+
+
+# --- citations ------------------------------------------------------------------------------
+
+
+def _as_written(rule: str) -> str:
+    return rule
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """The published rules a system cites. Events carry a short reference in ``rule`` (e.g.
+    ``"A11.4"``, ``"N23 CC 5"``); ``cite`` gives the citation a reader can look up in the book,
+    e.g. "ASL Rulebook (2nd edition), A11.4"."""
+
+    title: str
+    section: Callable[[str], str] = _as_written  # a short reference -> the section in words
+
+    def cite(self, rule: str) -> str:
+        return f"{self.title}, {self.section(rule)}"
+
+
+# --- what a front end shows -----------------------------------------------------------------
+
+
+class Stat(msgspec.Struct, frozen=True, kw_only=True):
+    """One figure of a fighter or unit worth showing (e.g. ``wounds`` = ``"1/2"``)."""
+
+    name: str
+    value: str
+
+
+class UnitView(msgspec.Struct, frozen=True, kw_only=True):
+    """A fighter, model or unit as a page or a prompt shows it."""
+
+    id: str
+    name: str
+    side: str
+    status: str  # in the game's own words ("Prone & Seriously Injured", "broken", …)
+    stats: tuple[Stat, ...] = ()
+    flags: tuple[str, ...] = ()  # short marks: "concealed", "broken", "prisoner", "charging", …
+    location: str = ""  # where it is, when the game has places (an ASL Location)
+
+
+class LockView(msgspec.Struct, frozen=True, kw_only=True):
+    """Units held together: an engagement, a Melee, a combat, a threat range."""
+
+    kind: str  # "engaged", "melee", "combat", "threat range", …
+    members: tuple[str, ...]
+    detail: str = ""
+
+
+class PrisonerView(msgspec.Struct, frozen=True, kw_only=True):
+    prisoner: str
+    captor: str
+
+
+class StateView(msgspec.Struct, frozen=True, kw_only=True):
+    """A structured view of a state that any front end can render without knowing the game."""
+
+    sides: tuple[str, ...]
+    units: tuple[UnitView, ...]
+    locks: tuple[LockView, ...] = ()
+    concealed: tuple[str, ...] = ()
+    prisoners: tuple[PrisonerView, ...] = ()
+    phase: str = ""  # turn, phase, whose turn it is, in words
+    notes: tuple[str, ...] = ()
+
+
+class CommandOption(msgspec.Struct, frozen=True, kw_only=True):
+    """A command the rules allow now, as a front end offers it: who may give it, with what.
+
+    ``fields`` are values already fixed (``{"attacker": "krug"}``); ``options`` maps a field to
+    the values the rules allow for it (``{"targets": ("vex", "lira")}``); anything else the
+    command takes has its default or is asked during adjudication."""
+
+    type: str  # the command's tag, as in scenario files
+    side: str  # the player (gang, side, army) who may give it
+    actor: str = ""  # the fighter, model or unit that acts ("" for a player's command)
+    fields: dict[str, str] = {}
+    options: dict[str, tuple[str, ...]] = {}
+    summary: str = ""
+
+
+# --- the interface ----------------------------------------------------------------------------
+
+
+def _no_checks(setup: Any) -> None:
+    return None
+
+
+def _not_yet(state: Any) -> Any:  # TRANSITION: every system provides these by the end of issue 8
+    raise NotImplementedError("this game system does not provide it yet")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameSystem(Generic[SetupT, StateT, CommandT]):
+    """One game system, one version of it: everything the engine and front ends need."""
+
+    id: str  # the ruleset id recorded in every battle ("necromunda-2023")
+    game: str  # the game it is a version of: what-if may move a battle between versions of one game
+    version: str  # MAJOR.MINOR of this implementation of the rules; recorded in every battle
+    title: str
+    rulebook: Rulebook
+    rulings: tuple[Ruling, ...]
+    setup_type: type[SetupT]
+    state_type: type[StateT]
+    command_types: tuple[type[Command], ...]
+    event_types: tuple[type[Event], ...]
+    initial_state: Callable[[SetupT], StateT]
+    evolve: Callable[[StateT, Event], StateT]
+    procedure: Callable[[StateT, CommandT, Context], Procedure]
+    narrate: Callable[[Event], str | None]
+    describe_state: Callable[[StateT], str]
+    view: Callable[[StateT], StateView] = field(default=_not_yet)  # TRANSITION: required soon
+    legal_commands: Callable[[StateT], tuple[CommandOption, ...]] = field(default=_not_yet)
+    demo: Callable[[], Scenario[SetupT, CommandT]]
+    validate_setup: Callable[[SetupT], None] = field(default=_no_checks)
+
+    @property
+    def command_type(self) -> Any:
+        """The tagged union of this system's commands (a single type when it has one)."""
+        if len(self.command_types) == 1:
+            return self.command_types[0]
+        return Union[tuple(self.command_types)]  # noqa: UP007 - built at run time
+
+    def setup_schema(self) -> dict[str, Any]:
+        """JSON Schema (2020-12) of the setup a scenario file or a page gives."""
+        return msgspec.json.schema(self.setup_type)
+
+    def command_schema(self) -> dict[str, Any]:
+        """JSON Schema (2020-12) of every command, a tagged union on ``type``."""
+        return msgspec.json.schema(self.command_type)
+
+    def ruling(self, name: str) -> Ruling:
+        for r in self.rulings:
+            if r.name == name:
+                return r
+        raise RulingError(
+            f"{self.id} has no ruling {name!r}; it has: "
+            f"{', '.join(sorted(r.name for r in self.rulings)) or 'none'}"
+        )
+
+    def resolve_rulings(self, given: Mapping[str, str]) -> dict[str, str]:
+        """Every ruling of this system with its value: ``given`` where set, the default otherwise.
+        Unknown names and values a ruling does not take are refused."""
+        for name in given:
+            self.ruling(name)
+        return {r.name: r.check(str(given.get(r.name, r.default))) for r in self.rulings}
+
+
+AnyGameSystem = GameSystem[Any, Any, Any]
+AnyScenario = Scenario[Any, Any]
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "AnyGameSystem",
+    "AnyScenario",
+    "CommandOption",
+    "GameSystem",
+    "LockView",
+    "PrisonerView",
+    "Rulebook",
+    "Scenario",
+    "Stat",
+    "StateView",
+    "UnitView",
+]
