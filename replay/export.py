@@ -162,8 +162,10 @@ def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -
             return ReadExport(battle, events, report)
         events.append(logged)
     first = events[0].event if events else None
+    # The header repeats the first event as it was stored (not upcast to today's format).
+    stored = msgspec.msgpack.decode(events[0].data) if events else {}
     if not isinstance(first, BattleStarted) or (
-        (first.ruleset, first.ruleset_version, first.label)
+        (stored.get("ruleset"), stored.get("ruleset_version"), stored.get("label"))
         != (ruleset, header.get("ruleset_version"), header.get("label"))
     ):
         report.problem = _fail(1, "the header's ruleset, version or label is not the battle's")

@@ -1,7 +1,7 @@
 """A11.4 Ambush: when Infantry advance into CC (not reinforcing a Melee) in a woods/building
 Location or with/against a concealed unit, both players make an Ambush status dr before
 designation; the side whose Final dr is at least three less Ambushes the other (ruling
-asl.ambush-threshold). Its attacks get -1, attacks on it +1, until Melee; it resolves all of its
+ambush-threshold). Its attacks get -1, attacks on it +1, until Melee; it resolves all of its
 attacks first (A11.32) and may withdraw (A11.41); the ambushed side loses all concealment."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def ambush_drms(
 
 
 def ambushes(mine: int, theirs: int, threshold: str) -> bool:
-    """Ruling asl.ambush-threshold: at-least-3 (mine <= theirs - 3) or more-than-3."""
+    """Ruling ambush-threshold: at-least-3 (mine <= theirs - 3) or more-than-3."""
     return mine <= theirs - 3 if threshold == "at-least-3" else mine < theirs - 3
 
 
@@ -86,13 +86,13 @@ def ambush_step(
     state: State, location: str, attacker: str, rulings: dict[str, str]
 ) -> Generator[Step, Any, State]:
     """Both players' Ambush status drs (ATTACKER first), the Ambush and its loss of concealment."""
-    threshold = rulings["asl.ambush-threshold"]
-    concealed_drm = int(rulings["asl.ambush-concealed-drm"])
+    threshold = rulings["ambush-threshold"]
+    concealed_drm = int(rulings["ambush-concealed-drm"])
     rolls: list[AmbushRoll] = []
     for side in (attacker, other_side(state, attacker)):
         (dr,) = yield from roll(f"ambush/{side}", purpose=f"Ambush status dr, {side}")
         mods = ambush_drms(
-            state, location, side, concealed_drm, rulings["asl.ambush-drm-count"] == "per-unit"
+            state, location, side, concealed_drm, rulings["ambush-drm-count"] == "per-unit"
         )
         rolls.append(
             AmbushRoll(

@@ -2,7 +2,7 @@
 Inexperienced Personnel (A19.35), applied to each defender. Final DR < KN: every defender is
 captured; = KN: one defender of the defender's choice is captured, a squad only as one HS (the
 other HS stays free). A20.221: a side wiped out in simultaneous CC has its captures voided
-(ruling asl.capture-voided). A20.24: captured units abandon their SW."""
+(ruling capture-voided). A20.24: captured units abandon their SW."""
 
 from __future__ import annotations
 

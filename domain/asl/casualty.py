@@ -50,7 +50,7 @@ def eliminate(
     sw_ruling: str,
 ) -> Gen:
     """Eliminate a unit; A11.13: on an Original colored dr of 1 each of its SW is lost on a
-    subsequent dr < the black KN (ruling asl.sw-loss-dr), otherwise it stays in the Location."""
+    subsequent dr < the black KN (ruling sw-loss-dr), otherwise it stays in the Location."""
     u = state.units[unit_id]
     state = yield from emit(UnitEliminated(rule=rule, unit=unit_id, cause=cause), State)
     state = yield from drop_sws(

@@ -38,7 +38,7 @@ RED_KN_BONUS = 2  # red (HtH) Kill Number = black + 2 (FACTS 1.1)
 def odds_column(attack: Fraction, defense: Fraction, above_ten: str) -> tuple[str, int]:
     """A11.11: the CCT column (label, black KN) for ``attack`` FP against ``defense`` FP.
 
-    ``above_ten`` is the ruling asl.odds-above-10: "beyond" sends every ratio above exactly
+    ``above_ten`` is the ruling odds-above-10: "beyond" sends every ratio above exactly
     10-1 to the ">10-1" column; "round-down" rounds 10.x-1 down to 10-1 like every other ratio
     (">10-1" from 11-1)."""
     if defense <= 0:

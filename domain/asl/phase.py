@@ -198,9 +198,9 @@ def _validate_prisoner_attack(
     attacked_by: set[str],
     attacked: set[str],
 ) -> None:
-    """A11.33/A20.55 (ruling asl.prisoner-attacks): prisoners may attack only their captor."""
-    if rulings["asl.prisoner-attacks"] == "not-allowed":
-        raise RuleViolation("A20.55", f"{where}: prisoners may not attack (asl.prisoner-attacks)")
+    """A11.33/A20.55 (ruling prisoner-attacks): prisoners may attack only their captor."""
+    if rulings["prisoner-attacks"] == "not-allowed":
+        raise RuleViolation("A20.55", f"{where}: prisoners may not attack (prisoner-attacks)")
     guards = {state.units[b].guard for b in a.by}
     if not a.targets or any(t not in guards or not present(state, t, loc) for t in a.targets):
         raise RuleViolation("A11.33", f"{where}: prisoners may attack only their captor here")
@@ -280,8 +280,8 @@ def _validate_vs_vehicle(
     if capture:
         raise RuleViolation("A11.52", f"{where}: capture of a vehicle in CC is not covered")
     if atmm is not None:
-        if rulings["asl.atmm-check"] == "not-allowed":
-            raise RuleViolation("C13.7", f"{where}: ATMM not allowed (ruling asl.atmm-check)")
+        if rulings["atmm-check"] == "not-allowed":
+            raise RuleViolation("C13.7", f"{where}: ATMM not allowed (ruling atmm-check)")
         if atmm not in by or not v.afv:
             raise RuleViolation(
                 "C13.7", f"{where}: the ATMM check is made by an attacker vs an AFV"
@@ -474,7 +474,7 @@ def _simultaneous(state: State, ds: list[Designation], loc: str, rulings: dict[s
             state, snapshot, d, attackers, targets, loc, rulings
         )
         captures += made
-    if rulings["asl.capture-voided"] == "wiped-out-side":
+    if rulings["capture-voided"] == "wiped-out-side":
         state = yield from cap.void_if_wiped_out(state, captures, loc)
     return state
 
@@ -550,7 +550,7 @@ def _sequential(
 
 
 def _release(state: State, prisoners: tuple[str, ...]) -> Gen:
-    """Ruling asl.prisoner-attacks=captor-first: a prisoner whose guard is gone is released."""
+    """Ruling prisoner-attacks=captor-first: a prisoner whose guard is gone is released."""
     for p in prisoners:
         u = state.units[p]
         guard = state.units.get(u.guard or "")

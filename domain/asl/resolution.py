@@ -142,8 +142,8 @@ def odds(
     if any(src.units[t].concealed or src.units[t].hidden for t in targets):
         attack /= 2
         halvings.append("vs concealed unit (A11.19)")
-    column, black = odds_column(attack, defense, rulings["asl.odds-above-10"])
-    hth = rulings["asl.hand-to-hand"]
+    column, black = odds_column(attack, defense, rulings["odds-above-10"])
+    hth = rulings["hand-to-hand"]
     red = vehicle_fp is None and (hth == "always" or (hth == "declared" and d.hth))
     event = OddsCalculated(
         rule="A11.62" if vehicle_fp is not None else "A11.11",
@@ -205,7 +205,7 @@ def resolve_vs_personnel(
         ),
         State,
     )
-    sw_ruling = rulings["asl.sw-loss-dr"]
+    sw_ruling = rulings["sw-loss-dr"]
     key = f"cc/{d.number}"
     captures: list[cap.Capture] = []
     if d.capture:

@@ -9,7 +9,7 @@ from blowbyblow.domain.core import Ruling
 SEED = "shared/seeds/asl-a11-close-combat.txt"
 
 AMBUSH_THRESHOLD = Ruling(
-    name="asl.ambush-threshold",
+    name="ambush-threshold",
     default="at-least-3",
     choices=("at-least-3", "more-than-3"),
     summary=(
@@ -22,7 +22,7 @@ AMBUSH_THRESHOLD = Ruling(
 )
 
 AMBUSH_CONCEALED_DRM = Ruling(
-    name="asl.ambush-concealed-drm",
+    name="ambush-concealed-drm",
     default="-2",
     choices=("-2", "0"),
     summary="Concealed drm to the Ambush dr: -2 as printed in the seed's A11.4 table (FACTS: [U]).",
@@ -30,7 +30,7 @@ AMBUSH_CONCEALED_DRM = Ruling(
 )
 
 ODDS_ABOVE_TEN = Ruling(
-    name="asl.odds-above-10",
+    name="odds-above-10",
     default="beyond",
     choices=("beyond", "round-down"),
     summary=(
@@ -42,7 +42,7 @@ ODDS_ABOVE_TEN = Ruling(
 )
 
 HAND_TO_HAND = Ruling(
-    name="asl.hand-to-hand",
+    name="hand-to-hand",
     default="never",
     choices=("never", "declared", "always"),
     summary=(
@@ -54,7 +54,7 @@ HAND_TO_HAND = Ruling(
 )
 
 BURN_DR = Ruling(
-    name="asl.burn-dr",
+    name="burn-dr",
     default="original",
     choices=("original", "final"),
     summary=(
@@ -65,7 +65,7 @@ BURN_DR = Ruling(
 )
 
 SW_LOSS_DR = Ruling(
-    name="asl.sw-loss-dr",
+    name="sw-loss-dr",
     default="below-kn",
     choices=("below-kn", "at-most-kn"),
     summary=(
@@ -76,7 +76,7 @@ SW_LOSS_DR = Ruling(
 )
 
 ATMM_CHECK = Ruling(
-    name="asl.atmm-check",
+    name="atmm-check",
     default="final-3-original-6-pins",
     choices=("final-3-original-6-pins", "not-allowed"),
     summary=(
@@ -89,7 +89,7 @@ ATMM_CHECK = Ruling(
 )
 
 CAPTURE_VOIDED = Ruling(
-    name="asl.capture-voided",
+    name="capture-voided",
     default="wiped-out-side",
     choices=("wiped-out-side", "never"),
     summary=(
@@ -101,7 +101,7 @@ CAPTURE_VOIDED = Ruling(
 )
 
 AMBUSH_DRM_COUNT = Ruling(
-    name="asl.ambush-drm-count",
+    name="ambush-drm-count",
     default="per-cause",
     choices=("per-cause", "per-unit"),
     summary=(
@@ -113,7 +113,7 @@ AMBUSH_DRM_COUNT = Ruling(
 )
 
 PRISONER_ATTACKS = Ruling(
-    name="asl.prisoner-attacks",
+    name="prisoner-attacks",
     default="not-allowed",
     choices=("not-allowed", "captor-first"),
     summary=(

@@ -392,7 +392,7 @@ def demo() -> Scenario[Setup, CloseCombat]:
 GAME_SYSTEM = GameSystem(
     id="asl",
     game="asl",
-    version="0.1.0",
+    version="1.0",
     title="Advanced Squad Leader, chapter A11: Close Combat",
     rulebook=Rulebook(title="ASL Rulebook (2nd edition), chapter A"),
     rulings=RULINGS,

@@ -2,7 +2,7 @@
 attacks vs Infantry (A11.62, A11.622).
 
 Infantry attack a vehicle with the Close Combat Value of the attackers as the Basic Kill Number:
-Final DR < CCV eliminates it (a burning wreck if the DR is <= half the CCV, ruling asl.burn-dr),
+Final DR < CCV eliminates it (a burning wreck if the DR is <= half the CCV, ruling burn-dr),
 = CCV immobilizes it. At most two units combine, one of them an SMC adding +1."""
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def vehicle_drms(
 
 
 def atmm_check(state: State, d: Designation) -> Generator[Step, Any, tuple[State, Modifier | None]]:
-    """Ruling asl.atmm-check: Final dr <= 3 gives -3; an Original 6 pins the unit."""
+    """Ruling atmm-check: Final dr <= 3 gives -3; an Original 6 pins the unit."""
     assert d.atmm is not None
     unit = state.units[d.atmm]
     (dr,) = yield from roll(f"atmm/{d.number}", purpose=f"ATMM check dr of {unit.id}")
@@ -161,7 +161,7 @@ def resolve_vs_vehicle(
     )
     original = colored + white
     final = original + sum(m.value for m in mods)
-    burn_dr = original if rulings["asl.burn-dr"] == "original" else final
+    burn_dr = original if rulings["burn-dr"] == "original" else final
     if final < value:
         result = "burning" if 2 * burn_dr <= value else "eliminated"
     elif final == value:
@@ -213,7 +213,7 @@ def resolve_vs_vehicle(
                 f"cc/{d.number}",
                 colored,
                 0,
-                rulings["asl.sw-loss-dr"],
+                rulings["sw-loss-dr"],
             )
     if original == 2:
         state = yield from infiltration(state, attackers, original, d.number, location)

@@ -1,5 +1,5 @@
-"""Action Points (FACTS G2/G3; the per-turn formula is unconfirmed: ruling gf-action-points).
-Standard Actions cost 1; Special Actions cost per ruling gf-special-action-cost; Free Strikes
+"""Action Points (FACTS G2/G3; the per-turn formula is unconfirmed: ruling action-points).
+Standard Actions cost 1; Special Actions cost per ruling special-action-cost; Free Strikes
 are free."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ def falling_hits(inches: int, size: str, ruling: str) -> int:
     """GF Falling: no hits unless the fall is *further* than the model's height (1" Small,
     1.5" Medium, 2" Large, 3" Huge); then one hit per increment, rounding up: of the whole fall
     ("whole-fall", a Large model falling 6" takes 3) or of what lies beyond the first height
-    ("beyond-height"), per ruling gf-falling-increments."""
+    ("beyond-height"), per ruling falling-increments."""
     height = HEIGHT_HALF_INCHES[size]
     fall = 2 * inches
     if fall <= height:
@@ -28,7 +28,7 @@ def falling_hits(inches: int, size: str, ruling: str) -> int:
 
 def fall(state: GangfightState, ctx: Context, fid: str, inches: int) -> Gen:
     """GF Falling, then GF Melee 4-6 for the hits (ARM against Damage 4, ruling
-    gf-falling-armour)."""
+    falling-armour)."""
     if inches < 0:
         raise RuleViolation("GF Falling", f"a fall of {inches} inches is negative")
     if status(state, fid).condition == "dead":

@@ -52,7 +52,7 @@ def check_target(
     state: GangfightState, attacker: str, target: str, rulings: Mapping[str, str]
 ) -> None:
     """A melee target is an opposing model that is still on the table (or its Incapacitation
-    token, ruling gf-attack-incapacitated)."""
+    token, ruling attack-incapacitated)."""
     if attacker == target:
         raise RuleViolation("GF Melee 1", f"{attacker} cannot attack itself")
     if fighter(state, attacker).side == fighter(state, target).side:
@@ -62,7 +62,7 @@ def check_target(
         raise RuleViolation("GF Incapacitation", f"{target} is Dead and removed from the game")
     if cond == "incapacitated" and rulings[ATTACK_INCAPACITATED.name] == "not-allowed":
         raise RuleViolation(
-            "GF Incapacitation", f"{target} is Incapacitated (ruling gf-attack-incapacitated)"
+            "GF Incapacitation", f"{target} is Incapacitated (ruling attack-incapacitated)"
         )
 
 
@@ -97,7 +97,7 @@ def defence(
     rulings: Mapping[str, str],
 ) -> tuple[int, tuple[Modifier, ...]]:
     """The target's DEF and its modifiers. GF Knocked Down: a Prone model's DEF is 2 (ruling
-    gf-prone-defence: whether other DEF modifiers still apply)."""
+    prone-defence: whether other DEF modifiers still apply)."""
     base = fighter(state, target).profile.defense
     if not status(state, target).prone:
         return base, modifiers
@@ -187,13 +187,13 @@ def negate(wounds: int, successes: int) -> int:
 
 def is_incapacitated(wounds: int, en: int, ruling: str) -> bool:
     """GF Melee 6 ("0 or less" left) or GF Wounds/Incapacitation ("more Wounds than EN"),
-    per ruling gf-incapacitation."""
+    per ruling incapacitation."""
     return wounds > en if ruling == "more-than-en" else en - wounds <= 0
 
 
 def apply_wounds(state: GangfightState, ctx: Context, fid: str, wounds: int) -> Gen:
     """GF Melee 6: the remaining Wounds come off Endurance; the model is Incapacitated per
-    ruling gf-incapacitation; GF Incapacitation: any damage to an Incapacitated model kills it."""
+    ruling incapacitation; GF Incapacitation: any damage to an Incapacitated model kills it."""
     if wounds <= 0:
         return state
     s = status(state, fid)

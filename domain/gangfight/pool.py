@@ -24,7 +24,7 @@ def target_number(base: int, modifiers: tuple[Modifier, ...]) -> int:
 
 def forced_drops(pool: int, tn: int, *, may_drop: bool, unreachable: str) -> tuple[int, bool]:
     """GF Melee 2/4: above 6, drop one die per point to bring the TN to 6; if that cannot be
-    done (at least one die must still be rolled), only 6s succeed (ruling gf-unreachable-tn).
+    done (at least one die must still be rolled), only 6s succeed (ruling unreachable-tn).
     Free Strikes may drop nothing (GF Free Strikes). Returns (dice dropped, sixes only)."""
     if tn <= HIGHEST_TN:
         return 0, False
@@ -40,7 +40,7 @@ def forced_drops(pool: int, tn: int, *, may_drop: bool, unreachable: str) -> tup
 
 def most_chosen_drops(dice: int, tn: int, *, may_drop: bool, voluntary: str, sixes: bool) -> int:
     """How many more dice the roller may drop to lower the TN one point each (ruling
-    gf-voluntary-drop): at least one die must be rolled and the TN cannot go below 2."""
+    voluntary-drop): at least one die must be rolled and the TN cannot go below 2."""
     if not may_drop or sixes or voluntary != "allowed":
         return 0
     return max(0, min(dice - 1, tn - LOWEST_TN))

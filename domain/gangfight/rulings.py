@@ -8,7 +8,7 @@ from blowbyblow.domain.core import Ruling
 SRC = "shared/seeds/gangfight-combat.txt"
 
 INCAPACITATION = Ruling(
-    name="gf-incapacitation",
+    name="incapacitation",
     default="zero-or-less",
     choices=("zero-or-less", "more-than-en"),
     summary=(
@@ -20,7 +20,7 @@ INCAPACITATION = Ruling(
 )
 
 VOLUNTARY_DROP = Ruling(
-    name="gf-voluntary-drop",
+    name="voluntary-drop",
     default="allowed",
     choices=("allowed", "above-6-only"),
     summary=(
@@ -33,7 +33,7 @@ VOLUNTARY_DROP = Ruling(
 )
 
 UNREACHABLE_TN = Ruling(
-    name="gf-unreachable-tn",
+    name="unreachable-tn",
     default="keep-pool",
     choices=("keep-pool", "drop-to-one"),
     summary=(
@@ -45,7 +45,7 @@ UNREACHABLE_TN = Ruling(
 )
 
 TWO_WEAPON_DAMAGE = Ruling(
-    name="gf-two-weapon-damage",
+    name="two-weapon-damage",
     default="best",
     choices=("best", "first"),
     summary=(
@@ -56,7 +56,7 @@ TWO_WEAPON_DAMAGE = Ruling(
 )
 
 SPECIAL_ATTACK_DAMAGE = Ruling(
-    name="gf-special-attack-damage",
+    name="special-attack-damage",
     default="none",
     choices=("none", "split"),
     summary=(
@@ -69,7 +69,7 @@ SPECIAL_ATTACK_DAMAGE = Ruling(
 )
 
 PRONE_DEFENCE = Ruling(
-    name="gf-prone-defence",
+    name="prone-defence",
     default="always-2",
     choices=("always-2", "2-plus-modifiers"),
     summary=(
@@ -81,7 +81,7 @@ PRONE_DEFENCE = Ruling(
 )
 
 TRAMPLE_ROLL = Ruling(
-    name="gf-trample-roll",
+    name="trample-roll",
     default="per-target",
     choices=("per-target", "one-roll"),
     summary=(
@@ -93,7 +93,7 @@ TRAMPLE_ROLL = Ruling(
 )
 
 TRAMPLE_FRIENDS = Ruling(
-    name="gf-trample-friends",
+    name="trample-friends",
     default="all-smaller",
     choices=("all-smaller", "enemies-only"),
     summary=(
@@ -104,7 +104,7 @@ TRAMPLE_FRIENDS = Ruling(
 )
 
 FALLING_INCREMENTS = Ruling(
-    name="gf-falling-increments",
+    name="falling-increments",
     default="whole-fall",
     choices=("whole-fall", "beyond-height"),
     summary=(
@@ -117,7 +117,7 @@ FALLING_INCREMENTS = Ruling(
 )
 
 FALLING_ARMOUR = Ruling(
-    name="gf-falling-armour",
+    name="falling-armour",
     default="armour",
     choices=("armour", "none"),
     summary=(
@@ -128,7 +128,7 @@ FALLING_ARMOUR = Ruling(
 )
 
 ATTACK_INCAPACITATED = Ruling(
-    name="gf-attack-incapacitated",
+    name="attack-incapacitated",
     default="allowed",
     choices=("allowed", "not-allowed"),
     summary=(
@@ -140,7 +140,7 @@ ATTACK_INCAPACITATED = Ruling(
 )
 
 ACTION_POINTS = Ruling(
-    name="gf-action-points",
+    name="action-points",
     default="iv",
     choices=("iv", "untracked"),
     summary=(
@@ -152,7 +152,7 @@ ACTION_POINTS = Ruling(
 )
 
 SPECIAL_ACTION_COST = Ruling(
-    name="gf-special-action-cost",
+    name="special-action-cost",
     default="1",
     choices=("1", "2"),
     summary=(

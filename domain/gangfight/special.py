@@ -61,7 +61,7 @@ def allocate(
     state: GangfightState, ctx: Context, *, key: str, attacker: str, successes: int
 ) -> Generator[Step, Any, tuple[int, int]]:
     """GF Power Attacks / GF Finesse Attacks: instead of damage, the successes become the
-    effect (ruling gf-special-attack-damage); GF Special Attacks: large models and the two
+    effect (ruling special-attack-damage); GF Special Attacks: large models and the two
     Perks get both. Returns (wounds, effect)."""
     if both_effect_and_damage(state, attacker):
         return hits_to_wounds(successes), successes
@@ -375,7 +375,7 @@ def slam(
 
 def _trample_targets(state: GangfightState, ctx: Context, attacker: str) -> tuple[str, ...]:
     """GF Trample: every smaller model within the attacker's threat range (ruling
-    gf-trample-friends), still on the table."""
+    trample-friends), still on the table."""
     a = fighter(state, attacker)
     side_ok = ctx.rulings[TRAMPLE_FRIENDS.name] == "all-smaller"
     found = []

@@ -50,7 +50,7 @@ def gaps_of(distances: Iterable[tuple[str, str, int]]) -> tuple[Gap, ...]:
 
 def initial_state(setup: GangfightSetup) -> GangfightState:
     """Turn 1: every model unhurt, standing, with its IV in action points (G1, ruling
-    gf-action-points)."""
+    action-points)."""
     return GangfightState(
         setup=setup,
         fighters=tuple(FighterStatus(id=f.id, ap=f.profile.iv) for f in setup.fighters),

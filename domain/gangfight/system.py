@@ -99,7 +99,7 @@ def narrate(event: Event) -> str | None:
         case ev.Incapacitated():
             return (
                 f"{event.rule}: {event.fighter} is Incapacitated ({event.wounds} wounds, EN "
-                f"{event.en}, ruling gf-incapacitation={event.ruling}): replaced by a token."
+                f"{event.en}, ruling incapacitation={event.ruling}): replaced by a token."
             )
         case ev.Killed():
             return (

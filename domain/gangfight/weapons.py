@@ -61,7 +61,7 @@ def two_weapon_bonus(used: tuple[Weapon, ...]) -> tuple[Modifier, ...]:
 
 def damage_modifiers(used: tuple[Weapon, ...], rulings: Mapping[str, str]) -> tuple[Modifier, ...]:
     """GF Melee 4: the Armour roll's TN is the attacker's *modified* DAM: its DAM plus the
-    weapon's bonus (with two weapons: ruling gf-two-weapon-damage)."""
+    weapon's bonus (with two weapons: ruling two-weapon-damage)."""
     if not used:
         return ()
     if len(used) == 2 and rulings[TWO_WEAPON_DAMAGE.name] == "best":

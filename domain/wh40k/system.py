@@ -229,7 +229,7 @@ def _initial(setup: Wh40kSetup) -> Wh40kState:
 GAME_SYSTEM = GameSystem(
     id=RULESET_ID,
     game="wh40k",
-    version="1",
+    version="1.0",
     title="Warhammer 40,000 2nd edition: Hand-to-Hand Combat",
     rulebook=Rulebook(title="Warhammer 40,000 Rulebook (2nd edition, 1993)"),
     rulings=RULINGS,

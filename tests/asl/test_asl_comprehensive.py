@@ -114,7 +114,7 @@ def test_g3_reduced_467_still_captures():
 
 
 def test_g3_capture_voided_ruling_never():
-    p = run(g3(), [G3_CC], [2, 3, 3, 3, 2, 2], rulings={"asl.capture-voided": "never"})
+    p = run(g3(), [G3_CC], [2, 3, 3, 3, 2, 2], rulings={"capture-voided": "never"})
     assert p.state.prisoners == {"r426-prisoner": "g467"}
 
 
@@ -499,11 +499,11 @@ def test_pziv_example():
 )
 def test_pziv_first_attack_thresholds_and_burn_ruling(dice, ruling, result):
     """Immobilized on an Original 7, eliminated on 6, burns on an Original <= 3 (ruling
-    asl.burn-dr=original); judged on the Final DR an Original 4 (Final 3) would burn too."""
+    burn-dr=original); judged on the Final DR an Original 4 (Final 3) would burn too."""
     cc = CloseCombat(
         turn=1, attacker="Russian", location="P1", attacks=[Attack(by=["rA", "rL"], targets=["pz"])]
     )
-    p = run(pz4j(), [cc], list(dice), rulings={"asl.burn-dr": ruling})
+    p = run(pz4j(), [cc], list(dice), rulings={"burn-dr": ruling})
     assert one(p, ev.VehicleCCResolved).result == result
 
 
@@ -617,7 +617,7 @@ def test_f4_paatc_original_8_modified_by_the_9_2():
 
 
 def test_prisoners_attack_their_captor_first_when_the_ruling_allows_it():
-    """A11.33/A11.34 (ruling asl.prisoner-attacks=captor-first): after G3, the HS Prisoner
+    """A11.33/A11.34 (ruling prisoner-attacks=captor-first): after G3, the HS Prisoner
     attacks its guard before anything else in the next CCPh; the guard eliminated, it is
     released, and the guard's own attack is forfeited."""
     turn2 = CloseCombat(
@@ -635,7 +635,7 @@ def test_prisoners_attack_their_captor_first_when_the_ruling_allows_it():
         g3(),
         [G3_CC, turn2],
         [2, 3, 3, 3, 4, 5, 1, 1],
-        rulings={"asl.prisoner-attacks": "captor-first"},
+        rulings={"prisoner-attacks": "captor-first"},
     )
     designated = [d for d in of(p, ev.AttackDesignated) if d.sequence == "prisoners"]
     assert [d.attack for d in designated] == [2]

@@ -130,7 +130,7 @@ def test_concealed_example_ambush_threshold_ruling(threshold, russian_dr, ambush
         concealed_example(),
         [decline()],
         [3, russian_dr, 6, 5],
-        rulings={"asl.ambush-threshold": threshold},
+        rulings={"ambush-threshold": threshold},
         all_dice_used=False,
     )
     assert bool(of(p, ev.AmbushDeclared)) is ambush
@@ -190,6 +190,6 @@ def test_concealed_example_russian_attacks_loses_concealment_german_at_3_2():
 def test_concealed_ambush_drm_ruling(ruling, ambush):
     """The EX: the Russian Ambushes with an Original 1 only thanks to the -2 Concealed drm."""
     p = run(
-        concealed_example(), [decline()], [3, 1, 6, 5], rulings={"asl.ambush-concealed-drm": ruling}
+        concealed_example(), [decline()], [3, 1, 6, 5], rulings={"ambush-concealed-drm": ruling}
     )
     assert bool(of(p, ev.AmbushDeclared)) is ambush

@@ -218,7 +218,7 @@ def battles(draw: Any) -> tuple[Setup, list[CloseCombat], dict[str, str], str, l
         {
             r.name: draw(st.sampled_from(r.choices))
             for r in RULESET.rulings
-            if r.name != "asl.atmm-check"
+            if r.name != "atmm-check"
         }
     )
     seed = draw(st.text(alphabet="abcdef0123456789", min_size=4, max_size=8))

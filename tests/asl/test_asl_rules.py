@@ -165,7 +165,7 @@ def test_hand_to_hand_ruling_uses_red_kill_numbers():
     s = two_on_two()
     attack = Attack(by=["g1", "gL"], targets=["r1"], hth=True)
     for ruling, kn in (("never", 5), ("declared", 7), ("always", 7)):
-        p = run(s, [cc(attack)], [6, 6], rulings={"asl.hand-to-hand": ruling})
+        p = run(s, [cc(attack)], [6, 6], rulings={"hand-to-hand": ruling})
         odds = one(p, ev.OddsCalculated)
         assert odds.kill_number == kn
         assert odds.kn_color == ("black" if ruling == "never" else "red")
@@ -209,7 +209,7 @@ def test_sw_of_eliminated_unit_lost_on_colored_1_and_low_dr_else_dropped():
         s,
         [cc(Attack(by=["g1"], targets=["r1"]))],
         [1, 2, 5, 6],
-        rulings={"asl.sw-loss-dr": "at-most-kn"},
+        rulings={"sw-loss-dr": "at-most-kn"},
     )
     assert [e.sw for e in of(p, ev.SupportWeaponLost)] == ["LMG", "DC"]
     p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [2, 1])

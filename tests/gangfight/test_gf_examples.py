@@ -77,7 +77,7 @@ def test_the_veteran_can_take_another_two(ruling: str, after_two_more: bool) -> 
         [fight, fight],
         dice=[4, 5, 6, 4, 4, 5, 4, 5, 1, 1, 1, 1, 1, 1],
         choices={"c1/fight/armour/drop": "2", "c2/fight/armour/drop": "0"},
-        rulings={"gf-incapacitation": ruling},
+        rulings={"incapacitation": ruling},
     )
     assert status(played, "veteran").wounds == 4
     assert (status(played, "veteran").condition == "incapacitated") is after_two_more
@@ -105,7 +105,7 @@ def test_large_model_falling_six_inches_takes_three_damage_4_hits() -> None:
 
 def test_trample_example_knight_drops_three_dice_against_three_marksmen() -> None:
     """Knight ATT 4 tramples three Marksmen of DEF 3 (+1 trampled = 4): dropping 3 dice brings
-    all of them to 3; one die is rolled against all three (ruling gf-trample-roll=one-roll)."""
+    all of them to 3; one die is rolled against all three (ruling trample-roll=one-roll)."""
     knight = model("knight", "humans", size="large", att=4, weapons=("sword",))
     marks = [model(f"m{i}", "elves", defense=3, arm=0) for i in (1, 2, 3)]
     dice = ListedDice([3])
@@ -116,7 +116,7 @@ def test_trample_example_knight_drops_three_dice_against_three_marksmen() -> Non
         Scenario(
             ruleset="gangfight",
             label="trample",
-            rulings={"gf-trample-roll": "one-roll"},
+            rulings={"trample-roll": "one-roll"},
             setup=setup(knight, *marks, gaps=tuple(("knight", m.id, 0) for m in marks)),
             commands=[Trample(attacker="knight")],
             choices={"trample/level": "1"},

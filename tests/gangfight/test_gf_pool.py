@@ -57,7 +57,7 @@ def test_tn_above_six_drops_one_die_per_point() -> None:
 )
 def test_unreachable_tn_only_sixes(ruling: str, dropped: int, dice: int) -> None:
     test, choice = plan(
-        pool_base=2, tn_base=8, may_drop=True, rulings=rulings(gf_unreachable_tn=ruling)
+        pool_base=2, tn_base=8, may_drop=True, rulings=rulings(unreachable_tn=ruling)
     )
     assert (test.dropped_forced, test.dice, test.final_tn, test.sixes_only) == (
         dropped,

@@ -89,7 +89,7 @@ def test_power_attack_split_ruling_turns_some_successes_into_wounds() -> None:
         DUEL,
         [PowerAttack(attacker="brave", target="veteran")],
         dice=[5, 4, 4, 1, 1, 1, 1, 1],
-        rulings={"gf-special-attack-damage": "split"},
+        rulings={"special-attack-damage": "split"},
         choices={"power/effect": "1"},
     )
     inflicted = one(played, WoundsInflicted)
@@ -145,7 +145,7 @@ def test_prone_defence_ruling_under_trample(ruling: str, tn: int) -> None:
         s,
         [PowerAttack(attacker="brave", target="veteran"), Trample(attacker="ogre")],
         dice=[5, 1, 1, 1, 1, 1, 1],
-        rulings={"gf-prone-defence": ruling, "gf-trample-friends": "enemies-only"},
+        rulings={"prone-defence": ruling, "trample-friends": "enemies-only"},
     )
     trample = [a for a in of_type(played, AttackRolled) if a.attack == "trample"]
     assert [a.target for a in trample] == ["veteran"]
@@ -252,7 +252,7 @@ def test_two_hand_weapons_add_one_attack_die_and_best_damage() -> None:
         s,
         [Fight(attacker="dual", target="brave", weapons=("sword", "axe"))],
         dice=[4, 4, 1, 1, 1, 1, 1, 1],
-        rulings={"gf-two-weapon-damage": "first"},
+        rulings={"two-weapon-damage": "first"},
     )
     assert one(first, ArmourRolled).test.tn == 4
 
@@ -345,9 +345,7 @@ def test_trample_strikes_every_smaller_model_in_threat_range(
             ("ogre", "peer", 0),
         ),
     )
-    played = run(
-        s, [Trample(attacker="ogre")], dice=[6] * 40, rulings={"gf-trample-friends": ruling}
-    )
+    played = run(s, [Trample(attacker="ogre")], dice=[6] * 40, rulings={"trample-friends": ruling})
     assert one(played, Trampled).targets == targets
 
 
@@ -370,7 +368,7 @@ def test_damage_while_incapacitated_kills() -> None:
     assert (killed.rule, killed.wounds) == ("GF Incapacitation", 1)
     assert status(played, "weak").condition == "dead"
     refused(s, [hit, hit], hit, "GF Incapacitation")
-    refused(s, [hit], hit, "GF Incapacitation", rulings={"gf-attack-incapacitated": "not-allowed"})
+    refused(s, [hit], hit, "GF Incapacitation", rulings={"attack-incapacitated": "not-allowed"})
     refused(
         setup(weak, VETERAN, gaps=(("veteran", "weak", 0),)),
         [Fight(attacker="veteran", target="weak")],
@@ -396,13 +394,13 @@ def test_action_points_run_out_and_come_back() -> None:
     refused(DUEL, three, hit, "G2 Action Points")
     played = run(DUEL, [*three, NewTurn(), hit], dice=[1] * 15)
     assert status(played, "veteran").ap == 2 and played.state.turn == 2
-    untracked = run(DUEL, [*three, hit], dice=[1] * 12, rulings={"gf-action-points": "untracked"})
+    untracked = run(DUEL, [*three, hit], dice=[1] * 12, rulings={"action-points": "untracked"})
     assert of_type(untracked, ActionPointsSpent) == []
     costly = run(
         DUEL,
         [PowerAttack(attacker="veteran", target="brave")],
         dice=[1, 1, 1],
-        rulings={"gf-special-action-cost": "2"},
+        rulings={"special-action-cost": "2"},
     )
     assert one(costly, ActionPointsSpent).cost == 2
 
@@ -448,7 +446,7 @@ def test_falling_without_armour_ruling() -> None:
         setup(ogre),
         [Fall(fighter="ogre", inches=6)],
         dice=[],
-        rulings={"gf-falling-armour": "none"},
+        rulings={"falling-armour": "none"},
     )
     assert one(played, FallingDamage).hits == 3
     assert of_type(played, ArmourRolled) == []
