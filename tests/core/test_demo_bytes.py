@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bxbtest import RULESET_IDS
 
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.codec import encode, to_builtins
@@ -19,6 +18,8 @@ from blowbyblow.replay.export import read_export
 from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
+
+from bxbtest import RULESET_IDS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
