@@ -1,10 +1,10 @@
-"""Action Points (FACTS G2/G3; the per-turn formula is unconfirmed: ruling action-points).
-Standard Actions cost 1; Special Actions cost per ruling special-action-cost; Free Strikes
-are free."""
+"""Action Points (Actions and Action Points): a model's pool per turn is its IV (ruling
+action-points: the formula is unconfirmed); Standard Actions cost 1, Special Actions cost per
+ruling special-action-cost, Free Strikes are free actions."""
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from typing import Any
 
 from blowbyblow.domain.core import Context, RuleViolation, Step, emit
@@ -16,23 +16,26 @@ RULE = "G2 Action Points"
 STANDARD = 1
 
 
-def special_cost(rulings: Mapping[str, str]) -> int:
-    return int(rulings[SPECIAL_ACTION_COST.name])
+def special_cost(ctx: Context) -> int:
+    return int(ctx.ruling(SPECIAL_ACTION_COST))
 
 
-def check_points(state: GangfightState, fid: str, cost: int, rulings: Mapping[str, str]) -> None:
+def affords(state: GangfightState, ctx: Context, fid: str, cost: int) -> bool:
+    """Has the model the action points an action of ``cost`` needs (ruling action-points)?"""
+    return ctx.ruling(ACTION_POINTS) == "untracked" or status(state, fid).ap >= cost
+
+
+def check_points(state: GangfightState, ctx: Context, fid: str, cost: int) -> None:
     """Refuse an action the model has no points left for (before anything is rolled)."""
-    if rulings[ACTION_POINTS.name] == "untracked":
-        return
-    have = status(state, fid).ap
-    if have < cost:
+    if not affords(state, ctx, fid, cost):
+        have = status(state, fid).ap
         raise RuleViolation(RULE, f"{fid} has {have} action point(s) left; this costs {cost}")
 
 
 def spend(
     state: GangfightState, ctx: Context, fid: str, action: str, cost: int
 ) -> Generator[Step, Any, GangfightState]:
-    if ctx.rulings[ACTION_POINTS.name] == "untracked" or cost == 0:
+    if ctx.ruling(ACTION_POINTS) == "untracked" or cost == 0:
         return state
     have = status(state, fid).ap
     return (
@@ -47,5 +50,17 @@ def spend(
 
 def new_turn(state: GangfightState, ctx: Context) -> Generator[Step, Any, GangfightState]:
     """A new turn: each model still in the fight has IV action points again; an Incapacitated
-    model cannot generate Action Points (GF Incapacitation)."""
+    model cannot generate Action Points (Combat, Incapacitation)."""
     return (yield from emit(TurnStarted(rule=RULE, turn=state.turn + 1), GangfightState))
+
+
+def check_can_act(state: GangfightState, fid: str) -> None:
+    """Who may take an action. Combat, Incapacitation: an Incapacitated model cannot perform
+    actions; Combat, Knocked Down: a Prone model must stand up before any other action."""
+    s = status(state, fid)
+    if s.condition != "active":
+        raise RuleViolation("GF Incapacitation", f"{fid} is {s.condition} and cannot act")
+    if s.prone:
+        raise RuleViolation(
+            "GF Knocked Down", f"{fid} is Prone and must spend an action point to stand up first"
+        )

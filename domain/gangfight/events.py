@@ -1,17 +1,24 @@
-"""Rule-step events. Each names its rule and carries the numbers it used; a dice-pool test's
-numbers are one shared :class:`PoolTest` record (pool and its modifiers, Target Number and its
-modifiers, dice dropped, natural values, successes, criticals)."""
+"""Rule-step events, EVENT_TYPES. Each names its rule and carries the numbers it used; a
+dice-pool test's numbers are one shared :class:`PoolTest` record (pool and its modifiers,
+Target Number and its modifiers, dice dropped, natural values, successes, criticals)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 import msgspec
 
 from blowbyblow.domain.core import Modifier, RuleEvent
+from blowbyblow.domain.gangfight.setup import Size
 from blowbyblow.domain.gangfight.state import Gap
+
+# What kind of attack an Attack Roll is for: Fight!, a Power or Finesse Attack, Slam!, Trample,
+# a Free Strike.
+AttackKind = Literal["fight", "power", "finesse", "slam", "trample", "free-strike"]
 
 
 class PoolTest(msgspec.Struct, frozen=True, kw_only=True):
-    """One test of the G2 system: roll ``dice`` D6 of a ``pool`` against a Target Number.
+    """One test (Game Terms): roll ``dice`` D6 of a ``pool`` against a Target Number.
 
     ``tn`` = max(2, ``tn_base`` + modifiers). Above 6, ``dropped_forced`` dice bring it to 6
     (one per point); ``dropped_chosen`` further dice lower it one point each. ``sixes_only`` when
@@ -36,12 +43,15 @@ class PoolTest(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TurnStarted(RuleEvent, frozen=True, kw_only=True):
-    """A new turn: every model still in the fight has its IV in action points again."""
+    """A new turn: every model still in the fight has its IV in action points again (Actions
+    and Action Points)."""
 
     turn: int
 
 
 class ActionPointsSpent(RuleEvent, frozen=True, kw_only=True):
+    """An action's cost comes off the model's action points (Actions and Action Points)."""
+
     fighter: str
     action: str
     cost: int
@@ -64,7 +74,7 @@ class AttackRolled(RuleEvent, frozen=True, kw_only=True):
 
     attacker: str
     target: str
-    attack: str
+    attack: AttackKind
     weapons: tuple[str, ...]
     test: PoolTest
 
@@ -111,6 +121,8 @@ class WoundsApplied(RuleEvent, frozen=True, kw_only=True):
 
 
 class Incapacitated(RuleEvent, frozen=True, kw_only=True):
+    """GF Melee 6 or GF Incapacitation (ruling incapacitation): replaced by a token."""
+
     fighter: str
     wounds: int
     en: int
@@ -125,6 +137,8 @@ class Killed(RuleEvent, frozen=True, kw_only=True):
 
 
 class KnockedBack(RuleEvent, frozen=True, kw_only=True):
+    """GF Power Attacks / GF Slam!: the model is knocked back ``inches`` from ``by``."""
+
     fighter: str
     by: str
     inches: int
@@ -159,6 +173,8 @@ class FreeStrike(RuleEvent, frozen=True, kw_only=True):
 
 
 class FreeStrikeDeclined(RuleEvent, frozen=True, kw_only=True):
+    """GF Free Strikes: no Free Strike is made (declined, or the striker cannot make one)."""
+
     striker: str
     target: str
     reason: str
@@ -169,16 +185,18 @@ class Slammed(RuleEvent, frozen=True, kw_only=True):
 
     attacker: str
     target: str
-    attacker_size: str
-    target_size: str
+    attacker_size: Size
+    target_size: Size
     modifiers: tuple[Modifier, ...] = ()
 
 
 class SlamTreatedAsTrample(RuleEvent, frozen=True, kw_only=True):
+    """GF Slam!: a Slam! on a smaller model is a Trample instead."""
+
     attacker: str
     target: str
-    attacker_size: str
-    target_size: str
+    attacker_size: Size
+    target_size: Size
 
 
 class Trampled(RuleEvent, frozen=True, kw_only=True):
@@ -196,7 +214,7 @@ class FallingDamage(RuleEvent, frozen=True, kw_only=True):
     """GF Falling: one Damage 4 hit per increment of the model's height."""
 
     fighter: str
-    size: str
+    size: Size
     inches: int
     height_half_inches: int
     hits: int
@@ -204,11 +222,14 @@ class FallingDamage(RuleEvent, frozen=True, kw_only=True):
 
 
 class StoodUp(RuleEvent, frozen=True, kw_only=True):
+    """GF Knocked Down: a Prone model spends an action point to stand up."""
+
     fighter: str
 
 
 class Moved(RuleEvent, frozen=True, kw_only=True):
-    """G2 Move: the model moves up to MOV inches; ``gaps`` are its new distances."""
+    """Move (Actions and Action Points): the model moves up to MOV inches; ``gaps`` are its new
+    distances."""
 
     fighter: str
     inches: int

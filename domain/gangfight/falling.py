@@ -1,22 +1,24 @@
-"""Falling: a fall further than the model's height deals one Damage 4 hit per height increment."""
+"""Falling (Combat): a fall further than the model's height deals one Damage 4 hit per height
+increment, then Melee Combat steps 4-6 for the hits."""
 
 from __future__ import annotations
 
 from blowbyblow.domain.core import Context, RuleViolation, emit
+from blowbyblow.domain.gangfight.commands import Fall
 from blowbyblow.domain.gangfight.events import FallingDamage
-from blowbyblow.domain.gangfight.melee import Gen, take_wounds
-from blowbyblow.domain.gangfight.profiles import HEIGHT_HALF_INCHES
+from blowbyblow.domain.gangfight.melee import Wounding, take_wounds
 from blowbyblow.domain.gangfight.rulings import FALLING_ARMOUR, FALLING_INCREMENTS
-from blowbyblow.domain.gangfight.state import GangfightState, fighter, status
+from blowbyblow.domain.gangfight.setup import HEIGHT_HALF_INCHES, Size
+from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, status
 
 FALL_DAMAGE = 4
 
 
-def falling_hits(inches: int, size: str, ruling: str) -> int:
+def falling_hits(inches: int, size: Size, ruling: str) -> int:
     """GF Falling: no hits unless the fall is *further* than the model's height (1" Small,
     1.5" Medium, 2" Large, 3" Huge); then one hit per increment, rounding up: of the whole fall
     ("whole-fall", a Large model falling 6" takes 3) or of what lies beyond the first height
-    ("beyond-height"), per ruling falling-increments."""
+    ("beyond-height"): ``ruling`` is the value of ruling falling-increments."""
     height = HEIGHT_HALF_INCHES[size]
     fall = 2 * inches
     if fall <= height:
@@ -26,15 +28,16 @@ def falling_hits(inches: int, size: str, ruling: str) -> int:
     return -(-fall // height)
 
 
-def fall(state: GangfightState, ctx: Context, fid: str, inches: int) -> Gen:
+def fall(state: GangfightState, ctx: Context, command: Fall) -> Gen:
     """GF Falling, then GF Melee 4-6 for the hits (ARM against Damage 4, ruling
     falling-armour)."""
+    fid, inches = command.fighter, command.inches
+    f = fighter(state, fid)
     if inches < 0:
         raise RuleViolation("GF Falling", f"a fall of {inches} inches is negative")
     if status(state, fid).condition == "dead":
         raise RuleViolation("GF Incapacitation", f"{fid} is Dead and removed from the game")
-    f = fighter(state, fid)
-    hits = falling_hits(inches, f.size, ctx.rulings[FALLING_INCREMENTS.name])
+    hits = falling_hits(inches, f.size, ctx.ruling(FALLING_INCREMENTS))
     state = yield from emit(
         FallingDamage(
             rule="GF Falling",
@@ -47,15 +50,12 @@ def fall(state: GangfightState, ctx: Context, fid: str, inches: int) -> Gen:
         ),
         GangfightState,
     )
-    return (
-        yield from take_wounds(
-            state,
-            ctx,
-            key="fall",
-            fid=fid,
-            against="fall",
-            wounds=hits,
-            damage=FALL_DAMAGE,
-            armour=ctx.rulings[FALLING_ARMOUR.name] == "armour",
-        )
+    wounding = Wounding(
+        ctx=ctx,
+        key="fall",
+        fighter=fid,
+        against="fall",
+        damage=FALL_DAMAGE,
+        armour=ctx.ruling(FALLING_ARMOUR) == "armour",
     )
+    return (yield from take_wounds(state, wounding, hits))

@@ -1,13 +1,25 @@
-"""Melee Combat, steps 1 to 6, and what Wounds do: Wounds, Incapacitation, death."""
+"""Melee Combat (Combat page), steps 1 to 6, and what Wounds do (Wounds, Incapacitation): the
+attack context every attack runs on, Fight!, the Attack Roll, Wounds, the Armour roll,
+negation, Endurance, Incapacitation and death."""
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
+from dataclasses import dataclass
 from typing import Any
 
 from blowbyblow.domain.core import Context, Modifier, RuleViolation, Step, emit
+from blowbyblow.domain.gangfight.action_points import (
+    STANDARD,
+    check_can_act,
+    check_points,
+    spend,
+)
+from blowbyblow.domain.gangfight.commands import Fight
+from blowbyblow.domain.gangfight.dice_pool import Pool, pool_test
 from blowbyblow.domain.gangfight.events import (
     ArmourRolled,
+    AttackKind,
     AttackRolled,
     Incapacitated,
     InThreatRange,
@@ -17,40 +29,76 @@ from blowbyblow.domain.gangfight.events import (
     WoundsInflicted,
     WoundsNegated,
 )
-from blowbyblow.domain.gangfight.pool import pool_test
-from blowbyblow.domain.gangfight.profiles import Weapon
-from blowbyblow.domain.gangfight.rulings import (
-    ATTACK_INCAPACITATED,
-    INCAPACITATION,
-    PRONE_DEFENCE,
+from blowbyblow.domain.gangfight.knocked_down import defence
+from blowbyblow.domain.gangfight.rulings import ATTACK_INCAPACITATED, INCAPACITATION
+from blowbyblow.domain.gangfight.setup import Weapon
+from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, gap, status
+from blowbyblow.domain.gangfight.two_weapons import (
+    damage_modifiers,
+    two_weapon_bonus,
+    weapons_used,
 )
-from blowbyblow.domain.gangfight.state import (
-    GangfightState,
-    fighter,
-    gap,
-    in_threat_range,
-    status,
-)
-from blowbyblow.domain.gangfight.weapons import damage_modifiers, two_weapon_bonus
-
-Gen = Generator[Step, Any, GangfightState]
 
 
-def check_can_act(state: GangfightState, fid: str) -> None:
-    """GF Incapacitation: an Incapacitated model cannot perform actions; GF Knocked Down: a
-    Prone model must stand up before any other action."""
-    s = status(state, fid)
-    if s.condition != "active":
-        raise RuleViolation("GF Incapacitation", f"{fid} is {s.condition} and cannot act")
-    if s.prone:
-        raise RuleViolation(
-            "GF Knocked Down", f"{fid} is Prone and must spend an action point to stand up first"
+@dataclass(frozen=True, kw_only=True)
+class Wounding:
+    """Wounds coming onto one model (Melee Combat steps 4-6): ``against`` is who inflicted them
+    (or "fall"); the Armour roll's TN is ``damage`` plus ``damage_modifiers``; no Armour roll is
+    made when ``armour`` is False. Rolls and choices are asked under ``key``."""
+
+    ctx: Context
+    key: str
+    fighter: str
+    against: str
+    damage: int
+    damage_modifiers: tuple[Modifier, ...] = ()
+    armour: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Attack:
+    """One attack (a Fight!, a Special Attack, a Slam!, one model of a Trample, a Free Strike):
+    who strikes whom with which weapons, the key its rolls and choices are asked under, the rule
+    its Wounds cite (Melee Combat step 3 unless the attack has its own), and the modifiers and
+    limits its kind brings to the Attack Roll."""
+
+    ctx: Context
+    attacker: str
+    target: str
+    weapons: tuple[Weapon, ...]
+    kind: AttackKind
+    key: str
+    rule: str = "GF Melee 3"
+    pool_modifiers: tuple[Modifier, ...] = ()
+    def_modifiers: tuple[Modifier, ...] = ()
+    tn_modifiers: tuple[Modifier, ...] = ()
+    may_drop: bool = True
+
+    def wounding(self, state: GangfightState) -> Wounding:
+        """Its Wounds on the target: the Armour roll is against the attacker's modified DAM."""
+        return Wounding(
+            ctx=self.ctx,
+            key=self.key,
+            fighter=self.target,
+            against=self.attacker,
+            damage=fighter(state, self.attacker).profile.dam,
+            damage_modifiers=damage_modifiers(self.weapons, self.ctx),
         )
 
 
-def check_target(
-    state: GangfightState, attacker: str, target: str, rulings: Mapping[str, str]
-) -> None:
+# --- step 1: the target within the attacker's threat range ------------------------------------
+
+
+def may_be_attacked(state: GangfightState, ctx: Context, target: str) -> bool:
+    """A model still on the table, or its Incapacitation token (ruling attack-incapacitated); a
+    Dead model is removed from the game."""
+    cond = status(state, target).condition
+    return cond == "active" or (
+        cond == "incapacitated" and ctx.ruling(ATTACK_INCAPACITATED) == "allowed"
+    )
+
+
+def check_target(state: GangfightState, ctx: Context, attacker: str, target: str) -> None:
     """A melee target is an opposing model that is still on the table (or its Incapacitation
     token, ruling attack-incapacitated)."""
     if attacker == target:
@@ -60,7 +108,7 @@ def check_target(
     cond = status(state, target).condition
     if cond == "dead":
         raise RuleViolation("GF Incapacitation", f"{target} is Dead and removed from the game")
-    if cond == "incapacitated" and rulings[ATTACK_INCAPACITATED.name] == "not-allowed":
+    if cond == "incapacitated" and ctx.ruling(ATTACK_INCAPACITATED) == "not-allowed":
         raise RuleViolation(
             "GF Incapacitation", f"{target} is Incapacitated (ruling attack-incapacitated)"
         )
@@ -80,72 +128,57 @@ def check_threat_range(state: GangfightState, attacker: str, target: str) -> InT
     )
 
 
-def check_melee(
-    state: GangfightState, attacker: str, target: str, rulings: Mapping[str, str]
-) -> None:
+def check_melee(state: GangfightState, ctx: Context, attacker: str, target: str) -> None:
     """GF Melee 1: an attacker able to act, an opposing target still on the table, within the
     attacker's threat range."""
     check_can_act(state, attacker)
-    check_target(state, attacker, target, rulings)
+    check_target(state, ctx, attacker, target)
     check_threat_range(state, attacker, target)
 
 
-def defence(
-    state: GangfightState,
-    target: str,
-    modifiers: tuple[Modifier, ...],
-    rulings: Mapping[str, str],
-) -> tuple[int, tuple[Modifier, ...]]:
-    """The target's DEF and its modifiers. GF Knocked Down: a Prone model's DEF is 2 (ruling
-    prone-defence: whether other DEF modifiers still apply)."""
-    base = fighter(state, target).profile.defense
-    if not status(state, target).prone:
-        return base, modifiers
-    prone = Modifier(value=2 - base, cause="Prone: DEF 2", rule="GF Knocked Down")
-    if rulings[PRONE_DEFENCE.name] == "always-2":
-        return base, (prone,)
-    return base, (prone, *modifiers)
+# --- step 2: the Attack Roll --------------------------------------------------------------------
+
+
+def attack_pool(state: GangfightState, attack: Attack) -> Pool:
+    """ATT dice (two weapons +1, the attack's own modifiers) against the target's DEF (Prone:
+    2) and the attack's DEF and TN modifiers."""
+    base, mods = defence(state, attack.ctx, attack.target, attack.def_modifiers)
+    return Pool(
+        base=fighter(state, attack.attacker).profile.att,
+        modifiers=(*two_weapon_bonus(attack.weapons), *attack.pool_modifiers),
+        tn_base=base,
+        tn_modifiers=(*mods, *attack.tn_modifiers),
+        may_drop=attack.may_drop,
+    )
+
+
+def attack_rolled(attack: Attack, test: PoolTest) -> AttackRolled:
+    return AttackRolled(
+        rule="GF Melee 2",
+        attacker=attack.attacker,
+        target=attack.target,
+        attack=attack.kind,
+        weapons=tuple(w.id for w in attack.weapons),
+        test=test,
+    )
 
 
 def attack_roll(
-    state: GangfightState,
-    ctx: Context,
-    *,
-    key: str,
-    attacker: str,
-    target: str,
-    attack: str,
-    used: tuple[Weapon, ...],
-    pool_modifiers: tuple[Modifier, ...] = (),
-    def_modifiers: tuple[Modifier, ...] = (),
-    tn_modifiers: tuple[Modifier, ...] = (),
-    may_drop: bool = True,
+    state: GangfightState, attack: Attack
 ) -> Generator[Step, Any, tuple[GangfightState, PoolTest]]:
-    """GF Melee 2: roll ATT dice (two weapons +1) against the target's DEF; dice may be dropped
-    to lower the TN unless this is a Free Strike."""
-    base, mods = defence(state, target, def_modifiers, ctx.rulings)
+    """GF Melee 2: roll ATT dice against the target's DEF; dice may be dropped to lower the TN
+    unless this is a Free Strike."""
     test = yield from pool_test(
-        f"{key}/hit",
-        pool_base=fighter(state, attacker).profile.att,
-        pool_modifiers=(*two_weapon_bonus(used), *pool_modifiers),
-        tn_base=base,
-        tn_modifiers=(*mods, *tn_modifiers),
-        may_drop=may_drop,
-        rulings=ctx.rulings,
-        purpose=f"{attacker} {attack} attack on {target}",
+        f"{attack.key}/hit",
+        attack_pool(state, attack),
+        attack.ctx,
+        purpose=f"{attack.attacker} {attack.kind} attack on {attack.target}",
     )
-    state = yield from emit(
-        AttackRolled(
-            rule="GF Melee 2",
-            attacker=attacker,
-            target=target,
-            attack=attack,
-            weapons=tuple(w.id for w in used),
-            test=test,
-        ),
-        GangfightState,
-    )
+    state = yield from emit(attack_rolled(attack, test), GangfightState)
     return state, test
+
+
+# --- step 3: hits are Wounds --------------------------------------------------------------------
 
 
 def hits_to_wounds(successes: int) -> int:
@@ -153,28 +186,53 @@ def hits_to_wounds(successes: int) -> int:
     return successes
 
 
-def armour_roll(
+def inflict_wounds(
     state: GangfightState,
-    ctx: Context,
-    *,
-    key: str,
-    fid: str,
-    against: str,
-    wounds: int,
-    damage: int,
-    damage_mods: tuple[Modifier, ...],
+    attack: Attack,
+    successes: int,
+    wounds: int | None = None,
+    effect: int = 0,
+) -> Gen:
+    """GF Melee 3: the attack's successes become Wounds (``wounds``, when a Special Attack put
+    some of them into its ``effect``), then GF Melee 4-6 on the target."""
+    if wounds is None:
+        wounds = hits_to_wounds(successes)
+    state = yield from emit(
+        WoundsInflicted(
+            rule=attack.rule,
+            attacker=attack.attacker,
+            target=attack.target,
+            successes=successes,
+            wounds=wounds,
+            effect=effect,
+        ),
+        GangfightState,
+    )
+    return (yield from take_wounds(state, attack.wounding(state), wounds))
+
+
+# --- steps 4 to 6: Armour, negation, Endurance ---------------------------------------------------
+
+
+def armour_roll(
+    state: GangfightState, wounding: Wounding, wounds: int
 ) -> Generator[Step, Any, tuple[GangfightState, PoolTest]]:
     """GF Melee 4: ARM dice against the attacker's modified DAM; the defender may drop dice."""
+    fid = wounding.fighter
     test = yield from pool_test(
-        f"{key}/armour",
-        pool_base=fighter(state, fid).profile.arm,
-        tn_base=damage,
-        tn_modifiers=damage_mods,
-        rulings=ctx.rulings,
-        purpose=f"{fid} armour against {against}",
+        f"{wounding.key}/armour",
+        Pool(
+            base=fighter(state, fid).profile.arm,
+            tn_base=wounding.damage,
+            tn_modifiers=wounding.damage_modifiers,
+        ),
+        wounding.ctx,
+        purpose=f"{fid} armour against {wounding.against}",
     )
     state = yield from emit(
-        ArmourRolled(rule="GF Melee 4", fighter=fid, against=against, wounds=wounds, test=test),
+        ArmourRolled(
+            rule="GF Melee 4", fighter=fid, against=wounding.against, wounds=wounds, test=test
+        ),
         GangfightState,
     )
     return state, test
@@ -216,7 +274,7 @@ def apply_wounds(state: GangfightState, ctx: Context, fid: str, wounds: int) -> 
             Killed(rule="GF Incapacitation", fighter=fid, wounds=wounds), GangfightState
         )
     elif s.condition == "active":
-        ruling = ctx.rulings[INCAPACITATION.name]
+        ruling = ctx.ruling(INCAPACITATION)
         if is_incapacitated(after, en, ruling):
             rule = "GF Incapacitation" if ruling == "more-than-en" else "GF Melee 6"
             state = yield from emit(
@@ -226,39 +284,19 @@ def apply_wounds(state: GangfightState, ctx: Context, fid: str, wounds: int) -> 
     return state
 
 
-def take_wounds(
-    state: GangfightState,
-    ctx: Context,
-    *,
-    key: str,
-    fid: str,
-    against: str,
-    wounds: int,
-    damage: int,
-    damage_mods: tuple[Modifier, ...] = (),
-    armour: bool = True,
-) -> Gen:
-    """GF Melee 4-6 for ``wounds`` inflicted on ``fid``: Armour, negation, Endurance."""
+def take_wounds(state: GangfightState, wounding: Wounding, wounds: int) -> Gen:
+    """GF Melee 4-6 for ``wounds`` on one model: Armour, negation, Endurance."""
     if wounds <= 0:
         return state
     left = wounds
-    if armour:
-        state, test = yield from armour_roll(
-            state,
-            ctx,
-            key=key,
-            fid=fid,
-            against=against,
-            wounds=wounds,
-            damage=damage,
-            damage_mods=damage_mods,
-        )
+    if wounding.armour:
+        state, test = yield from armour_roll(state, wounding, wounds)
         negated = negate(wounds, test.successes)
         left = wounds - negated
         state = yield from emit(
             WoundsNegated(
                 rule="GF Melee 5",
-                fighter=fid,
+                fighter=wounding.fighter,
                 wounds=wounds,
                 successes=test.successes,
                 negated=negated,
@@ -266,72 +304,28 @@ def take_wounds(
             ),
             GangfightState,
         )
-    return (yield from apply_wounds(state, ctx, fid, left))
+    return (yield from apply_wounds(state, wounding.ctx, wounding.fighter, left))
 
 
-def wound_target(
-    state: GangfightState,
-    ctx: Context,
-    *,
-    key: str,
-    attacker: str,
-    target: str,
-    used: tuple[Weapon, ...],
-    wounds: int,
-) -> Gen:
-    """GF Melee 4-6 for wounds an attacker inflicted: the TN is its modified DAM."""
-    return (
-        yield from take_wounds(
-            state,
-            ctx,
-            key=key,
-            fid=target,
-            against=attacker,
-            wounds=wounds,
-            damage=fighter(state, attacker).profile.dam,
-            damage_mods=damage_modifiers(used, ctx.rulings),
-        )
-    )
+# --- Fight! ---------------------------------------------------------------------------------------
 
 
-def inflict_wounds(
-    state: GangfightState,
-    ctx: Context,
-    *,
-    key: str,
-    attacker: str,
-    target: str,
-    used: tuple[Weapon, ...],
-    successes: int,
-    wounds: int | None = None,
-    effect: int = 0,
-    rule: str = "GF Melee 3",
-) -> Gen:
-    """GF Melee 3: the attack's successes become Wounds (``wounds``, when a Special Attack put
-    some of them into its ``effect``), then GF Melee 4-6 on the target."""
-    if wounds is None:
-        wounds = hits_to_wounds(successes)
+def fight(state: GangfightState, ctx: Context, command: Fight) -> Gen:
+    """Fight! (a Standard Action): GF Melee 1 to 6."""
+    check_melee(state, ctx, command.attacker, command.target)
+    used = weapons_used(state, command.attacker, command.weapons)
+    check_points(state, ctx, command.attacker, STANDARD)
+    state = yield from spend(state, ctx, command.attacker, "Fight!", STANDARD)
     state = yield from emit(
-        WoundsInflicted(
-            rule=rule,
-            attacker=attacker,
-            target=target,
-            successes=successes,
-            wounds=wounds,
-            effect=effect,
-        ),
-        GangfightState,
+        check_threat_range(state, command.attacker, command.target), GangfightState
     )
-    return (
-        yield from wound_target(
-            state, ctx, key=key, attacker=attacker, target=target, used=used, wounds=wounds
-        )
+    attack = Attack(
+        ctx=ctx,
+        attacker=command.attacker,
+        target=command.target,
+        weapons=used,
+        kind="fight",
+        key="fight",
     )
-
-
-def still_standing(state: GangfightState, fid: str) -> bool:
-    return status(state, fid).condition == "active"
-
-
-def threatens(state: GangfightState, holder: str, other: str) -> bool:
-    return in_threat_range(state, holder, other)
+    state, test = yield from attack_roll(state, attack)
+    return (yield from inflict_wounds(state, attack, test.successes))

@@ -1,11 +1,11 @@
-"""Every place where the Gangfight text is ambiguous, contradicts itself or leaves a value open
-(FACTS.md [U]) is a named ruling with a documented default. Procedures read ``ctx.rulings``."""
+"""Every place where the Gangfight rules are ambiguous, contradict themselves or leave a value
+open is a named ruling with a documented default. ``rule`` is the section it stands for, as
+events cite it (see ``rulebook``); ``note`` says why it is a ruling. Rules read a ruling only as
+``ctx.ruling(CONSTANT)``."""
 
 from __future__ import annotations
 
 from blowbyblow.domain.core import Ruling
-
-SRC = "shared/seeds/gangfight-combat.txt"
 
 INCAPACITATION = Ruling(
     name="incapacitation",
@@ -13,10 +13,16 @@ INCAPACITATION = Ruling(
     choices=("zero-or-less", "more-than-en"),
     summary=(
         "When a model is Incapacitated. zero-or-less: when the Endurance left is 0 or less, i.e. "
-        "wounds >= EN (Melee step 6, Ranged step 9, FACTS G1/G4). more-than-en: only when it has "
-        "sustained more wounds than its EN (the Wounds and Incapacitation sections)."
+        "wounds >= EN. more-than-en: only when it has sustained more wounds than its EN."
     ),
-    rule=f"{SRC}: Melee Combat 6 vs Wounds / Incapacitation; FACTS.md 4 (G1, G4)",
+    rule="GF Melee 6",
+    note=(
+        "The Combat page contradicts itself: Melee Combat step 6 (and Ranged Combat step 9) say "
+        "a model with 0 or less Endurance left is Incapacitated, the Wounds and Incapacitation "
+        "sections say a model with more Wounds than its EN is; the Model Profiles page agrees "
+        "with step 6. The default follows the numbered procedure steps; the Wounds example (EN 4, "
+        "2 taken, 'can sustain another 2 wounds') fits either reading."
+    ),
 )
 
 VOLUNTARY_DROP = Ruling(
@@ -25,11 +31,15 @@ VOLUNTARY_DROP = Ruling(
     choices=("allowed", "above-6-only"),
     summary=(
         "allowed: a roller may drop further dice, one per point, to lower any Target Number "
-        "(never below 2), as the Wounds example (ARM 4 vs DAM 6: drop 2 dice, 4+) and the "
-        "Trample example do. above-6-only: dice are dropped only to bring a TN above 6 down to "
-        "6 (Melee step 2 and 4, FACTS G2 as written)."
+        "(never below 2). above-6-only: dice are dropped only to bring a TN above 6 down to 6."
     ),
-    rule=f"{SRC}: Wounds example, Slam! (Trample example), Free Strikes; FACTS.md G2",
+    rule="GF Melee 2",
+    note=(
+        "Melee Combat steps 2 and 4 only speak of dropping dice to bring a TN above 6 down to 6, "
+        "but the Wounds example drops 2 dice to go from 6+ to 4+, the Trample example lowers 4 to "
+        "3, and Free Strikes 'may not drop dice to lower a Target Number', which only makes sense "
+        "if other rolls may. The default follows the worked examples."
+    ),
 )
 
 UNREACHABLE_TN = Ruling(
@@ -38,10 +48,14 @@ UNREACHABLE_TN = Ruling(
     choices=("keep-pool", "drop-to-one"),
     summary=(
         "When a TN above 6 cannot be brought down to 6 (the pool has too few dice to drop while "
-        "still rolling one). keep-pool: no dice are dropped, the whole pool rolls, only 6s succeed. "
-        "drop-to-one: all dice but one are dropped and that one needs a 6."
+        "still rolling one). keep-pool: no dice are dropped, the whole pool rolls, only 6s "
+        "succeed. drop-to-one: all dice but one are dropped and that one needs a 6."
     ),
-    rule=f"{SRC}: Melee Combat 2 and 4 ('If you are unable to reduce the target number to 6')",
+    rule="GF Melee 2",
+    note=(
+        "'If you are unable to reduce the target number to 6, you can only hit on 6s' does not "
+        "say whether dice are still dropped; keeping the pool drops nothing for no gain."
+    ),
 )
 
 TWO_WEAPON_DAMAGE = Ruling(
@@ -50,9 +64,10 @@ TWO_WEAPON_DAMAGE = Ruling(
     choices=("best", "first"),
     summary=(
         "The modified DAM of an attack made with two weapons: best = the wielder's DAM plus the "
-        "larger weapon bonus; first = the bonus of the first weapon named. The text only gives +1 ATT."
+        "larger weapon bonus; first = the bonus of the first weapon named."
     ),
-    rule=f"{SRC}: Attacking with Two Weapons",
+    rule="GF Two Weapons",
+    note="Attacking with Two Weapons gives +1 ATT but does not say whose damage bonus counts.",
 )
 
 SPECIAL_ATTACK_DAMAGE = Ruling(
@@ -60,12 +75,17 @@ SPECIAL_ATTACK_DAMAGE = Ruling(
     default="none",
     choices=("none", "split"),
     summary=(
-        "What a Power or Finesse Attack does to Wounds ('inflicts less damage … instead of "
-        "applying all of the successes to damage'). none: every success goes to the effect, no "
-        "Wounds. split: the attacker chooses how many successes go to the effect, the rest are "
-        "Wounds. Large and Huge models and marauder/skirmisher perks apply them to both anyway."
+        "What a Power or Finesse Attack does to Wounds. none: every success goes to the effect, "
+        "no Wounds. split: the attacker chooses how many successes go to the effect, the rest "
+        "are Wounds. Large and Huge models and marauder/skirmisher perks apply them to both "
+        "anyway."
     ),
-    rule=f"{SRC}: Special Attacks, Power Attacks, Finesse Attacks",
+    rule="GF Special Attacks",
+    note=(
+        "A Power or Finesse Attack 'inflicts less damage … instead of applying all of the "
+        "successes to damage, instead that is how many inches …': 'less' could be none or some. "
+        "The default reads every success as going to the effect."
+    ),
 )
 
 PRONE_DEFENCE = Ruling(
@@ -73,11 +93,14 @@ PRONE_DEFENCE = Ruling(
     default="always-2",
     choices=("always-2", "2-plus-modifiers"),
     summary=(
-        "always-2: a Prone model's DEF is 2 whatever else applies ('always considered to have a "
-        "Defense Value of 2'). 2-plus-modifiers: 2 replaces its DEF, other DEF modifiers "
-        "(Trample +1, Slam! on a larger model +1) still apply."
+        "always-2: a Prone model's DEF is 2 whatever else applies. 2-plus-modifiers: 2 replaces "
+        "its DEF, other DEF modifiers (Trample +1, Slam! on a larger model +1) still apply."
     ),
-    rule=f"{SRC}: Knocked Down",
+    rule="GF Knocked Down",
+    note=(
+        "Prone models are 'always considered to have a Defense Value of 2'; the rules do not say "
+        "whether other Defense modifiers still apply. The default takes 'always' as written."
+    ),
 )
 
 TRAMPLE_ROLL = Ruling(
@@ -85,11 +108,15 @@ TRAMPLE_ROLL = Ruling(
     default="per-target",
     choices=("per-target", "one-roll"),
     summary=(
-        "How the reduced Trample pool is rolled 'against all 3 opponents'. per-target: one roll "
-        "of the pool for each model trampled. one-roll: a single roll, judged against each "
-        "model's Target Number."
+        "How the reduced Trample pool is rolled against every model trampled. per-target: one "
+        "roll of the pool for each model. one-roll: a single roll, judged against each model's "
+        "Target Number."
     ),
-    rule=f"{SRC}: Slam! (Trample example: 'he can roll this 1 die against all 3 opponents')",
+    rule="GF Trample",
+    note=(
+        "The Trample example says 'he can roll this 1 die against all 3 opponents': an attack "
+        "against each, or one roll judged against each. The default makes one attack per model."
+    ),
 )
 
 TRAMPLE_FRIENDS = Ruling(
@@ -97,10 +124,14 @@ TRAMPLE_FRIENDS = Ruling(
     default="all-smaller",
     choices=("all-smaller", "enemies-only"),
     summary=(
-        "Who a Trample strikes: all-smaller = 'all smaller models within the threat range' as "
-        "written, friends included; enemies-only = only enemy models."
+        "Who a Trample strikes: all-smaller = every smaller model within the threat range, "
+        "friends included; enemies-only = only enemy models."
     ),
-    rule=f"{SRC}: Slam! (Trample)",
+    rule="GF Trample",
+    note=(
+        "A Trample attacks 'all smaller models within the threat range of the attacking model', "
+        "which does not exclude friends; the default takes it as written."
+    ),
 )
 
 FALLING_INCREMENTS = Ruling(
@@ -109,11 +140,15 @@ FALLING_INCREMENTS = Ruling(
     choices=("whole-fall", "beyond-height"),
     summary=(
         "Hits from a fall further than the model's height. whole-fall: one per height increment "
-        'of the whole fall, rounded up (a Large model falling 6" takes 3 hits, the worked '
-        "example). beyond-height: one per increment after the first height (that example would "
-        "give 2)."
+        "of the whole fall, rounded up. beyond-height: one per increment after the first height."
     ),
-    rule=f"{SRC}: Falling",
+    rule="GF Falling",
+    note=(
+        "'1 Damage 4 Hit for each increment they fall afterwards, rounding up' could count from "
+        "the top or from the model's height; the worked example (a Large model falling 6\" "
+        "takes 3 hits) only fits counting the whole fall, so that is the default "
+        "(beyond-height would give 2)."
+    ),
 )
 
 FALLING_ARMOUR = Ruling(
@@ -124,7 +159,11 @@ FALLING_ARMOUR = Ruling(
         "armour: a falling model rolls its ARM against the hits' Damage 4 like any Armour roll, "
         "each success negating one; none: every falling hit is a Wound."
     ),
-    rule=f"{SRC}: Falling ('1 Damage 4 Hit'), Melee Combat 4",
+    rule="GF Falling",
+    note=(
+        "Falling gives '1 Damage 4 Hit' per increment without saying whether Armour applies; "
+        "the default reads it as a hit with DAM 4, negated by Armour as in Melee Combat step 4."
+    ),
 )
 
 ATTACK_INCAPACITATED = Ruling(
@@ -133,10 +172,14 @@ ATTACK_INCAPACITATED = Ruling(
     choices=("allowed", "not-allowed"),
     summary=(
         "Whether a model may attack an Incapacitation token within its threat range (any damage "
-        "then kills it). The text says a model that sustains any damage once Incapacitated is "
-        "Dead, but not how the damage may come."
+        "then kills it)."
     ),
-    rule=f"{SRC}: Incapacitation",
+    rule="GF Incapacitation",
+    note=(
+        "A model that sustains any damage once Incapacitated is Dead, but the rules do not say "
+        "how the damage may come; attacking its token is the simplest way, so it is allowed by "
+        "default."
+    ),
 )
 
 ACTION_POINTS = Ruling(
@@ -144,11 +187,14 @@ ACTION_POINTS = Ruling(
     default="iv",
     choices=("iv", "untracked"),
     summary=(
-        "Action points per turn; the formula is unconfirmed (FACTS [U]). iv: IV points each turn, "
-        "spent by actions and refused when none are left; untracked: actions cost nothing here "
-        "(the table keeps count)."
+        "Action points per turn. iv: IV points each turn, spent by actions and refused when "
+        "none are left; untracked: actions cost nothing here (the table keeps count)."
     ),
-    rule="FACTS.md 4: IV (G1), Action Points (G2, G3)",
+    rule="G2 Action Points",
+    note=(
+        "unconfirmed: the Initiative Value is the base of a model's Action Points, but no "
+        "published source we could check gives the formula; the default is IV points per turn."
+    ),
 )
 
 SPECIAL_ACTION_COST = Ruling(
@@ -157,9 +203,13 @@ SPECIAL_ACTION_COST = Ruling(
     choices=("1", "2"),
     summary=(
         "AP cost of a Special Action (Power Attack, Finesse Attack, Slam!, Trample); standard "
-        "actions cost 1, special costs are unconfirmed (FACTS [U])."
+        "actions cost 1."
     ),
-    rule="FACTS.md 4: Action Points (G2, G3); seed: Special Attacks",
+    rule="G2 Action Points",
+    note=(
+        "unconfirmed: Standard Actions cost 1 Action Point, but no published source we could "
+        "check gives the cost of a Special Action; the default is 1, like a Standard Action."
+    ),
 )
 
 RULINGS: tuple[Ruling, ...] = (

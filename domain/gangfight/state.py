@@ -1,18 +1,21 @@
 """What the rules decide on: every model's wounds, action points, posture and condition, and the
-gaps between models (the Melee locks: who is in whose threat range). Folded by
-``blowbyblow.domain.gangfight.projection``; the setup is carried along so the rules can read profiles."""
+gaps between models (the Melee locks: who is in whose threat range), and ``initial_state``.
+Folded by ``projection``; the setup is carried along so the rules can read profiles."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Generator, Iterable
+from typing import Any, Literal
 
 import msgspec
 
-from blowbyblow.domain.core import RuleViolation
-from blowbyblow.domain.gangfight.profiles import Fighter, GangfightSetup, Weapon
+from blowbyblow.domain.core import RuleViolation, Step
+from blowbyblow.domain.gangfight.setup import Fighter, GangfightSetup, Weapon
 
+# Combat, Incapacitation: a model in the fight, replaced by an Incapacitation token, or Dead.
 Condition = Literal["active", "incapacitated", "dead"]
+# Combat, Knocked Down: a model knocked down is Prone until it stands up.
+Posture = Literal["standing", "prone"]
 
 
 class FighterStatus(msgspec.Struct, frozen=True, kw_only=True):
@@ -21,6 +24,10 @@ class FighterStatus(msgspec.Struct, frozen=True, kw_only=True):
     ap: int = 0
     prone: bool = False
     condition: Condition = "active"
+
+    @property
+    def posture(self) -> Posture:
+        return "prone" if self.prone else "standing"
 
 
 class Gap(msgspec.Struct, frozen=True, kw_only=True):
@@ -38,6 +45,10 @@ class GangfightState(msgspec.Struct, frozen=True, kw_only=True):
     gaps: tuple[Gap, ...] = ()  # sorted by (a, b)
 
 
+# What a rule step is: a generator of dice, choices and events that returns the state after it.
+Gen = Generator[Step, Any, GangfightState]
+
+
 def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
@@ -49,8 +60,8 @@ def gaps_of(distances: Iterable[tuple[str, str, int]]) -> tuple[Gap, ...]:
 
 
 def initial_state(setup: GangfightSetup) -> GangfightState:
-    """Turn 1: every model unhurt, standing, with its IV in action points (G1, ruling
-    action-points)."""
+    """Turn 1: every model unhurt, standing, with its IV in action points (Model Profiles: IV;
+    ruling action-points)."""
     return GangfightState(
         setup=setup,
         fighters=tuple(FighterStatus(id=f.id, ap=f.profile.iv) for f in setup.fighters),

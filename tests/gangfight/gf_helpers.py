@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from blowbyblow.domain.gangfight.profiles import Fighter, GangfightSetup, GapSpec, Profile, Weapon
+from blowbyblow.domain.gangfight.setup import (
+    Fighter,
+    GangfightSetup,
+    GapSpec,
+    Profile,
+    Size,
+    Weapon,
+)
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.session import Played, play
 
@@ -27,28 +34,22 @@ def model(
     fid: str,
     side: str,
     *,
-    size: str = "medium",
+    size: Size = "medium",
     weapons: tuple[str, ...] = ("sword",),
-    threat: int = 1,
-    perks: tuple[str, ...] = (),
-    **attrs: int,
+    **kw: Any,
 ) -> Fighter:
+    """A model with a test profile: ``threat`` and ``perks`` go to the model, the rest of the
+    keywords are profile attributes."""
+    extra = {k: kw.pop(k) for k in ("threat", "perks") if k in kw}
     return Fighter(
-        id=fid,
-        name=fid,
-        side=side,
-        size=size,  # type: ignore[arg-type]
-        threat=threat,
-        profile=profile(**attrs),
-        weapons=weapons,
-        perks=perks,
+        id=fid, name=fid, side=side, size=size, profile=profile(**kw), weapons=weapons, **extra
     )
 
 
-# The seed's two worked-example models. The Veteran's profile is FACTS G1 except ARM 4, which
-# the Wounds example gives ("an Armour attribute of 4"; FACTS lists 3: the example wins). The
-# Orc Brave's ARM 4 and DAM 6 with a double-handed weapon are the seed's; its ATT 4 and DEF 4 are
-# assumed (the seed never prints its profile).
+# The Combat page's two worked-example models. The Veteran's profile is the published one (Model
+# Profiles page) except ARM 4, which the Wounds example gives ("an Armour attribute of 4"; the
+# profile says 3: the example wins). The Orc Brave's ARM 4 and DAM 6 with a double-handed weapon
+# are the examples'; its ATT 4 and DEF 4 are assumed (its profile is not printed).
 VETERAN = model("veteran", "humans", weapons=("sword",), att=3, defense=4, arm=4, en=4, dam=4)
 BRAVE = model("brave", "orcs", weapons=("great-axe",), att=4, defense=4, arm=4, en=4, dam=4)
 

@@ -1,9 +1,9 @@
-"""The seed's worked examples, driven by the dice they name."""
+"""The Combat page's worked examples, driven by the dice they name."""
 
 from __future__ import annotations
 
 import pytest
-from gangfight.gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
+from gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
 
 from blowbyblow.domain.gangfight.commands import Fall, Fight, Trample
 from blowbyblow.domain.gangfight.events import (

@@ -1,12 +1,13 @@
-"""The one dice-pool test (FACTS G2; GF Melee 2-5): Target Numbers, dropping, sixes only,
+"""The one dice-pool test (Game Terms; GF Melee 2-5): Target Numbers, dropping, sixes only,
 natural 1s and 6s."""
 
 from __future__ import annotations
 
 import pytest
 
-from blowbyblow.domain.core import Modifier
-from blowbyblow.domain.gangfight.pool import (
+from blowbyblow.domain.core import Context, Modifier
+from blowbyblow.domain.gangfight.dice_pool import (
+    Pool,
     choose_drops,
     complete,
     forced_drops,
@@ -20,10 +21,10 @@ from blowbyblow.domain.gangfight.rulings import RULINGS
 DEFAULTS = {r.name: r.default for r in RULINGS}
 
 
-def rulings(**kw: str) -> dict[str, str]:
+def rulings(**kw: str) -> Context:
     d = dict(DEFAULTS)
     d.update({k.replace("_", "-"): v for k, v in kw.items()})
-    return d
+    return Context(rulings=d, command_index=1)
 
 
 def test_tn_never_below_two() -> None:
@@ -39,7 +40,7 @@ def test_natural_one_always_fails_and_six_is_critical() -> None:
 
 
 def test_tn_above_six_drops_one_die_per_point() -> None:
-    test, choice = plan(pool_base=4, tn_base=8, may_drop=True, rulings=DEFAULTS)
+    test, choice = plan(Pool(base=4, tn_base=8, may_drop=True), rulings())
     assert (test.tn, test.dropped_forced, test.dice, test.final_tn, test.sixes_only) == (
         8,
         2,
@@ -56,9 +57,7 @@ def test_tn_above_six_drops_one_die_per_point() -> None:
     ("ruling", "dropped", "dice"), [("keep-pool", 0, 2), ("drop-to-one", 1, 1)]
 )
 def test_unreachable_tn_only_sixes(ruling: str, dropped: int, dice: int) -> None:
-    test, choice = plan(
-        pool_base=2, tn_base=8, may_drop=True, rulings=rulings(unreachable_tn=ruling)
-    )
+    test, choice = plan(Pool(base=2, tn_base=8, may_drop=True), rulings(unreachable_tn=ruling))
     assert (test.dropped_forced, test.dice, test.final_tn, test.sixes_only) == (
         dropped,
         dice,
@@ -70,7 +69,7 @@ def test_unreachable_tn_only_sixes(ruling: str, dropped: int, dice: int) -> None
 
 
 def test_free_strike_may_not_drop_even_above_six() -> None:
-    test, choice = plan(pool_base=5, tn_base=7, may_drop=False, rulings=DEFAULTS)
+    test, choice = plan(Pool(base=5, tn_base=7, may_drop=False), rulings())
     assert (test.dropped_forced, test.dice, test.sixes_only, choice) == (0, 5, True, 0)
 
 
@@ -89,11 +88,13 @@ def test_forced_drops_keeps_one_die() -> None:
 
 def test_empty_pool_rolls_nothing() -> None:
     test, choice = plan(
-        pool_base=1,
-        pool_modifiers=(Modifier(value=-1, cause="Slam!", rule="GF Slam!"),),
-        tn_base=4,
-        may_drop=True,
-        rulings=DEFAULTS,
+        Pool(
+            base=1,
+            modifiers=(Modifier(value=-1, cause="Slam!", rule="GF Slam!"),),
+            tn_base=4,
+            may_drop=True,
+        ),
+        rulings(),
     )
     assert (test.pool, test.dice, choice) == (0, 0, 0)
     assert complete(test, ()).successes == 0

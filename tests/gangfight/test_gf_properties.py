@@ -7,7 +7,7 @@ import hashlib
 from typing import Any
 
 import msgspec
-from gangfight.gf_helpers import WEAPONS
+from gf_helpers import WEAPONS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,8 +20,8 @@ from blowbyblow.domain.gangfight.events import (
     PoolTest,
     WoundsNegated,
 )
-from blowbyblow.domain.gangfight.profiles import Fighter, GangfightSetup, GapSpec, Profile
 from blowbyblow.domain.gangfight.rulings import RULINGS
+from blowbyblow.domain.gangfight.setup import Fighter, GangfightSetup, GapSpec, Profile
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import SeededDice
 from blowbyblow.replay.driver import adjudicate, fold
@@ -134,7 +134,7 @@ def battles(draw: st.DrawFn) -> tuple[GangfightSetup, list[Any], dict[str, str],
 def run_legal(
     s: GangfightSetup, cmds: list[Any], rulings: dict[str, str], seed: str
 ) -> tuple[list[Event], Any, list[Any]]:
-    scenario = Scenario(
+    scenario = Scenario[GangfightSetup, Any](
         ruleset="gangfight", label="p", rulings=rulings, setup=s, commands=[], seed=seed
     )
     started = start_event(RULESET, scenario, DiceSpec(mode="seeded", seed=seed))

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from gangfight.gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
+from gf_helpers import BRAVE, VETERAN, model, of_type, one, run, setup, status
 
 from blowbyblow.domain.core import ChoiceMade, Context, RuleViolation, SetupError
 from blowbyblow.domain.gangfight.commands import (
@@ -44,8 +44,8 @@ from blowbyblow.domain.gangfight.events import (
 )
 from blowbyblow.domain.gangfight.falling import falling_hits
 from blowbyblow.domain.gangfight.procedure import procedure
-from blowbyblow.domain.gangfight.profiles import validate_setup
 from blowbyblow.domain.gangfight.rulings import RULINGS
+from blowbyblow.domain.gangfight.setup import Size, validate_setup
 from blowbyblow.domain.gangfight.state import initial_state
 
 DEFAULTS = {r.name: r.default for r in RULINGS}
@@ -435,7 +435,7 @@ def test_threat_range_and_sides() -> None:
         ("huge", 7, 3, 2),
     ],
 )
-def test_falling_hits_by_size(size: str, inches: int, whole: int, beyond: int) -> None:
+def test_falling_hits_by_size(size: Size, inches: int, whole: int, beyond: int) -> None:
     assert falling_hits(inches, size, "whole-fall") == whole
     assert falling_hits(inches, size, "beyond-height") == beyond
 
@@ -473,7 +473,7 @@ def test_setup_errors(bad: Any) -> None:
 
 
 def test_unknown_profile_field_is_refused() -> None:
-    from blowbyblow.domain.gangfight.profiles import GangfightSetup
+    from blowbyblow.domain.gangfight.setup import GangfightSetup
 
     raw = {
         "fighters": [

@@ -21,6 +21,7 @@ from blowbyblow.domain.gangfight.events import (
     StoodUp,
     Trampled,
 )
+from blowbyblow.domain.gangfight.setup import GangfightSetup
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.driver import fold
 from blowbyblow.replay.registry import get_game_system
@@ -30,11 +31,11 @@ SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "gangfigh
 RESERVED = {"ruleset", "label", "rulings", "seed", "dice", "choices", "actions"}
 
 
-def load(path: Path) -> Scenario:
+def load(path: Path) -> Scenario[GangfightSetup, GangfightCommand]:
     raw: dict[str, Any] = tomllib.loads(path.read_text())
     ruleset = get_game_system(raw["ruleset"])
     rest = {k: v for k, v in raw.items() if k not in RESERVED}
-    return Scenario(
+    return Scenario[GangfightSetup, GangfightCommand](
         ruleset=ruleset.id,
         label=raw["label"],
         rulings=raw.get("rulings", {}),

@@ -1,15 +1,17 @@
-"""The one dice-pool test of Gangfight (FACTS G2; GF Melee 2 and 4 spell it out for attacks and
-armour). Every roll of the system goes through here: attacks, armour, free strikes, trampling,
-falling. Pure arithmetic first, then one generator that asks and rolls."""
+"""The one dice-pool test of Gangfight (Game Terms: tests and Target Numbers; Combat, Melee
+Combat steps 2-5 spell it out for attacks and armour). Every roll of the system goes through
+here: attacks, armour, free strikes, trampling, falling. Pure arithmetic first, then one
+generator that asks and rolls."""
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from blowbyblow.domain.core import Modifier, Step, ask, roll
+from blowbyblow.domain.core import Context, Modifier, Step, ask, roll
 from blowbyblow.domain.gangfight.events import PoolTest
 from blowbyblow.domain.gangfight.rulings import UNREACHABLE_TN, VOLUNTARY_DROP
 
@@ -17,15 +19,29 @@ LOWEST_TN = 2
 HIGHEST_TN = 6
 
 
+@dataclass(frozen=True, kw_only=True)
+class Pool:
+    """A test before it is rolled: ``base`` dice plus ``modifiers`` against a Target Number of
+    ``tn_base`` plus ``tn_modifiers``. ``may_drop`` is False for a Free Strike (no dice may be
+    dropped to lower the Target Number)."""
+
+    base: int
+    modifiers: tuple[Modifier, ...] = ()
+    tn_base: int
+    tn_modifiers: tuple[Modifier, ...] = ()
+    may_drop: bool = True
+
+
 def target_number(base: int, modifiers: tuple[Modifier, ...]) -> int:
-    """G2: a Target Number can never go below 2 (a natural 1 always fails)."""
+    """A Target Number can never go below 2 (a natural 1 always fails)."""
     return max(LOWEST_TN, base + sum(m.value for m in modifiers))
 
 
 def forced_drops(pool: int, tn: int, *, may_drop: bool, unreachable: str) -> tuple[int, bool]:
     """GF Melee 2/4: above 6, drop one die per point to bring the TN to 6; if that cannot be
-    done (at least one die must still be rolled), only 6s succeed (ruling unreachable-tn).
-    Free Strikes may drop nothing (GF Free Strikes). Returns (dice dropped, sixes only)."""
+    done (at least one die must still be rolled), only 6s succeed (``unreachable``: the value of
+    ruling unreachable-tn). Free Strikes may drop nothing (GF Free Strikes). Returns (dice
+    dropped, sixes only)."""
     if tn <= HIGHEST_TN:
         return 0, False
     if not may_drop:
@@ -39,8 +55,9 @@ def forced_drops(pool: int, tn: int, *, may_drop: bool, unreachable: str) -> tup
 
 
 def most_chosen_drops(dice: int, tn: int, *, may_drop: bool, voluntary: str, sixes: bool) -> int:
-    """How many more dice the roller may drop to lower the TN one point each (ruling
-    voluntary-drop): at least one die must be rolled and the TN cannot go below 2."""
+    """How many more dice the roller may drop to lower the TN one point each (``voluntary``: the
+    value of ruling voluntary-drop): at least one die must be rolled and the TN cannot go below
+    2."""
     if not may_drop or sixes or voluntary != "allowed":
         return 0
     return max(0, min(dice - 1, tn - LOWEST_TN))
@@ -54,39 +71,31 @@ def judge(values: tuple[int, ...], final_tn: int) -> tuple[int, int]:
     return successes, criticals
 
 
-def plan(
-    *,
-    pool_base: int,
-    pool_modifiers: tuple[Modifier, ...] = (),
-    tn_base: int,
-    tn_modifiers: tuple[Modifier, ...] = (),
-    may_drop: bool,
-    rulings: Mapping[str, str],
-) -> tuple[PoolTest, int]:
+def plan(pool: Pool, ctx: Context) -> tuple[PoolTest, int]:
     """The test before any choice or die: returns it and how many dice the roller may still
     choose to drop."""
-    pool = pool_base + sum(m.value for m in pool_modifiers)
-    tn = target_number(tn_base, tn_modifiers)
+    size = pool.base + sum(m.value for m in pool.modifiers)
+    tn = target_number(pool.tn_base, pool.tn_modifiers)
     forced, sixes = forced_drops(
-        max(pool, 0), tn, may_drop=may_drop, unreachable=rulings[UNREACHABLE_TN.name]
+        max(size, 0), tn, may_drop=pool.may_drop, unreachable=ctx.ruling(UNREACHABLE_TN)
     )
-    dice = max(pool, 0) - forced
+    dice = max(size, 0) - forced
     tn_now = HIGHEST_TN if sixes or tn > HIGHEST_TN else tn
     test = PoolTest(
-        pool_base=pool_base,
-        pool_modifiers=pool_modifiers,
-        pool=pool,
-        tn_base=tn_base,
-        tn_modifiers=tn_modifiers,
+        pool_base=pool.base,
+        pool_modifiers=pool.modifiers,
+        pool=size,
+        tn_base=pool.tn_base,
+        tn_modifiers=pool.tn_modifiers,
         tn=tn,
-        may_drop=may_drop,
+        may_drop=pool.may_drop,
         dropped_forced=forced,
         dice=dice,
         final_tn=tn_now,
         sixes_only=sixes,
     )
     choice = most_chosen_drops(
-        dice, tn_now, may_drop=may_drop, voluntary=rulings[VOLUNTARY_DROP.name], sixes=sixes
+        dice, tn_now, may_drop=pool.may_drop, voluntary=ctx.ruling(VOLUNTARY_DROP), sixes=sixes
     )
     return test, choice
 
@@ -113,26 +122,11 @@ def ask_count(key: str, most: int, *, default: int, prompt: str) -> Generator[St
 
 
 def pool_test(
-    key: str,
-    *,
-    pool_base: int,
-    pool_modifiers: tuple[Modifier, ...] = (),
-    tn_base: int,
-    tn_modifiers: tuple[Modifier, ...] = (),
-    may_drop: bool = True,
-    rulings: Mapping[str, str],
-    purpose: str = "",
+    key: str, pool: Pool, ctx: Context, purpose: str = ""
 ) -> Generator[Step, Any, PoolTest]:
-    """Run one G2 test: the roller is asked ("<key>/drop") how many extra dice to drop when
-    there is a choice, then ``key`` rolls the dice left. An empty pool rolls nothing."""
-    test, most = plan(
-        pool_base=pool_base,
-        pool_modifiers=pool_modifiers,
-        tn_base=tn_base,
-        tn_modifiers=tn_modifiers,
-        may_drop=may_drop,
-        rulings=rulings,
-    )
+    """Run one test: the roller is asked ("<key>/drop") how many extra dice to drop when there
+    is a choice, then ``key`` rolls the dice left. An empty pool rolls nothing."""
+    test, most = plan(pool, ctx)
     if most > 0:
         chosen = yield from ask_count(
             f"{key}/drop",

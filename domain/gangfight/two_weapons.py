@@ -1,13 +1,11 @@
-"""Which weapons an attack uses, Attacking with Two Weapons (+1 ATT) and the attacker's
-modified DAM."""
+"""Attacking with Two Weapons (Combat): which weapons an attack uses, the +1 ATT of two hand
+weapons, and the modified DAM they give the attacker (Melee Combat step 4)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from blowbyblow.domain.core import Modifier, RuleViolation
-from blowbyblow.domain.gangfight.profiles import Weapon
+from blowbyblow.domain.core import Context, Modifier, RuleViolation
 from blowbyblow.domain.gangfight.rulings import TWO_WEAPON_DAMAGE
+from blowbyblow.domain.gangfight.setup import Weapon
 from blowbyblow.domain.gangfight.state import GangfightState, fighter, weapon
 
 OFF_HAND = ("shield", "other")
@@ -59,12 +57,12 @@ def two_weapon_bonus(used: tuple[Weapon, ...]) -> tuple[Modifier, ...]:
     return ()
 
 
-def damage_modifiers(used: tuple[Weapon, ...], rulings: Mapping[str, str]) -> tuple[Modifier, ...]:
+def damage_modifiers(used: tuple[Weapon, ...], ctx: Context) -> tuple[Modifier, ...]:
     """GF Melee 4: the Armour roll's TN is the attacker's *modified* DAM: its DAM plus the
     weapon's bonus (with two weapons: ruling two-weapon-damage)."""
     if not used:
         return ()
-    if len(used) == 2 and rulings[TWO_WEAPON_DAMAGE.name] == "best":
+    if len(used) == 2 and ctx.ruling(TWO_WEAPON_DAMAGE) == "best":
         best = max(used, key=lambda x: x.dam)
     else:
         best = used[0]

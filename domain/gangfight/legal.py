@@ -1,0 +1,106 @@
+"""``legal_commands(state)``: who may act now and with what, as a front end offers it.
+
+A model in the fight (not Incapacitated or Dead) with an action point left may act. A Prone
+model may only stand up (Knocked Down). A standing one may Fight!, make a Power or a Finesse
+Attack against an opposing model within its threat range (or an Incapacitation token there);
+a Large or Huge model may Slam! one of those of its size or larger, and Trample when a smaller
+model is within its threat range (Slam!); any may Move up to MOV inches. ``new-turn`` is always
+open. Weapons are left to their default (the model's first weapon that is not a shield).
+
+The state does not carry the rulings in force, so the options follow the rulings' defaults
+where they decide what is allowed: action points are tracked (action-points), a Special Action
+costs 1 (special-action-cost), tokens may be attacked (attack-incapacitated) and friends are
+trampled too (trample-friends). Free Strikes the engine could not see coming (``free-strike``)
+and falls (``fall``) happen to models rather than being chosen, so they are not offered."""
+
+from __future__ import annotations
+
+from blowbyblow.domain.core import Context
+from blowbyblow.domain.gangfight.action_points import STANDARD, affords, special_cost
+from blowbyblow.domain.gangfight.melee import may_be_attacked
+from blowbyblow.domain.gangfight.rulings import RULINGS
+from blowbyblow.domain.gangfight.setup import Fighter, size_rank
+from blowbyblow.domain.gangfight.slam import may_slam, smaller_in_range
+from blowbyblow.domain.gangfight.state import GangfightState, fighter, gap, status
+from blowbyblow.domain.system import CommandOption
+
+# The rulings' defaults, which the options follow (see the module docstring).
+DEFAULT_RULINGS = Context(rulings={r.name: r.default for r in RULINGS}, command_index=0)
+
+
+def melee_targets(state: GangfightState, attacker: str) -> tuple[str, ...]:
+    """Opposing models (or their tokens) within the attacker's threat range (Melee Combat
+    step 1), in setup order."""
+    a = fighter(state, attacker)
+    found = []
+    for f in state.setup.fighters:
+        d = gap(state, attacker, f.id)
+        if f.side == a.side or d is None or d > a.threat:
+            continue
+        if may_be_attacked(state, DEFAULT_RULINGS, f.id):
+            found.append(f.id)
+    return tuple(found)
+
+
+def _option(
+    kind: str, f: Fighter, fields: dict[str, str], options: dict[str, tuple[str, ...]]
+) -> CommandOption:
+    return CommandOption(
+        type=kind, side=f.side, actor=f.id, fields=fields, options=options, summary=SUMMARY[kind]
+    )
+
+
+SUMMARY = {
+    "fight": "Fight! (a Standard Action): Melee Combat steps 1-6",
+    "power-attack": "a Power Attack (a Special Action): successes knock the target back, then down",
+    "finesse-attack": "a Finesse Attack (a Special Action): successes are inches to disengage",
+    "slam": "Slam! (a Special Action) a model of the same size or larger",
+    "trample": "Trample (a Special Action) every smaller model within the threat range",
+    "move": "Move (a Standard Action) up to MOV inches; leaving a threat range gives Free Strikes",
+    "stand-up": "stand up (Knocked Down): a Prone model must before any other action",
+    "new-turn": "the next turn: every model in the fight has IV action points again",
+}
+
+
+def _attacks(state: GangfightState, f: Fighter) -> list[CommandOption]:
+    """Fight!, the Special Attacks, Slam! and Trample open to a standing model."""
+    me = {"attacker": f.id}
+    targets = melee_targets(state, f.id)
+    special = affords(state, DEFAULT_RULINGS, f.id, special_cost(DEFAULT_RULINGS))
+    out = []
+    if targets:
+        out.append(_option("fight", f, me, {"target": targets}))
+    if targets and special:
+        out.append(_option("power-attack", f, me, {"target": targets}))
+        out.append(_option("finesse-attack", f, me, {"target": targets}))
+    if not (special and may_slam(f.size)):
+        return out
+    rank = size_rank(f.size)
+    slammable = tuple(t for t in targets if size_rank(fighter(state, t).size) >= rank)
+    if slammable:
+        out.append(_option("slam", f, me, {"target": slammable}))
+    if smaller_in_range(state, DEFAULT_RULINGS, f.id):
+        out.append(_option("trample", f, me, {}))
+    return out
+
+
+def model_options(state: GangfightState, f: Fighter) -> list[CommandOption]:
+    """What one model may do now."""
+    s = status(state, f.id)
+    if s.condition != "active" or not affords(state, DEFAULT_RULINGS, f.id, STANDARD):
+        return []
+    if s.prone:
+        return [_option("stand-up", f, {"fighter": f.id}, {})]
+    out = _attacks(state, f)
+    if f.profile.mov >= 1:
+        inches = tuple(str(n) for n in range(1, f.profile.mov + 1))
+        out.append(_option("move", f, {"fighter": f.id}, {"inches": inches}))
+    return out
+
+
+def legal_commands(state: GangfightState) -> tuple[CommandOption, ...]:
+    """Each model's options in setup order (Fight!, Power Attack, Finesse Attack, Slam!,
+    Trample, Move; or stand up), then the new turn."""
+    options = [o for f in state.setup.fighters for o in model_options(state, f)]
+    options.append(CommandOption(type="new-turn", side="", summary=SUMMARY["new-turn"]))
+    return tuple(options)

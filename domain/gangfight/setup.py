@@ -1,0 +1,152 @@
+"""The battle setup (what a scenario file gives): model profiles (Model Profiles page), sizes,
+weapons and the gaps between models, and ``validate_setup``.
+
+A scenario file's top-level keys are the fields of :class:`GangfightSetup`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from blowbyblow.domain.core import SetupError
+
+Size = Literal["small", "medium", "large", "huge"]
+SIZES: tuple[Size, ...] = ("small", "medium", "large", "huge")
+
+# Combat, Falling: a model's height, in half inches (1" Small, 1.5" Medium, 2" Large, 3" Huge).
+HEIGHT_HALF_INCHES: dict[Size, int] = {"small": 2, "medium": 3, "large": 4, "huge": 6}
+
+WeaponKind = Literal["hand", "double-handed", "shield", "other"]
+
+# The Perks whose models make Special Attacks as part of a normal attack (Combat, Special
+# Attacks); no other Perk has an effect here, so no other is accepted.
+KNOWN_PERKS = ("marauder", "skirmisher")
+
+
+def size_rank(size: Size) -> int:
+    """Small < Medium < Large < Huge (Combat, Slam!)."""
+    return SIZES.index(size)
+
+
+class Profile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The nine attributes of the Model Profiles page, written in lower case in a scenario
+    (``def`` for DEF)."""
+
+    mov: int
+    att: int
+    mrk: int
+    defense: int = msgspec.field(name="def")
+    iv: int
+    wp: int
+    arm: int
+    en: int
+    dam: int
+
+
+class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A weapon or off-hand item. ``kind`` "hand" weapons (swords, axes, hammers, pistols) may be
+    paired (Attacking with Two Weapons); a "shield" or "other" off-hand item forbids that.
+    ``dam`` is what it adds to the wielder's DAM (a Double Handed Weapon brings the Orc Brave's
+    DAM to 6)."""
+
+    id: str
+    name: str = ""
+    kind: WeaponKind = "hand"
+    dam: int = 0
+
+
+class Fighter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A model. ``threat`` is its threat range in inches; ``weapons`` names what it carries (a
+    weapon id may appear twice: two swords). ``perks`` may hold "marauder" or "skirmisher"."""
+
+    id: str
+    name: str = ""
+    side: str
+    size: Size = "medium"
+    threat: int = 1
+    profile: Profile
+    weapons: tuple[str, ...] = ()
+    perks: tuple[str, ...] = ()
+
+
+class GapSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The distance in whole inches between two models' bases (0 = base contact). Pairs not
+    listed are far apart: outside each other's threat range."""
+
+    a: str
+    b: str
+    inches: int
+
+
+class GangfightSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    weapons: tuple[Weapon, ...] = ()
+    fighters: tuple[Fighter, ...]
+    gaps: tuple[GapSpec, ...] = ()
+
+
+# --- validate_setup: cross-references the types cannot check ---------------------------------
+
+
+def _check_unique_ids(setup: GangfightSetup) -> None:
+    for field, ids in (
+        ("weapons", [w.id for w in setup.weapons]),
+        ("fighters", [f.id for f in setup.fighters]),
+    ):
+        dup = {x for x in ids if ids.count(x) > 1}
+        if dup:
+            raise SetupError(f"{field}: duplicate id(s) {', '.join(sorted(dup))}")
+    if not setup.fighters:
+        raise SetupError("fighters: a battle needs at least one model")
+
+
+def _check_profile(where: str, profile: Profile) -> None:
+    for name in profile.__struct_fields__:
+        value = getattr(profile, name)
+        if value < 0:
+            raise SetupError(f"{where}.profile.{name}: {value} is negative")
+    if profile.en < 1:
+        raise SetupError(f"{where}.profile.en: Endurance must be at least 1")
+
+
+def _check_fighter(where: str, f: Fighter, weapon_ids: set[str]) -> None:
+    if not f.id or "/" in f.id:
+        raise SetupError(f"{where}: an id must be non-empty and contain no '/'")
+    if not f.side:
+        raise SetupError(f"{where}: side must not be empty")
+    if f.threat < 0:
+        raise SetupError(f"{where}: threat range {f.threat} is negative")
+    _check_profile(where, f.profile)
+    for w in f.weapons:
+        if w not in weapon_ids:
+            raise SetupError(f"{where}.weapons: unknown weapon {w!r}")
+    for p in f.perks:
+        if p not in KNOWN_PERKS:
+            raise SetupError(f"{where}.perks: unknown perk {p!r} (known: marauder, skirmisher)")
+
+
+def _check_gaps(setup: GangfightSetup) -> None:
+    fighter_ids = {f.id for f in setup.fighters}
+    seen: set[tuple[str, str]] = set()
+    for i, g in enumerate(setup.gaps):
+        for end in (g.a, g.b):
+            if end not in fighter_ids:
+                raise SetupError(f"gaps[{i}]: unknown fighter {end!r}")
+        if g.a == g.b:
+            raise SetupError(f"gaps[{i}]: a model has no gap to itself ({g.a!r})")
+        if g.inches < 0:
+            raise SetupError(f"gaps[{i}]: {g.inches} inches is negative")
+        pair = (min(g.a, g.b), max(g.a, g.b))
+        if pair in seen:
+            raise SetupError(f"gaps[{i}]: the gap {pair[0]}-{pair[1]} is given twice")
+        seen.add(pair)
+
+
+def validate_setup(setup: GangfightSetup) -> None:
+    """Unique ids, at least one model, known weapons and perks, no negative numbers, EN of at
+    least 1, gaps between two different known models given once."""
+    _check_unique_ids(setup)
+    weapon_ids = {w.id for w in setup.weapons}
+    for i, f in enumerate(setup.fighters):
+        _check_fighter(f"fighters[{i}] ({f.id})", f, weapon_ids)
+    _check_gaps(setup)
