@@ -4,14 +4,11 @@ Initiative and stalemate, driven by the dice the tests name."""
 from __future__ import annotations
 
 import pytest
-from wh40k.wh40k_helpers import model, of, one, run, setup
+from wh40k_helpers import model, of, one, run, setup
 
 from blowbyblow.domain.core import ChoiceMade, DiceRolled
-from blowbyblow.domain.wh40k.combat import count_critical_hits, count_fumbles
 from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight
 from blowbyblow.domain.wh40k.events import (
-    RULE_CRITICALS,
-    RULE_FUMBLES,
     AttackDiceRolled,
     CombatScoreCalculated,
     CriticalHitsCounted,
@@ -23,6 +20,8 @@ from blowbyblow.domain.wh40k.events import (
     Stalemate,
     WoundRolled,
 )
+from blowbyblow.domain.wh40k.fumbles_and_critical_hits import count_critical_hits, count_fumbles
+from blowbyblow.domain.wh40k.rulebook import RULE_CRITICALS, RULE_FUMBLES
 
 
 def test_fumble_and_critical_counting() -> None:
