@@ -157,7 +157,7 @@ def evolve(state: Wh40kState, event: Event) -> Wh40kState:
 
 
 def phase_words(state: Wh40kState) -> str:
-    return f"Turn {state.turn}: {state.player}'s turn, {PHASE_WORDS[state.phase]}"
+    return f"Turn {state.turn}, {state.player} player: {PHASE_WORDS[state.phase]}"
 
 
 def _stats(state: Wh40kState, m: ModelProfile) -> tuple[Stat, ...]:

@@ -1,4 +1,4 @@
-"""The combat-score arithmetic of the seed: fumbles, critical hits, parries, charging,
+"""The combat-score arithmetic of the rulebook: fumbles, critical hits, parries, charging,
 Initiative and stalemate, driven by the dice the tests name."""
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ def test_parry_response_default_is_reroll_when_next_die_is_low() -> None:
     assert (used.response, used.dice_after) == ("reroll", (4, 2))
 
 
-def test_seed_ruling_never_asks_for_next_highest() -> None:
+def test_rulebook_parry_never_asks_for_next_highest() -> None:
     s = setup(
         model("a", "red", t=9, weapons=["sword"]),
         model("b", "blue", a=2, t=9),
