@@ -18,6 +18,37 @@ from blowbyblow.domain.wh40k.setup import ModelProfile, Weapon, Wh40kSetup
 
 RULESET_ID = "wh40k-2e"
 
+DEMO_DICE = [
+    # Fight cato (breaking off, WS 0) against zog (charging)
+    5,  # cato's Attack die
+    3,
+    1,  # zog's Attack dice (choppa + slugga: +1 die): a Fumble
+    3,
+    4,  # zog's 2 hits, to wound (choppa S4 vs T4, 4+): miss, wound
+    5,  # cato's save 3+ with -1 (S4): 4+, saved
+    4,
+    3,  # cato survives and breaks off 2D6": 7"
+    # Multiple Combat around varro, duel 1: snagga (charging) against varro
+    5,
+    1,  # snagga's Attack dice: a Fumble
+    6,
+    6,
+    3,  # varro's Attack dice (chainsword + bolt pistol: +1 die): one Critical Hit
+    2,  # varro parries snagga's 5: the re-roll (2) stands
+    5,  # varro's first of 6 hits, to wound (chainsword S4 vs T4, 4+); 6+ -1 = no save; slain
+    # duel 2: gorg (charging, +1 Attack die as the second duel) against varro
+    6,
+    4,
+    3,
+    2,  # gorg's Attack dice
+    4,
+    2,
+    1,  # varro's Attack dice: a Fumble
+    3,  # varro parries gorg's 6: re-rolled 3
+    4,  # gorg's 1 hit, to wound (choppa S5 vs T4, 3+)
+    2,  # varro's save 3+ with -2 (S5): 5+, failed; slain
+]
+
 
 def _ork_boy(ident: str, name: str) -> ModelProfile:
     """An Ork Boy of the demo's mob, with choppa and slugga."""
@@ -110,38 +141,6 @@ def demo() -> Scenario[Wh40kSetup, Wh40kCommand]:
         ],
         dice=DEMO_DICE,
     )
-
-
-DEMO_DICE = [
-    # Fight cato (breaking off, WS 0) against zog (charging)
-    5,  # cato's Attack die
-    3,
-    1,  # zog's Attack dice (choppa + slugga: +1 die): a Fumble
-    3,
-    4,  # zog's 2 hits, to wound (choppa S4 vs T4, 4+): miss, wound
-    5,  # cato's save 3+ with -1 (S4): 4+, saved
-    4,
-    3,  # cato survives and breaks off 2D6": 7"
-    # Multiple Combat around varro, duel 1: snagga (charging) against varro
-    5,
-    1,  # snagga's Attack dice: a Fumble
-    6,
-    6,
-    3,  # varro's Attack dice (chainsword + bolt pistol: +1 die): one Critical Hit
-    2,  # varro parries snagga's 5: the re-roll (2) stands
-    5,  # varro's first of 6 hits, to wound (chainsword S4 vs T4, 4+); 6+ -1 = no save; slain
-    # duel 2: gorg (charging, +1 Attack die as the second duel) against varro
-    6,
-    4,
-    3,
-    2,  # gorg's Attack dice
-    4,
-    2,
-    1,  # varro's Attack dice: a Fumble
-    3,  # varro parries gorg's 6: re-rolled 3
-    4,  # gorg's 1 hit, to wound (choppa S5 vs T4, 3+)
-    2,  # varro's save 3+ with -2 (S5): 5+, failed; slain
-]
 
 
 __all__ = ["DEMO_DICE", "RULESET_ID", "demo"]
