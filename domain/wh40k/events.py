@@ -1,26 +1,19 @@
-"""The rule-step events of 40K 2nd edition hand-to-hand combat. Each names the section of the seed
-text it applies (``rule="40K2 HtH: <step>"``) and carries the numbers it used."""
+"""The rule-step events of 40K 2nd edition hand-to-hand combat, ``EVENT_TYPES``. Each names the
+rulebook section it applies (``rule="40K2 HtH: <section>"``, see ``rulebook``) and carries the
+numbers it used."""
 
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Literal
 
 from blowbyblow.domain.core import Modifier, RuleEvent
 
-RULE_TURN = "40K2 Turn Sequence"
-RULE_CHARGE = "40K2 HtH: Charging"
-RULE_WHO = "40K2 HtH: Who Fights"
-RULE_ROUNDS = "40K2 HtH: Combat Rounds"
-RULE_ATTACK_DICE = "40K2 HtH: Roll Attack Dice"
-RULE_SCORE = "40K2 HtH: Calculate Combat Score"
-RULE_WINNER = "40K2 HtH: Determine the Winner"
-RULE_HITS = "40K2 HtH: Resolve Hits & Damage"
-RULE_FUMBLES = "40K2 HtH: Fumbles"
-RULE_CRITICALS = "40K2 HtH: Critical Hits"
-RULE_PARRY = "40K2 HtH: Parrying"
-RULE_MULTIPLE = "40K2 HtH: Multiple Combat"
-RULE_BREAK_OFF = "40K2 HtH: Breaking Off"
-RULE_FOLLOW_UP = "40K2 HtH: Follow-Up Moves"
+ParryResponse = Literal["reroll", "next-highest"]
+# how a parried model gives up its highest Attack die (ruling parry-response)
+
+WoundChart = Literal["difference", "ratio"]
+# the Strength against Toughness chart in force (ruling to-wound-chart)
 
 
 class TurnBegun(RuleEvent, frozen=True, kw_only=True):
@@ -104,7 +97,7 @@ class ParryUsed(RuleEvent, frozen=True, kw_only=True):
     opponent: str
     parry: int
     highest: int
-    response: str
+    response: ParryResponse
     rerolled: int | None
     dice_before: tuple[int, ...]
     dice_after: tuple[int, ...]
@@ -188,7 +181,7 @@ class WoundRolled(RuleEvent, frozen=True, kw_only=True):
     natural: int | None
     strength: int
     toughness: int
-    chart: str
+    chart: WoundChart
     needed: int | None
     wounded: bool
 

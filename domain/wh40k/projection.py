@@ -1,6 +1,9 @@
-"""Folds for 40K 2nd edition hand-to-hand combat: model status (wounds, slain, Broken, charged),
-base-to-base contacts, and the Hand-to-Hand phase bookkeeping (pairs fought, break-off
-declarations, pending Follow-Up Moves). Pure; events it does not know are ignored."""
+"""The projection of 40K 2nd edition hand-to-hand combat.
+
+``evolve`` folds events into the state, one fold per concern: model status (wounds, slain, Broken,
+charged), base-to-base contacts, and the turn and phase bookkeeping (pairs fought, break-off
+declarations, pending Follow-Up Moves); events it does not know are ignored. ``view`` gives the
+state as any front end renders it, ``describe_state`` in plain words (``bxb at``)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.core import CommandIssued, Event
+from blowbyblow.domain.system import LockView, Stat, StateView, UnitView
 from blowbyblow.domain.wh40k.commands import FollowUp
 from blowbyblow.domain.wh40k.events import (
     BreakOffAttempted,
@@ -22,7 +26,9 @@ from blowbyblow.domain.wh40k.events import (
     TurnBegun,
     WoundsLost,
 )
-from blowbyblow.domain.wh40k.models import ModelState, Pair, Wh40kState, pair
+from blowbyblow.domain.wh40k.setup import ModelProfile
+from blowbyblow.domain.wh40k.state import PHASE_WORDS, Pair, Wh40kState, pair
+from blowbyblow.domain.wh40k.who_fights import still_to_fight
 
 
 def _add(items: tuple[Pair, ...], new: Pair) -> tuple[Pair, ...]:
@@ -147,4 +153,139 @@ def evolve(state: Wh40kState, event: Event) -> Wh40kState:
     return state
 
 
-__all__ = ["FOLDS", "ModelState", "evolve", "evolve_contacts", "evolve_phase", "evolve_status"]
+# --- what a front end shows -----------------------------------------------------------------------
+
+
+def phase_words(state: Wh40kState) -> str:
+    return f"Turn {state.turn}, {state.player} player: {PHASE_WORDS[state.phase]}"
+
+
+def _stats(state: Wh40kState, m: ModelProfile) -> tuple[Stat, ...]:
+    weapons = ", ".join(state.weapon(w).label for w in m.weapons) or "none"
+    return (
+        Stat(name="wounds", value=f"{state.models[m.id].wounds}/{m.w}"),
+        Stat(name="WS", value=str(m.ws)),
+        Stat(name="S", value=str(m.s)),
+        Stat(name="T", value=str(m.t)),
+        Stat(name="I", value=str(m.i)),
+        Stat(name="A", value=str(m.a)),
+        Stat(name="save", value=f"{m.save}+" if m.save is not None else "none"),
+        Stat(name="weapons", value=weapons),
+    )
+
+
+def _flags(state: Wh40kState, model: str) -> tuple[str, ...]:
+    ms = state.models[model]
+    marks = (
+        (ms.slain and bool(ms.slain_by), f"slain by {ms.slain_by}"),
+        (ms.broken, f"Broken (turn {ms.broken_turn})"),
+        (state.alive(model) and state.charged_this_turn(model), "charged this turn"),
+        (model in state.breaking_off, "breaking off"),
+        (state.alive(model) and state.has_fought(model), "fought this phase"),
+        (model in state.follow_up, "may follow up"),
+    )
+    return tuple(text for on, text in marks if on)
+
+
+def _unit(state: Wh40kState, m: ModelProfile) -> UnitView:
+    return UnitView(
+        id=m.id,
+        name=m.label,
+        side=m.player,
+        status=state.status(m.id),
+        stats=_stats(state, m),
+        flags=_flags(state, m.id),
+        location=f"squad {m.squad}" if m.squad else "",
+    )
+
+
+def _locks(state: Wh40kState) -> tuple[LockView, ...]:
+    """Each pair in base contact is a combat; a model touched by two or more enemies is in a
+    Multiple Combat."""
+    locks = [
+        LockView(
+            kind="combat",
+            members=p,
+            detail="fought this phase" if p in state.fought else "to fight this phase",
+        )
+        for p in state.contacts
+    ]
+    for m in state.setup.models:
+        opponents = state.opponents(m.id)
+        if len(opponents) >= 2:
+            locks.append(
+                LockView(
+                    kind="multiple combat",
+                    members=(m.id, *opponents),
+                    detail=f"{m.id} is outnumbered",
+                )
+            )
+    return tuple(locks)
+
+
+def _notes(state: Wh40kState) -> tuple[str, ...]:
+    notes: list[str] = []
+    waiting = still_to_fight(state)
+    if waiting:
+        pairs = ", ".join(f"{a} and {b}" for a, b in waiting)
+        notes.append(f"combat is mandatory; still to fight: {pairs}")
+    if state.follow_up:
+        notes.append(f"may make a Follow-Up Move now: {', '.join(state.follow_up)}")
+    return tuple(notes)
+
+
+def view(state: Wh40kState) -> StateView:
+    """Every model with its side, status, characteristics and marks; the pairs in base contact
+    (combats) and Multiple Combats; whose turn and which phase."""
+    return StateView(
+        sides=tuple(state.players()),
+        units=tuple(_unit(state, m) for m in state.setup.models),
+        locks=_locks(state),
+        phase=phase_words(state),
+        notes=_notes(state),
+    )
+
+
+def _model_line(state: Wh40kState, m: ModelProfile) -> str:
+    ms = state.models[m.id]
+    if ms.slain:
+        status = f"slain by {ms.slain_by}" if ms.slain_by else "slain"
+    else:
+        status = f"W {ms.wounds}/{m.w}"
+        if ms.broken:
+            status += f", Broken (turn {ms.broken_turn})"
+        if ms.charged_turn == state.turn:
+            status += ", charged this turn"
+        if m.id in state.breaking_off:
+            status += ", breaking off"
+        if m.id in state.follow_up:
+            status += ", may follow up"
+    weapons = ", ".join(state.weapon(w).label for w in m.weapons) or "no weapons"
+    return (
+        f"  {m.id} ({m.player}{', ' + m.squad if m.squad else ''}): WS {m.ws} S {m.s} T {m.t} "
+        f"I {m.i} A {m.a}, {weapons}: {status}"
+    )
+
+
+def describe_state(state: Wh40kState) -> str:
+    lines = [f"Turn {state.turn} (player: {state.player}), {state.phase} phase"]
+    lines += [_model_line(state, m) for m in state.setup.models]
+    if state.contacts:
+        lines.append("  In base contact:")
+        for a, b in state.contacts:
+            done = " (fought this phase)" if (a, b) in state.fought else ""
+            lines.append(f"    {a} and {b}{done}")
+    else:
+        lines.append("  No models in base contact")
+    return "\n".join(lines)
+
+
+__all__ = [
+    "FOLDS",
+    "describe_state",
+    "evolve",
+    "evolve_contacts",
+    "evolve_phase",
+    "evolve_status",
+    "view",
+]

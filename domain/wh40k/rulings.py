@@ -1,24 +1,31 @@
-"""The named rulings of the 40K 2nd edition hand-to-hand rules: every place where the seed text is
-silent or ambiguous, or where FACTS.md section 3 marks a value secondary [S] or unconfirmed [U].
-The procedure reads each one from ``ctx.rulings``; the values in force are recorded at battle
-start."""
+"""The named rulings of 40K 2nd edition hand-to-hand combat: every place where the rulebook's
+Hand-to-Hand Combat chapter is silent or ambiguous, or where a value rests on no published source
+we could check. The rules read each one as ``ctx.ruling(CONSTANT)``; the values in force are
+recorded when a battle starts."""
 
 from __future__ import annotations
 
 from blowbyblow.domain.core import Ruling
-
-SEED = "shared/seeds/hand-to-hand-combat-score.txt"
-FACTS = "shared/rules/FACTS.md section 3"
+from blowbyblow.domain.wh40k.rulebook import (
+    RULE_CHARGE,
+    RULE_FOLLOW_UP,
+    RULE_HITS,
+    RULE_PARRY,
+    RULE_SCORE,
+)
 
 CHARGE_BONUS = Ruling(
     name="charge-bonus",
     default="+1",
     choices=("+1", "none"),
-    summary=(
-        "A model that charged this turn adds +1 to its Combat Score. The seed names 'the Combat "
-        "Score Modifier for charging' (Follow-Up Moves) but its modifier table does not give it."
+    summary="A model that charged this turn adds +1 to its Combat Score (+1), or nothing (none).",
+    rule=RULE_CHARGE,
+    note=(
+        "The rulebook names 'the Combat Score Modifier for charging' (Follow-Up Moves) but its "
+        "table of Combat Score Modifiers does not give it. Unconfirmed: the +1 comes only from a "
+        "secondary source (an army list's entry that a model 'counts as +1 WS for charging'); "
+        "the default is +1."
     ),
-    rule=f"{FACTS}: charging +1 [S] (W3 Eldar entry 'count as +1 WS for charging'); {SEED}",
 )
 
 PARRY_RESPONSE = Ruling(
@@ -26,11 +33,16 @@ PARRY_RESPONSE = Ruling(
     default="reroll",
     choices=("reroll", "reroll-or-next-highest"),
     summary=(
-        "reroll: a parried model re-rolls its highest Attack die and the re-roll stands (the "
-        "seed). reroll-or-next-highest: it may instead set the highest die aside and use its "
-        "next-highest original die (FACTS W3), chosen before the re-roll is made."
+        "reroll: a parried model re-rolls its highest Attack die and the re-roll stands. "
+        "reroll-or-next-highest: it may instead set the highest die aside and use its "
+        "next-highest original die, chosen before the re-roll is made."
     ),
-    rule=f"{SEED} (Parrying); {FACTS}: Parry [C, W3]",
+    rule=RULE_PARRY,
+    note=(
+        "A variant: the rulebook says the re-rolled result stands; the Parry rule as worded "
+        "with the army lists' weapons (a secondary source) lets the opponent use its "
+        "next-highest original die instead. The rulebook's text is the default."
+    ),
 )
 
 TO_WOUND_CHART = Ruling(
@@ -38,11 +50,16 @@ TO_WOUND_CHART = Ruling(
     default="difference",
     choices=("difference", "ratio"),
     summary=(
-        "difference: the classic chart by S minus T: +2 or more 2+, +1 3+, 0 4+, -1 5+, "
-        "-2 and -3 6+, -4 or less cannot wound. ratio: the Necromunda 2023 chart (S >= 2T 2+, "
-        "S > T 3+, S = T 4+, S < T 5+, S <= T/2 6+)."
+        "difference: the chart by S minus T: +2 or more 2+, +1 3+, 0 4+, -1 5+, -2 and -3 6+, "
+        "-4 or less cannot wound. ratio: the Necromunda (2023) chart (S >= 2T 2+, S > T 3+, "
+        "S = T 4+, S < T 5+, S <= T/2 6+)."
     ),
-    rule=f"{FACTS}: 'the standard S-vs-T chart shared with shooting' [U for exact cells]",
+    rule=RULE_HITS,
+    note=(
+        "The rulebook works damage out 'as normal', with the Strength against Toughness chart "
+        "shared with shooting. Unconfirmed: no published copy of the 2nd edition chart we could "
+        "check gives its cells; the default is the S-minus-T chart of that era's Warhammer games."
+    ),
 )
 
 STRENGTH_SAVE_MODIFIER = Ruling(
@@ -53,19 +70,27 @@ STRENGTH_SAVE_MODIFIER = Ruling(
         "Save modifier of a hit whose weapon gives none ('as user' weapons, a model's own "
         "Strength): by-strength is S4 -1, S5 -2 and so on, -1 per point above 3; none is 0."
     ),
-    rule=f"{FACTS}: WFB convention [U] for 40K2; W3 'as user' blades use 'the user's S and save "
-    "modifier', which implies one derived from S",
+    rule=RULE_HITS,
+    note=(
+        "Unconfirmed: -1 per point of Strength above 3 is the Warhammer Fantasy Battle "
+        "convention; no published source we could check says it applies in 40K 2nd edition, "
+        "though 'as user' blades that use 'the user's S and save modifier' imply a save "
+        "modifier derived from Strength. The default is by-strength."
+    ),
 )
 
 IMPROVISED_ATTACK = Ruling(
     name="improvised-attack",
     default="0",
     choices=("0", "-1"),
-    summary=(
-        "Combat Score modifier of a model with no Close Combat weapon. The seed's modifier table "
-        "has none; W3 implies -1 ('ignores penalty for fighting with an improvised attack (-1)')."
+    summary="Combat Score modifier of a model with no Close Combat weapon: 0 or -1.",
+    rule=RULE_SCORE,
+    note=(
+        "The rulebook's table of Combat Score Modifiers has no penalty for fighting without a "
+        "Close Combat weapon. Unconfirmed: -1 is implied only by a secondary source (an army "
+        "list's weapon that 'ignores the penalty for fighting with an improvised attack (-1)'); "
+        "the default follows the rulebook's table, 0."
     ),
-    rule=f"{FACTS}: improvised attack -1 [S]",
 )
 
 SAVE_NATURAL_ONE = Ruling(
@@ -77,7 +102,12 @@ SAVE_NATURAL_ONE = Ruling(
         "as-rolled: a modified save of 1+ or better passes on any roll. A save needing more "
         "than 6 is never rolled."
     ),
-    rule=f"{FACTS}: saves 'as for shooting'; the 2nd edition save rules were not found [U]",
+    rule=RULE_HITS,
+    note=(
+        "The rulebook works armour saves out 'as normal'. Unconfirmed: the 2nd edition save "
+        "rules were not among the published sources we could check; the default is that a 1 "
+        "always fails."
+    ),
 )
 
 FOLLOW_UP_FIGHTS = Ruling(
@@ -86,10 +116,13 @@ FOLLOW_UP_FIGHTS = Ruling(
     choices=("next-phase", "this-phase"),
     summary=(
         "A model that engages a new enemy with its Follow-Up Move fights that enemy in the next "
-        "Hand-to-Hand Combat Phase (next-phase), or again in this one (this-phase). The seed "
-        "only says the move 'can be used to engage another model'."
+        "Hand-to-Hand Combat Phase (next-phase), or again in this one (this-phase)."
     ),
-    rule=f"{SEED} (Follow-Up Moves)",
+    rule=RULE_FOLLOW_UP,
+    note=(
+        "The rulebook only says the move 'can be used to engage another model', not whether the "
+        "new pair fights again in the same phase; the default is the next phase."
+    ),
 )
 
 FOLLOW_UP_WHO = Ruling(
@@ -98,10 +131,14 @@ FOLLOW_UP_WHO = Ruling(
     choices=("killer", "all-opponents-dead"),
     summary=(
         "killer: only a model that killed an opponent itself and has no opponent left may follow "
-        "up ('has killed all of its opponents'). all-opponents-dead: any model whose opponents "
-        "all died in the fight, whoever killed them."
+        "up. all-opponents-dead: any model whose opponents all died in the fight, whoever killed "
+        "them."
     ),
-    rule=f"{SEED} (Follow-Up Moves)",
+    rule=RULE_FOLLOW_UP,
+    note=(
+        "'If a model has killed all of its Hand-to-Hand Combat opponents' may mean that it slew "
+        "each of them itself, or only that they are all dead; the default is the first reading."
+    ),
 )
 
 RULINGS: tuple[Ruling, ...] = (
@@ -114,3 +151,15 @@ RULINGS: tuple[Ruling, ...] = (
     FOLLOW_UP_FIGHTS,
     FOLLOW_UP_WHO,
 )
+
+__all__ = [
+    "CHARGE_BONUS",
+    "FOLLOW_UP_FIGHTS",
+    "FOLLOW_UP_WHO",
+    "IMPROVISED_ATTACK",
+    "PARRY_RESPONSE",
+    "RULINGS",
+    "SAVE_NATURAL_ONE",
+    "STRENGTH_SAVE_MODIFIER",
+    "TO_WOUND_CHART",
+]

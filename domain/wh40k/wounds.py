@@ -1,6 +1,6 @@
-"""Strength against Toughness, and armour saves: the arithmetic of resolving one hit.
-
-The S-vs-T charts themselves are shared with other systems (``domain/common/wound_charts.py``).
+"""Strength against Toughness, and armour saves: the arithmetic of resolving one hit
+(Resolve Hits & Damage). The S-vs-T charts themselves are shared with other game systems
+(``blowbyblow.domain.common.wound_charts``).
 """
 
 from __future__ import annotations

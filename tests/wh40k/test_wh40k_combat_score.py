@@ -1,17 +1,14 @@
-"""The combat-score arithmetic of the seed: fumbles, critical hits, parries, charging,
+"""The combat-score arithmetic of the rulebook: fumbles, critical hits, parries, charging,
 Initiative and stalemate, driven by the dice the tests name."""
 
 from __future__ import annotations
 
 import pytest
-from wh40k.wh40k_helpers import model, of, one, run, setup
+from wh40k_helpers import model, of, one, run, setup
 
 from blowbyblow.domain.core import ChoiceMade, DiceRolled
-from blowbyblow.domain.wh40k.combat import count_critical_hits, count_fumbles
 from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight
 from blowbyblow.domain.wh40k.events import (
-    RULE_CRITICALS,
-    RULE_FUMBLES,
     AttackDiceRolled,
     CombatScoreCalculated,
     CriticalHitsCounted,
@@ -23,6 +20,8 @@ from blowbyblow.domain.wh40k.events import (
     Stalemate,
     WoundRolled,
 )
+from blowbyblow.domain.wh40k.fumbles_and_critical_hits import count_critical_hits, count_fumbles
+from blowbyblow.domain.wh40k.rulebook import RULE_CRITICALS, RULE_FUMBLES
 
 
 def test_fumble_and_critical_counting() -> None:
@@ -177,7 +176,7 @@ def test_parry_response_default_is_reroll_when_next_die_is_low() -> None:
     assert (used.response, used.dice_after) == ("reroll", (4, 2))
 
 
-def test_seed_ruling_never_asks_for_next_highest() -> None:
+def test_rulebook_parry_never_asks_for_next_highest() -> None:
     s = setup(
         model("a", "red", t=9, weapons=["sword"]),
         model("b", "blue", a=2, t=9),

@@ -4,7 +4,7 @@ Strength, the to-wound chart and save rulings, multi-wound models, dice damage."
 from __future__ import annotations
 
 import pytest
-from wh40k.wh40k_helpers import model, of, one, run, setup
+from wh40k_helpers import model, of, one, run, setup
 
 from blowbyblow.domain.core import DiceRolled
 from blowbyblow.domain.wh40k.commands import Fight

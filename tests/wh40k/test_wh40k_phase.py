@@ -6,12 +6,11 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from wh40k.wh40k_helpers import model, of, one, run, setup
+from wh40k_helpers import model, of, one, run, setup
 
 from blowbyblow.domain.core import ChoiceMade, DiceRolled, RuleViolation
 from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight, FollowUp
 from blowbyblow.domain.wh40k.events import (
-    RULE_MULTIPLE,
     AttackDiceRolled,
     BrokeOff,
     CombatRoundBegun,
@@ -22,7 +21,8 @@ from blowbyblow.domain.wh40k.events import (
     MultipleCombatBegun,
     TurnBegun,
 )
-from blowbyblow.domain.wh40k.models import Wh40kSetup
+from blowbyblow.domain.wh40k.rulebook import RULE_MULTIPLE
+from blowbyblow.domain.wh40k.setup import Wh40kSetup
 
 # --- Multiple Combat ----------------------------------------------------------------------------
 
@@ -159,7 +159,7 @@ def test_break_off_must_be_declared_before_the_model_fights() -> None:
         contacts=[("a", "b")],
     )
     with pytest.raises(RuleViolation, match="before its Combat Round"):
-        run(s, [Fight(model="a"), BreakOff(model="a")], [3, 3], all_dice_used=False)
+        run(s, [Fight(model="a"), BreakOff(model="a")], [3, 3])
     with pytest.raises(RuleViolation, match="not in hand-to-hand"):
         run(s, [BreakOff(model="c")], [])
     with pytest.raises(RuleViolation, match="already declared"):

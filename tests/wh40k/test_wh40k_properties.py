@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wh40k.wh40k_helpers import ALL_WEAPONS
+from wh40k_helpers import ALL_WEAPONS
 
 from blowbyblow.domain.core import RuleEvent
 from blowbyblow.domain.system import Scenario
@@ -24,8 +24,9 @@ from blowbyblow.domain.wh40k.events import (
     Stalemate,
     WoundRolled,
 )
-from blowbyblow.domain.wh40k.models import ModelProfile, Wh40kSetup, Wh40kState
-from blowbyblow.domain.wh40k.procedure import check_end_turn
+from blowbyblow.domain.wh40k.setup import ModelProfile, Wh40kSetup
+from blowbyblow.domain.wh40k.state import Wh40kState
+from blowbyblow.domain.wh40k.who_fights import check_end_turn
 from blowbyblow.replay.codec import codec_for, encode
 from blowbyblow.replay.dice import SeededDice
 from blowbyblow.replay.driver import adjudicate, fold

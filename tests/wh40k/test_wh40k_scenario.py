@@ -12,6 +12,7 @@ import pytest
 
 from blowbyblow.domain.core import RuleEvent, SetupError
 from blowbyblow.domain.system import Scenario
+from blowbyblow.domain.wh40k.commands import Wh40kCommand
 from blowbyblow.domain.wh40k.events import (
     BrokeOff,
     Charged,
@@ -23,7 +24,7 @@ from blowbyblow.domain.wh40k.events import (
     ParryUsed,
     RoundWon,
 )
-from blowbyblow.domain.wh40k.models import ModelProfile, Weapon, Wh40kSetup
+from blowbyblow.domain.wh40k.setup import ModelProfile, Weapon, Wh40kSetup
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
@@ -33,12 +34,12 @@ RULESET = get_game_system("wh40k-2e")
 CORE = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
 
 
-def load(path: Path) -> Scenario:
+def load(path: Path) -> Scenario[Wh40kSetup, Wh40kCommand]:
     """As the brief describes the CLI's loader: every other top-level key is the setup."""
     data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     union: Any = Union[tuple(RULESET.command_types)]  # noqa: UP007
     rest = {k: v for k, v in data.items() if k not in CORE}
-    return Scenario(
+    return Scenario[Wh40kSetup, Wh40kCommand](
         ruleset=data["ruleset"],
         label=data["label"],
         rulings=data.get("rulings", {}),

@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 
 from blowbyblow.domain.core import Event
 from blowbyblow.domain.system import Scenario
-from blowbyblow.domain.wh40k.models import ModelProfile, Weapon, Wh40kSetup
+from blowbyblow.domain.wh40k.setup import ModelProfile, Weapon, Wh40kSetup
 from blowbyblow.replay.dice import ListedDice, ScriptedChoices
 from blowbyblow.replay.session import Played, play
 
@@ -45,9 +45,8 @@ def run(
     dice: list[int],
     rulings: dict[str, str] | None = None,
     choices: dict[str, str] | None = None,
-    *,
-    all_dice_used: bool = True,
 ) -> Played:
+    """Play ``commands`` with the listed ``dice``, every one of which must be used."""
     listed = ListedDice(dice)
     played = play(
         Scenario(
@@ -60,8 +59,7 @@ def run(
         dice=listed,
         choices=ScriptedChoices(choices or {}),
     )
-    if all_dice_used:
-        assert listed.unused == 0, f"{listed.unused} listed dice were not used"
+    assert listed.unused == 0, f"{listed.unused} listed dice were not used"
     return played
 
 

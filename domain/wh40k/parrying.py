@@ -1,0 +1,147 @@
+"""Hand-to-Hand Combat, Combat Score Modifiers: Parrying.
+
+"For every weapon a model has with the Parry rule, it can turn aside one attack during each
+Combat Round, however, this is always optional. Once both players have rolled their Attack
+Dice, the Parrying player may force their opponent to re-roll their highest scoring dice; the
+re-rolled result stands, even if it is better. If both combatants can Parry, they cancel out one
+for one." A model breaking off may not Parry (Breaking Off).
+"""
+
+from __future__ import annotations
+
+from blowbyblow.domain.core import ask, emit, roll
+from blowbyblow.domain.wh40k.combat_round import CombatRound, Dice, Gen
+from blowbyblow.domain.wh40k.events import ParriesCompared, ParryDeclined, ParryResponse, ParryUsed
+from blowbyblow.domain.wh40k.rulebook import RULE_PARRY
+from blowbyblow.domain.wh40k.rulings import PARRY_RESPONSE
+from blowbyblow.domain.wh40k.state import Wh40kState
+
+
+def parries_of(state: Wh40kState, model: str) -> int:
+    """One parry per weapon with the Parry rule."""
+    return sum(1 for w in state.weapons_of(model) if w.parry)
+
+
+def highest_index(dice: list[int]) -> int:
+    """Index of the (first) highest die."""
+    best = 0
+    for i, v in enumerate(dice):
+        if v > dice[best]:
+            best = i
+    return best
+
+
+def compare_parries(state: Wh40kState, rnd: CombatRound) -> Gen:
+    """Both models' parries (none while breaking off) cancel one for one. Returns (state, the
+    parries each keeps), or (state, None) when neither model has a Parry weapon."""
+    a, b = rnd.models
+    own = {m: parries_of(state, m) for m in rnd.models}
+    notes: list[str] = []
+    counted = dict(own)
+    for m in rnd.models:
+        if m in state.breaking_off and own[m]:
+            counted[m] = 0
+            notes.append(f"{m} is breaking off and may not parry")
+    if own[a] == 0 and own[b] == 0:
+        return state, None
+    net = {a: max(0, counted[a] - counted[b]), b: max(0, counted[b] - counted[a])}
+    state = yield from emit(
+        ParriesCompared(
+            rule=RULE_PARRY,
+            models=(a, b),
+            parries=(counted[a], counted[b]),
+            net=(net[a], net[b]),
+            notes=tuple(notes),
+        ),
+        Wh40kState,
+    )
+    return state, net
+
+
+def choose_response(rnd: CombatRound, parrier: str, n: int, theirs: list[int]) -> Gen:
+    """How the parried model gives up its highest die: re-roll it (the rulebook), or, under ruling
+    parry-response=reroll-or-next-highest and with two dice or more, its choice (ask
+    ``<pair>/parry/<parrier>/<n>/response``). Returns the ParryResponse."""
+    if rnd.ctx.ruling(PARRY_RESPONSE) != "reroll-or-next-highest" or len(theirs) < 2:
+        return "reroll"
+    opponent = rnd.opponent(parrier)
+    i = highest_index(theirs)
+    highest = theirs[i]
+    next_highest = max(theirs[:i] + theirs[i + 1 :])
+    answer = yield from ask(
+        rnd.key("parry", parrier, str(n), "response"),
+        ("reroll", "next-highest"),
+        default="next-highest" if next_highest >= 4 else "reroll",
+        prompt=f"{opponent}: re-roll the {highest} or use the next-highest die ({next_highest})?",
+    )
+    response: ParryResponse = "next-highest" if answer == "next-highest" else "reroll"
+    return response
+
+
+def parry_once(state: Wh40kState, rnd: CombatRound, parrier: str, n: int, dice: Dice) -> Gen:
+    """The ``n``-th parry of ``parrier``, optional (ask ``<pair>/parry/<parrier>/<n>``).
+    Returns (state, whether it was used); the opponent's dice change in place."""
+    opponent = rnd.opponent(parrier)
+    theirs = dice[opponent]
+    i = highest_index(theirs)
+    highest = theirs[i]
+    choice = yield from ask(
+        rnd.key("parry", parrier, str(n)),
+        ("parry", "decline"),
+        default="parry" if highest >= 4 else "decline",
+        prompt=f"{parrier}: parry {opponent}'s highest Attack die ({highest})?",
+    )
+    if choice == "decline":
+        state = yield from emit(
+            ParryDeclined(
+                rule=RULE_PARRY, parrier=parrier, opponent=opponent, parry=n, highest=highest
+            ),
+            Wh40kState,
+        )
+        return state, False
+    response = yield from choose_response(rnd, parrier, n, theirs)
+    before = tuple(theirs)
+    rerolled: int | None = None
+    if response == "reroll":
+        (rerolled,) = yield from roll(
+            rnd.key("parry", parrier, str(n), "reroll"),
+            1,
+            6,
+            purpose=f"{opponent} re-rolls its highest Attack die ({parrier} parries)",
+        )
+        theirs[i] = rerolled
+    else:
+        del theirs[i]
+    state = yield from emit(
+        ParryUsed(
+            rule=RULE_PARRY,
+            parrier=parrier,
+            opponent=opponent,
+            parry=n,
+            highest=highest,
+            response=response,
+            rerolled=rerolled,
+            dice_before=before,
+            dice_after=tuple(theirs),
+        ),
+        Wh40kState,
+    )
+    return state, True
+
+
+def parry(state: Wh40kState, rnd: CombatRound, dice: Dice) -> Gen:
+    """Parrying, once both models have rolled: the parries are compared, then each parry left
+    is offered in turn (first model first) until one is declined. Returns the state; ``dice``
+    is updated in place."""
+    state, net = yield from compare_parries(state, rnd)
+    if net is None:
+        return state
+    for parrier in rnd.models:
+        for n in range(1, net[parrier] + 1):
+            state, used = yield from parry_once(state, rnd, parrier, n, dice)
+            if not used:
+                break
+    return state
+
+
+__all__ = ["compare_parries", "highest_index", "parries_of", "parry", "parry_once"]
