@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from blowbyblow.domain.core import RuleViolation
+from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.necromunda.charge import may_be_charged
 from blowbyblow.domain.necromunda.commands import (
     Charge,
@@ -194,7 +194,7 @@ def command_from_option(
     for name, allowed in option.options.items():
         value = chosen.get(name, allowed[0])
         if value not in allowed:
-            raise RuleViolation("", f"{name}: {value!r} is not one of {', '.join(allowed)}")
+            raise BlowByBlowError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
         values[name] = value
     attacker = values["attacker"]
     if option.type == "fight":
@@ -218,11 +218,11 @@ def command_from_option(
         return CoupDeGraceAction(
             attacker=attacker, target=values["target"], weapon=values["weapon"]
         )
-    raise RuleViolation("", f"unknown command type {option.type!r}")
+    raise BlowByBlowError(f"unknown command type {option.type!r}")
 
 
 def _facing(value: str) -> Facing:
     for facing in FACINGS:
         if facing == value:
             return facing
-    raise RuleViolation("", f"facing: {value!r} is not one of {', '.join(FACINGS)}")
+    raise BlowByBlowError(f"facing: {value!r} is not one of {', '.join(FACINGS)}")

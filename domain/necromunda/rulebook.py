@@ -91,6 +91,6 @@ RULEBOOK_2023 = Rulebook(
     title="Necromunda Core Rulebook (2023)", section=_sections("N23", SECTIONS_2023)
 )
 RULEBOOK_LEGACY = Rulebook(
-    title="Necromunda Rulebook (2017/2018, with FAQs; the rules before the 2023 Core books)",
+    title="Necromunda Rulebook (2017/2018, with FAQs)",
     section=_sections("N17", SECTIONS_LEGACY),
 )

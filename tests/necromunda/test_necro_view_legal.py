@@ -28,7 +28,7 @@ from necro_helpers import (
 )
 from necro_random import Battle, battles, keep_legal, refused
 
-from blowbyblow.domain.core import CommandIssued, Event, RuleViolation
+from blowbyblow.domain.core import BlowByBlowError, CommandIssued, Event, RuleViolation
 from blowbyblow.domain.necromunda.commands import NecromundaCommand
 from blowbyblow.domain.necromunda.fight import choice_name, weapon_choices
 from blowbyblow.domain.necromunda.legal import command_from_option, legal_commands
@@ -315,7 +315,7 @@ def test_an_option_refuses_a_value_it_does_not_offer() -> None:
         setup([fighter("a", "g", vision=["b"]), fighter("b", "e", vision=["a"])], [("a", "b")])
     )
     (fight,) = offers(s, "fight", "a")
-    with pytest.raises(RuleViolation, match="targets"):
+    with pytest.raises(BlowByBlowError, match="targets"):
         command_from_option(fight, {"targets": "a"})
 
 
