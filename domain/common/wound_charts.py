@@ -1,9 +1,10 @@
 """Strength against Toughness: the D6 score a hit needs to wound.
 
-Two charts are in use across the systems in scope:
-- the *ratio* chart of Necromunda 2023 (FACTS.md 2.1, [C2]), also a ruling option of 40K 2nd
-  edition;
-- the *difference* chart by S - T, the default ruling of 40K 2nd edition (FACTS.md 3, [U]).
+Two charts are in use across the game systems:
+- the *ratio* chart of the Necromunda Core Rulebook (2023), Resolving Hits, step 1 (Wound Roll),
+  also a ruling option of Warhammer 40,000 2nd edition;
+- the *difference* chart by S - T, the default ruling of Warhammer 40,000 2nd edition (its
+  cells are a ruling there: see that system's rulings).
 """
 
 from __future__ import annotations

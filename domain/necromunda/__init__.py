@@ -1,9 +1,8 @@
-"""Necromunda close combat: the 2023 Core Rulebook (``necromunda-2023``) and the rules before
-2023 with the N17 variant (``necromunda-legacy``), from shared/seeds/necromunda-2023-close-combat.md,
-shared/seeds/necromunda-legacy-close-combat.md and section 2 of shared/rules/FACTS.md.
+"""Necromunda close combat, as two game systems: ``necromunda-2023``, the Necromunda Core
+Rulebook (2023), and ``necromunda-legacy``, the rules before the 2023 Core books (the
+Necromunda Rulebook of 2017 and 2018 with the FAQs; the 2017 book's "N17 (improved version)"
+variant is a ruling).
 
-One procedure serves both books: ``n23`` has one function per step ("N23 CC 1" … "N23 CC 8",
-"N23 Resolve Hits 1-3"), parametrised by an ``Edition`` that holds where the books differ;
-``legacy`` is the older book's Edition and rulings. Also ``model`` (setup and state, shared),
-``commands``, ``events``, ``narrate``, ``demo``. See docs/rulesets/necromunda-*.md.
+One procedure serves both books: each step of the Close Combat sequence is a function of its
+own, run under an ``Edition`` that holds where the books differ.
 """

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from blowbyblow.domain.core import Command
+from blowbyblow.domain.necromunda.state import Facing
 
 
 class Allocation(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -46,7 +47,7 @@ class Charge(Command, frozen=True, kw_only=True, forbid_unknown_fields=True):
     targets: list[str]
     out_of_sight: tuple[str, ...] = ()
     across: dict[str, str] = msgspec.field(default_factory=dict)
-    facing: dict[str, str] = msgspec.field(default_factory=dict)
+    facing: dict[str, Facing] = msgspec.field(default_factory=dict)
     weapons: tuple[str, ...] = ()
     fight_targets: tuple[str, ...] = ()
     allocation: tuple[Allocation, ...] = ()

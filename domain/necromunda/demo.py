@@ -1,16 +1,30 @@
-"""The demo battle shared by both Necromunda rulesets: a Goliath charges into a brawl with two
-Escher while a third watches; one setup, recordable under either ruleset."""
+"""The demo battle shared by both Necromunda systems: a Goliath charges into a brawl with two
+Escher while a third watches; one setup, recorded under each system with seeded dice.
+
+Each seed was found by trying ``<system>-demo-0``, ``-1``, … for a log that shows every event
+kind the demo is meant to show (tests/necromunda checks that it still does):
+- ``necromunda-2023``: a charge, two weapons, an assist and an interference, hits and a natural
+  1, saves, Injury dice, a Flesh Wound from an extra Serious Injury, Nerve tests, Reaction
+  attacks with a turn to face, a Coup de Grace;
+- ``necromunda-legacy``: the same, plus the Firepower dice of pistols and the YAQ's skipped
+  second Nerve test.
+"""
 
 from __future__ import annotations
 
-from blowbyblow.domain.necromunda.commands import Allocation, Charge, Fight
-from blowbyblow.domain.necromunda.model import (
+from blowbyblow.domain.necromunda.commands import Allocation, Charge, Fight, NecromundaCommand
+from blowbyblow.domain.necromunda.setup import (
     Engagement,
     Fighter,
     Gang,
     NecromundaSetup,
     Weapon,
 )
+from blowbyblow.domain.system import Scenario
+
+DEMO_SEED = "necromunda-2023-demo-60"
+LEGACY_DEMO_SEED = "necromunda-legacy-demo-1"
+DEMO_CHOICES: dict[str, str] = {}
 
 AXE = Weapon(id="axe", name="fighting axe", s_bonus=1, ap=-1, d=1, traits=["Melee"])
 STUB = Weapon(id="stub-gun", name="stub gun", s=3, ap=0, d=1, traits=["Sidearm"], ammo=4)
@@ -133,7 +147,7 @@ def demo_setup() -> NecromundaSetup:
     )
 
 
-def demo_commands() -> list[Charge | Fight]:
+def demo_commands() -> list[NecromundaCommand]:
     return [
         # Krug charges Vex and Lia; his free Fight puts every die into Vex: Brak assists
         # (he engages Vex and no other Escher), Lia interferes (she engages Krug only).
@@ -149,3 +163,35 @@ def demo_commands() -> list[Charge | Fight]:
         # Krug turns on Lia, who is still fighting him.
         Fight(attacker="krug", weapons=("axe",), targets=("lia",)),
     ]
+
+
+def demo_scenario(
+    ruleset: str, label: str, seed: str
+) -> Scenario[NecromundaSetup, NecromundaCommand]:
+    """The demo battle under ``ruleset``, with seeded dice."""
+    return Scenario[NecromundaSetup, NecromundaCommand](
+        ruleset=ruleset,
+        label=label,
+        setup=demo_setup(),
+        commands=demo_commands(),
+        seed=seed,
+        choices=dict(DEMO_CHOICES),
+    )
+
+
+def demo() -> Scenario[NecromundaSetup, NecromundaCommand]:
+    """The necromunda-2023 demo."""
+    return demo_scenario(
+        "necromunda-2023",
+        "Demo: Krug the Bruiser charges into the Escher (Necromunda 2023)",
+        DEMO_SEED,
+    )
+
+
+def legacy_demo() -> Scenario[NecromundaSetup, NecromundaCommand]:
+    """The necromunda-legacy demo: the same battle under the rules before 2023."""
+    return demo_scenario(
+        "necromunda-legacy",
+        "Demo: Krug the Bruiser charges into the Escher (Necromunda before 2023)",
+        LEGACY_DEMO_SEED,
+    )

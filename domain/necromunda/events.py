@@ -4,9 +4,16 @@ InterferenceApplied, ...)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from blowbyblow.domain.core import Modifier, RuleEvent
+from blowbyblow.domain.necromunda.state import Facing, Status
+
+FightKind = Literal["fight", "free fight (charge)", "reaction"]
+InjuryResult = Literal["Flesh Wound", "Serious Injury", "Out of Action"]
+Location = Literal["Body", "Drive", "Engine"]
 
 
 class DiceGroup(msgspec.Struct, frozen=True, kw_only=True):
@@ -26,7 +33,7 @@ class FightDeclared(RuleEvent, frozen=True, kw_only=True):
     """A fighter begins a close combat attack sequence (a Fight action, or Reaction attacks)."""
 
     fighter: str
-    kind: str  # "fight" | "free fight (charge)" | "reaction"
+    kind: FightKind
     charging: bool = False
     engaged_with: tuple[str, ...] = ()
 
@@ -43,7 +50,7 @@ class EngagementFormed(RuleEvent, frozen=True, kw_only=True):
     a: str
     b: str
     across: str | None = None
-    facing: str | None = None
+    facing: Facing | None = None
 
 
 class EngagementEnded(RuleEvent, frozen=True, kw_only=True):
@@ -151,8 +158,8 @@ class LocationRolled(RuleEvent, frozen=True, kw_only=True):
     attacker: str
     target: str
     naturals: list[int]
-    results: list[str]
-    chosen: str
+    results: list[Location]
+    chosen: Location
 
 
 class SaveRolled(RuleEvent, frozen=True, kw_only=True):
@@ -178,7 +185,7 @@ class InjuryRolled(RuleEvent, frozen=True, kw_only=True):
     target: str
     die: int
     natural: int
-    result: str  # "Flesh Wound" | "Serious Injury" | "Out of Action"
+    result: InjuryResult
 
 
 class FleshWoundSuffered(RuleEvent, frozen=True, kw_only=True):
@@ -190,8 +197,8 @@ class FleshWoundSuffered(RuleEvent, frozen=True, kw_only=True):
 
 class StatusChanged(RuleEvent, frozen=True, kw_only=True):
     fighter: str
-    before: str
-    after: str
+    before: Status
+    after: Status
     cause: str
 
 

@@ -1,9 +1,13 @@
-"""Folds for Necromunda (both rulesets): fighter status (Standing & Active / Standing & Engaged /
-Prone & Pinned / Prone & Seriously Injured / Out of Action, Broken, wounds left, flesh wounds,
-Toughness after flesh wounds), the engagement graph, and who is in whose vision arc.
+"""The fold of both Necromunda systems and what a front end shows of a state.
 
-``evolve`` is pure: it never mutates the state it is given (dicts are copied on write), and it
-ignores events it does not know (the core's DiceRolled, ChoiceMade, ...)."""
+``evolve`` composes one fold per concern: fighter status (Standing & Active / Standing & Engaged /
+Prone & Pinned / Prone & Seriously Injured / Out of Action, Broken, wounds left, flesh wounds,
+ammunition), the engagement graph, and who is in whose vision arc. It is pure: it never mutates
+the state it is given (dicts are copied on write), and it ignores events it does not know (the
+core's DiceRolled, ChoiceMade, ...).
+
+``view`` gives the state as a :class:`~blowbyblow.domain.system.StateView`; ``describe_state``
+in words."""
 
 from __future__ import annotations
 
@@ -22,11 +26,14 @@ from blowbyblow.domain.necromunda.events import (
     TurnedToFace,
     VisionChanged,
 )
-from blowbyblow.domain.necromunda.model import (
+from blowbyblow.domain.necromunda.state import (
     FighterState,
+    Link,
     NecromundaState,
+    engaged_with,
     make_link,
 )
+from blowbyblow.domain.system import LockView, Stat, StateView, UnitView
 
 
 def _with_fighter(state: NecromundaState, fighter: FighterState) -> NecromundaState:
@@ -139,6 +146,87 @@ def describe_state(state: NecromundaState) -> str:
             how += f" (vehicle facing: {lk.facing})"
         lines.append(f"  {lk.a} - {lk.b}{how}")
     return "\n".join(lines)
+
+
+# --- what a front end shows ------------------------------------------------------------------
+
+
+def view(state: NecromundaState) -> StateView:
+    """Every fighter and vehicle with its gang, status, figures and marks; every contact (who is
+    Engaged with whom, across which barricade, against which facing of a vehicle); friends
+    within 3" of each other (they test their nerve for each other)."""
+    return StateView(
+        sides=tuple(dict.fromkeys(f.gang for f in state.fighters.values())),
+        units=tuple(_unit_view(state, f) for f in state.fighters.values()),
+        locks=tuple(_lock_view(state, lk) for lk in state.links),
+        phase=f"close combat, after {state.commands} command(s)",
+        notes=tuple(f'{a} and {b} are within 3" of each other' for a, b in state.within_3),
+    )
+
+
+def _unit_view(state: NecromundaState, f: FighterState) -> UnitView:
+    arc = state.vision.get(f.id, ())
+    stats: list[Stat] = []
+    flags: list[str] = []
+    if f.vehicle is not None:
+        v = f.vehicle
+        stats.append(Stat(name="hull points", value=f"{f.wounds}/{v.hull_points}"))
+        stats.append(
+            Stat(
+                name="toughness",
+                value=f"front {v.toughness_front}, side {v.toughness_side}, rear {v.toughness_rear}",
+            )
+        )
+        flags.append("vehicle")
+    else:
+        toughness = f"{f.toughness}" + (f" (of {f.t})" if f.flesh_wounds else "")
+        stats.append(Stat(name="wounds", value=f"{f.wounds}/{f.w}"))
+        stats.append(Stat(name="toughness", value=toughness))
+        stats.append(Stat(name="flesh wounds", value=str(f.flesh_wounds)))
+        stats.append(Stat(name="WS", value=f"{f.ws}+"))
+        stats.append(Stat(name="attacks", value=str(f.a)))
+        stats.append(Stat(name="cool", value=f"{f.cl}+"))
+    if f.weapons:
+        stats.append(
+            Stat(
+                name="weapons",
+                value=", ".join(
+                    w.id + (" (out of ammo)" if w.out_of_ammo else "") for w in f.weapons
+                ),
+            )
+        )
+    stats.append(Stat(name="vision arc", value=", ".join(arc) if arc else "no one"))
+    if f.broken:
+        flags.append("Broken")
+    if f.counts_as_turned:
+        flags.append("counts as turned to face")
+    flags.extend(f"{w.id} out of ammo" for w in f.weapons if w.out_of_ammo)
+    return UnitView(
+        id=f.id,
+        name=f.label,
+        side=f.gang,
+        status=f.status,
+        stats=tuple(stats),
+        flags=tuple(flags),
+    )
+
+
+def _lock_view(state: NecromundaState, lk: Link) -> LockView:
+    """Engaged: both Standing enemies in base contact (or across a barricade under 1" wide).
+    A fighter within 1" of a vehicle may attack it but is not Engaged with it. Otherwise the two
+    are only in contact (one is Seriously Injured, or a wide barricade lies between them)."""
+    details: list[str] = []
+    if lk.across:
+        details.append(f'across {lk.across} ({state.barricades.get(lk.across, 0) / 10:g}" wide)')
+    if lk.facing:
+        details.append(f"vehicle facing: {lk.facing}")
+    if state.fighters[lk.a].is_vehicle or state.fighters[lk.b].is_vehicle:
+        kind = 'within 1" of a vehicle'
+    elif lk.b in engaged_with(state, lk.a):
+        kind = "engaged"
+    else:
+        kind = "in contact"
+    return LockView(kind=kind, members=(lk.a, lk.b), detail="; ".join(details))
 
 
 # --- read models -----------------------------------------------------------------------------

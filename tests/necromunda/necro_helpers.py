@@ -1,13 +1,24 @@
-"""Helpers for the Necromunda tests: small setups, playing commands with listed dice."""
+"""Helpers for the Necromunda tests: small setups, playing commands with listed dice, loading
+the example scenario files."""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
+
 from blowbyblow.domain.core import Event
-from blowbyblow.domain.necromunda.commands import Allocation, Charge, CoupDeGraceAction, Fight
-from blowbyblow.domain.necromunda.model import (
+from blowbyblow.domain.necromunda.commands import (
+    Allocation,
+    Charge,
+    CoupDeGraceAction,
+    Fight,
+    NecromundaCommand,
+)
+from blowbyblow.domain.necromunda.setup import (
     Barricade,
     Engagement,
     Fighter,
@@ -17,9 +28,13 @@ from blowbyblow.domain.necromunda.model import (
     Weapon,
 )
 from blowbyblow.domain.system import Scenario
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import Played, play
 
 E = TypeVar("E", bound=Event)
+NecroScenario = Scenario[NecromundaSetup, NecromundaCommand]
+SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
+RESERVED = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
 
 KNIFE = Weapon(id="knife", ap=-1, traits=["Melee"])
 AXE = Weapon(id="axe", s_bonus=1, ap=-1, traits=["Melee"])
@@ -38,7 +53,9 @@ __all__ = [
     "MAUL",
     "PISTOL",
     "PISTOL2",
+    "RESERVED",
     "RIFLE",
+    "SCENARIOS",
     "VEHICLE",
     "WHIP",
     "Allocation",
@@ -47,8 +64,10 @@ __all__ = [
     "CoupDeGraceAction",
     "Engagement",
     "Fight",
+    "NecroScenario",
     "Vehicle",
     "fighter",
+    "load_scenario",
     "of",
     "one",
     "one_against_two",
@@ -127,25 +146,44 @@ def vehicle_and_interferer() -> NecromundaSetup:
 
 def run(
     the_setup: NecromundaSetup,
-    commands: Sequence[Any],
+    commands: Sequence[NecromundaCommand],
     dice: Sequence[int] = (),
     *,
-    rulings: dict[str, str] | None = None,
-    choices: dict[str, str] | None = None,
     ruleset: str = "necromunda-2023",
-    seed: str | None = None,
+    **given: dict[str, str],
 ) -> Played:
+    """Play ``commands`` with listed ``dice``; ``rulings=`` and ``choices=`` as in a scenario."""
+    unknown = set(given) - {"rulings", "choices"}
+    assert not unknown, f"run() takes rulings= and choices=, not {unknown}"
     return play(
-        Scenario(
+        NecroScenario(
             ruleset=ruleset,
             label="test",
-            rulings=rulings or {},
+            rulings=given.get("rulings", {}),
             setup=the_setup,
             commands=list(commands),
-            dice=None if seed else list(dice),
-            seed=seed,
-            choices=choices or {},
+            dice=list(dice),
+            choices=given.get("choices", {}),
         )
+    )
+
+
+def load_scenario(path: Path, ruleset_id: str | None = None) -> NecroScenario:
+    """Exactly as the CLI loads a scenario file."""
+    data: dict[str, Any] = tomllib.loads(path.read_text())
+    ruleset = get_game_system(ruleset_id or data["ruleset"])
+    rest = {k: v for k, v in data.items() if k not in RESERVED}
+    setup = msgspec.convert(rest, NecromundaSetup)
+    commands = [msgspec.convert(a, ruleset.command_type) for a in data.get("actions", [])]
+    return NecroScenario(
+        ruleset=ruleset.id,
+        label=data["label"],
+        rulings=data.get("rulings", {}),
+        setup=setup,
+        commands=commands,
+        seed=data.get("seed"),
+        dice=data.get("dice"),
+        choices=data.get("choices", {}),
     )
 
 
@@ -157,6 +195,3 @@ def one(played: Played, kind: type[E]) -> E:
     found = of(played, kind)
     assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
     return found[0]
-
-
-_ = (Allocation, Barricade, Charge, CoupDeGraceAction, Engagement, Fight, Vehicle)

@@ -7,42 +7,16 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import pytest
+from necro_helpers import RESERVED, SCENARIOS, load_scenario
 
 from blowbyblow.domain.necromunda import events as ev
-from blowbyblow.domain.necromunda.model import OUT_OF_ACTION
-from blowbyblow.domain.system import Scenario
+from blowbyblow.domain.necromunda.state import OUT_OF_ACTION
 from blowbyblow.replay.driver import fold
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
-
-SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
-RESERVED = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
-
-
-def load_scenario(path: Path, ruleset_id: str | None = None) -> Scenario:
-    """Exactly as the CLI loads a scenario file."""
-    data: dict[str, Any] = tomllib.loads(path.read_text())
-    ruleset = get_game_system(ruleset_id or data["ruleset"])
-    rest = {k: v for k, v in data.items() if k not in RESERVED}
-    setup = msgspec.convert(rest, ruleset.setup_type)
-    union: Any = ruleset.command_types[0]
-    for t in ruleset.command_types[1:]:
-        union = union | t
-    commands = [msgspec.convert(a, union) for a in data.get("actions", [])]
-    return Scenario(
-        ruleset=ruleset.id,
-        label=data["label"],
-        rulings=data.get("rulings", {}),
-        setup=setup,
-        commands=commands,
-        seed=data.get("seed"),
-        dice=data.get("dice"),
-        choices=data.get("choices", {}),
-    )
 
 
 def test_demo_shows_every_step_the_issue_asks_for() -> None:
@@ -118,8 +92,8 @@ def test_scenario_file_typo_names_the_field() -> None:
 
 _CHILD = """
 import hashlib, sys, msgspec
-sys.path.insert(0, {tests!r})
-from necromunda.test_necro_demo import load_scenario, SCENARIOS
+sys.path.insert(0, {folder!r})
+from necro_helpers import load_scenario, SCENARIOS
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 for state in (play(get_game_system("necromunda-2023").demo()).state,
@@ -137,9 +111,9 @@ def test_fresh_process_replay_gives_byte_identical_state() -> None:
             msgspec.msgpack.encode(play(load_scenario(SCENARIOS / "necromunda-2023.toml")).state)
         ).hexdigest(),
     ]
-    tests = str(Path(__file__).resolve().parents[1])
+    folder = str(Path(__file__).resolve().parent)
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD.format(tests=tests)],
+        [sys.executable, "-c", _CHILD.format(folder=folder)],
         capture_output=True,
         text=True,
         check=True,

@@ -4,7 +4,7 @@ driven by listed dice."""
 from __future__ import annotations
 
 import pytest
-from necromunda.necro_helpers import (
+from necro_helpers import (
     AXE,
     CLUB,
     KNIFE,
@@ -36,7 +36,7 @@ from blowbyblow.domain.necromunda.events import (
     WeaponsChosen,
     WoundRolled,
 )
-from blowbyblow.domain.necromunda.model import PRONE_PINNED, STANDING_ENGAGED
+from blowbyblow.domain.necromunda.state import PRONE_PINNED, STANDING_ENGAGED
 
 
 def mods(e: HitRolled) -> list[int]:
@@ -79,7 +79,7 @@ def test_turn_to_face_is_minus_1_and_needed_for_targets_outside_the_arc() -> Non
     s = setup([fighter("a", "g", vision=[]), fighter("b", "e", vision=["a"])], [("a", "b")])
     with pytest.raises(RuleViolation, match="CC 4"):
         run(s, [Fight(attacker="a", targets=("b",))], [6])
-    played = run(s, [Fight(attacker="a", targets=("b",), turn_to_face=("b",))], [4, 1, 1])
+    played = run(s, [Fight(attacker="a", targets=("b",), turn_to_face=["b"])], [4, 1, 1])
     first = of(played, HitRolled)[0]
     assert first.attacker == "a" and mods(first) == [-1]
     assert first.total == 3 and first.hit
@@ -160,7 +160,7 @@ def test_modifiers_are_cumulative() -> None:
         ],
         [("a", "t"), ("h", "t"), ("a", "i"), ("a", "j")],
     )
-    played = run(s, [Fight(attacker="a", targets=("t",), turn_to_face=("t",))], [5] + [1] * 10)
+    played = run(s, [Fight(attacker="a", targets=("t",), turn_to_face=["t"])], [5] + [1] * 10)
     hit = of(played, HitRolled)[0]
     assert sorted(mods(hit)) == [-1, -1, -1, 1]  # turned, two interferences, one assist
     assert hit.total == 3 and hit.hit
@@ -170,7 +170,7 @@ def test_charging_a_prone_pinned_fighter() -> None:
     """It becomes Standing & Engaged and counts as having turned to face for its Reaction
     attacks (ruling charged-prone-reaction=counts-as-turned)."""
     s = setup([fighter("a", "g", vision=[]), fighter("b", "e", status=PRONE_PINNED, vision=[])], [])
-    cmd = Charge(attacker="a", targets=("b",))
+    cmd = Charge(attacker="a", targets=["b"])
     # free Fight: A1 +1 charging = 2 dice, both miss; b reacts (no question, counts as turned): 6
     played = run(s, [cmd], [2, 2, 6, 1])
     changed = next(e for e in of(played, StatusChanged) if e.fighter == "b")
@@ -191,7 +191,7 @@ def test_free_fight_after_charging_out_of_sight_is_minus_1_once() -> None:
     played = run(
         s,
         [
-            Charge(attacker="a", targets=("b",), out_of_sight=("b",)),
+            Charge(attacker="a", targets=["b"], out_of_sight=("b",)),
             Fight(attacker="a", targets=("b",)),
         ],
         [3, 3, 1, 3, 1, 1],
@@ -241,7 +241,7 @@ def test_unarmed_attacks_use_unmodified_strength_no_ap_damage_1() -> None:
 def test_attack_dice_dual_weapons_charging_and_pistols_at_close_quarters() -> None:
     a = fighter("a", "g", a=2, weapons=[KNIFE, PISTOL, AXE, PISTOL2], vision=[])
     s = setup([a, fighter("b", "e", vision=["a"])], [])
-    played = run(s, [Charge(attacker="a", targets=("b",), weapons=("knife", "pistol"))], [1] * 12)
+    played = run(s, [Charge(attacker="a", targets=["b"], weapons=("knife", "pistol"))], [1] * 12)
     alloc = next(e for e in of(played, AttackDiceAllocated) if e.fighter == "a")
     assert alloc.total == 4
     assert [m.cause for m in alloc.modifiers] == ["dual weapons", "charging"]

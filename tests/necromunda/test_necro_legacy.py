@@ -4,18 +4,18 @@ where the books differ. Driven by listed dice; the same scenarios played under b
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
-from necromunda.necro_helpers import (
+from necro_helpers import (
     PISTOL,
     Barricade,
     Charge,
     Engagement,
     Fight,
     fighter,
+    load_scenario,
     of,
     one,
     one_against_two,
@@ -23,13 +23,11 @@ from necromunda.necro_helpers import (
     setup,
     vehicle_and_interferer,
 )
-from necromunda.test_necro_demo import load_scenario
-from necromunda.test_necro_properties import _check, battles
+from necro_random import Battle, battles, check_battle
 
 from blowbyblow.domain.core import ChoiceMade, RuleViolation
 from blowbyblow.domain.necromunda import events as ev
-from blowbyblow.domain.necromunda.model import OUT_OF_ACTION, PRONE_PINNED
-from blowbyblow.domain.system import Scenario
+from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, PRONE_PINNED
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -253,7 +251,7 @@ def test_pistols_roll_firepower_dice_for_ammo() -> None:
         3,
         True,
     )
-    assert played.state.fighters["a"].weapon("pistol").out_of_ammo  # type: ignore[union-attr]
+    assert played.state.fighters["a"].weapon("pistol").out_of_ammo
     with pytest.raises(RuleViolation, match="out of ammo"):
         run(s, [cmd, cmd], [1, 6, 3, 1, 1, 1], ruleset=LEGACY)
     # a passed Ammo check, and the 2023 rules (no Firepower dice in close combat)
@@ -264,7 +262,7 @@ def test_pistols_roll_firepower_dice_for_ammo() -> None:
 
 def test_charged_prone_fighter_and_out_of_sight_under_the_older_rules() -> None:
     s = setup([fighter("a", "g", vision=[]), fighter("b", "e", status=PRONE_PINNED, vision=[])], [])
-    cmd = Charge(attacker="a", targets=("b",), out_of_sight=("b",))
+    cmd = Charge(attacker="a", targets=["b"], out_of_sight=("b",))
     # free Fight: 2 dice (2, 2: misses, no -1 for line of sight); b stands up, does not count as
     # having turned, so it is asked to turn (yes): -1; it hits on a 6, fails to wound on a 1
     old = run(s, [cmd], [2, 2, 6, 1], ruleset=LEGACY)
@@ -280,8 +278,8 @@ def test_charged_prone_fighter_and_out_of_sight_under_the_older_rules() -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(battles(LEGACY))
-def test_random_legacy_battles_replay_to_the_live_state(data: tuple[Scenario, list[Any]]) -> None:
-    _check(LEGACY, data)
+def test_random_legacy_battles_replay_to_the_live_state(data: Battle) -> None:
+    check_battle(LEGACY, data)
 
 
 def test_one_setup_type_for_both() -> None:

@@ -4,7 +4,7 @@ attacks, Consolidate / Coup de Grace, vehicles and barricades, driven by listed 
 from __future__ import annotations
 
 import pytest
-from necromunda.necro_helpers import (
+from necro_helpers import (
     AXE,
     CLUB,
     KNIFE,
@@ -40,16 +40,17 @@ from blowbyblow.domain.necromunda.events import (
     Step8Forgone,
     WoundRolled,
 )
-from blowbyblow.domain.necromunda.model import (
+from blowbyblow.domain.necromunda.fight import split_attack_dice, weapon_profile
+from blowbyblow.domain.necromunda.resolve_hits import injury_dice_count, wound_target
+from blowbyblow.domain.necromunda.setup import NecromundaSetup
+from blowbyblow.domain.necromunda.state import (
     MOBILE,
     OUT_OF_ACTION,
     SERIOUSLY_INJURED,
     STANDING_ACTIVE,
     STANDING_ENGAGED,
     WRECKED,
-    NecromundaSetup,
 )
-from blowbyblow.domain.necromunda.n23 import injury_dice_count, split_attack_dice, wound_target
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -442,8 +443,7 @@ def test_rulings_recorded_at_battle_start() -> None:
 
 
 def test_split_attack_dice_unit() -> None:
-    from blowbyblow.domain.necromunda.model import FighterState, WeaponState
-    from blowbyblow.domain.necromunda.n23 import Profile
+    from blowbyblow.domain.necromunda.state import FighterState, WeaponState
 
     def w(wid: str, *traits: str) -> WeaponState:
         return WeaponState(
@@ -482,9 +482,9 @@ def test_split_attack_dice_unit() -> None:
         flesh_wounds=0,
     )
     melee, melee2, side = (
-        Profile(f, w("m", "Melee")),
-        Profile(f, w("m2", "Melee")),
-        Profile(f, w("p", "Sidearm")),
+        weapon_profile(f, w("m", "Melee")),
+        weapon_profile(f, w("m2", "Melee")),
+        weapon_profile(f, w("p", "Sidearm")),
     )
     assert split_attack_dice([], 3, None) == [("unarmed", 3)]
     assert split_attack_dice([side], 3, None) == [("p", 1), ("unarmed", 2)]

@@ -1,0 +1,75 @@
+"""What every rule step of one command knows besides the state: a :class:`Combat` (the edition,
+the rulings in force, the command's Nerve-test record) and, within it, an :class:`Attack` (one
+fighter's attack sequence: who attacks, the prefix of its dice and choice keys, and the hit
+modifiers fixed before its hit rolls).
+
+Steps take ``(attack, state, …)`` and give back the state after their events: ``emit`` yields a
+rule-step event and returns the state the driver folded it into.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from blowbyblow.domain import core
+from blowbyblow.domain.core import Context, Event, Step
+from blowbyblow.domain.necromunda.editions import Edition
+from blowbyblow.domain.necromunda.state import NecromundaState
+
+
+@dataclass
+class NerveLog:
+    """Who became Seriously Injured during this activation, and the target of its Coup de Grace
+    (for the YAQ on a second Nerve test)."""
+
+    seriously_injured: set[str] = field(default_factory=set)
+    coup_de_grace: str | None = None
+
+
+@dataclass(frozen=True)
+class Combat:
+    """The fixed facts of one command: the book's rules (``edition``), the rulings in force and
+    the command's number (``ctx``), and its Nerve-test record."""
+
+    edition: Edition
+    ctx: Context
+    nerve: NerveLog = field(default_factory=NerveLog)
+
+    def rule(self, section: str) -> str:
+        return self.edition.rule(section)
+
+    def attack(self, attacker: str) -> Attack:
+        """The acting fighter's attack sequence (its dice and choice keys have no prefix)."""
+        return Attack(combat=self, attacker=attacker)
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One fighter's close combat attacks within a command. ``key`` prefixes its dice and choice
+    keys ("react/<id>/" for Reaction attacks); ``turned`` is the cause of the -1 for turning to
+    face, if it applies; ``out_of_sight``: the free Fight after charging an unseen fighter."""
+
+    combat: Combat
+    attacker: str
+    key: str = ""
+    reaction: bool = False
+    turned: str | None = None
+    out_of_sight: bool = False
+
+    @property
+    def edition(self) -> Edition:
+        return self.combat.edition
+
+    @property
+    def ctx(self) -> Context:
+        return self.combat.ctx
+
+    def rule(self, section: str) -> str:
+        return self.combat.edition.rule(section)
+
+
+def emit(event: Event) -> Generator[Step, Any, NecromundaState]:
+    """Record a rule step; return the state with it folded in."""
+    return (yield from core.emit(event, NecromundaState))
