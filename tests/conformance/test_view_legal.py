@@ -76,7 +76,7 @@ def test_every_offered_command_is_allowed_in_every_demo_state(demo: Demo) -> Non
 
 
 def test_the_demo_commands_are_offered(demo: Demo) -> None:
-    """Each command the demo gives is of a type offered, to the same side, in its state."""
+    """Each command the demo gives is of a type offered in the state it is given in."""
     states = demo_states(demo)
     for state, command in zip(states, demo.scenario.commands, strict=False):
         offered = {o.type for o in demo.system.legal_commands(state)}
