@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from blowbyblow.domain.asl.units import UnitState
+from blowbyblow.domain.asl.state import UnitState
 from blowbyblow.domain.core import Modifier, RuleEvent
 
 

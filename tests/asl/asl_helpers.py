@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from blowbyblow.domain.asl.commands import CloseCombat
-from blowbyblow.domain.asl.units import LocationSetup, MeleeSetup, Setup, UnitSetup, VehicleSetup
+from blowbyblow.domain.asl.setup import LocationSetup, MeleeSetup, Setup, UnitSetup, VehicleSetup
 from blowbyblow.domain.core import Event
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import ListedDice, ScriptedChoices

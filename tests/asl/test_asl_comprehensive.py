@@ -8,7 +8,7 @@ from asl_helpers import hs, leader, loc, of, one, run, setup, squad
 
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import Attack, CloseCombat, ExtraDrm, Withdrawal
-from blowbyblow.domain.asl.units import UnitSetup, VehicleSetup
+from blowbyblow.domain.asl.setup import UnitSetup, VehicleSetup
 from blowbyblow.domain.core import RuleViolation
 
 

@@ -13,19 +13,11 @@ from hypothesis import strategies as st
 
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import Attack, CloseCombat, Withdrawal
-from blowbyblow.domain.asl.common import destinations
-from blowbyblow.domain.asl.phase import validate
-from blowbyblow.domain.asl.units import (
-    LocationSetup,
-    MeleeSetup,
-    Setup,
-    State,
-    UnitSetup,
-    VehicleSetup,
-    units_in,
-    vehicles_in,
-)
-from blowbyblow.domain.core import Event, RuleViolation
+from blowbyblow.domain.asl.legal import validate
+from blowbyblow.domain.asl.setup import LocationSetup, MeleeSetup, Setup, UnitSetup, VehicleSetup
+from blowbyblow.domain.asl.state import State, units_in, vehicles_in
+from blowbyblow.domain.asl.withdrawal import destinations
+from blowbyblow.domain.core import Context, Event, RuleViolation
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import SeededDice
 from blowbyblow.replay.driver import adjudicate
@@ -142,7 +134,7 @@ def setups(draw: Any) -> Setup:
 
 def legal(state: State, command: CloseCombat, rulings: dict[str, str]) -> bool:
     try:
-        validate(state, command, rulings)
+        validate(state, command, Context(rulings=rulings, command_index=0))
     except RuleViolation:
         return False
     return True

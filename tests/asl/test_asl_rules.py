@@ -11,8 +11,10 @@ from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.ambush import ambush_drms
 from blowbyblow.domain.asl.cct import CCT, kill_number, odds_column, result_of
 from blowbyblow.domain.asl.commands import Attack, CloseCombat, Withdrawal
-from blowbyblow.domain.asl.units import UnitSetup, VehicleSetup, initial_state
-from blowbyblow.domain.core import RuleViolation
+from blowbyblow.domain.asl.legal import validate
+from blowbyblow.domain.asl.setup import UnitSetup, VehicleSetup
+from blowbyblow.domain.asl.state import initial_state
+from blowbyblow.domain.core import Context, RuleViolation
 
 
 def cc(*attacks: Attack, **kw) -> CloseCombat:
@@ -107,13 +109,12 @@ def two_on_two():
     ],
 )
 def test_illegal_commands_are_refused(command, rule):
-    from blowbyblow.domain.asl.phase import validate
     from blowbyblow.replay.registry import get_game_system
 
     state = initial_state(two_on_two())
-    rulings = get_game_system("asl").resolve_rulings({})
+    ctx = Context(rulings=get_game_system("asl").resolve_rulings({}), command_index=0)
     with pytest.raises(RuleViolation) as err:
-        validate(state, command, rulings)
+        validate(state, command, ctx)
     assert err.value.rule == rule
 
 
@@ -133,13 +134,11 @@ def test_solo_smc_attack_when_announced_defends_alone_without_leadership_drm():
 def test_same_location_twice_in_a_player_turn_and_earlier_turn_refused():
     s = two_on_two()
     p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [6, 6])
-    from blowbyblow.domain.asl.phase import validate
-
-    rulings = p.ruleset.resolve_rulings({})
+    ctx = Context(rulings=p.ruleset.resolve_rulings({}), command_index=0)
     with pytest.raises(RuleViolation, match="already resolved"):
-        validate(p.state, cc(), rulings)
+        validate(p.state, cc(), ctx)
     with pytest.raises(RuleViolation, match="before"):
-        validate(p.state, cc(turn=0), rulings)
+        validate(p.state, cc(turn=0), ctx)
 
 
 # --- modifiers ----------------------------------------------------------------------------------
