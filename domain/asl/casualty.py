@@ -14,6 +14,7 @@ from blowbyblow.domain.asl.events import (
     SupportWeaponDropped,
     SupportWeaponLost,
     UnitEliminated,
+    WoundResult,
     WoundSeverityRolled,
 )
 from blowbyblow.domain.asl.rulings import SW_LOSS_DR
@@ -130,7 +131,7 @@ def wound(state: State, unit_id: str, key: str) -> Gen:
     (dr,) = yield from roll(f"{key}/wound/{unit_id}", purpose=f"Wound Severity dr for {unit_id}")
     mods = (Modifier(value=1, cause="already wounded", rule="A17.11"),) if u.wounded else ()
     final = dr + sum(m.value for m in mods)
-    result = "killed" if final >= KIA_FROM else "wounded"
+    result: WoundResult = "killed" if final >= KIA_FROM else "wounded"
     state = yield from emit(
         WoundSeverityRolled(
             rule="A17.11", unit=unit_id, original=dr, modifiers=mods, final=final, result=result

@@ -12,6 +12,7 @@ written into events as text ("2.5"), never as a float.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Literal
 
 # (column label, lowest ratio that reaches it, black Kill Number), from the lowest column up.
 CCT: tuple[tuple[str, Fraction, int], ...] = (
@@ -64,7 +65,7 @@ def fmt(value: Fraction) -> str:
     return f"{whole:g}"
 
 
-def result_of(final_dr: int, kn: int) -> str:
+def result_of(final_dr: int, kn: int) -> Literal["eliminated", "partial", "none"]:
     """A11.11: "eliminated" (< KN), "partial" (= KN) or "none" (> KN)."""
     if final_dr < kn:
         return "eliminated"

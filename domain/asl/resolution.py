@@ -23,6 +23,7 @@ from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.designation import Designation
 from blowbyblow.domain.asl.events import (
     CCAttackRolled,
+    CCResult,
     CloseCombatResolved,
     OddsCalculated,
     PartialKill,
@@ -39,7 +40,10 @@ from blowbyblow.domain.core import Modifier, Step, emit, roll
 Gen = Generator[Step, Any, State]
 Resolved = Generator[Step, Any, tuple[State, list[cap.Capture]]]
 
-CAPTURE_RESULTS = {"eliminated": "captured", "partial": "partial-capture"}
+CAPTURE_RESULTS: dict[CCResult, CCResult] = {
+    "eliminated": "captured",
+    "partial": "partial-capture",
+}
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,7 @@ def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tupl
     for t in blow.targets:
         mods = (*common, *target_modifiers(state, ctx, blow, state.units[t]))
         final = original + sum(m.value for m in mods)
-        result = result_of(final, kn)
+        result: CCResult = result_of(final, kn)
         if d.capture:
             result = CAPTURE_RESULTS.get(result, result)
         outcomes.append(TargetOutcome(unit=t, modifiers=mods, final_dr=final, result=result))

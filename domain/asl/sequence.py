@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from blowbyblow.domain.asl import capture as cap
 from blowbyblow.domain.asl.commands import CloseCombat
 from blowbyblow.domain.asl.concealment import lose_by_attacking
 from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.designation import Designation, designation, expand_targets
-from blowbyblow.domain.asl.events import AttackDesignated, AttackForfeited, CaptureAttempted
+from blowbyblow.domain.asl.events import (
+    AttackDesignated,
+    AttackForfeited,
+    CaptureAttempted,
+    Sequence,
+)
 from blowbyblow.domain.asl.resolution import Blow, resolve_vs_personnel
 from blowbyblow.domain.asl.rulings import CAPTURE_VOIDED
 from blowbyblow.domain.asl.state import (
@@ -30,7 +35,6 @@ from blowbyblow.domain.asl.vehicles import close_defense, resolve_vs_vehicle, ve
 from blowbyblow.domain.core import Step, emit
 
 Gen = Generator[Step, Any, State]
-Sequence = Literal["simultaneous", "ambush", "vehicle", "prisoners"]
 
 
 def sequence_mode(state: State, location: str, ds: list[Designation] | None = None) -> Sequence:

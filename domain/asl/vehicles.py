@@ -16,6 +16,7 @@ from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.designation import Designation
 from blowbyblow.domain.asl.events import (
     ATMMChecked,
+    ATMMResult,
     CCVCalculated,
     CloseDefenseWeaponFired,
     PAATCTaken,
@@ -25,6 +26,7 @@ from blowbyblow.domain.asl.events import (
     VehicleCCResolved,
     VehicleEliminated,
     VehicleImmobilized,
+    VehicleResult,
 )
 from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
 from blowbyblow.domain.asl.rulings import BURN_DR
@@ -35,8 +37,8 @@ from blowbyblow.domain.core import Modifier, Step, ask, emit, roll
 
 Gen = Generator[Step, Any, State]
 
-RESULT_ORDER = ("none", "immobilized", "eliminated", "burning")
-UNLIKELY = {1: "burning", 2: "eliminated", 3: "immobilized"}
+RESULT_ORDER: tuple[VehicleResult, ...] = ("none", "immobilized", "eliminated", "burning")
+UNLIKELY: dict[int, VehicleResult] = {1: "burning", 2: "eliminated", 3: "immobilized"}
 ATMM_DRM = -3
 
 
@@ -125,7 +127,7 @@ def atmm_check(state: State, d: Designation) -> Generator[Step, Any, tuple[State
         (Modifier(value=2, cause="leader checking", rule="C13.7"),) if unit.kind == "leader" else ()
     )
     final = dr + sum(m.value for m in mods)
-    result = "pinned" if dr == 6 else "atmm" if final <= 3 else "none"
+    result: ATMMResult = "pinned" if dr == 6 else "atmm" if final <= 3 else "none"
     state = yield from emit(
         ATMMChecked(
             rule="C13.7",
@@ -201,7 +203,7 @@ def resolve_vs_vehicle(
     return state
 
 
-def vehicle_result(final: int, ccv_value: int, burn_dr: int) -> str:
+def vehicle_result(final: int, ccv_value: int, burn_dr: int) -> VehicleResult:
     """A11.5: Final DR < CCV eliminates (burning if ``burn_dr`` <= half the CCV), = CCV
     immobilizes, > CCV has no effect."""
     if final < ccv_value:
@@ -212,8 +214,8 @@ def vehicle_result(final: int, ccv_value: int, burn_dr: int) -> str:
 
 
 def unlikely_kill(
-    state: State, d: Designation, result: str
-) -> Generator[Step, Any, tuple[State, str]]:
+    state: State, d: Designation, result: VehicleResult
+) -> Generator[Step, Any, tuple[State, VehicleResult]]:
     """A11.501: after an Original 2, a third die; the better of its result and the DR's."""
     (dr,) = yield from roll(f"unlikely/{d.number}", purpose="Unlikely Kill dr")
     extra = UNLIKELY.get(dr, "none")
@@ -224,7 +226,7 @@ def unlikely_kill(
     return state, better
 
 
-def vehicle_fate(state: State, v: VehicleState, result: str) -> Gen:
+def vehicle_fate(state: State, v: VehicleState, result: VehicleResult) -> Gen:
     """A11.5 Immobilized or eliminated (burning); A11.611: its PRC are eliminated with it."""
     if result == "immobilized":
         state = yield from emit(VehicleImmobilized(rule="A11.5", vehicle=v.id), State)

@@ -14,6 +14,7 @@ from blowbyblow.domain.asl.events import (
     Infiltrated,
     UnitEliminated,
     WithdrawalAttempted,
+    WithdrawalKind,
     Withdrew,
 )
 from blowbyblow.domain.asl.setup import is_open_ground
@@ -124,7 +125,7 @@ def announce(state: State, command: CloseCombat) -> Generator[Step, Any, tuple[S
     return state, unable
 
 
-def move_out(state: State, unit_id: str, to: str, kind: str, rule: str) -> Gen:
+def move_out(state: State, unit_id: str, to: str, kind: WithdrawalKind, rule: str) -> Gen:
     """Leave the CC Location; A11.21: into a concealed (not Dummy) enemy's Location the unit
     is eliminated and the enemy (Random Selection) forfeits concealment; HIP units are placed."""
     u = state.units[unit_id]
