@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.asl import events as ev
-from blowbyblow.domain.asl.setup import leadership_drm
+from blowbyblow.domain.asl.setup import cc_fp, leadership_drm
 from blowbyblow.domain.asl.state import MeleeLock, State, UnitState, VehicleState, active
 from blowbyblow.domain.system import LockView, PrisonerView, Stat, StateView, UnitView
 
@@ -380,7 +380,7 @@ def _unit_flags(state: State, u: UnitState, in_melee: bool) -> tuple[str, ...]:
 
 
 def _unit_view(state: State, u: UnitState, in_melee: bool) -> UnitView:
-    stats = [Stat(name="kind", value=KIND_WORDS[u.kind]), Stat(name="FP", value=str(u.fp))]
+    stats = [Stat(name="kind", value=KIND_WORDS[u.kind]), Stat(name="CC FP", value=str(cc_fp(u)))]
     stats.append(Stat(name="Morale", value=str(u.morale)))
     if u.kind == "leader":
         stats.append(Stat(name="leadership", value=f"{leadership_drm(u):+d}"))

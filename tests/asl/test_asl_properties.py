@@ -203,8 +203,11 @@ def draw_command(draw: Any, state: State, turn: int, rulings: dict[str, str]) ->
     return command
 
 
+Battle = tuple[Setup, list[CloseCombat], dict[str, str], str, list[Event], State]
+
+
 @st.composite
-def battles(draw: Any) -> tuple[Setup, list[CloseCombat], dict[str, str], str, list[Event], Any]:
+def battles(draw: Any) -> Battle:
     setup = draw(setups())
     rulings = RULESET.resolve_rulings(
         {
@@ -261,7 +264,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(battles())
-def test_replay_gives_the_same_state(battle):
+def test_replay_gives_the_same_state(battle: Battle) -> None:
     setup, commands, rulings, seed, events, state = battle
     played = replayed(setup, commands, rulings, seed)
     folded = RULESET.initial_state(setup)
@@ -275,7 +278,7 @@ def test_replay_gives_the_same_state(battle):
 
 @SETTINGS
 @given(battles())
-def test_no_unit_attacks_twice_in_a_ccph(battle):
+def test_no_unit_attacks_twice_in_a_ccph(battle: Battle) -> None:
     _, _, _, _, events, _ = battle
     per_turn: dict[int, list[str]] = {}
     turn = 0
@@ -290,7 +293,7 @@ def test_no_unit_attacks_twice_in_a_ccph(battle):
 
 @SETTINGS
 @given(battles())
-def test_concealed_unit_that_never_attacked_is_never_in_melee(battle):
+def test_concealed_unit_that_never_attacked_is_never_in_melee(battle: Battle) -> None:
     setup, _, _, _, events, _ = battle
     state = RULESET.initial_state(setup)
     concealed_at_start: set[str] = set()
