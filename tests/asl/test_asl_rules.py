@@ -59,7 +59,7 @@ def test_odds_round_down(att: int, dfn: int, column: str) -> None:
     assert odds_column(Fraction(att), Fraction(dfn), "beyond")[0] == column
 
 
-def test_kill_numbers_match_facts_and_red_is_black_plus_two() -> None:
+def test_kill_numbers_of_the_cct_and_red_is_black_plus_two() -> None:
     assert [kn for _, _, kn in CCT] == list(range(14))
     assert kill_number(5, red=True) == 7 and kill_number(5, red=False) == 5
     assert [result_of(d, 5) for d in (4, 5, 6)] == ["eliminated", "partial", "none"]
@@ -173,7 +173,7 @@ def test_hand_to_hand_ruling_uses_red_kill_numbers() -> None:
 
 
 def test_capture_drm_applies_per_defender() -> None:
-    """FACTS 1.6 EX: 1-2 (KN 4), Original 3: the Inexperienced 4-2-6 (-1, Final 2) is captured;
+    """A20.22 EX: 1-2 (KN 4), Original 3: the Inexperienced 4-2-6 (-1, Final 2) is captured;
     the 4-4-7 (+1, Final 4 = KN) gives up one HS."""
     s = setup(
         [
