@@ -385,6 +385,8 @@ def legal_commands(state: State) -> tuple[CommandOption, ...]:
     either side). Per Location, one option per side that may attack: its attackers and what they
     may attack (the ATTACKER's option is there even when neither side may attack: the Location's
     CC still runs its withdrawals and Melee)."""
+    # The rulings that bear on validation (prisoner-attacks, atmm-check) bear only on what is not
+    # offered (prisoners' attacks, ATMM): any values do; the defaults are used.
     ctx = Context(rulings={r.name: r.default for r in RULINGS}, command_index=0)
     options: list[CommandOption] = []
     for turn, attacker in _player_turns(state):
@@ -404,6 +406,7 @@ def _contested(state: State, location: str) -> bool:
 
 
 def _player_turns(state: State) -> list[tuple[int, str]]:
+    """The Player Turn (and its ATTACKER) whose CC is to be resolved next."""
     if state.attacker is None:
         return [(state.turn + 1, side) for side in state.sides]
     pending = [
