@@ -9,19 +9,20 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from blowbyblow.domain.asl.common import able_leaders, best_leader, leader_modifier
+from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.events import (
     AmbushDeclared,
     AmbushRoll,
     AmbushStatusRolled,
     ConcealmentLost,
 )
-from blowbyblow.domain.asl.units import (
-    State,
-    other_side,
-    units_in,
-    vehicles_in,
+from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
+from blowbyblow.domain.asl.rulings import (
+    AMBUSH_CONCEALED_DRM,
+    AMBUSH_DRM_COUNT,
+    AMBUSH_THRESHOLD,
 )
+from blowbyblow.domain.asl.state import State, other_side, units_in, vehicles_in
 from blowbyblow.domain.core import Modifier, Step, emit, roll
 
 AMBUSH_TERRAIN = ("woods", "building")
@@ -82,18 +83,15 @@ def ambushes(mine: int, theirs: int, threshold: str) -> bool:
     return mine <= theirs - 3 if threshold == "at-least-3" else mine < theirs - 3
 
 
-def ambush_step(
-    state: State, location: str, attacker: str, rulings: dict[str, str]
-) -> Generator[Step, Any, State]:
+def ambush_step(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
     """Both players' Ambush status drs (ATTACKER first), the Ambush and its loss of concealment."""
-    threshold = rulings["ambush-threshold"]
-    concealed_drm = int(rulings["ambush-concealed-drm"])
+    threshold = ctx.ruling(AMBUSH_THRESHOLD)
+    concealed_drm = int(ctx.ruling(AMBUSH_CONCEALED_DRM))
+    per_unit = ctx.ruling(AMBUSH_DRM_COUNT) == "per-unit"
     rolls: list[AmbushRoll] = []
-    for side in (attacker, other_side(state, attacker)):
+    for side in (ctx.attacker, other_side(state, ctx.attacker)):
         (dr,) = yield from roll(f"ambush/{side}", purpose=f"Ambush status dr, {side}")
-        mods = ambush_drms(
-            state, location, side, concealed_drm, rulings["ambush-drm-count"] == "per-unit"
-        )
+        mods = ambush_drms(state, ctx.location, side, concealed_drm, per_unit)
         rolls.append(
             AmbushRoll(
                 side=side, original=dr, modifiers=mods, final=dr + sum(m.value for m in mods)
@@ -123,7 +121,7 @@ def ambush_step(
         ),
         State,
     )
-    for u in units_in(state, location, ambushed_roll.side):
+    for u in units_in(state, ctx.location, ambushed_roll.side):
         if u.concealed or u.hidden:
             state = yield from emit(
                 ConcealmentLost(rule="A11.4", unit=u.id, cause="Ambushed"), State

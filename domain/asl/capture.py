@@ -1,8 +1,9 @@
-"""A20.22 Capture in CC (FACTS 1.6): declared before the DR; +1 to the CC DR, or -1 against
+"""A20.22 Capture in CC: declared before the DR; +1 to the CC DR, or -1 against
 Inexperienced Personnel (A19.35), applied to each defender. Final DR < KN: every defender is
 captured; = KN: one defender of the defender's choice is captured, a squad only as one HS (the
 other HS stays free). A20.221: a side wiped out in simultaneous CC has its captures voided
-(ruling capture-voided). A20.24: captured units abandon their SW."""
+(ruling capture-voided). A20.24: captured units abandon their SW. A11.33/A20.55: a prisoner
+whose guard it eliminated is released (ruling prisoner-attacks)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.asl.casualty import reduce_to_hs
-from blowbyblow.domain.asl.events import CaptureVoided, UnitCaptured
-from blowbyblow.domain.asl.units import State, UnitState, is_mmc, units_in
+from blowbyblow.domain.asl.events import CaptureVoided, PrisonerReleased, UnitCaptured
+from blowbyblow.domain.asl.setup import is_mmc
+from blowbyblow.domain.asl.state import State, UnitState, is_prisoner, units_in
 from blowbyblow.domain.core import Modifier, Step, ask, emit
 
 CAPTURE_DRM = 1
@@ -95,4 +97,16 @@ def void_if_wiped_out(
         state = yield from emit(
             CaptureVoided(rule="A20.221", unit=c.prisoner, restored=restored), State
         )
+    return state
+
+
+def release(state: State, prisoners: tuple[str, ...]) -> Generator[Step, Any, State]:
+    """Ruling prisoner-attacks=captor-first: a prisoner whose guard is gone is released."""
+    for p in prisoners:
+        u = state.units[p]
+        guard = state.units.get(u.guard or "")
+        if is_prisoner(state, p) and (guard is None or guard.status != "active"):
+            state = yield from emit(
+                PrisonerReleased(rule="A20.55", unit=p, cause="its captor was eliminated"), State
+            )
     return state

@@ -4,7 +4,6 @@ Attack FP is compared with the FP of the units attacked and the ratio is rounded
 nearest column printed on the CCT (EX: 7-4 is 3-2, 11-2 is 4-1, 4-15 is 1-4). Final DR < Kill
 Number: every unit attacked is eliminated; = KN: Partial Kill (Casualty Reduction by Random
 Selection); > KN: no effect. Black KN normally, red (black + 2) in Hand-to-Hand CC (J2.31).
-Numbers: shared/rules/FACTS.md section 1.1.
 
 FP can be fractional after halving (A11.19, A7.8), so it is kept as an exact ``Fraction`` and
 written into events as text ("2.5"), never as a float.
@@ -13,6 +12,7 @@ written into events as text ("2.5"), never as a float.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Literal
 
 # (column label, lowest ratio that reaches it, black Kill Number), from the lowest column up.
 CCT: tuple[tuple[str, Fraction, int], ...] = (
@@ -32,7 +32,7 @@ CCT: tuple[tuple[str, Fraction, int], ...] = (
     (">10-1", Fraction(11), 13),
 )
 
-RED_KN_BONUS = 2  # red (HtH) Kill Number = black + 2 (FACTS 1.1)
+RED_KN_BONUS = 2  # red (HtH) Kill Number = black + 2, on every column of the CCT
 
 
 def odds_column(attack: Fraction, defense: Fraction, above_ten: str) -> tuple[str, int]:
@@ -65,7 +65,7 @@ def fmt(value: Fraction) -> str:
     return f"{whole:g}"
 
 
-def result_of(final_dr: int, kn: int) -> str:
+def result_of(final_dr: int, kn: int) -> Literal["eliminated", "partial", "none"]:
     """A11.11: "eliminated" (< KN), "partial" (= KN) or "none" (> KN)."""
     if final_dr < kn:
         return "eliminated"

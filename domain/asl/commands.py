@@ -6,9 +6,14 @@ are asked through ``Ask``."""
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import msgspec
 
 from blowbyblow.domain.core import Command
+
+Weapon = Literal["cmg", "aamg", "rmg", "sn"]  # a vehicle's CC armament (A11.62, A11.622)
+WEAPONS: tuple[Weapon, ...] = get_args(Weapon)
 
 
 class Withdrawal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -42,8 +47,8 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """One CC attack (A11.12): ``by`` units (or one vehicle) against ``targets`` (Personnel, or
     one vehicle). ``leader`` names the directing leader (A11.141; default: the best eligible one).
     ``capture``: a Capture attempt (A20.22). ``hth``: Hand-to-Hand (red KN) where the ruling
-    allows declaring it. ``atmm``: the unit making an ATMM check first (vs an AFV). ``weapons``: for a vehicle,
-    which of cmg/aamg/rmg/sn it uses (default: every usable MG)."""
+    allows declaring it. ``atmm``: the unit making an ATMM check first (vs an AFV).
+    ``weapons``: for a vehicle, which of cmg/aamg/rmg/sn it uses (default: every usable MG)."""
 
     by: list[str]
     targets: list[str]
@@ -51,7 +56,7 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     capture: bool = False
     hth: bool = False
     atmm: str | None = None  # the unit making an ATMM check (C13.7) before an attack vs an AFV
-    weapons: list[str] = []
+    weapons: list[Weapon] = []
     extra: list[ExtraDrm] = []
 
 
@@ -70,4 +75,5 @@ class CloseCombat(
     ambush_possible: bool | None = None  # default: A11.4 conditions from the Location
 
 
-COMMAND_TYPES = (CloseCombat,)
+AslCommand = CloseCombat  # the one command of ASL CC: a union of one
+COMMAND_TYPES: tuple[type[Command], ...] = (CloseCombat,)

@@ -10,7 +10,7 @@ from collections.abc import Generator
 from typing import Any
 
 from blowbyblow.domain.asl.events import ConcealmentLost, ConcealmentRevealed, DummyRemoved
-from blowbyblow.domain.asl.units import State, units_in
+from blowbyblow.domain.asl.state import State, units_in
 from blowbyblow.domain.core import Step, emit
 
 

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
-from blowbyblow.domain.asl.units import UnitState
+from blowbyblow.domain.asl.setup import UnitKind
+from blowbyblow.domain.asl.state import UnitState
 from blowbyblow.domain.core import Modifier, RuleEvent
+
+WithdrawalKind = Literal["melee", "ambush", "infiltration", "street-fighting"]
+Sequence = Literal["simultaneous", "ambush", "vehicle", "prisoners"]  # A11.12, A11.31-A11.33
+KnColor = Literal["black", "red"]  # A11.11: red in Hand-to-Hand CC
+CCResult = Literal["eliminated", "partial", "none", "captured", "partial-capture"]
+VehicleResult = Literal["burning", "eliminated", "immobilized", "none"]
+ATMMResult = Literal["atmm", "pinned", "none"]
+WoundResult = Literal["wounded", "killed"]
 
 
 class CloseCombatPhaseBegun(RuleEvent, frozen=True, kw_only=True):
@@ -66,7 +77,7 @@ class Withdrew(RuleEvent, frozen=True, kw_only=True):
     (A11.22) or street-fighting (A11.8 return)."""
 
     unit: str
-    kind: str
+    kind: WithdrawalKind
     to: str
     keeps_concealment: bool
 
@@ -102,7 +113,7 @@ class AttackDesignated(RuleEvent, frozen=True, kw_only=True):
     leader: str | None
     capture: bool
     vs_vehicle: bool
-    sequence: str  # simultaneous, ambush, vehicle
+    sequence: Sequence
 
 
 class CaptureAttempted(RuleEvent, frozen=True, kw_only=True):
@@ -118,7 +129,7 @@ class OddsCalculated(RuleEvent, frozen=True, kw_only=True):
     halvings: tuple[str, ...]
     column: str
     kill_number: int
-    kn_color: str  # black or red
+    kn_color: KnColor
 
 
 class CCVCalculated(RuleEvent, frozen=True, kw_only=True):
@@ -137,7 +148,7 @@ class ATMMChecked(RuleEvent, frozen=True, kw_only=True):
     original: int
     modifiers: tuple[Modifier, ...]
     final: int
-    result: str  # atmm, pinned, none
+    result: ATMMResult
 
 
 class CCAttackRolled(RuleEvent, frozen=True, kw_only=True):
@@ -153,7 +164,7 @@ class TargetOutcome(msgspec.Struct, frozen=True, kw_only=True):
     unit: str
     modifiers: tuple[Modifier, ...]
     final_dr: int
-    result: str  # eliminated, partial, none (captured, partial-capture when a Capture attempt)
+    result: CCResult  # captured, partial-capture: the results of a Capture attempt
 
 
 class CloseCombatResolved(RuleEvent, frozen=True, kw_only=True):
@@ -172,13 +183,13 @@ class VehicleCCResolved(RuleEvent, frozen=True, kw_only=True):
     original: int
     modifiers: tuple[Modifier, ...]
     final_dr: int
-    result: str  # burning, eliminated, immobilized, none
+    result: VehicleResult
 
 
 class UnlikelyKillRolled(RuleEvent, frozen=True, kw_only=True):
     attack: int
     dr: int
-    result: str
+    result: VehicleResult
 
 
 class VehicleImmobilized(RuleEvent, frozen=True, kw_only=True):
@@ -210,7 +221,7 @@ class RandomSelectionRolled(RuleEvent, frozen=True, kw_only=True):
 class CasualtyReduced(RuleEvent, frozen=True, kw_only=True):
     unit: str
     from_name: str
-    to_kind: str
+    to_kind: UnitKind
     to_name: str
     to_fp: int
     cause: str
@@ -221,7 +232,7 @@ class WoundSeverityRolled(RuleEvent, frozen=True, kw_only=True):
     original: int
     modifiers: tuple[Modifier, ...]
     final: int
-    result: str  # wounded, killed
+    result: WoundResult
 
 
 class UnitEliminated(RuleEvent, frozen=True, kw_only=True):

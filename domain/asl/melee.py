@@ -11,7 +11,7 @@ from collections.abc import Generator
 from typing import Any
 
 from blowbyblow.domain.asl.events import FailureToRout, MeleeContinued, MeleeEnded, MeleeLocked
-from blowbyblow.domain.asl.units import State, known, units_in, vehicles_in
+from blowbyblow.domain.asl.state import State, known, units_in, vehicles_in
 from blowbyblow.domain.core import Step, emit
 
 

@@ -1,5 +1,6 @@
 """ASL Close Combat folds: unit status, concealment, prisoners and their guards, Melee locks per
-Location, vehicles and the CCPh bookkeeping. Pure; events it does not know are ignored."""
+Location, vehicles and the CCPh bookkeeping (``evolve``; pure, events it does not know are
+ignored); the state as a front end shows it (``view``) and in words (``describe_state``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.asl import events as ev
-from blowbyblow.domain.asl.units import MeleeLock, State, UnitState
+from blowbyblow.domain.asl.setup import cc_fp, leadership_drm
+from blowbyblow.domain.asl.state import MeleeLock, State, UnitState, VehicleState, active
+from blowbyblow.domain.system import LockView, PrisonerView, Stat, StateView, UnitView
 
 replace = msgspec.structs.replace
 
@@ -68,7 +71,7 @@ def evolve_phase(state: State, event: Any) -> State:
 # --- unit status and concealment --------------------------------------------------------------
 
 
-def evolve_units(state: State, event: Any) -> State:
+def evolve_concealment(state: State, event: Any) -> State:
     if isinstance(event, ev.DummyRemoved):
         return _unit(state, event.unit, status="removed")
     if isinstance(event, ev.ConcealmentRevealed):
@@ -78,6 +81,12 @@ def evolve_units(state: State, event: Any) -> State:
         return state
     if isinstance(event, ev.ConcealmentLost):
         return _unit(state, event.unit, concealed=False, hidden=False)
+    return state
+
+
+def evolve_movement(state: State, event: Any) -> State:
+    """A unit leaves the CC Location (A11.2, A11.22, A11.41, A11.8), or stays out of it after a
+    failed PAATC (A11.6)."""
     if isinstance(event, ev.Withdrew | ev.Infiltrated):
         u = state.units.get(event.unit)
         if u is None:
@@ -93,6 +102,17 @@ def evolve_units(state: State, event: Any) -> State:
             concealed=u.concealed and keeps,
             street_fighting_from=None,
         )
+    if isinstance(event, ev.PAATCTaken) and not event.passed:
+        changes: dict[str, Any] = {"pinned": True}
+        if event.back_to is not None:
+            changes["location"] = event.back_to
+            changes["street_fighting_from"] = None
+        return _unit(state, event.unit, **changes)
+    return state
+
+
+def evolve_units(state: State, event: Any) -> State:
+    """Casualties, eliminations, status changes and Support Weapons."""
     if isinstance(event, ev.CasualtyReduced):
         return _unit(state, event.unit, kind=event.to_kind, name=event.to_name, fp=event.to_fp)
     if isinstance(event, ev.WoundSeverityRolled) and event.result == "wounded":
@@ -107,12 +127,6 @@ def evolve_units(state: State, event: Any) -> State:
     if isinstance(event, ev.FailureToRout):
         state = replace(state, melee=_drop_from_melee(state, event.unit))
         return _unit(state, event.unit, status="eliminated")
-    if isinstance(event, ev.PAATCTaken) and not event.passed:
-        changes: dict[str, Any] = {"pinned": True}
-        if event.back_to is not None:
-            changes["location"] = event.back_to
-            changes["street_fighting_from"] = None
-        return _unit(state, event.unit, **changes)
     if isinstance(event, ev.UnitStatusChanged):
         return _unit(state, event.unit, broken=event.broken, pinned=event.pinned)
     if isinstance(event, ev.SupportWeaponLost | ev.SupportWeaponDropped):
@@ -183,6 +197,8 @@ def evolve_melee(state: State, event: Any) -> State:
 
 FOLDS: tuple[Callable[[State, Any], State], ...] = (
     evolve_phase,
+    evolve_concealment,
+    evolve_movement,
     evolve_units,
     evolve_prisoners,
     evolve_vehicles,
@@ -220,3 +236,227 @@ def unit_line(u: UnitState) -> str:
     ]
     extra = f" [{', '.join(flags)}]" if flags else ""
     return f"{u.id} {u.name or u.kind} ({u.side}, {u.kind}){extra}"
+
+
+# --- the state in words -----------------------------------------------------------------------
+
+
+def describe_state(state: State) -> str:
+    if state.attacker is None:
+        head = "ASL Close Combat - before the first CCPh"
+    else:
+        head = f"ASL Close Combat - Player Turn {state.turn}, ATTACKER {state.attacker}"
+    lines = [head]
+    for loc in state.locations.values():
+        lines += _describe_location(state, loc.id)
+    concealed = [u.id for u in state.units.values() if u.status == "active" and u.concealed]
+    lines.append(f"Concealed: {', '.join(concealed) or 'none'}")
+    prisoners = prisoners_of(state)
+    if prisoners:
+        lines.append(
+            "Prisoners: " + "; ".join(f"{g} guards {', '.join(p)}" for g, p in prisoners.items())
+        )
+    gone = [
+        f"{u.id} ({u.status})"
+        for u in state.units.values()
+        if u.status not in ("active", "captured")
+    ]
+    if gone:
+        lines.append(f"Out of play: {', '.join(gone)}")
+    return "\n".join(lines)
+
+
+def _describe_location(state: State, location: str) -> list[str]:
+    loc = state.locations[location]
+    units = [u for u in state.units.values() if u.location == loc.id and u.status == "active"]
+    vehicles = [v for v in state.vehicles.values() if v.location == loc.id]
+    lock = state.melee.get(loc.id)
+    if not units and not vehicles and lock is None:
+        return []
+    head = f"{loc.id} ({loc.terrain})"
+    if lock is not None:
+        held = ", ".join(lock.units)
+        by = f"; held by {', '.join(lock.vehicles)}" if lock.vehicles else ""
+        head += f"  MELEE since Player Turn {lock.since}: {held}{by}"
+    lines = [head]
+    for u in units:
+        guard = f" PRISONER of {u.guard}" if u.guard else ""
+        lines.append(f"  {unit_line(u)}{guard}")
+    for v in vehicles:
+        lines.append(f"  {v.id} {v.name} ({v.side}, vehicle) [{', '.join(_vehicle_bits(v))}]")
+    return lines
+
+
+def _vehicle_bits(v: VehicleState) -> list[str]:
+    return [
+        b
+        for b, on in (
+            ("CE" if v.ce else "BU", v.afv),
+            ("Immobile", not v.mobile),
+            ("Motion", v.motion),
+            (v.status, v.status != "active"),
+        )
+        if on
+    ]
+
+
+# --- the state as a front end shows it --------------------------------------------------------
+
+KIND_WORDS: dict[str, str] = {
+    "squad": "squad",
+    "hs": "half-squad",
+    "crew": "crew",
+    "leader": "leader",
+    "hero": "hero",
+}
+
+
+def view(state: State) -> StateView:
+    """Units (Personnel, then vehicles) with their Location, side, status in ASL's words, figures
+    and flags; a Melee lock per Location (A11.15); concealment (A11.19); prisoners and their
+    guards (A20.22); the Player Turn and its ATTACKER."""
+    in_melee = {uid for lock in state.melee.values() for uid in (*lock.units, *lock.vehicles)}
+    units = [_unit_view(state, u, u.id in in_melee) for u in state.units.values()]
+    units += [_vehicle_view(v, v.id in in_melee) for v in state.vehicles.values()]
+    return StateView(
+        sides=state.sides,
+        units=tuple(units),
+        locks=tuple(_melee_view(loc, lock) for loc, lock in state.melee.items()),
+        concealed=tuple(
+            u.id for u in state.units.values() if active(u) and (u.concealed or u.hidden)
+        ),
+        prisoners=tuple(PrisonerView(prisoner=p, captor=g) for p, g in state.prisoners.items()),
+        phase=_phase_words(state),
+        notes=_notes(state),
+    )
+
+
+def unit_status(u: UnitState) -> str:
+    """A unit's status in ASL's words: Good Order, broken or pinned while it is in play;
+    prisoner, eliminated or removed (a Dummy) when it is not."""
+    if u.status == "captured":
+        return "prisoner"
+    if u.status == "removed":
+        return "removed (Dummy)"
+    if u.status == "eliminated":
+        return "eliminated"
+    if u.broken:
+        return "broken"
+    if u.pinned:
+        return "pinned"
+    return "Good Order"
+
+
+def vehicle_status(v: VehicleState) -> str:
+    if v.status == "burning-wreck":
+        return "burning wreck"
+    if v.status == "wreck":
+        return "wreck"
+    return "Mobile" if v.mobile else "Immobilized"
+
+
+def _unit_flags(state: State, u: UnitState, in_melee: bool) -> tuple[str, ...]:
+    marks = (
+        ("broken", u.broken),
+        ("pinned", u.pinned),
+        ("berserk", u.berserk),
+        ("CX", u.cx),
+        ("wounded", u.wounded),
+        ("concealed", u.concealed),
+        ("HIP", u.hidden),
+        ("Dummy", u.dummy),
+        ("Inexperienced", u.inexperienced),
+        ("Lax", u.lax),
+        ("Stealthy", u.stealthy),
+        ("Fanatic", u.fanatic),
+        ("Assault Engineer", u.assault_engineer),
+        ("Street Fighting", u.street_fighting_from is not None),
+        ("in Melee", in_melee),
+        ("withdrawing", u.id in state.withdrawing),
+        ("prisoner", u.status == "captured"),
+        ("guarding prisoners", u.id in state.prisoners.values()),
+    )
+    return tuple(mark for mark, on in marks if on)
+
+
+def _unit_view(state: State, u: UnitState, in_melee: bool) -> UnitView:
+    stats = [Stat(name="kind", value=KIND_WORDS[u.kind]), Stat(name="CC FP", value=str(cc_fp(u)))]
+    stats.append(Stat(name="Morale", value=str(u.morale)))
+    if u.kind == "leader":
+        stats.append(Stat(name="leadership", value=f"{leadership_drm(u):+d}"))
+    if u.sws:
+        stats.append(Stat(name="SW", value=", ".join(u.sws)))
+    if u.stacked_on is not None:
+        stats.append(Stat(name="stacked on", value=u.stacked_on))
+    if u.guard is not None:
+        stats.append(Stat(name="guarded by", value=u.guard))
+    return UnitView(
+        id=u.id,
+        name=u.name or u.kind,
+        side=u.side,
+        status=unit_status(u),
+        stats=tuple(stats),
+        flags=_unit_flags(state, u, in_melee),
+        location=u.location,
+    )
+
+
+def _vehicle_view(v: VehicleState, holds_melee: bool) -> UnitView:
+    figures = (("CMG", v.cmg), ("AAMG", v.aamg), ("RMG", v.rmg), ("BMG", v.bmg))
+    stats = [Stat(name=name, value=str(fp)) for name, fp in figures if fp]
+    if v.close_defense_usage:
+        stats.append(Stat(name="sN usage", value=str(v.close_defense_usage)))
+    if v.passengers:
+        stats.append(Stat(name="passengers", value=", ".join(v.passengers)))
+    if v.riders:
+        stats.append(Stat(name="riders", value=", ".join(v.riders)))
+    marks = (
+        ("vehicle", True),
+        ("AFV", v.afv),
+        ("CE" if v.ce else "BU", v.afv),
+        ("Motion", v.motion),
+        ("unarmored", not v.armored),
+        ("open-topped", v.open_topped),
+        ("abandoned", v.abandoned),
+        ("shocked", v.shocked),
+        ("stunned", v.stunned),
+        ("Bypass", v.bypass),
+        ("holds Melee", holds_melee),
+    )
+    return UnitView(
+        id=v.id,
+        name=v.name or v.id,
+        side=v.side,
+        status=vehicle_status(v),
+        stats=tuple(stats),
+        flags=tuple(mark for mark, on in marks if on),
+        location=v.location,
+    )
+
+
+def _melee_view(location: str, lock: MeleeLock) -> LockView:
+    held_by = f"; held by {', '.join(lock.vehicles)} (A11.7)" if lock.vehicles else ""
+    return LockView(
+        kind="melee",
+        members=(*lock.units, *lock.vehicles),
+        detail=f"{location}: in Melee since Player Turn {lock.since}{held_by}",
+    )
+
+
+def _phase_words(state: State) -> str:
+    if state.attacker is None:
+        return "before the first CCPh"
+    words = f"Player Turn {state.turn}: ATTACKER {state.attacker}"
+    defender = next((s for s in state.sides if s != state.attacker), "")
+    return f"{words}, DEFENDER {defender}"
+
+
+def _notes(state: State) -> tuple[str, ...]:
+    notes: list[str] = []
+    if state.resolved:
+        notes.append(f"CC resolved this Player Turn in: {', '.join(state.resolved)}")
+    if state.current is not None:
+        notes.append(f"CC being resolved in {state.current}")
+    if state.ambusher is not None:
+        notes.append(f"{state.ambusher} has Ambush status")
+    return tuple(notes)

@@ -5,33 +5,73 @@ against the defenders' CCV instead of their FP."""
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from blowbyblow.domain.asl import capture as cap
-from blowbyblow.domain.asl.casualty import casualty_reduce, drop_sws, eliminate, random_selection
+from blowbyblow.domain.asl.casualty import (
+    CCDr,
+    casualty_reduce,
+    drop_sws,
+    eliminate,
+    random_selection,
+)
 from blowbyblow.domain.asl.cct import fmt, kill_number, odds_column, result_of
-from blowbyblow.domain.asl.common import Designation, able_leaders, best_leader, leader_modifier
 from blowbyblow.domain.asl.concealment import ambusher_attack_failed
+from blowbyblow.domain.asl.context import CCContext
+from blowbyblow.domain.asl.designation import Designation
 from blowbyblow.domain.asl.events import (
     CCAttackRolled,
+    CCResult,
     CloseCombatResolved,
     OddsCalculated,
     PartialKill,
     TargetOutcome,
+    UnitEliminated,
 )
-from blowbyblow.domain.asl.units import (
-    State,
-    UnitState,
-    active,
-    base_ccv,
-    cc_fp,
-    is_smc,
-)
+from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
+from blowbyblow.domain.asl.rulings import HAND_TO_HAND, ODDS_ABOVE_TEN
+from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_smc
+from blowbyblow.domain.asl.state import State, UnitState
 from blowbyblow.domain.asl.withdrawal import infiltration, withdrawal_modifier
 from blowbyblow.domain.core import Modifier, Step, emit, roll
 
 Gen = Generator[Step, Any, State]
+Resolved = Generator[Step, Any, tuple[State, list[cap.Capture]]]
+
+CAPTURE_RESULTS: dict[CCResult, CCResult] = {
+    "eliminated": "captured",
+    "partial": "partial-capture",
+}
+
+
+@dataclass(frozen=True)
+class Blow:
+    """One CC attack being resolved: its designation, the attackers and targets still in it,
+    ``src`` the state its odds and DRM are taken from (in simultaneous CC the designation moment,
+    A11.12) and, for a vehicle's MG attack, its FP (A11.62)."""
+
+    d: Designation
+    attackers: tuple[str, ...]
+    targets: tuple[str, ...]
+    src: State
+    vehicle_fp: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"cc/{self.d.number}"
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """The CC DR of a blow: its odds, the colored and white dice, each target's outcome."""
+
+    odds: OddsCalculated
+    black: int
+    colored: int
+    original: int
+    outcomes: tuple[TargetOutcome, ...]
 
 
 def directing_leader(src: State, d: Designation) -> UnitState | None:
@@ -47,8 +87,8 @@ def directing_leader(src: State, d: Designation) -> UnitState | None:
 
 
 def attack_modifiers(src: State, d: Designation) -> list[Modifier]:
-    """DRM that apply to the whole attack (A11.141 leader, A15.24 hero, A4.51 CX, A11.4 Ambush,
-    A20.22 capture is per target, other DRM given with the command)."""
+    """DRM that apply to the whole attack (A11.141 leader, A15.24 hero, A4.51 CX, A11.611 Rider,
+    A11.4 Ambush, other DRM given with the command); A20.22 capture is per target."""
     mods = leader_modifier(directing_leader(src, d), "A11.141")
     attackers = [src.units[a] for a in d.attackers if a in src.units]
     for u in attackers:
@@ -66,20 +106,14 @@ def attack_modifiers(src: State, d: Designation) -> list[Modifier]:
     return mods
 
 
-def target_modifiers(
-    state: State,
-    src: State,
-    d: Designation,
-    target: UnitState,
-    location: str,
-    bypass: bool | None,
-) -> list[Modifier]:
-    """Per-target DRM: ``bypass`` is None for an Infantry attack, else whether the attacking
-    vehicle is in Bypass (Street Fighting from the obstacle, A11.8)."""
+def target_modifiers(state: State, ctx: CCContext, blow: Blow, target: UnitState) -> list[Modifier]:
+    """Per-target DRM (A11.16 broken, A11.2 withdrawing, A4.51 CX, A11.611 Rider, A11.4 Ambush
+    or, for a vehicle's attack, A11.8 Street Fighting Ambush, A20.22 capture)."""
+    src, d = blow.src, blow.d
     mods: list[Modifier] = []
     if target.broken:
         mods.append(Modifier(value=-2, cause="broken target", rule="A11.16"))
-    w = withdrawal_modifier(state, target, location)
+    w = withdrawal_modifier(state, target, ctx.location)
     if w is not None:
         mods.append(w)
     if target.cx:
@@ -88,11 +122,18 @@ def target_modifiers(
         mods.append(Modifier(value=-1, cause="Rider defending", rule="A11.611"))
     if src.ambusher is not None and src.ambusher == target.side:
         mods.append(Modifier(value=1, cause="target has Ambush status", rule="A11.4"))
-    elif bypass is not None and (bypass or target.street_fighting_from is not None):
+    elif _street_fighting(blow, target):
         mods.append(Modifier(value=1, cause="Street Fighting Ambush", rule="A11.8"))
     if d.capture:
         mods.append(cap.capture_modifier(target))
     return mods
+
+
+def _street_fighting(blow: Blow, target: UnitState) -> bool:
+    """A11.8: a vehicle's attack on a Street Fighter, or from Bypass (the obstacle)."""
+    if blow.vehicle_fp is None:
+        return False
+    return blow.src.vehicles[blow.attackers[0]].bypass or target.street_fighting_from is not None
 
 
 def defender_ccv(src: State, targets: tuple[str, ...]) -> int:
@@ -113,41 +154,45 @@ def defender_ccv(src: State, targets: tuple[str, ...]) -> int:
     return total
 
 
-def odds(
-    src: State,
-    d: Designation,
-    attackers: tuple[str, ...],
-    targets: tuple[str, ...],
-    rulings: dict[str, str],
-    vehicle_fp: int | None,
-) -> tuple[OddsCalculated, int]:
+def _strengths(blow: Blow) -> tuple[Fraction, Fraction, list[str]]:
+    """Attack and defense strength and the halvings applied: FP vs FP (A11.11, pinned A7.8), or
+    a vehicle's FP (halved in Motion) vs the defenders' CCV (A11.62); vs a concealed unit the
+    attack is halved (A11.19)."""
+    src = blow.src
     halvings: list[str] = []
-    if vehicle_fp is not None:
-        attack = Fraction(vehicle_fp)
-        v = src.vehicles[attackers[0]]
+    if blow.vehicle_fp is not None:
+        attack = Fraction(blow.vehicle_fp)
+        v = src.vehicles[blow.attackers[0]]
         if v.motion:
             attack /= 2
             halvings.append(f"{v.id} in Motion (A11.62)")
-        defense = Fraction(defender_ccv(src, targets))
+        defense = Fraction(defender_ccv(src, blow.targets))
     else:
         attack = Fraction(0)
-        for a in attackers:
+        for a in blow.attackers:
             u = src.units[a]
             fp = Fraction(cc_fp(u))
             if u.pinned:
                 fp /= 2
                 halvings.append(f"{a} pinned (A7.8)")
             attack += fp
-        defense = Fraction(sum(cc_fp(src.units[t]) for t in targets))
-    if any(src.units[t].concealed or src.units[t].hidden for t in targets):
+        defense = Fraction(sum(cc_fp(src.units[t]) for t in blow.targets))
+    if any(src.units[t].concealed or src.units[t].hidden for t in blow.targets):
         attack /= 2
         halvings.append("vs concealed unit (A11.19)")
-    column, black = odds_column(attack, defense, rulings["odds-above-10"])
-    hth = rulings["hand-to-hand"]
-    red = vehicle_fp is None and (hth == "always" or (hth == "declared" and d.hth))
+    return attack, defense, halvings
+
+
+def odds(blow: Blow, ctx: CCContext) -> tuple[OddsCalculated, int]:
+    """A11.11: the CCT column and the Kill Number (red in Hand-to-Hand CC, ruling hand-to-hand);
+    the black KN is returned too (A11.13 judges SW loss by it)."""
+    attack, defense, halvings = _strengths(blow)
+    column, black = odds_column(attack, defense, ctx.ruling(ODDS_ABOVE_TEN))
+    hth = ctx.ruling(HAND_TO_HAND)
+    red = blow.vehicle_fp is None and (hth == "always" or (hth == "declared" and blow.d.hth))
     event = OddsCalculated(
-        rule="A11.62" if vehicle_fp is not None else "A11.11",
-        attack=d.number,
+        rule="A11.62" if blow.vehicle_fp is not None else "A11.11",
+        attack=blow.d.number,
         attack_fp=fmt(attack),
         defense_fp=fmt(defense),
         halvings=tuple(halvings),
@@ -158,22 +203,39 @@ def odds(
     return event, black
 
 
-def resolve_vs_personnel(
-    state: State,
-    src: State,
-    d: Designation,
-    attackers: tuple[str, ...],
-    targets: tuple[str, ...],
-    location: str,
-    rulings: dict[str, str],
-    vehicle_fp: int | None = None,
-) -> Generator[Step, Any, tuple[State, list[cap.Capture]]]:
-    """One attack: odds, the CC DR (colored + white), each target's Final DR, the results."""
-    odds_event, black = odds(src, d, attackers, targets, rulings, vehicle_fp)
+def resolve_vs_personnel(state: State, ctx: CCContext, blow: Blow) -> Resolved:
+    """One attack: odds, the CC DR (colored + white), each target's Final DR, the results, then
+    the Ambusher's concealment (A11.4) and Infiltration (A11.22)."""
+    state, rolled = yield from _roll(state, ctx, blow)
+    captures: list[cap.Capture] = []
+    if blow.d.capture:
+        state, captures = yield from _captures(state, ctx, blow, rolled)
+    else:
+        state = yield from _kills(state, ctx, blow, rolled)
+    d = blow.d
+    if state.ambusher == d.side and blow.vehicle_fp is None:
+        cleared = all(o.result in ("eliminated", "captured") for o in rolled.outcomes)
+        state = yield from ambusher_attack_failed(state, blow.attackers, cleared)
+    # A11.22 Infiltration: Original 2 for the attacker, Original 12 for the attacked units.
+    if rolled.original == 2 and blow.vehicle_fp is None:
+        state = yield from infiltration(
+            state, blow.attackers, rolled.original, d.number, ctx.location
+        )
+    elif rolled.original == 12:
+        state = yield from infiltration(
+            state, blow.targets, rolled.original, d.number, ctx.location
+        )
+    return state, captures
+
+
+def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tuple[State, Rolled]]:
+    """A11.11: the odds, the CC DR, each target's DRM and Final DR against the Kill Number."""
+    d = blow.d
+    odds_event, black = odds(blow, ctx)
     state = yield from emit(odds_event, State)
     kn = odds_event.kill_number
     colored, white = yield from roll(
-        f"cc/{d.number}", n=2, purpose=f"CC DR of attack {d.number} (colored, white)"
+        blow.key, n=2, purpose=f"CC DR of attack {d.number} (colored, white)"
     )
     original = colored + white
     state = yield from emit(
@@ -182,16 +244,14 @@ def resolve_vs_personnel(
         ),
         State,
     )
-    common = attack_modifiers(src, d)
-    bypass = src.vehicles[attackers[0]].bypass if vehicle_fp is not None else None
+    common = attack_modifiers(blow.src, d)
     outcomes: list[TargetOutcome] = []
-    for t in targets:
-        target = state.units[t]
-        mods = (*common, *target_modifiers(state, src, d, target, location, bypass))
+    for t in blow.targets:
+        mods = (*common, *target_modifiers(state, ctx, blow, state.units[t]))
         final = original + sum(m.value for m in mods)
-        result = result_of(final, kn)
+        result: CCResult = result_of(final, kn)
         if d.capture:
-            result = {"eliminated": "captured", "partial": "partial-capture"}.get(result, result)
+            result = CAPTURE_RESULTS.get(result, result)
         outcomes.append(TargetOutcome(unit=t, modifiers=mods, final_dr=final, result=result))
     state = yield from emit(
         CloseCombatResolved(
@@ -205,61 +265,52 @@ def resolve_vs_personnel(
         ),
         State,
     )
-    sw_ruling = rulings["sw-loss-dr"]
-    key = f"cc/{d.number}"
-    captures: list[cap.Capture] = []
-    if d.capture:
-        guard = cap.guard_for(state, attackers, location)
-        taken = [o.unit for o in outcomes if o.result == "captured"]
-        state, made = yield from cap.capture_all(state, taken, guard)
+    rolled = Rolled(
+        odds=odds_event, black=black, colored=colored, original=original, outcomes=tuple(outcomes)
+    )
+    return state, rolled
+
+
+def _captures(state: State, ctx: CCContext, blow: Blow, rolled: Rolled) -> Resolved:
+    """A20.22: Final DR < KN captures every defender, = KN one of the defender's choice; A20.24:
+    the captured units' SW stay behind."""
+    guard = cap.guard_for(state, blow.attackers, ctx.location)
+    taken = [o.unit for o in rolled.outcomes if o.result == "captured"]
+    state, captures = yield from cap.capture_all(state, taken, guard)
+    partial = [o.unit for o in rolled.outcomes if o.result == "partial-capture"]
+    if partial:
+        state, made = yield from cap.capture_one(state, partial, guard, blow.d.number)
         captures += made
-        partial = [o.unit for o in outcomes if o.result == "partial-capture"]
-        if partial:
-            state, made = yield from cap.capture_one(state, partial, guard, d.number)
-            captures += made
-        for c in captures:
-            if c.restored is None:
-                u = state.units[c.prisoner]
-                state = yield from drop_sws(
-                    state, u.id, u.sws, location, None, black, key, sw_ruling
-                )
-    else:
-        for o in outcomes:
-            if o.result == "eliminated":
-                state = yield from eliminate(
-                    state,
-                    o.unit,
-                    f"CC attack {d.number}",
-                    odds_event.rule,
-                    colored,
-                    black,
-                    key,
-                    sw_ruling,
-                )
-        eligible = tuple(o.unit for o in outcomes if o.result == "partial")
-        if eligible:
-            state = yield from emit(
-                PartialKill(rule="A11.11", attack=d.number, kill_number=kn, eligible=eligible),
-                State,
-            )
-            state, chosen = yield from random_selection(
-                state, f"rs/{d.number}", eligible, f"Partial Kill of attack {d.number}"
-            )
-            for uid in chosen:
-                state = yield from casualty_reduce(
-                    state, uid, f"Partial Kill, attack {d.number}", key, colored, black, sw_ruling
-                )
-    if state.ambusher == d.side and vehicle_fp is None:
-        cleared = all(o.result in ("eliminated", "captured") for o in outcomes)
-        state = yield from ambusher_attack_failed(state, attackers, cleared)
-    # A11.22 Infiltration: Original 2 for the attacker, Original 12 for the attacked units.
-    if original == 2 and vehicle_fp is None:
-        state = yield from infiltration(state, attackers, original, d.number, location)
-    elif original == 12:
-        state = yield from infiltration(state, targets, original, d.number, location)
+    dr = CCDr(key=blow.key, colored=None, black_kn=rolled.black)
+    for c in captures:
+        if c.restored is None:
+            state = yield from drop_sws(state, ctx, state.units[c.prisoner], ctx.location, dr)
     return state, captures
 
 
-def still_here(state: State, unit_id: str, location: str) -> bool:
-    u = state.units.get(unit_id)
-    return u is not None and active(u) and u.guard is None and u.location == location
+def _kills(state: State, ctx: CCContext, blow: Blow, rolled: Rolled) -> Gen:
+    """A11.11: Final DR < KN eliminates (A11.13 for its SW), = KN is a Partial Kill: Casualty
+    Reduction by Random Selection (A.9)."""
+    d = blow.d
+    dr = CCDr(key=blow.key, colored=rolled.colored, black_kn=rolled.black)
+    for o in rolled.outcomes:
+        if o.result == "eliminated":
+            elimination = UnitEliminated(
+                rule=rolled.odds.rule, unit=o.unit, cause=f"CC attack {d.number}"
+            )
+            state = yield from eliminate(state, ctx, elimination, dr)
+    eligible = tuple(o.unit for o in rolled.outcomes if o.result == "partial")
+    if not eligible:
+        return state
+    state = yield from emit(
+        PartialKill(
+            rule="A11.11", attack=d.number, kill_number=rolled.odds.kill_number, eligible=eligible
+        ),
+        State,
+    )
+    state, chosen = yield from random_selection(
+        state, f"rs/{d.number}", eligible, f"Partial Kill of attack {d.number}"
+    )
+    for uid in chosen:
+        state = yield from casualty_reduce(state, ctx, uid, f"Partial Kill, attack {d.number}", dr)
+    return state

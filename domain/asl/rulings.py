@@ -1,12 +1,12 @@
-"""Named rulings where the A11 text (shared/seeds/asl-a11-close-combat.txt) is ambiguous, has
-variants, or relies on a value shared/rules/FACTS.md marks [U] or [S]. Every default reproduces
-the seed's worked examples (tests/asl)."""
+"""Named rulings where chapter A11 of the ASL Rulebook is ambiguous, has variants, or relies on a
+value no published source we could check confirms. Every default reproduces the rulebook's worked
+examples (the EX of A11.141, A11.41 and A11.622, and the A11 comprehensive CC example).
+
+Rules read a ruling only as ``ctx.ruling(CONSTANT)``."""
 
 from __future__ import annotations
 
 from blowbyblow.domain.core import Ruling
-
-SEED = "shared/seeds/asl-a11-close-combat.txt"
 
 AMBUSH_THRESHOLD = Ruling(
     name="ambush-threshold",
@@ -14,19 +14,29 @@ AMBUSH_THRESHOLD = Ruling(
     choices=("at-least-3", "more-than-3"),
     summary=(
         "A11.4 'rolls at least three < the other', compared on Final drs. at-least-3: Final dr "
-        "<= the other's - 3 (the comprehensive example G5: 0 against 3 Ambushes; J2). "
-        "more-than-3: Final dr < the other's - 3 (the 4-4-7 example's aside 'an original dr of < 2' "
-        "with -2 drm against a 3)."
+        "<= the other's - 3 (the A11 comprehensive example, hex G5: 0 against 3 Ambushes; hex "
+        "J2). more-than-3: Final dr < the other's - 3 (the aside of the A11.41 EX, 'an original "
+        "dr of < 2' with -2 drm against a 3)."
     ),
-    rule=f"{SEED} A11.4 and its EX; comprehensive example G5, J2; FACTS 1.7 [U]",
+    rule="A11.4",
+    note=(
+        "The A11.4 text and its examples read two ways; unconfirmed: no published source we "
+        "could check states the threshold in numbers. The default follows the comprehensive "
+        "example (hex G5)."
+    ),
 )
 
 AMBUSH_CONCEALED_DRM = Ruling(
     name="ambush-concealed-drm",
     default="-2",
     choices=("-2", "0"),
-    summary="Concealed drm to the Ambush dr: -2 as printed in the seed's A11.4 table (FACTS: [U]).",
-    rule=f"{SEED} A11.4 drm table; 4-4-7 EX; G5; FACTS 1.7 [U]",
+    summary="Concealed drm to the Ambush dr: -2 as printed in the A11.4 drm table.",
+    rule="A11.4",
+    note=(
+        "Unconfirmed: only the A11.4 drm table as transcribed gives -2, no other published source "
+        "we could check confirms it; the default -2 is what the A11.41 EX and the comprehensive "
+        "example (hex G5) use."
+    ),
 )
 
 ODDS_ABOVE_TEN = Ruling(
@@ -35,10 +45,14 @@ ODDS_ABOVE_TEN = Ruling(
     choices=("beyond", "round-down"),
     summary=(
         "Odds between 10-1 and 11-1. beyond: any ratio above exactly 10-1 uses the '>10-1' "
-        "column (both CCT transcriptions A1/A2). round-down: 10.x-1 rounds down to 10-1 like "
-        "every other ratio (A11.11 'rounded down')."
+        "column (as the Close Combat Table is transcribed). round-down: 10.x-1 rounds down to "
+        "10-1 like every other ratio (A11.11 'rounded down')."
     ),
-    rule=f"{SEED} A11.11; FACTS 1.1 note [S]",
+    rule="A11.11",
+    note=(
+        "The CCT's '>10-1' column and A11.11's 'rounded down' disagree for ratios between 10 and "
+        "11 to 1; unconfirmed: only secondary sources discuss it, none we could check settles it."
+    ),
 )
 
 HAND_TO_HAND = Ruling(
@@ -46,11 +60,15 @@ HAND_TO_HAND = Ruling(
     default="never",
     choices=("never", "declared", "always"),
     summary=(
-        "Red Kill Numbers (black + 2) of Hand-to-Hand CC (J2.31, not in the seed). never: black "
-        "only (A11.11 'normally'). declared: an attack with hth=true uses red. always: every "
-        "Infantry-vs-Infantry attack uses red (an SSR)."
+        "Red Kill Numbers (black + 2) of Hand-to-Hand CC (J2.31). never: black only (A11.11 "
+        "'normally'). declared: an attack with hth=true uses red. always: every "
+        "Infantry-vs-Infantry attack uses red (a scenario special rule)."
     ),
-    rule=f"{SEED} A11.11; FACTS 1.1 HtH trigger [S]/[U]",
+    rule="A11.11",
+    note=(
+        "A11.11 defers to J2.31 for when Hand-to-Hand CC applies; unconfirmed: we could not check "
+        "the J2.31 text, and secondary sources disagree on what triggers it."
+    ),
 )
 
 BURN_DR = Ruling(
@@ -59,9 +77,14 @@ BURN_DR = Ruling(
     choices=("original", "final"),
     summary=(
         "A11.5 'burning wreck if the CC DR is <= half of the CCV': judged on the Original DR "
-        "(the PzIVJ EX: CCV 6 with -1 DRM 'burns on an Original DR <= 3') or on the Final DR."
+        "(the A11.622 PzIVJ EX: CCV 6 with -1 DRM 'burns on an Original DR <= 3') or on the "
+        "Final DR."
     ),
-    rule=f"{SEED} A11.5 and the 11.622 EX",
+    rule="A11.5",
+    note=(
+        "A11.5 says 'the CC DR' without saying Original or Final; the A11.622 EX reads it as "
+        "the Original DR."
+    ),
 )
 
 SW_LOSS_DR = Ruling(
@@ -70,9 +93,13 @@ SW_LOSS_DR = Ruling(
     choices=("below-kn", "at-most-kn"),
     summary=(
         "A11.13: after an Original colored dr of 1, each SW of a unit eliminated in CC is lost "
-        "on a subsequent dr < the black KN (seed text); at-most-kn: dr <= KN (FACTS 1.2 [S])."
+        "on a subsequent dr < the black KN (the A11.13 text); at-most-kn: dr <= KN."
     ),
-    rule=f"{SEED} A11.13; FACTS 1.2 [S]",
+    rule="A11.13",
+    note=(
+        "The A11.13 text says '<'; a secondary source says 'no higher than'. Unconfirmed: no "
+        "other published source we could check settles it; the default follows the A11.13 text."
+    ),
 )
 
 ATMM_CHECK = Ruling(
@@ -80,12 +107,16 @@ ATMM_CHECK = Ruling(
     default="final-3-original-6-pins",
     choices=("final-3-original-6-pins", "not-allowed"),
     summary=(
-        "ATMM (C13.7, not in the seed): an attack vs an AFV may make an ATMM check dr (+2 if made "
-        "by a leader); Final dr <= 3 gives a -3 DRM, an Original 6 pins the unit (CCV -1). As the "
-        "comprehensive example uses it (F4: Original 3 gives -3; I5: Original 6 pins). "
+        "ATMM (C13.7): an attack vs an AFV may make an ATMM check dr (+2 if made by a leader); "
+        "Final dr <= 3 gives a -3 DRM, an Original 6 pins the unit (CCV -1). As the A11 "
+        "comprehensive example uses it (hex F4: Original 3 gives -3; hex I5: Original 6 pins). "
         "not-allowed: refuse atmm attacks."
     ),
-    rule=f"{SEED} comprehensive example F4 and I5 [U: C13.7 text not retrieved]",
+    rule="C13.7",
+    note=(
+        "Unconfirmed: we could not check the C13.7 text; the values are those the A11 "
+        "comprehensive example applies (hexes F4 and I5)."
+    ),
 )
 
 CAPTURE_VOIDED = Ruling(
@@ -96,8 +127,12 @@ CAPTURE_VOIDED = Ruling(
         "A20.221: in simultaneous CC a side wiped out (eliminated/captured) in the Location "
         "has its own captures of that phase voided; never: captures always stand."
     ),
-    rule="FACTS 1.6 A20.221; comprehensive example G3 ('would have eliminated the 4-6-7 "
-    "and thus would not have been Captured')",
+    rule="A20.221",
+    note=(
+        "A variant: A20.221 voids the captures of a side wiped out in simultaneous CC, as the "
+        "A11 comprehensive example (hex G3) reads it ('would have eliminated the 4-6-7 and thus "
+        "would not have been Captured'); 'never' lets every capture stand."
+    ),
 )
 
 AMBUSH_DRM_COUNT = Ruling(
@@ -106,10 +141,14 @@ AMBUSH_DRM_COUNT = Ruling(
     choices=("per-cause", "per-unit"),
     summary=(
         "A11.4 '+1 CX, Lax, broken, pinned, or berserk (each)': per-cause counts each cause once "
-        "if any unit of the force qualifies (FACTS 1.7, A8 R29.9; 'even if only a portion of a "
-        "player's CC force is qualified'); per-unit adds +1 for every qualifying unit."
+        "if any unit of the force qualifies ('even if only a portion of a player's CC force is "
+        "qualified'); per-unit adds +1 for every qualifying unit."
     ),
-    rule=f"{SEED} A11.4 drm table; FACTS 1.7 [S]",
+    rule="A11.4",
+    note=(
+        "A11.4's '(each)' reads per cause or per unit; unconfirmed: only secondary sources read "
+        "it per cause, none we could check is the rulebook's own word."
+    ),
 )
 
 PRISONER_ATTACKS = Ruling(
@@ -118,12 +157,16 @@ PRISONER_ATTACKS = Ruling(
     choices=("not-allowed", "captor-first"),
     summary=(
         "A11.33: prisoners attempting to eliminate their captor resolve all their CC attacks "
-        "first (A20.55, whose text was not retrieved). not-allowed: prisoners never attack. "
-        "captor-first: prisoners may attack only their own guard, with their printed FP, first "
-        "of all (A11.34: over Ambush and vehicle); a prisoner whose guard it eliminated is "
-        "released [U]."
+        "first (A20.55). not-allowed: prisoners never attack. captor-first: prisoners may attack "
+        "only their own guard, with their printed FP, first of all (A11.34: over Ambush and "
+        "vehicle); a prisoner whose guard it eliminated is released."
     ),
-    rule=f"{SEED} A11.33, A11.34 [U: A20.55 not retrieved]",
+    rule="A11.33",
+    note=(
+        "A11.33 refers to A20.55 for when prisoners may attack; unconfirmed: we could not check "
+        "the A20.55 text, so the default does not let them, and the release of a prisoner whose "
+        "guard it eliminated is our reading."
+    ),
 )
 
 RULINGS: tuple[Ruling, ...] = (

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from blowbyblow.domain.asl.casualty import casualty_reduce, random_selection
-from blowbyblow.domain.asl.commands import CloseCombat
-from blowbyblow.domain.asl.common import Designation, able_leaders, best_leader, leader_modifier
+from blowbyblow.domain.asl.casualty import CCDr, casualty_reduce, random_selection
+from blowbyblow.domain.asl.commands import CloseCombat, Weapon
+from blowbyblow.domain.asl.context import CCContext
+from blowbyblow.domain.asl.designation import Designation
 from blowbyblow.domain.asl.events import (
     ATMMChecked,
+    ATMMResult,
     CCVCalculated,
     CloseDefenseWeaponFired,
     PAATCTaken,
@@ -24,22 +26,19 @@ from blowbyblow.domain.asl.events import (
     VehicleCCResolved,
     VehicleEliminated,
     VehicleImmobilized,
+    VehicleResult,
 )
-from blowbyblow.domain.asl.units import (
-    State,
-    UnitState,
-    VehicleState,
-    base_ccv,
-    is_smc,
-    units_in,
-)
+from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
+from blowbyblow.domain.asl.rulings import BURN_DR
+from blowbyblow.domain.asl.setup import base_ccv, is_smc
+from blowbyblow.domain.asl.state import State, UnitState, VehicleState, units_in
 from blowbyblow.domain.asl.withdrawal import infiltration
 from blowbyblow.domain.core import Modifier, Step, ask, emit, roll
 
 Gen = Generator[Step, Any, State]
 
-RESULT_ORDER = ("none", "immobilized", "eliminated", "burning")
-UNLIKELY = {1: "burning", 2: "eliminated", 3: "immobilized"}
+RESULT_ORDER: tuple[VehicleResult, ...] = ("none", "immobilized", "eliminated", "burning")
+UNLIKELY: dict[int, VehicleResult] = {1: "burning", 2: "eliminated", 3: "immobilized"}
 ATMM_DRM = -3
 
 
@@ -63,7 +62,13 @@ def ccv(units: list[UnitState]) -> tuple[int, int, tuple[Modifier, ...]]:
 def vehicle_drms(
     state: State, d: Designation, v: VehicleState, attackers: list[UnitState], location: str
 ) -> list[Modifier]:
-    """A11.51, A11.61, A11.8, A11.4 (Ambush), A15.24 (hero), leadership when combining."""
+    """A11.51, A11.61, A11.8, A11.4 (Ambush), A15.24 (hero), leadership when combining: the
+    DRM the vehicle brings, then those of its attackers."""
+    return [*_target_drms(state, v, location), *_attacker_drms(state, d, v, attackers)]
+
+
+def _target_drms(state: State, v: VehicleState, location: str) -> list[Modifier]:
+    """A11.51 and A11.61: the vehicle's armour, MG, escort, Motion, exposure and mobility."""
     mods: list[Modifier] = []
     if not v.armored:
         mods.append(Modifier(value=-3, cause="unarmored vehicle", rule="A11.51"))
@@ -83,6 +88,15 @@ def vehicle_drms(
         mods.append(Modifier(value=-1, cause="CE AFV", rule="A11.61"))
     if v.afv and not v.mobile:
         mods.append(Modifier(value=-1, cause="Immobile AFV", rule="A11.61"))
+    return mods
+
+
+def _attacker_drms(
+    state: State, d: Designation, v: VehicleState, attackers: list[UnitState]
+) -> list[Modifier]:
+    """Leadership (A11.51), heroes (A15.24), Ambush (A11.4) or Street Fighting (A11.8), CX
+    (A4.51) and DRM given with the command."""
+    mods: list[Modifier] = []
     leaders = able_leaders(attackers)
     if leaders and len(attackers) > 1:
         mods += leader_modifier(leaders[0], "A11.51")
@@ -113,7 +127,7 @@ def atmm_check(state: State, d: Designation) -> Generator[Step, Any, tuple[State
         (Modifier(value=2, cause="leader checking", rule="C13.7"),) if unit.kind == "leader" else ()
     )
     final = dr + sum(m.value for m in mods)
-    result = "pinned" if dr == 6 else "atmm" if final <= 3 else "none"
+    result: ATMMResult = "pinned" if dr == 6 else "atmm" if final <= 3 else "none"
     state = yield from emit(
         ATMMChecked(
             rule="C13.7",
@@ -139,8 +153,11 @@ def atmm_check(state: State, d: Designation) -> Generator[Step, Any, tuple[State
 
 
 def resolve_vs_vehicle(
-    state: State, d: Designation, attackers: tuple[str, ...], location: str, rulings: dict[str, str]
+    state: State, ctx: CCContext, d: Designation, attackers: tuple[str, ...]
 ) -> Gen:
+    """A11.5: an Infantry attack vs a vehicle: the ATMM check (C13.7), the attackers' CCV, the CC
+    DR and its result, the Unlikely Kill (A11.501), the vehicle's fate and its PRC (A11.611),
+    Crew Small Arms (A11.621), Infiltration (A11.22)."""
     v = state.vehicles[d.targets[0]]
     atmm: Modifier | None = None
     if d.atmm is not None:
@@ -153,7 +170,7 @@ def resolve_vs_vehicle(
         ),
         State,
     )
-    mods = vehicle_drms(state, d, v, units, location)
+    mods = vehicle_drms(state, d, v, units, ctx.location)
     if atmm is not None:
         mods.append(atmm)
     colored, white = yield from roll(
@@ -161,13 +178,8 @@ def resolve_vs_vehicle(
     )
     original = colored + white
     final = original + sum(m.value for m in mods)
-    burn_dr = original if rulings["burn-dr"] == "original" else final
-    if final < value:
-        result = "burning" if 2 * burn_dr <= value else "eliminated"
-    elif final == value:
-        result = "immobilized"
-    else:
-        result = "none"
+    burn_dr = original if ctx.ruling(BURN_DR) == "original" else final
+    result = vehicle_result(final, value, burn_dr)
     state = yield from emit(
         VehicleCCResolved(
             rule="A11.5",
@@ -182,13 +194,40 @@ def resolve_vs_vehicle(
         State,
     )
     if original == 2:
-        (dr,) = yield from roll(f"unlikely/{d.number}", purpose="Unlikely Kill dr")
-        extra = UNLIKELY.get(dr, "none")
-        better = max(result, extra, key=RESULT_ORDER.index)
-        state = yield from emit(
-            UnlikelyKillRolled(rule="A11.501", attack=d.number, dr=dr, result=better), State
-        )
-        result = better
+        state, result = yield from unlikely_kill(state, d, result)
+    state = yield from vehicle_fate(state, v, result)
+    if original == 12 and v.crewed and not v.abandoned and not v.shocked and not v.stunned:
+        state = yield from crew_small_arms(state, ctx, d, attackers, colored)
+    if original == 2:
+        state = yield from infiltration(state, attackers, original, d.number, ctx.location)
+    return state
+
+
+def vehicle_result(final: int, ccv_value: int, burn_dr: int) -> VehicleResult:
+    """A11.5: Final DR < CCV eliminates (burning if ``burn_dr`` <= half the CCV), = CCV
+    immobilizes, > CCV has no effect."""
+    if final < ccv_value:
+        return "burning" if 2 * burn_dr <= ccv_value else "eliminated"
+    if final == ccv_value:
+        return "immobilized"
+    return "none"
+
+
+def unlikely_kill(
+    state: State, d: Designation, result: VehicleResult
+) -> Generator[Step, Any, tuple[State, VehicleResult]]:
+    """A11.501: after an Original 2, a third die; the better of its result and the DR's."""
+    (dr,) = yield from roll(f"unlikely/{d.number}", purpose="Unlikely Kill dr")
+    extra = UNLIKELY.get(dr, "none")
+    better = max(result, extra, key=RESULT_ORDER.index)
+    state = yield from emit(
+        UnlikelyKillRolled(rule="A11.501", attack=d.number, dr=dr, result=better), State
+    )
+    return state, better
+
+
+def vehicle_fate(state: State, v: VehicleState, result: VehicleResult) -> Gen:
+    """A11.5 Immobilized or eliminated (burning); A11.611: its PRC are eliminated with it."""
     if result == "immobilized":
         state = yield from emit(VehicleImmobilized(rule="A11.5", vehicle=v.id), State)
     elif result in ("eliminated", "burning"):
@@ -200,23 +239,19 @@ def resolve_vs_vehicle(
                 state = yield from emit(
                     UnitEliminated(rule="A11.611", unit=p, cause=f"PRC of {v.id} destroyed"), State
                 )
-    if original == 12 and v.crewed and not v.abandoned and not v.shocked and not v.stunned:
-        alive = tuple(a for a in attackers if state.units[a].status == "active")
-        state, chosen = yield from random_selection(
-            state, f"rs/{d.number}", alive, "Crew Small Arms"
-        )
-        for uid in chosen:
-            state = yield from casualty_reduce(
-                state,
-                uid,
-                "Crew Small Arms (A11.621)",
-                f"cc/{d.number}",
-                colored,
-                0,
-                rulings["sw-loss-dr"],
-            )
-    if original == 2:
-        state = yield from infiltration(state, attackers, original, d.number, location)
+    return state
+
+
+def crew_small_arms(
+    state: State, ctx: CCContext, d: Designation, attackers: tuple[str, ...], colored: int
+) -> Gen:
+    """A11.621: an Original 12 vs a crewed vehicle: the attackers suffer Casualty Reduction
+    (Random Selection among those still active)."""
+    alive = tuple(a for a in attackers if state.units[a].status == "active")
+    state, chosen = yield from random_selection(state, f"rs/{d.number}", alive, "Crew Small Arms")
+    dr = CCDr(key=f"cc/{d.number}", colored=colored, black_kn=0)
+    for uid in chosen:
+        state = yield from casualty_reduce(state, ctx, uid, "Crew Small Arms (A11.621)", dr)
     return state
 
 
@@ -259,9 +294,9 @@ def paatc(state: State, c: CloseCombat) -> Gen:
     return state
 
 
-def vehicle_fp(v: VehicleState, weapons: tuple[str, ...]) -> int:
+def vehicle_fp(v: VehicleState, weapons: tuple[Weapon, ...]) -> int:
     """A11.62: CMG, AAMG (if CE) and RMG FP; never the BMG."""
-    chosen = weapons or ("cmg", "aamg", "rmg")
+    chosen: tuple[Weapon, ...] = weapons or ("cmg", "aamg", "rmg")
     fp = 0
     if "cmg" in chosen:
         fp += v.cmg

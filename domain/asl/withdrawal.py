@@ -1,5 +1,6 @@
 """A11.2 Withdrawal from Melee, A11.21 its mechanics, A11.22 Infiltration, A11.41 Ambush
-Withdrawal, and A11.16 (broken Infantry in Melee must withdraw; otherwise Failure to Rout)."""
+Withdrawal, A11.16 (broken Infantry in Melee must withdraw; otherwise Failure to Rout) and the
+A11.8 return of Street Fighters: every way a unit leaves the CC Location."""
 
 from __future__ import annotations
 
@@ -8,21 +9,23 @@ from typing import Any
 
 from blowbyblow.domain.asl.casualty import random_selection
 from blowbyblow.domain.asl.commands import CloseCombat
-from blowbyblow.domain.asl.common import destinations
 from blowbyblow.domain.asl.events import (
     ConcealmentLost,
     Infiltrated,
     UnitEliminated,
     WithdrawalAttempted,
+    WithdrawalKind,
     Withdrew,
 )
-from blowbyblow.domain.asl.units import (
+from blowbyblow.domain.asl.setup import is_open_ground
+from blowbyblow.domain.asl.state import (
     State,
     UnitState,
     active,
-    is_open_ground,
+    known,
     other_side,
     units_in,
+    vehicles_in,
 )
 from blowbyblow.domain.core import Modifier, Step, ask, emit
 
@@ -30,6 +33,20 @@ Gen = Generator[Step, Any, State]
 
 WITHDRAWING_DRM = -2
 STANDING_DRM = 1
+
+
+def enemy_known_in(state: State, location: str, side: str) -> bool:
+    if any(known(u) and u.side != side for u in units_in(state, location)):
+        return True
+    return any(v.side != side for v in vehicles_in(state, location))
+
+
+def destinations(state: State, unit: UnitState, location: str) -> tuple[str, ...]:
+    """A11.21: adjacent Locations (from the setup) not occupied by a Known enemy unit."""
+    loc = state.locations[location]
+    return tuple(
+        a for a in loc.adjacent if a in state.locations and not enemy_known_in(state, a, unit.side)
+    )
 
 
 def withdrawal_modifier(state: State, unit: UnitState, location: str) -> Modifier | None:
@@ -108,7 +125,7 @@ def announce(state: State, command: CloseCombat) -> Generator[Step, Any, tuple[S
     return state, unable
 
 
-def move_out(state: State, unit_id: str, to: str, kind: str, rule: str, location: str) -> Gen:
+def move_out(state: State, unit_id: str, to: str, kind: WithdrawalKind, rule: str) -> Gen:
     """Leave the CC Location; A11.21: into a concealed (not Dummy) enemy's Location the unit
     is eliminated and the enemy (Random Selection) forfeits concealment; HIP units are placed."""
     u = state.units[unit_id]
@@ -206,7 +223,7 @@ def ambush_withdrawal(state: State, location: str, when: str) -> Gen:
             f"Ambush Withdrawal ({when} CC): may {u.id} withdraw?",
         )
         if to is not None:
-            state = yield from move_out(state, u.id, to, "ambush", "A11.41", location)
+            state = yield from move_out(state, u.id, to, "ambush", "A11.41")
     return state
 
 
@@ -216,5 +233,17 @@ def complete(state: State, location: str) -> Gen:
     for uid, to in list(state.withdrawing.items()):
         u = state.units[uid]
         if active(u) and u.guard is None and u.location == location:
-            state = yield from move_out(state, uid, to, "melee", "A11.2", location)
+            state = yield from move_out(state, uid, to, "melee", "A11.2")
+    return state
+
+
+def street_fighters_return(state: State, location: str) -> Gen:
+    """A11.8: Street Fighters return to the building Location they came from after CC, unless
+    broken or pinned (or held by Wire, the A11 comprehensive example, hex F4)."""
+    if state.locations[location].wire:
+        return state
+    for u in units_in(state, location):
+        if u.street_fighting_from is None or u.broken or u.pinned:
+            continue
+        state = yield from move_out(state, u.id, u.street_fighting_from, "street-fighting", "A11.8")
     return state

@@ -3,10 +3,17 @@ range 6, morale 7)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from blowbyblow.domain.asl.commands import CloseCombat
-from blowbyblow.domain.asl.units import LocationSetup, MeleeSetup, Setup, UnitSetup, VehicleSetup
+from blowbyblow.domain.asl.setup import (
+    LocationSetup,
+    MeleeSetup,
+    Setup,
+    Terrain,
+    UnitSetup,
+    VehicleSetup,
+)
 from blowbyblow.domain.core import Event
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import ListedDice, ScriptedChoices
@@ -70,7 +77,7 @@ def leader(uid: str, side: str, loc: str, name: str, **kw: Any) -> UnitSetup:
 
 
 def loc(
-    lid: str, terrain: str = "open", adjacent: tuple[str, ...] = (), **kw: Any
+    lid: str, terrain: Terrain = "open", adjacent: tuple[str, ...] = (), **kw: Any
 ) -> LocationSetup:
     return LocationSetup(id=lid, terrain=terrain, adjacent=list(adjacent), **kw)
 
@@ -91,14 +98,19 @@ def setup(
     )
 
 
+class RunOptions(TypedDict, total=False):
+    """What a test may add to a run: scripted choices, rulings, and whether every listed die
+    must be used (default: yes)."""
+
+    choices: dict[str, str]
+    rulings: dict[str, str]
+    all_dice_used: bool
+
+
 def run(
-    s: Setup,
-    commands: list[CloseCombat],
-    dice: list[int],
-    choices: dict[str, str] | None = None,
-    rulings: dict[str, str] | None = None,
-    all_dice_used: bool = True,
+    s: Setup, commands: list[CloseCombat], dice: list[int], **options: Unpack[RunOptions]
 ) -> Played:
+    choices = options.get("choices", {})
     listed = ListedDice(dice)
     played = play(
         Scenario(
@@ -106,14 +118,14 @@ def run(
             label="test",
             setup=s,
             commands=list(commands),
-            rulings=rulings or {},
+            rulings=options.get("rulings", {}),
             dice=dice,
-            choices=choices or {},
+            choices=choices,
         ),
         dice=listed,
-        choices=ScriptedChoices(choices or {}),
+        choices=ScriptedChoices(choices),
     )
-    if all_dice_used:
+    if options.get("all_dice_used", True):
         assert listed.unused == 0, f"{listed.unused} listed dice were not used"
     return played
 

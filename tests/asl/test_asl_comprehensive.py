@@ -3,23 +3,25 @@ example and the PzIVH paragraph, driven with the dice the text names."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 from asl_helpers import hs, leader, loc, of, one, run, setup, squad
 
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import Attack, CloseCombat, ExtraDrm, Withdrawal
-from blowbyblow.domain.asl.units import UnitSetup, VehicleSetup
-from blowbyblow.domain.core import RuleViolation
+from blowbyblow.domain.asl.setup import Setup, UnitSetup, VehicleSetup
+from blowbyblow.domain.core import Modifier, RuleViolation
 
 
-def causes(mods):
+def causes(mods: Iterable[Modifier]) -> list[str]:
     return [m.cause for m in mods]
 
 
 # --- F4: 9-2 and 4-6-7 Street Fight the T-34 from F3, onto the Wire -------------------------
 
 
-def test_f4_street_fighting_atmm_eliminates_t34_and_wire_keeps_them():
+def test_f4_street_fighting_atmm_eliminates_t34_and_wire_keeps_them() -> None:
     s = setup(
         [
             squad("g467", "German", "F4", "4-6-7", street_fighting_from="F3"),
@@ -59,7 +61,7 @@ def test_f4_street_fighting_atmm_eliminates_t34_and_wire_keeps_them():
 # --- G3: capture attempt vs the Inexperienced 4-2-6 -------------------------------------------
 
 
-def g3():
+def g3() -> Setup:
     return setup(
         [
             squad("g467", "German", "G3", "4-6-7"),
@@ -80,7 +82,7 @@ G3_CC = CloseCombat(
 )
 
 
-def test_g3_no_ambush_capture_of_one_hs_then_melee():
+def test_g3_no_ambush_capture_of_one_hs_then_melee() -> None:
     p = run(g3(), [G3_CC], [2, 3, 3, 3, 4, 5])
     rolls = one(p, ev.AmbushStatusRolled).rolls
     assert [(r.side, r.final) for r in rolls] == [("German", 2), ("Russian", 4)]
@@ -97,7 +99,7 @@ def test_g3_no_ambush_capture_of_one_hs_then_melee():
     assert p.state.melee["G3"].units == ("g467", "r426")
 
 
-def test_g3_russian_4_eliminates_the_467_so_no_capture():
+def test_g3_russian_4_eliminates_the_467_so_no_capture() -> None:
     p = run(g3(), [G3_CC], [2, 3, 3, 3, 2, 2])
     assert p.state.units["g467"].status == "eliminated"
     voided = one(p, ev.CaptureVoided)
@@ -106,14 +108,14 @@ def test_g3_russian_4_eliminates_the_467_so_no_capture():
     assert p.state.units["r426"].name == "4-2-6" and p.state.units["r426"].kind == "squad"
 
 
-def test_g3_reduced_467_still_captures():
+def test_g3_reduced_467_still_captures() -> None:
     p = run(g3(), [G3_CC], [2, 3, 3, 3, 2, 3])
     assert p.state.units["g467"].name == "2-4-7"
     assert p.state.prisoners == {"r426-prisoner": "g467"}
     assert not of(p, ev.CaptureVoided)
 
 
-def test_g3_capture_voided_ruling_never():
+def test_g3_capture_voided_ruling_never() -> None:
     p = run(g3(), [G3_CC], [2, 3, 3, 3, 2, 2], rulings={"capture-voided": "never"})
     assert p.state.prisoners == {"r426-prisoner": "g467"}
 
@@ -121,7 +123,7 @@ def test_g3_capture_voided_ruling_never():
 # --- G5: concealed 2-4-7 Ambushes the concealed 4-4-7 and withdraws onto a HIP AT Gun -------
 
 
-def g5():
+def g5() -> Setup:
     return setup(
         [
             hs("g247", "German", "G5", "2-4-7", concealed=True),
@@ -136,7 +138,7 @@ def g5():
     )
 
 
-def test_g5_ambush_withdrawal_into_hip_gun():
+def test_g5_ambush_withdrawal_into_hip_gun() -> None:
     cc = CloseCombat(
         turn=1, attacker="German", location="G5", attacks=[Attack(by=["g247"], targets=["r447"])]
     )
@@ -157,7 +159,7 @@ def test_g5_ambush_withdrawal_into_hip_gun():
     assert "G5" not in p.state.melee
 
 
-def test_g5_if_it_attacks_at_1_2_with_ambush_and_keeps_concealment_when_eliminating():
+def test_g5_if_it_attacks_at_1_2_with_ambush_and_keeps_concealment_when_eliminating() -> None:
     cc = CloseCombat(
         turn=1, attacker="German", location="G5", attacks=[Attack(by=["g247"], targets=["r447"])]
     )
@@ -169,7 +171,7 @@ def test_g5_if_it_attacks_at_1_2_with_ambush_and_keeps_concealment_when_eliminat
     assert p.state.units["g247"].concealed
 
 
-def test_g5_ambusher_failing_loses_concealment_and_is_attacked_back_at_2_1_plus_1():
+def test_g5_ambusher_failing_loses_concealment_and_is_attacked_back_at_2_1_plus_1() -> None:
     cc = CloseCombat(
         turn=1,
         attacker="German",
@@ -188,7 +190,7 @@ def test_g5_ambusher_failing_loses_concealment_and_is_attacked_back_at_2_1_plus_
 # --- H3: the 5-4-8 and Hero advance into a woods hex with a PzV in Bypass ---------------------
 
 
-def test_h3_sequence():
+def test_h3_sequence() -> None:
     s = setup(
         [
             squad("g548", "German", "H3", "5-4-8"),
@@ -273,7 +275,7 @@ def test_h3_sequence():
 # --- I5: the Fanatic 5-4-8 Street Fights the CE T-34/85 --------------------------------------
 
 
-def test_i5_atmm_pins_crew_small_arms_and_melee_with_vehicle():
+def test_i5_atmm_pins_crew_small_arms_and_melee_with_vehicle() -> None:
     s = setup(
         [squad("g548", "German", "I5", "5-4-8", fanatic=True, street_fighting_from="J4")],
         [loc("I5", "road", ("J4",)), loc("J4", "building", ("I5",))],
@@ -309,7 +311,7 @@ def test_i5_atmm_pins_crew_small_arms_and_melee_with_vehicle():
 # --- J2: the concealed 3-3-8 Ambushes the broken 2-2-7 ---------------------------------------
 
 
-def j2():
+def j2() -> Setup:
     return setup(
         [
             hs("g338", "German", "J2", "3-3-8", kind="squad", concealed=True),
@@ -323,7 +325,7 @@ def j2():
     )
 
 
-def test_j2_ambush_of_broken_unit_then_forced_withdrawal_from_melee():
+def test_j2_ambush_of_broken_unit_then_forced_withdrawal_from_melee() -> None:
     turn1 = CloseCombat(
         turn=1, attacker="German", location="J2", attacks=[Attack(by=["g338"], targets=["r227"])]
     )
@@ -350,7 +352,7 @@ def test_j2_ambush_of_broken_unit_then_forced_withdrawal_from_melee():
     assert "J2" not in p.state.melee
 
 
-def test_broken_unit_in_melee_unable_to_withdraw_fails_to_rout():
+def test_broken_unit_in_melee_unable_to_withdraw_fails_to_rout() -> None:
     s = setup(
         [
             hs("g338", "German", "J2", "3-3-8", kind="squad"),
@@ -368,7 +370,7 @@ def test_broken_unit_in_melee_unable_to_withdraw_fails_to_rout():
 # --- K4: Melee; the 8-1 withdraws covered by the 4-6-7 ----------------------------------------
 
 
-def k4():
+def k4() -> Setup:
     return setup(
         [
             squad("g467", "German", "K4", "4-6-7"),
@@ -397,7 +399,7 @@ K4_CC = CloseCombat(
 )
 
 
-def test_k4_withdrawal_infiltration_and_mortal_wound():
+def test_k4_withdrawal_infiltration_and_mortal_wound() -> None:
     p = run(k4(), [K4_CC], [6, 6, 3, 3, 5], choices={"infiltrate/1/r447": "K5"})
     assert not of(p, ev.AmbushStatusRolled)  # Melee: no Ambush
     w = one(p, ev.WithdrawalAttempted)
@@ -418,7 +420,7 @@ def test_k4_withdrawal_infiltration_and_mortal_wound():
     assert cont.units == ("g467", "r527") and cont.since == 0
 
 
-def test_k4_without_infiltration_the_russians_attack_at_3_2():
+def test_k4_without_infiltration_the_russians_attack_at_3_2() -> None:
     p = run(k4(), [K4_CC], [6, 6, 5, 5])
     odds = of(p, ev.OddsCalculated)[1]
     assert (odds.attack_fp, odds.defense_fp, odds.column) == ("9", "5", "3-2")
@@ -427,7 +429,7 @@ def test_k4_without_infiltration_the_russians_attack_at_3_2():
 # --- A11.622 EX: three 4-4-7 and an 8-1 vs a BU PzIVJ ------------------------------------------
 
 
-def pz4j():
+def pz4j() -> Setup:
     return setup(
         [
             squad("rA", "Russian", "P1", "4-4-7"),
@@ -463,7 +465,7 @@ PZ4J_CC = CloseCombat(
 )
 
 
-def test_pziv_example():
+def test_pziv_example() -> None:
     p = run(
         pz4j(),
         [PZ4J_CC],
@@ -497,7 +499,9 @@ def test_pziv_example():
         ((3, 4), "original", "immobilized"),
     ],
 )
-def test_pziv_first_attack_thresholds_and_burn_ruling(dice, ruling, result):
+def test_pziv_first_attack_thresholds_and_burn_ruling(
+    dice: tuple[int, int], ruling: str, result: str
+) -> None:
     """Immobilized on an Original 7, eliminated on 6, burns on an Original <= 3 (ruling
     burn-dr=original); judged on the Final DR an Original 4 (Final 3) would burn too."""
     cc = CloseCombat(
@@ -510,7 +514,7 @@ def test_pziv_first_attack_thresholds_and_burn_ruling(dice, ruling, result):
 # --- the PzIVH paragraph: a concealed 4-4-7 and a PzIVH ----------------------------------------
 
 
-def pz4h():
+def pz4h() -> Setup:
     return setup(
         [squad("r447", "Russian", "L5", "4-4-7", concealed=True)],
         [loc("L5", "building")],
@@ -518,7 +522,7 @@ def pz4h():
     )
 
 
-def test_pzivh_both_attack_no_effect_melee_counter_but_vehicle_not_held():
+def test_pzivh_both_attack_no_effect_melee_counter_but_vehicle_not_held() -> None:
     cc = CloseCombat(
         turn=1,
         attacker="German",
@@ -536,7 +540,7 @@ def test_pzivh_both_attack_no_effect_melee_counter_but_vehicle_not_held():
     assert p.state.melee["L5"].vehicles == ("pzh",)
 
 
-def test_pzivh_concealed_squad_declines_keeps_concealment_and_is_not_held():
+def test_pzivh_concealed_squad_declines_keeps_concealment_and_is_not_held() -> None:
     cc = CloseCombat(
         turn=1,
         attacker="German",
@@ -551,7 +555,7 @@ def test_pzivh_concealed_squad_declines_keeps_concealment_and_is_not_held():
     assert "L5" not in p.state.melee
 
 
-def test_pziv_example_paatc_aided_by_the_leader():
+def test_pziv_example_paatc_aided_by_the_leader() -> None:
     """Each squad, aided by the 8-1, advances on a PAATC DR < 8 (Final <= Morale 7); a failed
     one (Original 9) pins the squad, which stays where it was."""
     from blowbyblow.domain.asl.commands import Paatc
@@ -584,7 +588,7 @@ def test_pziv_example_paatc_aided_by_the_leader():
     assert p.state.units["rC"].location == "P0" and p.state.units["rC"].pinned
 
 
-def test_f4_paatc_original_8_modified_by_the_9_2():
+def test_f4_paatc_original_8_modified_by_the_9_2() -> None:
     from blowbyblow.domain.asl.commands import Paatc
 
     s = setup(
@@ -616,7 +620,7 @@ def test_f4_paatc_original_8_modified_by_the_9_2():
         )
 
 
-def test_prisoners_attack_their_captor_first_when_the_ruling_allows_it():
+def test_prisoners_attack_their_captor_first_when_the_ruling_allows_it() -> None:
     """A11.33/A11.34 (ruling prisoner-attacks=captor-first): after G3, the HS Prisoner
     attacks its guard before anything else in the next CCPh; the guard eliminated, it is
     released, and the guard's own attack is forfeited."""

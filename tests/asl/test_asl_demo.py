@@ -11,7 +11,7 @@ import pytest
 
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import CloseCombat
-from blowbyblow.domain.asl.units import Setup
+from blowbyblow.domain.asl.setup import Setup
 from blowbyblow.domain.core import SetupError
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.registry import get_game_system
@@ -25,7 +25,7 @@ def kinds(events: list[Any]) -> list[str]:
     return [type(e).__name__ for e in events]
 
 
-def test_demo_has_ambush_partial_kill_withdrawal_and_melee_carrying_over():
+def test_demo_has_ambush_partial_kill_withdrawal_and_melee_carrying_over() -> None:
     played = play(RULESET.demo())
     names = kinds(played.events)
     for needed in (
@@ -50,7 +50,7 @@ def test_demo_has_ambush_partial_kill_withdrawal_and_melee_carrying_over():
     assert all(every)
 
 
-def test_describe_state_shows_melee_and_concealment_before_and_after():
+def test_describe_state_shows_melee_and_concealment_before_and_after() -> None:
     played = play(RULESET.demo())
     before = RULESET.describe_state(RULESET.initial_state(RULESET.demo().setup))
     assert "Concealed: g-467a, g-81, g-467b" in before and "MELEE" not in before
@@ -59,7 +59,7 @@ def test_describe_state_shows_melee_and_concealment_before_and_after():
     assert "Concealed: g-467b" in after
 
 
-def load(path: Path) -> Scenario:
+def load(path: Path) -> Scenario[Setup, CloseCombat]:
     data = tomllib.loads(path.read_text())
     rest = {
         k: v
@@ -79,7 +79,7 @@ def load(path: Path) -> Scenario:
     )
 
 
-def test_scenario_file_plays_like_the_demo():
+def test_scenario_file_plays_like_the_demo() -> None:
     scenario = load(TOML)
     played = play(scenario)
     demo = play(RULESET.demo())
@@ -88,7 +88,7 @@ def test_scenario_file_plays_like_the_demo():
     assert kinds(played.events[1:]) == kinds(demo.events[1:])
 
 
-def test_scenario_typo_is_a_field_path_error():
+def test_scenario_typo_is_a_field_path_error() -> None:
     data = tomllib.loads(TOML.read_text())
     data["units"][0]["concieled"] = True
     rest = {
@@ -100,7 +100,7 @@ def test_scenario_typo_is_a_field_path_error():
         msgspec.convert(rest, Setup)
 
 
-def test_validate_setup_refuses_unknown_references():
+def test_validate_setup_refuses_unknown_references() -> None:
     setup = RULESET.demo().setup
     bad = msgspec.structs.replace(
         setup, units=[*setup.units, msgspec.structs.replace(setup.units[0], id="g-467a")]
@@ -119,11 +119,12 @@ def test_validate_setup_refuses_unknown_references():
         RULESET.validate_setup(bad)
 
 
-def test_rule_events_round_trip_through_msgpack():
+def test_rule_events_round_trip_through_msgpack() -> None:
     from typing import Union
 
     played = play(RULESET.demo())
-    union = Union[RULESET.event_types]  # noqa: UP007 - a runtime tuple of types
+    types: tuple[Any, ...] = tuple(RULESET.event_types)
+    union: Any = Union[types]  # noqa: UP007 - a runtime tuple of types
     decoder = msgspec.msgpack.Decoder(union)
     rule_events = [e for e in played.events if isinstance(e, RULESET.event_types)]
     assert rule_events
@@ -131,12 +132,9 @@ def test_rule_events_round_trip_through_msgpack():
         assert decoder.decode(msgspec.msgpack.encode(e)) == e
 
 
-def test_every_event_type_is_narrated():
-    import inspect
+def test_every_event_type_is_narrated() -> None:
+    from blowbyblow.domain.asl.narration import NARRATORS
 
-    from blowbyblow.domain.asl import system as binding
-
-    source = inspect.getsource(binding.narrate)
     for t in RULESET.event_types:
-        assert f"case ev.{t.__name__}()" in source, t.__name__
-    assert set(RULESET.event_types) == set(ev.EVENT_TYPES)
+        assert t in NARRATORS, t.__name__
+    assert set(RULESET.event_types) == set(ev.EVENT_TYPES) == set(NARRATORS)

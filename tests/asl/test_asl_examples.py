@@ -8,9 +8,10 @@ from asl_helpers import leader, loc, of, one, run, setup, squad
 
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import Attack, CloseCombat
+from blowbyblow.domain.asl.setup import Setup
 
 
-def leader_example():
+def leader_example() -> Setup:
     return setup(
         [
             squad("g467", "German", "A1", "4-6-7"),
@@ -34,7 +35,7 @@ LEADER_CC = CloseCombat(
 
 
 @pytest.mark.parametrize("german_dr", [(1, 1), (2, 2), (1, 3)])
-def test_leader_example_german_below_5_eliminates_both(german_dr):
+def test_leader_example_german_below_5_eliminates_both(german_dr: tuple[int, int]) -> None:
     """A11.141 EX: 1-2 (5-8), -1 leadership: an Original DR < 5 eliminates both Russian squads."""
     p = run(leader_example(), [LEADER_CC], [*german_dr, 6, 6])
     odds = of(p, ev.OddsCalculated)
@@ -49,7 +50,7 @@ def test_leader_example_german_below_5_eliminates_both(german_dr):
     assert of(p, ev.CloseCombatResolved)[1].outcomes[0].result == "none"
 
 
-def test_leader_example_german_5_reduces_one_russian_squad():
+def test_leader_example_german_5_reduces_one_russian_squad() -> None:
     """Original DR 5 (Final 4 = KN): one Russian squad is Reduced to a HS (Random Selection)."""
     p = run(leader_example(), [LEADER_CC], [2, 3, 4, 6, 6, 6])  # RS drs r1 4, r2 6
     pk = one(p, ev.PartialKill)
@@ -60,7 +61,7 @@ def test_leader_example_german_5_reduces_one_russian_squad():
     assert p.state.units["r1"].kind == "squad"
 
 
-def test_leader_example_russians_3_2_below_6_eliminate_both_german_units():
+def test_leader_example_russians_3_2_below_6_eliminate_both_german_units() -> None:
     """The Russians attack at 3-2 (8-5) and eliminate both German units with a DR < 6."""
     p = run(leader_example(), [LEADER_CC], [6, 6, 2, 3])
     odds = of(p, ev.OddsCalculated)[1]
@@ -71,7 +72,7 @@ def test_leader_example_russians_3_2_below_6_eliminate_both_german_units():
     assert p.state.units["g81"].status == "eliminated"
 
 
-def test_leader_example_russian_6_random_selection_between_german_units():
+def test_leader_example_russian_6_random_selection_between_german_units() -> None:
     """A Russian 6: the German makes a Random Selection DR for Casualty Reduction; a tie
     affects both: the squad is Reduced, the leader wounded (Wound Severity dr 2)."""
     p = run(leader_example(), [LEADER_CC], [6, 6, 3, 3, 4, 4, 2])
@@ -86,7 +87,7 @@ def test_leader_example_russian_6_random_selection_between_german_units():
 # --- A11.41 EX: German 6-5-8 advances into a Location with a concealed Russian 4-4-7 ---------
 
 
-def concealed_example():
+def concealed_example() -> Setup:
     return setup(
         [
             squad("g658", "German", "B2", "6-5-8"),
@@ -102,7 +103,7 @@ def decline(turn: int = 1) -> CloseCombat:
     )
 
 
-def test_concealed_example_ambush_drs_no_ambush():
+def test_concealed_example_ambush_drs_no_ambush() -> None:
     """German dr 3 (no drm), Russian -2 Concealed with an Original 3: no Ambush."""
     p = run(concealed_example(), [decline()], [3, 3, 6, 6])
     rolled = one(p, ev.AmbushStatusRolled)
@@ -123,7 +124,9 @@ def test_concealed_example_ambush_drs_no_ambush():
         ("at-least-3", 3, False),
     ],
 )
-def test_concealed_example_ambush_threshold_ruling(threshold, russian_dr, ambush):
+def test_concealed_example_ambush_threshold_ruling(
+    threshold: str, russian_dr: int, ambush: bool
+) -> None:
     """The EX's aside ('an original Ambush dr of < 2') is what more-than-3 gives; the default
     at-least-3 also Ambushes on a 2 (as G5 needs: 0 vs 3)."""
     p = run(
@@ -136,7 +139,7 @@ def test_concealed_example_ambush_threshold_ruling(threshold, russian_dr, ambush
     assert bool(of(p, ev.AmbushDeclared)) is ambush
 
 
-def test_concealed_example_russian_declines_german_attacks_at_1_2():
+def test_concealed_example_russian_declines_german_attacks_at_1_2() -> None:
     """If the 4-4-7 declines, the German attacks at 3-4 (6 halved), rounded down to 1-2."""
     p = run(concealed_example(), [decline()], [3, 3, 6, 6])
     odds = one(p, ev.OddsCalculated)
@@ -144,13 +147,13 @@ def test_concealed_example_russian_declines_german_attacks_at_1_2():
 
 
 @pytest.mark.parametrize("dr", [(1, 1), (1, 2)])
-def test_concealed_example_dr_2_or_3_eliminates(dr):
+def test_concealed_example_dr_2_or_3_eliminates(dr: tuple[int, int]) -> None:
     p = run(concealed_example(), [decline()], [3, 3, *dr])
     assert p.state.units["r447"].status == "eliminated"
     assert "B2" not in p.state.melee
 
 
-def test_concealed_example_dr_4_reduces_and_reveals():
+def test_concealed_example_dr_4_reduces_and_reveals() -> None:
     """A DR of 4: the 4-4-7 loses its concealment and becomes a HS (then Melee)."""
     p = run(concealed_example(), [decline()], [3, 3, 2, 2])
     r = p.state.units["r447"]
@@ -161,7 +164,9 @@ def test_concealed_example_dr_4_reduces_and_reveals():
 
 
 @pytest.mark.parametrize("dr", [(2, 3), (3, 3), (6, 6)])
-def test_concealed_example_other_dr_no_effect_keeps_concealment_no_melee(dr):
+def test_concealed_example_other_dr_no_effect_keeps_concealment_no_melee(
+    dr: tuple[int, int],
+) -> None:
     """Any other DR: it keeps its concealment, is not locked in Melee (A11.15)."""
     p = run(concealed_example(), [decline()], [3, 3, *dr], choices={"infiltrate/1/r447": "stay"})
     r = p.state.units["r447"]
@@ -169,7 +174,7 @@ def test_concealed_example_other_dr_no_effect_keeps_concealment_no_melee(dr):
     assert "B2" not in p.state.melee
 
 
-def test_concealed_example_russian_attacks_loses_concealment_german_at_3_2():
+def test_concealed_example_russian_attacks_loses_concealment_german_at_3_2() -> None:
     """If the Russian attacks, the 4-4-7 loses concealment at once and the 6-5-8 attacks at 3-2."""
     cc = CloseCombat(
         turn=1,
@@ -187,7 +192,7 @@ def test_concealed_example_russian_attacks_loses_concealment_german_at_3_2():
 
 
 @pytest.mark.parametrize(("ruling", "ambush"), [("-2", True), ("0", False)])
-def test_concealed_ambush_drm_ruling(ruling, ambush):
+def test_concealed_ambush_drm_ruling(ruling: str, ambush: bool) -> None:
     """The EX: the Russian Ambushes with an Original 1 only thanks to the -2 Concealed drm."""
     p = run(
         concealed_example(), [decline()], [3, 1, 6, 5], rulings={"ambush-concealed-drm": ruling}

@@ -13,19 +13,11 @@ from hypothesis import strategies as st
 
 from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.commands import Attack, CloseCombat, Withdrawal
-from blowbyblow.domain.asl.common import destinations
-from blowbyblow.domain.asl.phase import validate
-from blowbyblow.domain.asl.units import (
-    LocationSetup,
-    MeleeSetup,
-    Setup,
-    State,
-    UnitSetup,
-    VehicleSetup,
-    units_in,
-    vehicles_in,
-)
-from blowbyblow.domain.core import Event, RuleViolation
+from blowbyblow.domain.asl.legal import validate
+from blowbyblow.domain.asl.setup import LocationSetup, MeleeSetup, Setup, UnitSetup, VehicleSetup
+from blowbyblow.domain.asl.state import State, units_in, vehicles_in
+from blowbyblow.domain.asl.withdrawal import destinations
+from blowbyblow.domain.core import Context, Event, RuleViolation
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import SeededDice
 from blowbyblow.replay.driver import adjudicate
@@ -142,7 +134,7 @@ def setups(draw: Any) -> Setup:
 
 def legal(state: State, command: CloseCombat, rulings: dict[str, str]) -> bool:
     try:
-        validate(state, command, rulings)
+        validate(state, command, Context(rulings=rulings, command_index=0))
     except RuleViolation:
         return False
     return True
@@ -211,8 +203,11 @@ def draw_command(draw: Any, state: State, turn: int, rulings: dict[str, str]) ->
     return command
 
 
+Battle = tuple[Setup, list[CloseCombat], dict[str, str], str, list[Event], State]
+
+
 @st.composite
-def battles(draw: Any) -> tuple[Setup, list[CloseCombat], dict[str, str], str, list[Event], Any]:
+def battles(draw: Any) -> Battle:
     setup = draw(setups())
     rulings = RULESET.resolve_rulings(
         {
@@ -269,7 +264,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(battles())
-def test_replay_gives_the_same_state(battle):
+def test_replay_gives_the_same_state(battle: Battle) -> None:
     setup, commands, rulings, seed, events, state = battle
     played = replayed(setup, commands, rulings, seed)
     folded = RULESET.initial_state(setup)
@@ -283,7 +278,7 @@ def test_replay_gives_the_same_state(battle):
 
 @SETTINGS
 @given(battles())
-def test_no_unit_attacks_twice_in_a_ccph(battle):
+def test_no_unit_attacks_twice_in_a_ccph(battle: Battle) -> None:
     _, _, _, _, events, _ = battle
     per_turn: dict[int, list[str]] = {}
     turn = 0
@@ -298,7 +293,7 @@ def test_no_unit_attacks_twice_in_a_ccph(battle):
 
 @SETTINGS
 @given(battles())
-def test_concealed_unit_that_never_attacked_is_never_in_melee(battle):
+def test_concealed_unit_that_never_attacked_is_never_in_melee(battle: Battle) -> None:
     setup, _, _, _, events, _ = battle
     state = RULESET.initial_state(setup)
     concealed_at_start: set[str] = set()

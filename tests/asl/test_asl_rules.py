@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from asl_helpers import hs, leader, loc, of, one, run, setup, squad
@@ -11,18 +13,20 @@ from blowbyblow.domain.asl import events as ev
 from blowbyblow.domain.asl.ambush import ambush_drms
 from blowbyblow.domain.asl.cct import CCT, kill_number, odds_column, result_of
 from blowbyblow.domain.asl.commands import Attack, CloseCombat, Withdrawal
-from blowbyblow.domain.asl.units import UnitSetup, VehicleSetup, initial_state
-from blowbyblow.domain.core import RuleViolation
+from blowbyblow.domain.asl.legal import validate
+from blowbyblow.domain.asl.setup import Setup, UnitSetup, VehicleSetup
+from blowbyblow.domain.asl.state import initial_state
+from blowbyblow.domain.core import Context, Modifier, RuleViolation
 
 
-def cc(*attacks: Attack, **kw) -> CloseCombat:
+def cc(*attacks: Attack, **kw: Any) -> CloseCombat:
     kw.setdefault("turn", 1)
     kw.setdefault("attacker", "German")
     kw.setdefault("location", "A1")
     return CloseCombat(attacks=list(attacks), **kw)
 
 
-def causes(mods):
+def causes(mods: Iterable[Modifier]) -> list[str]:
     return [m.cause for m in mods]
 
 
@@ -51,11 +55,11 @@ def causes(mods):
         (7, 1, "6-1"),
     ],
 )
-def test_odds_round_down(att, dfn, column):
+def test_odds_round_down(att: int, dfn: int, column: str) -> None:
     assert odds_column(Fraction(att), Fraction(dfn), "beyond")[0] == column
 
 
-def test_kill_numbers_match_facts_and_red_is_black_plus_two():
+def test_kill_numbers_of_the_cct_and_red_is_black_plus_two() -> None:
     assert [kn for _, _, kn in CCT] == list(range(14))
     assert kill_number(5, red=True) == 7 and kill_number(5, red=False) == 5
     assert [result_of(d, 5) for d in (4, 5, 6)] == ["eliminated", "partial", "none"]
@@ -64,14 +68,14 @@ def test_kill_numbers_match_facts_and_red_is_black_plus_two():
 @pytest.mark.parametrize(
     ("ruling", "column", "kn"), [("beyond", ">10-1", 13), ("round-down", "10-1", 12)]
 )
-def test_odds_just_above_10_to_1_ruling(ruling, column, kn):
+def test_odds_just_above_10_to_1_ruling(ruling: str, column: str, kn: int) -> None:
     assert odds_column(Fraction(21), Fraction(2), ruling) == (column, kn)
 
 
 # --- validation (nothing is written) ------------------------------------------------------------
 
 
-def two_on_two():
+def two_on_two() -> Setup:
     return setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -106,18 +110,17 @@ def two_on_two():
         (cc(location="Q9"), "A11.1"),
     ],
 )
-def test_illegal_commands_are_refused(command, rule):
-    from blowbyblow.domain.asl.phase import validate
+def test_illegal_commands_are_refused(command: CloseCombat, rule: str) -> None:
     from blowbyblow.replay.registry import get_game_system
 
     state = initial_state(two_on_two())
-    rulings = get_game_system("asl").resolve_rulings({})
+    ctx = Context(rulings=get_game_system("asl").resolve_rulings({}), command_index=0)
     with pytest.raises(RuleViolation) as err:
-        validate(state, command, rulings)
+        validate(state, command, ctx)
     assert err.value.rule == rule
 
 
-def test_solo_smc_attack_when_announced_defends_alone_without_leadership_drm():
+def test_solo_smc_attack_when_announced_defends_alone_without_leadership_drm() -> None:
     p = run(
         two_on_two(),
         [cc(Attack(by=["gL"], targets=["r1"]), Attack(by=["r2"], targets=["gL"]), solo=["gL"])],
@@ -130,22 +133,20 @@ def test_solo_smc_attack_when_announced_defends_alone_without_leadership_drm():
     assert first.outcomes[0].modifiers == ()
 
 
-def test_same_location_twice_in_a_player_turn_and_earlier_turn_refused():
+def test_same_location_twice_in_a_player_turn_and_earlier_turn_refused() -> None:
     s = two_on_two()
     p = run(s, [cc(Attack(by=["g1"], targets=["r1"]))], [6, 6])
-    from blowbyblow.domain.asl.phase import validate
-
-    rulings = p.ruleset.resolve_rulings({})
+    ctx = Context(rulings=p.ruleset.resolve_rulings({}), command_index=0)
     with pytest.raises(RuleViolation, match="already resolved"):
-        validate(p.state, cc(), rulings)
+        validate(p.state, cc(), ctx)
     with pytest.raises(RuleViolation, match="before"):
-        validate(p.state, cc(turn=0), rulings)
+        validate(p.state, cc(turn=0), ctx)
 
 
 # --- modifiers ----------------------------------------------------------------------------------
 
 
-def test_pinned_attacker_halved_cx_both_ways_and_pinned_leader_cannot_direct():
+def test_pinned_attacker_halved_cx_both_ways_and_pinned_leader_cannot_direct() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7", pinned=True, cx=True),
@@ -161,7 +162,7 @@ def test_pinned_attacker_halved_cx_both_ways_and_pinned_leader_cannot_direct():
     assert causes(mods) == ["CX attacker", "CX target"]
 
 
-def test_hand_to_hand_ruling_uses_red_kill_numbers():
+def test_hand_to_hand_ruling_uses_red_kill_numbers() -> None:
     s = two_on_two()
     attack = Attack(by=["g1", "gL"], targets=["r1"], hth=True)
     for ruling, kn in (("never", 5), ("declared", 7), ("always", 7)):
@@ -171,8 +172,8 @@ def test_hand_to_hand_ruling_uses_red_kill_numbers():
         assert odds.kn_color == ("black" if ruling == "never" else "red")
 
 
-def test_capture_drm_applies_per_defender():
-    """FACTS 1.6 EX: 1-2 (KN 4), Original 3: the Inexperienced 4-2-6 (-1, Final 2) is captured;
+def test_capture_drm_applies_per_defender() -> None:
+    """A20.22 EX: 1-2 (KN 4), Original 3: the Inexperienced 4-2-6 (-1, Final 2) is captured;
     the 4-4-7 (+1, Final 4 = KN) gives up one HS."""
     s = setup(
         [
@@ -193,7 +194,7 @@ def test_capture_drm_applies_per_defender():
     assert p.state.melee["A1"].units == ("g1", "r447")
 
 
-def test_sw_of_eliminated_unit_lost_on_colored_1_and_low_dr_else_dropped():
+def test_sw_of_eliminated_unit_lost_on_colored_1_and_low_dr_else_dropped() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "6-2-8"),
@@ -216,7 +217,7 @@ def test_sw_of_eliminated_unit_lost_on_colored_1_and_low_dr_else_dropped():
     assert not of(p, ev.SupportWeaponLost) and len(of(p, ev.SupportWeaponDropped)) == 2
 
 
-def test_dummy_removed_before_designation():
+def test_dummy_removed_before_designation() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -231,7 +232,7 @@ def test_dummy_removed_before_designation():
     assert p.state.units["rd"].status == "removed"
 
 
-def test_ambush_drm_table():
+def test_ambush_drm_table() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7", cx=True, berserk=True, pinned=True, lax=True),
@@ -261,7 +262,7 @@ def test_ambush_drm_table():
     assert ambush_drms(state, "A1", "Russian", -2) == ()  # a leader alone gets no drm
 
 
-def test_ambush_takes_precedence_over_vehicle_sequence():
+def test_ambush_takes_precedence_over_vehicle_sequence() -> None:
     """A11.34 EX: an Ambush in a hex with a vehicle: the Ambusher resolves all its attacks first."""
     s = setup(
         [
@@ -285,7 +286,9 @@ def test_ambush_takes_precedence_over_vehicle_sequence():
     assert [d.attack for d in of(p, ev.AttackDesignated)] == [2, 1, 3]  # vehicle: alternate
 
 
-def test_withdrawal_into_concealed_enemy_location_is_fatal_and_reveals_by_random_selection():
+def test_withdrawal_into_concealed_enemy_location_is_fatal_and_reveals_by_random_selection() -> (
+    None
+):
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -303,7 +306,7 @@ def test_withdrawal_into_concealed_enemy_location_is_fatal_and_reveals_by_random
     assert "A1" not in p.state.melee
 
 
-def test_withdrawal_refused_into_known_enemy_and_smc_withdrawing_with_mmc_defends_with_it():
+def test_withdrawal_refused_into_known_enemy_and_smc_withdrawing_with_mmc_defends_with_it() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -331,7 +334,7 @@ def test_withdrawal_refused_into_known_enemy_and_smc_withdrawing_with_mmc_defend
     assert "A1" not in p.state.melee
 
 
-def test_infiltration_on_original_2_lets_the_attacker_withdraw():
+def test_infiltration_on_original_2_lets_the_attacker_withdraw() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -351,7 +354,7 @@ def test_infiltration_on_original_2_lets_the_attacker_withdraw():
     assert one(p, ev.AttackForfeited).attack == 2  # gone before the DEFENDER's attack
 
 
-def test_unlikely_kill_on_original_2():
+def test_unlikely_kill_on_original_2() -> None:
     """A HS of Inexperienced (CCV 3 - 1 = 2) vs a vehicle in Motion (+2): only an Original 2
     gives a chance; the subsequent dr 2 eliminates it (A11.501)."""
     s = setup(
@@ -367,7 +370,7 @@ def test_unlikely_kill_on_original_2():
     assert p.state.vehicles["v"].status == "wreck"
 
 
-def test_original_2_that_burns_stays_burning_and_crew_small_arms_random_selection():
+def test_original_2_that_burns_stays_burning_and_crew_small_arms_random_selection() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7", inexperienced=True),
@@ -384,7 +387,7 @@ def test_original_2_that_burns_stays_burning_and_crew_small_arms_random_selectio
     assert p.state.units["g1"].kind == "hs" and p.state.units["gL"].wounded
 
 
-def test_escorts_no_mg_unarmored_and_ot_drms_vs_vehicle():
+def test_escorts_no_mg_unarmored_and_ot_drms_vs_vehicle() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -415,7 +418,7 @@ def test_escorts_no_mg_unarmored_and_ot_drms_vs_vehicle():
     }
 
 
-def test_ambush_drm_count_ruling_per_unit():
+def test_ambush_drm_count_ruling_per_unit() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7", cx=True),
@@ -429,7 +432,7 @@ def test_ambush_drm_count_ruling_per_unit():
     assert [m.value for m in ambush_drms(state, "A1", "German", -2, per_unit=True)] == [2]
 
 
-def test_hidden_unit_is_placed_under_a_concealment_counter_at_start_of_ccph():
+def test_hidden_unit_is_placed_under_a_concealment_counter_at_start_of_ccph() -> None:
     s = setup(
         [squad("g1", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7", hidden=True)],
         [loc("A1", "open")],
@@ -440,7 +443,7 @@ def test_hidden_unit_is_placed_under_a_concealment_counter_at_start_of_ccph():
     assert "A1" not in p.state.melee
 
 
-def test_passengers_cannot_be_singled_out():
+def test_passengers_cannot_be_singled_out() -> None:
     s = setup(
         [squad("g1", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7")],
         [loc("A1")],
@@ -465,7 +468,9 @@ def test_passengers_cannot_be_singled_out():
         ([(["g1", "g2"], ["r1"]), (["g3"], ["r2"])], ["2-1", "1-1"]),
     ],
 )
-def test_a11_12_example_ways_to_divide_the_attacks(attacks, columns):
+def test_a11_12_example_ways_to_divide_the_attacks(
+    attacks: list[tuple[list[str], list[str]]], columns: list[str]
+) -> None:
     """A11.12 EX: three 4-FP squads a side, five ways to divide the CC."""
     s = setup(
         [squad(f"g{i}", "German", "A1", "4-6-7") for i in (1, 2, 3)]
@@ -477,7 +482,7 @@ def test_a11_12_example_ways_to_divide_the_attacks(attacks, columns):
     assert [o.column for o in of(p, ev.OddsCalculated)] == columns
 
 
-def test_riders_attacked_separately_minus_one_and_plus_one_when_attacking():
+def test_riders_attacked_separately_minus_one_and_plus_one_when_attacking() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -504,7 +509,7 @@ def test_riders_attacked_separately_minus_one_and_plus_one_when_attacking():
     assert causes(second.outcomes[0].modifiers) == ["Rider attacking"]
 
 
-def test_defender_ccv_of_the_pziv_example_choices():
+def test_defender_ccv_of_the_pziv_example_choices() -> None:
     """A11.622 EX: 1-1 (5-5) vs squad B, 1-2 (5-10) vs B and C, 1-2 (5-6) vs A and the leader,
     1-4 (5-16) vs all four."""
     from blowbyblow.domain.asl.resolution import defender_ccv
@@ -525,7 +530,7 @@ def test_defender_ccv_of_the_pziv_example_choices():
     assert defender_ccv(state, ("rA", "rB", "rC", "rL")) == 16
 
 
-def test_two_units_withdrawing_count_neither_as_standing():
+def test_two_units_withdrawing_count_neither_as_standing() -> None:
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -543,7 +548,7 @@ def test_two_units_withdrawing_count_neither_as_standing():
     assert p.state.melee["A1"].units == ("g3", "r1")
 
 
-def test_known_smc_does_not_defend_with_a_concealed_mmc():
+def test_known_smc_does_not_defend_with_a_concealed_mmc() -> None:
     """A11.14 EXC: a Known SMC never defends with a concealed unit: each is its own target."""
     s = setup(
         [

@@ -1,0 +1,61 @@
+"""The CC of one Location in a CCPh (one ``closecombat`` command), in the order of chapter A11:
+
+1. A11.12 the CC begins; A11.6 the PAATC of units that advanced into an enemy AFV's Location.
+2. A11.19 Dummies removed, concealed units reveal their strength.
+3. A11.2 Withdrawal from Melee announced, ATTACKER first (A11.16: broken units in Melee must).
+4. A11.4 Ambush status drs (not when reinforcing a Melee); A11.41 Ambush Withdrawal before CC.
+5. A11.12 designation (ATTACKER, then DEFENDER) and resolution: simultaneous (A11.1, A11.12),
+   or sequential (A11.3) for a vehicle (A11.31), an Ambush (A11.32) or prisoners (A11.33), the
+   higher number taking precedence (A11.34); A11.22 Infiltration suspends simultaneity.
+6. A11.41 Ambush Withdrawal after CC, A11.8 Street Fighters return, A11.2 withdrawals completed,
+   A11.16 Failure to Rout, A11.15 Melee.
+
+Everything the rules refuse is refused before the first event (``legal.validate``).
+"""
+
+from __future__ import annotations
+
+from blowbyblow.domain.asl import withdrawal
+from blowbyblow.domain.asl.ambush import ambush_possible, ambush_step
+from blowbyblow.domain.asl.commands import CloseCombat
+from blowbyblow.domain.asl.concealment import reveal_strength
+from blowbyblow.domain.asl.context import CCContext
+from blowbyblow.domain.asl.events import CloseCombatEnded, CloseCombatPhaseBegun
+from blowbyblow.domain.asl.legal import validate
+from blowbyblow.domain.asl.melee import failure_to_rout, melee_step
+from blowbyblow.domain.asl.sequence import resolve
+from blowbyblow.domain.asl.state import State, other_side
+from blowbyblow.domain.asl.vehicles import paatc
+from blowbyblow.domain.core import Context, Procedure, emit
+
+
+def procedure(state: State, command: CloseCombat, ctx: Context) -> Procedure:
+    cc = CCContext.of(ctx, command)
+    validate(state, command, cc)
+    loc = command.location
+    lock = state.melee.get(loc)
+    state = yield from emit(
+        CloseCombatPhaseBegun(
+            rule="A11.12",
+            turn=command.turn,
+            attacker=command.attacker,
+            defender=other_side(state, command.attacker),
+            location=loc,
+            in_melee=lock is not None,
+            melee_since=lock.since if lock else None,
+        ),
+        State,
+    )
+    state = yield from paatc(state, command)
+    state = yield from reveal_strength(state, loc)
+    state, unable = yield from withdrawal.announce(state, command)
+    if ambush_possible(state, loc, command.ambush_possible):
+        state = yield from ambush_step(state, cc)
+    state = yield from withdrawal.ambush_withdrawal(state, loc, "before")
+    state = yield from resolve(state, command, cc)
+    state = yield from withdrawal.ambush_withdrawal(state, loc, "after")
+    state = yield from withdrawal.street_fighters_return(state, loc)
+    state = yield from withdrawal.complete(state, loc)
+    state = yield from failure_to_rout(state, unable, loc)
+    state = yield from melee_step(state, loc, command.turn)
+    yield from emit(CloseCombatEnded(rule="A11.12", location=loc, turn=command.turn), State)

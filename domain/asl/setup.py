@@ -1,0 +1,234 @@
+"""The setup a scenario gives (ASL A1, A11.14, A11.5) and ``validate_setup``.
+
+Personnel (``UnitSetup``): squads, half-squads (HS) and crews are Multi-Man Counters (MMC);
+leaders and heroes are Single-Man Counters (SMC, inherent CC FP of one, A11.14). Vehicles
+(``VehicleSetup``) are attacked with the Close Combat Value of their attackers (A11.5) and attack
+Infantry with their MG FP against the defenders' CCV (A11.62). Locations carry their terrain
+(Ambush, A11.4; Open Ground, A11.2) and which Locations are adjacent (Withdrawal, A11.21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal, get_args
+
+import msgspec
+
+from blowbyblow.domain.core import SetupError
+
+UnitKind = Literal["squad", "hs", "crew", "leader", "hero"]
+Terrain = Literal["open", "woods", "building", "road", "other"]
+
+MMC_KINDS: tuple[UnitKind, ...] = ("squad", "hs", "crew")
+SMC_KINDS: tuple[UnitKind, ...] = ("leader", "hero")
+UNIT_KINDS: tuple[UnitKind, ...] = get_args(UnitKind)
+TERRAINS: tuple[Terrain, ...] = get_args(Terrain)
+
+
+class UnitSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One Personnel counter. ``fp`` is the printed (unbroken side) FP; ``hs_fp``/``hs_name`` the
+    half-squad a squad is Reduced to by Casualty Reduction (A7.302)."""
+
+    id: str
+    side: str
+    kind: UnitKind
+    location: str
+    name: str = ""
+    fp: int = 0
+    morale: int = 7
+    leadership: int = 0  # leadership DRM of a leader, e.g. -1 for an 8-1
+    hs_fp: int = 0
+    hs_name: str = ""
+    broken: bool = False
+    pinned: bool = False
+    berserk: bool = False
+    inexperienced: bool = False
+    lax: bool = False
+    stealthy: bool = False
+    cx: bool = False
+    concealed: bool = False
+    dummy: bool = False
+    hidden: bool = False  # HIP (A12.3): revealed when an enemy withdraws into it (A11.21)
+    assault_engineer: bool = False
+    fanatic: bool = False
+    wounded: bool = False
+    stacked_on: str | None = None  # the MMC an SMC is stacked on (A11.14 pairing)
+    street_fighting_from: str | None = None  # building Location it advanced from (A11.8)
+    sws: list[str] = []
+
+
+class VehicleSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    side: str
+    location: str
+    name: str = ""
+    afv: bool = True
+    armored: bool = True  # False: unarmored vehicle (-3, A11.51)
+    open_topped: bool = False  # OT or partially armored AFV (-2, A11.61)
+    ce: bool = False  # Crew Exposed; False means Buttoned Up (BU)
+    mobile: bool = True  # False: Immobile (-1, A11.61)
+    motion: bool = False  # in Motion / non-stopped (+2, A11.51)
+    crewed: bool = True
+    abandoned: bool = False
+    shocked: bool = False
+    stunned: bool = False
+    cmg: int = 0
+    aamg: int = 0
+    rmg: int = 0
+    bmg: int = 0  # never used in CC, but voids the no-MG DRM (A11.61)
+    close_defense_usage: int = 0  # sN Close Defense Weapon System Usage Number; 0 = none (A11.622)
+    bypass: bool = False  # stationary Bypass/VBM: Street Fighting from the obstacle (A11.8)
+    passengers: list[str] = []
+    riders: list[str] = []  # may be attacked separately: +1 attacking, -1 defending (A11.611)
+
+
+class LocationSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    terrain: Terrain = "open"
+    adjacent: list[str] = []
+    wire: bool = False
+    open_ground: bool | None = None  # default: terrain == "open"
+
+
+class MeleeSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A Location already locked in Melee when the battle starts (since Player Turn ``since``)."""
+
+    location: str
+    since: int = 0
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    sides: list[str]
+    locations: list[LocationSetup]
+    units: list[UnitSetup]
+    vehicles: list[VehicleSetup] = []
+    melee: list[MeleeSetup] = []
+    first_turn: int = 1
+
+
+# --- what a counter is ------------------------------------------------------------------------
+
+
+def is_smc(u: UnitSetup) -> bool:
+    return u.kind in SMC_KINDS
+
+
+def is_mmc(u: UnitSetup) -> bool:
+    return u.kind in MMC_KINDS
+
+
+def is_open_ground(loc: LocationSetup) -> bool:
+    return loc.open_ground if loc.open_ground is not None else loc.terrain == "open"
+
+
+def cc_fp(u: UnitSetup) -> int:
+    """Inherent CC FP: one for an SMC (A11.14), the printed FP otherwise (full even if broken,
+    A11.16)."""
+    return 1 if is_smc(u) else u.fp
+
+
+def leadership_drm(u: UnitSetup) -> int:
+    """A wounded leader's modifier is one worse (A17.2)."""
+    if u.kind != "leader":
+        return 0
+    return u.leadership + 1 if u.wounded else u.leadership
+
+
+def base_ccv(u: UnitSetup) -> int:
+    """CCV of A11.5: squad 5, crew 4, HS 3, SMC 2."""
+    return {"squad": 5, "crew": 4, "hs": 3}.get(u.kind, 2)
+
+
+# --- validate_setup: a setup that hangs together ----------------------------------------------
+
+
+def _check_sides(setup: Setup) -> None:
+    if len(setup.sides) != 2 or setup.sides[0] == setup.sides[1]:
+        raise SetupError("asl: sides must name two different sides")
+
+
+def _check_locations(setup: Setup) -> None:
+    locs: set[str] = set()
+    for loc in setup.locations:
+        if loc.id in locs:
+            raise SetupError(f"asl: duplicate Location {loc.id!r}")
+        if loc.terrain not in TERRAINS:
+            raise SetupError(f"asl: Location {loc.id}: terrain {loc.terrain!r} not in {TERRAINS}")
+        locs.add(loc.id)
+    for loc in setup.locations:
+        for a in loc.adjacent:
+            if a not in locs:
+                raise SetupError(f"asl: Location {loc.id}: unknown adjacent Location {a!r}")
+
+
+def _check_placed(setup: Setup) -> None:
+    """Every unit and vehicle: a unique id, one of the two sides, a Location of the setup."""
+    locs = {loc.id for loc in setup.locations}
+    ids: set[str] = set()
+    placed = [(u.id, u.side, u.location) for u in setup.units]
+    placed += [(v.id, v.side, v.location) for v in setup.vehicles]
+    for uid, side, location in placed:
+        if uid in ids:
+            raise SetupError(f"asl: duplicate unit id {uid!r}")
+        ids.add(uid)
+        if side not in setup.sides:
+            raise SetupError(f"asl: {uid}: unknown side {side!r}")
+        if location not in locs:
+            raise SetupError(f"asl: {uid}: unknown Location {location!r}")
+
+
+def _check_unit(setup: Setup, u: UnitSetup) -> None:
+    units = {x.id: x for x in setup.units}
+    if u.kind not in UNIT_KINDS:
+        raise SetupError(f"asl: {u.id}: kind {u.kind!r} not in {UNIT_KINDS}")
+    if not is_smc(u) and u.fp <= 0 and not u.dummy:
+        raise SetupError(f"asl: {u.id}: an MMC needs its FP")
+    if u.stacked_on is not None:
+        base = units.get(u.stacked_on)
+        if not is_smc(u) or base is None or is_smc(base) or base.location != u.location:
+            raise SetupError(f"asl: {u.id}: stacked_on must name an MMC in its Location")
+        if base.side != u.side:
+            raise SetupError(f"asl: {u.id}: stacked on an enemy unit")
+    if u.street_fighting_from is not None and u.street_fighting_from not in {
+        loc.id for loc in setup.locations
+    }:
+        raise SetupError(f"asl: {u.id}: unknown street_fighting_from Location")
+
+
+def _check_units(setup: Setup) -> None:
+    for u in setup.units:
+        _check_unit(setup, u)
+
+
+def _check_passengers(setup: Setup) -> None:
+    units = {u.id for u in setup.units}
+    for v in setup.vehicles:
+        for p in v.passengers:
+            if p not in units:
+                raise SetupError(f"asl: {v.id}: unknown passenger {p!r}")
+
+
+def _check_melee(setup: Setup) -> None:
+    locs = {loc.id for loc in setup.locations}
+    for m in setup.melee:
+        if m.location not in locs:
+            raise SetupError(f"asl: melee in unknown Location {m.location!r}")
+
+
+SETUP_CHECKS: tuple[Callable[[Setup], None], ...] = (
+    _check_sides,
+    _check_locations,
+    _check_placed,
+    _check_units,
+    _check_passengers,
+    _check_melee,
+)
+
+
+def validate_setup(setup: Any) -> None:
+    """Refuse a setup that does not hang together (``SetupError``), in the order of
+    ``SETUP_CHECKS``: sides, Locations, placement, units, passengers, Melee."""
+    if not isinstance(setup, Setup):
+        raise SetupError("asl: the setup is not an ASL setup")
+    for check in SETUP_CHECKS:
+        check(setup)
