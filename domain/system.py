@@ -17,8 +17,17 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, Union
 
 import msgspec
+import msgspec.inspect as mi
 
-from blowbyblow.domain.core import Command, Context, Event, Procedure, Ruling, RulingError
+from blowbyblow.domain.core import (
+    BlowByBlowError,
+    Command,
+    Context,
+    Event,
+    Procedure,
+    Ruling,
+    RulingError,
+)
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
@@ -118,7 +127,7 @@ class CommandOption(msgspec.Struct, frozen=True, kw_only=True):
     command takes has its default or is asked during adjudication."""
 
     type: str  # the command's tag, as in scenario files
-    side: str  # the player (gang, side, army) who may give it
+    side: str  # the player (gang, side, army) who may give it; "" for the table (a new turn)
     actor: str = ""  # the fighter, model or unit that acts ("" for a player's command)
     fields: dict[str, str] = {}
     options: dict[str, tuple[str, ...]] = {}
@@ -128,12 +137,44 @@ class CommandOption(msgspec.Struct, frozen=True, kw_only=True):
 # --- the interface ----------------------------------------------------------------------------
 
 
+class OptionError(BlowByBlowError):
+    """A pick for a command option that the option does not allow."""
+
+
+_MANY = (mi.VarTupleType, mi.ListType, mi.SetType, mi.FrozenSetType, mi.TupleType)
+
+
+def _tag_of(command_type: type[Command]) -> str:
+    info = mi.type_info(command_type)
+    assert isinstance(info, mi.StructType)
+    return str(info.tag)
+
+
+def _generic_command(
+    command_types: tuple[type[Command], ...], option: CommandOption, picks: Mapping[str, str]
+) -> Any:
+    """Each fixed field and each pick (or first allowed value) is a field of the command; a
+    field that holds several values gets the one picked."""
+    matching = [c for c in command_types if _tag_of(c) == option.type]
+    if not matching:
+        raise OptionError(f"no command {option.type!r} in this game system")
+    info = mi.type_info(matching[0])
+    assert isinstance(info, mi.StructType)
+    kinds = {f.name: f.type for f in info.fields}
+    data: dict[str, Any] = {}
+    chosen = {name: picks.get(name, allowed[0]) for name, allowed in option.options.items()}
+    for name, value in [*option.fields.items(), *chosen.items()]:
+        kind = kinds.get(name)
+        if kind is None:
+            raise OptionError(f"{option.type}: the command has no field {name!r}")
+        if isinstance(kind, mi.UnionType):
+            kind = next(x for x in kind.types if not isinstance(x, mi.NoneType))
+        data[name] = [value] if isinstance(kind, _MANY) else value
+    return msgspec.convert(data, matching[0], strict=False)
+
+
 def _no_checks(setup: Any) -> None:
     return None
-
-
-def _not_yet(state: Any) -> Any:  # TRANSITION: every system provides these by the end of issue 8
-    raise NotImplementedError("this game system does not provide it yet")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -155,8 +196,13 @@ class GameSystem(Generic[SetupT, StateT, CommandT]):
     procedure: Callable[[StateT, CommandT, Context], Procedure]
     narrate: Callable[[Event], str | None]
     describe_state: Callable[[StateT], str]
-    view: Callable[[StateT], StateView] = field(default=_not_yet)  # TRANSITION: required soon
-    legal_commands: Callable[[StateT], tuple[CommandOption, ...]] = field(default=_not_yet)
+    view: Callable[[StateT], StateView]
+    # The commands the rules allow in a state under the rulings in force (some rulings decide
+    # what is legal: an action's cost, who may be attacked).
+    legal_commands: Callable[[StateT, Mapping[str, str]], tuple[CommandOption, ...]]
+    # How a front end's picks for an option become a command; None: the generic way (each
+    # option field is a field of the command, a list field gets the one value picked).
+    command_from_option: Callable[[CommandOption, Mapping[str, str]], CommandT] | None = None
     demo: Callable[[], Scenario[SetupT, CommandT]]
     validate_setup: Callable[[SetupT], None] = field(default=_no_checks)
 
@@ -166,6 +212,24 @@ class GameSystem(Generic[SetupT, StateT, CommandT]):
         if len(self.command_types) == 1:
             return self.command_types[0]
         return Union[tuple(self.command_types)]  # noqa: UP007 - built at run time
+
+    def build_command(
+        self, option: CommandOption, picks: Mapping[str, str] | None = None
+    ) -> CommandT:
+        """The command ``option`` stands for, with ``picks`` (field -> one of the values the
+        option allows; a field not picked takes its first allowed value)."""
+        picks = picks or {}
+        for name, value in picks.items():
+            allowed = option.options.get(name)
+            if allowed is None:
+                raise OptionError(f"{option.type}: {name!r} is not a choice of this command")
+            if value not in allowed:
+                raise OptionError(
+                    f"{option.type}: {name} {value!r} is not one of {', '.join(allowed)}"
+                )
+        if self.command_from_option is not None:
+            return self.command_from_option(option, picks)
+        return _generic_command(self.command_types, option, picks)  # type: ignore[no-any-return]
 
     def setup_schema(self) -> dict[str, Any]:
         """JSON Schema (2020-12) of the setup a scenario file or a page gives."""
@@ -202,6 +266,7 @@ __all__ = [
     "CommandOption",
     "GameSystem",
     "LockView",
+    "OptionError",
     "PrisonerView",
     "Rulebook",
     "Scenario",

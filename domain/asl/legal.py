@@ -9,7 +9,7 @@ against the first target, with the first ``solo`` announced, is always legal."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -378,7 +378,9 @@ CHECKS: tuple[Callable[[_Check], None], ...] = (
 # --- legal_commands: what a front end may offer -----------------------------------------------
 
 
-def legal_commands(state: State) -> tuple[CommandOption, ...]:
+def legal_commands(
+    state: State, rulings: Mapping[str, str] | None = None
+) -> tuple[CommandOption, ...]:
     """A ``closecombat`` for each Location holding units of both sides whose CC is still to be
     resolved (A11.12), for the ATTACKER of the current Player Turn; once every such Location is
     resolved, for the next Player Turn, whose ATTACKER is the other side (before the first CCPh,
@@ -386,8 +388,10 @@ def legal_commands(state: State) -> tuple[CommandOption, ...]:
     may attack (the ATTACKER's option is there even when neither side may attack: the Location's
     CC still runs its withdrawals and Melee)."""
     # The rulings that bear on validation (prisoner-attacks, atmm-check) bear only on what is not
-    # offered (prisoners' attacks, ATMM): any values do; the defaults are used.
-    ctx = Context(rulings={r.name: r.default for r in RULINGS}, command_index=0)
+    # offered (prisoners' attacks, ATMM); they are passed on all the same.
+    ctx = Context(
+        rulings={**{r.name: r.default for r in RULINGS}, **(rulings or {})}, command_index=0
+    )
     options: list[CommandOption] = []
     for turn, attacker in _player_turns(state):
         for loc in state.locations:
@@ -501,3 +505,25 @@ def _attack_options(
     if solo:
         options["solo"] = solo
     return options
+
+
+def command_from_option(option: CommandOption, picks: Mapping[str, str]) -> CloseCombat:
+    """The ``closecombat`` an option stands for: one attack by the unit picked for
+    ``attacks.by`` on the one picked for ``attacks.targets`` (the first of each by default),
+    announced solo when the attacker is an SMC that must (A11.14); no attack when the option
+    offers none (the Location's CC still runs its withdrawals and Melee)."""
+    fields = option.fields
+    attacks: list[Attack] = []
+    solo: list[str] = []
+    if option.options.get("attacks.by") and option.options.get("attacks.targets"):
+        by = picks.get("attacks.by", option.options["attacks.by"][0])
+        target = picks.get("attacks.targets", option.options["attacks.targets"][0])
+        attacks.append(Attack(by=[by], targets=[target]))
+        solo = [by] if by in option.options.get("solo", ()) else []
+    return CloseCombat(
+        turn=int(fields["turn"]),
+        attacker=fields["attacker"],
+        location=fields["location"],
+        solo=solo,
+        attacks=attacks,
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from blowbyblow.domain.asl.commands import COMMAND_TYPES, AslCommand
 from blowbyblow.domain.asl.demo import demo
 from blowbyblow.domain.asl.events import EVENT_TYPES
-from blowbyblow.domain.asl.legal import legal_commands
+from blowbyblow.domain.asl.legal import command_from_option, legal_commands
 from blowbyblow.domain.asl.narration import narrate
 from blowbyblow.domain.asl.procedure import procedure
 from blowbyblow.domain.asl.projection import describe_state, evolve, view
@@ -33,6 +33,7 @@ GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     describe_state=describe_state,
     view=view,
     legal_commands=legal_commands,
+    command_from_option=command_from_option,
     demo=demo,
     validate_setup=validate_setup,
 )

@@ -1,4 +1,4 @@
-"""``legal_commands(state)``: who may act now and with what, as a front end offers it.
+"""``legal_commands(state, rulings)``: who may act now and with what, as a front end offers it.
 
 A model in the fight (not Incapacitated or Dead) with an action point left may act. A Prone
 model may only stand up (Knocked Down). A standing one may Fight!, make a Power or a Finesse
@@ -7,13 +7,15 @@ a Large or Huge model may Slam! one of those of its size or larger, and Trample 
 model is within its threat range (Slam!); any may Move up to MOV inches. ``new-turn`` is always
 open. Weapons are left to their default (the model's first weapon that is not a shield).
 
-The state does not carry the rulings in force, so the options follow the rulings' defaults
-where they decide what is allowed: action points are tracked (action-points), a Special Action
-costs 1 (special-action-cost), tokens may be attacked (attack-incapacitated) and friends are
-trampled too (trample-friends). Free Strikes the engine could not see coming (``free-strike``)
+Four rulings decide what is allowed, so the options follow the rulings in force: whether
+action points are tracked (action-points), what a Special Action costs (special-action-cost),
+whether tokens may be attacked (attack-incapacitated) and whether friends are trampled too
+(trample-friends). Free Strikes the engine could not see coming (``free-strike``)
 and falls (``fall``) happen to models rather than being chosen, so they are not offered."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from blowbyblow.domain.core import Context
 from blowbyblow.domain.gangfight.action_points import STANDARD, affords, special_cost
@@ -28,7 +30,9 @@ from blowbyblow.domain.system import CommandOption
 DEFAULT_RULINGS = Context(rulings={r.name: r.default for r in RULINGS}, command_index=0)
 
 
-def melee_targets(state: GangfightState, attacker: str) -> tuple[str, ...]:
+def melee_targets(
+    state: GangfightState, attacker: str, ctx: Context = DEFAULT_RULINGS
+) -> tuple[str, ...]:
     """Opposing models (or their tokens) within the attacker's threat range (Melee Combat
     step 1), in setup order."""
     a = fighter(state, attacker)
@@ -37,7 +41,7 @@ def melee_targets(state: GangfightState, attacker: str) -> tuple[str, ...]:
         d = gap(state, attacker, f.id)
         if f.side == a.side or d is None or d > a.threat:
             continue
-        if may_be_attacked(state, DEFAULT_RULINGS, f.id):
+        if may_be_attacked(state, ctx, f.id):
             found.append(f.id)
     return tuple(found)
 
@@ -62,11 +66,11 @@ SUMMARY = {
 }
 
 
-def _attacks(state: GangfightState, f: Fighter) -> list[CommandOption]:
+def _attacks(state: GangfightState, f: Fighter, ctx: Context) -> list[CommandOption]:
     """Fight!, the Special Attacks, Slam! and Trample open to a standing model."""
     me = {"attacker": f.id}
-    targets = melee_targets(state, f.id)
-    special = affords(state, DEFAULT_RULINGS, f.id, special_cost(DEFAULT_RULINGS))
+    targets = melee_targets(state, f.id, ctx)
+    special = affords(state, ctx, f.id, special_cost(ctx))
     out = []
     if targets:
         out.append(_option("fight", f, me, {"target": targets}))
@@ -79,28 +83,34 @@ def _attacks(state: GangfightState, f: Fighter) -> list[CommandOption]:
     slammable = tuple(t for t in targets if size_rank(fighter(state, t).size) >= rank)
     if slammable:
         out.append(_option("slam", f, me, {"target": slammable}))
-    if smaller_in_range(state, DEFAULT_RULINGS, f.id):
+    if smaller_in_range(state, ctx, f.id):
         out.append(_option("trample", f, me, {}))
     return out
 
 
-def model_options(state: GangfightState, f: Fighter) -> list[CommandOption]:
+def model_options(
+    state: GangfightState, f: Fighter, ctx: Context = DEFAULT_RULINGS
+) -> list[CommandOption]:
     """What one model may do now."""
     s = status(state, f.id)
-    if s.condition != "active" or not affords(state, DEFAULT_RULINGS, f.id, STANDARD):
+    if s.condition != "active" or not affords(state, ctx, f.id, STANDARD):
         return []
     if s.prone:
         return [_option("stand-up", f, {"fighter": f.id}, {})]
-    out = _attacks(state, f)
+    out = _attacks(state, f, ctx)
     if f.profile.mov >= 1:
         inches = tuple(str(n) for n in range(1, f.profile.mov + 1))
         out.append(_option("move", f, {"fighter": f.id}, {"inches": inches}))
     return out
 
 
-def legal_commands(state: GangfightState) -> tuple[CommandOption, ...]:
+def legal_commands(
+    state: GangfightState, rulings: Mapping[str, str] | None = None
+) -> tuple[CommandOption, ...]:
     """Each model's options in setup order (Fight!, Power Attack, Finesse Attack, Slam!,
-    Trample, Move; or stand up), then the new turn."""
-    options = [o for f in state.setup.fighters for o in model_options(state, f)]
+    Trample, Move; or stand up), then the new turn, under ``rulings`` (default: each ruling's
+    default): action points and their costs, who may be attacked and trampled are rulings."""
+    ctx = Context(rulings={**DEFAULT_RULINGS.rulings, **(rulings or {})}, command_index=0)
+    options = [o for f in state.setup.fighters for o in model_options(state, f, ctx)]
     options.append(CommandOption(type="new-turn", side="", summary=SUMMARY["new-turn"]))
     return tuple(options)

@@ -51,7 +51,11 @@ from blowbyblow.domain.system import CommandOption
 SEPARATOR = "+"  # joins the items of a field that takes several values
 
 
-def legal_commands(state: NecromundaState) -> tuple[CommandOption, ...]:
+def legal_commands(
+    state: NecromundaState, rulings: Mapping[str, str] | None = None
+) -> tuple[CommandOption, ...]:
+    """Fight, Charge and Coup de Grace offers for every fighter who may act. No ruling of
+    either edition changes who may act or against whom, so ``rulings`` is not read."""
     out: list[CommandOption] = []
     for f in state.fighters.values():
         out.extend(fight_options(state, f))

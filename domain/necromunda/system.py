@@ -8,7 +8,7 @@ from __future__ import annotations
 from blowbyblow.domain.necromunda.commands import COMMAND_TYPES, NecromundaCommand
 from blowbyblow.domain.necromunda.demo import demo, legacy_demo
 from blowbyblow.domain.necromunda.events import EVENT_TYPES
-from blowbyblow.domain.necromunda.legal import legal_commands
+from blowbyblow.domain.necromunda.legal import command_from_option, legal_commands
 from blowbyblow.domain.necromunda.narration import narrate
 from blowbyblow.domain.necromunda.procedure import legacy_procedure, procedure
 from blowbyblow.domain.necromunda.projection import describe_state, evolve, view
@@ -36,6 +36,7 @@ NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand]
     describe_state=describe_state,
     view=view,
     legal_commands=legal_commands,
+    command_from_option=command_from_option,
     demo=demo,
     validate_setup=validate_setup,
 )
@@ -58,6 +59,7 @@ NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaComman
     describe_state=describe_state,
     view=view,
     legal_commands=legal_commands,
+    command_from_option=command_from_option,
     demo=legacy_demo,
     validate_setup=validate_setup,
 )

@@ -16,7 +16,7 @@ Order: follow-ups, charges, break offs, fights, end of turn; models in setup ord
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from blowbyblow.domain.core import RuleViolation
 from blowbyblow.domain.system import CommandOption
@@ -139,8 +139,11 @@ def end_turn_options(state: Wh40kState) -> list[CommandOption]:
     ]
 
 
-def legal_commands(state: Wh40kState) -> tuple[CommandOption, ...]:
-    """Who may act now and with what."""
+def legal_commands(
+    state: Wh40kState, rulings: Mapping[str, str] | None = None
+) -> tuple[CommandOption, ...]:
+    """Who may act now and with what. The rulings decide how a fight goes, not who may fight,
+    so ``rulings`` is not read."""
     return (
         *follow_up_options(state),
         *charge_options(state),

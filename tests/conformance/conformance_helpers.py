@@ -31,7 +31,7 @@ from blowbyblow.domain.core import (
     Event,
     Roll,
 )
-from blowbyblow.domain.system import AnyGameSystem, AnyScenario, CommandOption
+from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.replay.registry import game_system_ids
 from blowbyblow.replay.session import play
 from blowbyblow.replay.store import BattleStore, LoggedEvent
@@ -268,22 +268,3 @@ def command_tag(command_type: type[Any]) -> str:
     tag = command_type.__struct_config__.tag
     assert isinstance(tag, str), f"{command_type.__name__} has no string tag"
     return tag
-
-
-_MANY = (mi.VarTupleType, mi.ListType, mi.SetType, mi.FrozenSetType, mi.TupleType)
-
-
-def command_from_option(system: AnyGameSystem, option: CommandOption) -> Any:
-    """The command a front end builds from an offered option: its fixed fields and the first
-    allowed value of each other field (a field that takes several values gets that one)."""
-    (command_type,) = [c for c in system.command_types if command_tag(c) == option.type]
-    info = mi.type_info(command_type)
-    assert isinstance(info, mi.StructType)
-    fields = {f.name: f.type for f in info.fields}
-    data: dict[str, Any] = {"type": option.type}
-    for name, value in [*option.fields.items(), *((k, v[0]) for k, v in option.options.items())]:
-        kind = fields[name]
-        if isinstance(kind, mi.UnionType):
-            kind = next(x for x in kind.types if not isinstance(x, mi.NoneType))
-        data[name] = [value] if isinstance(kind, _MANY) else value
-    return msgspec.convert(data, system.command_type, strict=False)

@@ -1,5 +1,5 @@
 """What a front end shows and offers without knowing the game: ``view(state)`` and
-``legal_commands(state)`` in every state of the demo, and in battles played by picking offered
+``legal_commands(state, rulings)`` in every state of the demo, and in battles played by picking offered
 commands at random. An offered command must be one the rules then allow."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from conformance_helpers import (
     Demo,
     Offline,
     adjudicate_offline,
-    command_from_option,
     command_tag,
     states_between_commands,
 )
@@ -45,18 +44,18 @@ def check_view(system: AnyGameSystem, state: Any) -> StateView:
     return shown
 
 
-def check_option_shapes(system: AnyGameSystem, state: Any) -> None:
-    offered = system.legal_commands(state)
-    assert offered == system.legal_commands(state), "the same state, the same options"
+def check_option_shapes(system: AnyGameSystem, state: Any, rulings: dict[str, str]) -> None:
+    offered = system.legal_commands(state, rulings)
+    assert offered == system.legal_commands(state, rulings), "the same state, the same options"
     shown = system.view(state)
     types = {command_tag(c): c for c in system.command_types}
     for option in offered:
         assert option.type in types, f"{option.type!r} is not a command of {system.id}"
-        assert option.side in shown.sides, option
+        assert option.side in (*shown.sides, ""), option
         assert not option.actor or option.actor in {u.id for u in shown.units}, option
-        names = set(types[option.type].__struct_fields__)
-        assert set(option.fields) | set(option.options) <= names, option
         assert all(values for values in option.options.values()), f"no value allowed: {option}"
+        built = system.build_command(option)
+        assert command_tag(type(built)) == option.type, (option, built)
 
 
 def test_the_view_of_every_demo_state(demo: Demo) -> None:
@@ -68,9 +67,9 @@ def test_every_offered_command_is_allowed_in_every_demo_state(demo: Demo) -> Non
     rulings = demo.started.rulings
     states = demo_states(demo)
     for index, state in enumerate(states, start=1):
-        check_option_shapes(demo.system, state)
-        for n, option in enumerate(demo.system.legal_commands(state)):
-            command = command_from_option(demo.system, option)
+        check_option_shapes(demo.system, state, rulings)
+        for n, option in enumerate(demo.system.legal_commands(state, rulings)):
+            command = demo.system.build_command(option)
             how = Offline(rulings=rulings, index=index, rng=random.Random(f"{index}/{n}"))
             adjudicate_offline(demo.system, state, command, how)  # no RuleViolation
 
@@ -79,7 +78,7 @@ def test_the_demo_commands_are_offered(demo: Demo) -> None:
     """Each command the demo gives is of a type offered in the state it is given in."""
     states = demo_states(demo)
     for state, command in zip(states, demo.scenario.commands, strict=False):
-        offered = {o.type for o in demo.system.legal_commands(state)}
+        offered = {o.type for o in demo.system.legal_commands(state, demo.started.rulings)}
         assert command_tag(type(command)) in offered, f"{command} not among {sorted(offered)}"
 
 
@@ -92,11 +91,11 @@ def test_playing_offered_commands_at_random(demo: Demo) -> None:
         state = demo_states(demo)[0]
         for index in range(1, 31):
             check_view(demo.system, state)
-            check_option_shapes(demo.system, state)
-            offered = demo.system.legal_commands(state)
+            check_option_shapes(demo.system, state, demo.started.rulings)
+            offered = demo.system.legal_commands(state, demo.started.rulings)
             if not offered:
                 break
-            command = command_from_option(demo.system, rng.choice(offered))
+            command = demo.system.build_command(rng.choice(offered))
             how = Offline(rulings=demo.started.rulings, index=index, rng=rng)
             done = adjudicate_offline(demo.system, state, command, how)
             assert isinstance(done.events[0], CommandIssued)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from blowbyblow.domain.system import CommandOption
 
 from bxb_duel.state import DuelState
 
 
-def legal_commands(state: DuelState) -> tuple[CommandOption, ...]:
+def legal_commands(
+    state: DuelState, rulings: Mapping[str, str] | None = None
+) -> tuple[CommandOption, ...]:
     """Only the fighter whose turn it is acts (D1.2): it rises if it is Down (D1.4), otherwise it
-    strikes at the other fighter or takes Guard. Nobody acts once the duel is over (D4.1)."""
+    strikes at the other fighter or takes Guard. Nobody acts once the duel is over (D4.1). No
+    ruling changes who may act, so ``rulings`` is not read."""
     # copy me: offer nothing the procedure would refuse, in a fixed order.
     if state.over:
         return ()
