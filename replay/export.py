@@ -170,10 +170,7 @@ def _read_line(header: _Header, n: int, raw: str) -> LoggedEvent:
         raise _fail(n, f"line {n + 1} cannot be read: {e}") from None
     if logged.position != n:
         raise _fail(n, f"line {n + 1} holds position {logged.position}, expected {n}")
-    digest = chain_hash(
-        header.battle, n, logged.prev_hash, logged.data, logged.format, logged.recorded_at
-    )
-    if digest != logged.hash:
+    if chain_hash(logged.link) != logged.hash:
         raise _Failed(
             Problem(n, "chain", "hash chain broken: the event's content does not match its hash")
         )

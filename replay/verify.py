@@ -5,6 +5,7 @@ position and the rule of the event concerned."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,12 +99,7 @@ def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
                 "hash chain broken: previous hash differs",
                 _rule(logged.event),
             )
-        if (
-            chain_hash(
-                battle, logged.position, prev, logged.data, logged.format, logged.recorded_at
-            )
-            != logged.hash
-        ):
+        if chain_hash(dataclasses.replace(logged.link, battle=battle)) != logged.hash:
             return Problem(
                 logged.position,
                 "chain",

@@ -83,8 +83,8 @@ def test_a_batch_that_conflicts_part_way_is_not_written_at_all(tmp_path: Path) -
     rec = record_demo(store, RULESET_IDS[0])
     v = store.version(rec.battle)
     last = rec.events[-1]
-    fresh = chain(rec.battle, rec.ruleset.id, last.hash, v, [last.event], ["t"])
-    taken = chain(rec.battle, rec.ruleset.id, last.prev_hash, v - 1, [last.event], ["t"])
+    fresh = chain(rec.battle, rec.ruleset.id, last, [last.event], ["t"])
+    taken = chain(rec.battle, rec.ruleset.id, rec.events[-2], [last.event], ["t"])
     with pytest.raises(StaleVersion):
         store._save(rec.battle, v, [*fresh, *taken])
     assert store.version(rec.battle) == v

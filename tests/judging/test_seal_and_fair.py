@@ -21,7 +21,7 @@ from blowbyblow.replay.judging import (
     public_hex,
 )
 from blowbyblow.replay.service import record, seal_battle
-from blowbyblow.replay.store import GENESIS, BattleStore, StoreError, chain
+from blowbyblow.replay.store import BattleStore, StoreError, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
 
 from bxbtest import RULESET_IDS, record_demo
@@ -139,5 +139,5 @@ def test_fair_battle_verifies_from_its_export_and_public_key_alone(
     events[k - 1] = msgspec.structs.replace(
         die, values=tuple(v % die.sides + 1 for v in die.values)
     )
-    forged = chain(rec.battle, rec.ruleset.id, GENESIS, 0, events, [""] * len(events))
+    forged = chain(rec.battle, rec.ruleset.id, None, events, [""] * len(events))
     assert not verify_events(rec.battle, forged).ok
