@@ -121,10 +121,9 @@ def test_a_forged_seeded_die_is_caught_against_the_seed(ruleset_id: str) -> None
             continue
     assert rec is not None
     target = next(e for e in rec.events if isinstance(e.event, DiceRolled))
-    assert target.event.source == "seeded"
-    changed = msgspec.structs.replace(
-        target.event, values=tuple(v % target.event.sides + 1 for v in target.event.values)
-    )
+    die = target.event
+    assert isinstance(die, DiceRolled) and die.source == "seeded"
+    changed = msgspec.structs.replace(die, values=tuple(v % die.sides + 1 for v in die.values))
     events = [e.event for e in rec.events]
     events[target.position - 1] = changed
     forged = chain(rec.battle, ruleset_id, None, events, [""] * len(events))

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.domain.core import DiceRolled
+from blowbyblow.domain.core import BattleStarted, DiceRolled
 from blowbyblow.replay.export import export_battle, read_export
 from blowbyblow.replay.judging import (
     BattleSealed,
@@ -94,6 +94,7 @@ def test_fair_battle_verifies_from_its_export_and_public_key_alone(
             continue
     assert rec is not None
     first = rec.events[0].event
+    assert isinstance(first, BattleStarted)
     assert first.dice.mode == "fair" and first.dice.seed is None and first.dice.commitment
     before = verify_battle(store, rec.battle)
     assert before.ok and any("not revealed" in n for n in before.notes)
