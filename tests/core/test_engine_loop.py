@@ -5,6 +5,7 @@ the same state at every position whichever way it is read back."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import pytest
 import structlog
@@ -124,6 +125,16 @@ def test_each_command_answers_from_its_own_recorded_inputs(ruleset_id: str) -> N
     assert done == list(range(1, stop))
 
 
+@pytest.fixture
+def info_logs() -> Iterator[None]:
+    """structlog as it is unconfigured (other tests set the level to warning)."""
+    saved = structlog.get_config()
+    structlog.reset_defaults()
+    yield
+    structlog.configure(**saved)
+
+
+@pytest.mark.usefixtures("info_logs")
 def test_every_step_is_logged_at_its_position_in_the_battle() -> None:
     system = get_game_system(RULESET_IDS[0])
     demo = system.demo()
