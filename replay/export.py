@@ -1,11 +1,13 @@
 """Portable records: a battle as a self-contained JSON Lines file that anyone can read and
 re-check, as a PGN file is for a chess game.
 
-Line 1, the header: ``{"format": "bxb-export", "version": 2, "battle", "ruleset",
-"ruleset_version", "label", "events", "chain", "last_hash", "seal"}`` where ``seal`` repeats the
-signed checkpoint of a sealed battle (or is null). Then one line per event, in order:
-``{"position", "type", "rule" (rule steps only), "event", "prev", "hash", "at"}``. Keys are sorted
-and the output is deterministic, so export -> import -> export gives the same bytes.
+Line 1, the header: ``{"format": "bxb-export", "version", "battle", "ruleset",
+"ruleset_version", "label", "events", "chain", "last_hash", "seal"}`` where ``version`` is the
+record format (``formats.CURRENT_FORMAT``) and ``seal`` repeats the signed checkpoint of a sealed
+battle (or is null). Then one line per event, in order: ``{"position", "type", "rule" (rule steps
+only), "event", "prev", "hash", "at", "v"}``, ``v`` being the format the event was stored in.
+Keys are sorted and the output is deterministic, so export -> import -> export gives the same
+bytes.
 
 Each event's hash is recomputed from its JSON alone (the canonical MessagePack of the plain data
 is the same as the stored bytes), so a file is checked without trusting whoever made it."""
@@ -13,7 +15,6 @@ is the same as the stored bytes), so a file is checked without trusting whoever 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -246,8 +247,3 @@ def import_battle(
         raise ExportError(f"refused: the store already holds battle {read.battle}")
     store.import_events(read.battle, read.events)
     return read
-
-
-def iter_export(events: Iterable[LoggedEvent]) -> Iterable[str]:
-    for line in export_lines(list(events)):
-        yield line.decode()

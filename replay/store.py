@@ -365,11 +365,6 @@ class BattleStore(Application[UUID]):
         self._save(battle, version, [in_battle, record])
         return in_battle
 
-    def seal_record(self, battle: UUID) -> LoggedEvent | None:
-        """The seal kept beside a battle, if it was ever sealed."""
-        found = list(self.events.get(seal_id(battle), limit=1))
-        return found[0] if found and isinstance(found[0], LoggedEvent) else None
-
     def import_events(self, battle: UUID, logged: Sequence[LoggedEvent]) -> None:
         """Write a verified battle read from an export, hashes and times as they were,
         with its seal record if sealed, in one transaction."""

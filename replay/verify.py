@@ -1,13 +1,18 @@
 """Verification: re-adjudicate every command of a battle from its recorded inputs (dice and
-choices) and compare with what the log says happened; check the hash chain; for seeded dice,
-recompute every die from the seed and its key. The first difference is reported with its
-position and the rule of the event concerned."""
+choices) and compare with what the log says happened; check the hash chain and the seal; for
+seeded dice, recompute every die from the seed and its key. The first difference is reported
+with its position and the rule of the event concerned.
+
+The steps, in the order they run: read every record (``read_all``) and the seal record kept
+beside the battle; the hash chain (``check_chain``); the seal (``check_seal``); the battle's start
+and setup (``_started``, ``_setup``); the dice seed (``_dice_seed``); then command by command, its
+number and seeded dice (``_turns``, ``_check_dice``), its re-adjudication through the engine's one
+loop (``driver.adjudicate_commands``) and the comparison with the log (``_compare``)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -44,7 +49,7 @@ from blowbyblow.replay.store import (
 @dataclass(frozen=True)
 class Problem:
     position: int
-    kind: str  # unreadable | chain | sequence | dice | differs | rejected | setup
+    kind: str  # unreadable | chain | sequence | seal | setup | dice | rejected | differs | file
     message: str
     rule: str = ""
     recorded: str = ""
@@ -99,7 +104,7 @@ def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
                 "hash chain broken: previous hash differs",
                 _rule(logged.event),
             )
-        if chain_hash(dataclasses.replace(logged.link, battle=battle)) != logged.hash:
+        if chain_hash(replace(logged.link, battle=battle)) != logged.hash:
             return Problem(
                 logged.position,
                 "chain",
@@ -400,6 +405,7 @@ def verify_battle(
     *,
     trusted_keys: frozenset[str] | None = None,
 ) -> Report:
+    """Verify a stored battle (``trusted_keys``: it must be sealed by one of these keys)."""
     events, problem = read_all(store, battle)
     if problem is None:
         problem = _check_seal_record(store, battle, events)
