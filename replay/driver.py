@@ -31,7 +31,7 @@ from blowbyblow.domain.core import (
     Step,
 )
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.projections.battle import fold
+from blowbyblow.projections.battle import fold  # TRANSITION: tests/<game>/ import it from here
 from blowbyblow.replay.dice import ChoiceSource, DiceError, DiceSource
 
 log = structlog.get_logger("blowbyblow.rules")
@@ -43,7 +43,7 @@ class Adjudication:
 
     events: list[Event]
     state: Any
-    index: int = 0  # the command's number in its battle
+    index: int  # the command's number in its battle
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,10 +150,10 @@ def adjudicate_commands(
     position = first_position
     for index, turn in enumerate(turns, start=1):
         own = table
-        if turn.dice is not None or turn.choices is not None:
-            own = dataclasses.replace(
-                table, dice=turn.dice or table.dice, choices=turn.choices or table.choices
-            )
+        if turn.dice is not None:
+            own = dataclasses.replace(own, dice=turn.dice)
+        if turn.choices is not None:
+            own = dataclasses.replace(own, choices=turn.choices)
         result = own.adjudicate(state, turn.command, index, first_position=position)
         yield result
         state = result.state

@@ -73,8 +73,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
 _ENVELOPE = msgspec.msgpack.Decoder(Envelope)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Link:
+class Link(msgspec.Struct, frozen=True, kw_only=True):
     """One link of a battle's hash chain: everything a record holds but its own hash."""
 
     battle: UUID

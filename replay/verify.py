@@ -12,7 +12,7 @@ loop (``driver.adjudicate_commands``) and the comparison with the log (``_compar
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -39,6 +39,7 @@ from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
     GENESIS,
     BattleStore,
+    Link,
     LoggedEvent,
     UnreadableEvent,
     chain_hash,
@@ -104,7 +105,15 @@ def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
                 "hash chain broken: previous hash differs",
                 _rule(logged.event),
             )
-        if chain_hash(replace(logged.link, battle=battle)) != logged.hash:
+        link = Link(
+            battle=battle,
+            position=logged.position,
+            prev=prev,
+            format=logged.format,
+            at=logged.recorded_at,
+            data=logged.data,
+        )
+        if chain_hash(link) != logged.hash:
             return Problem(
                 logged.position,
                 "chain",
