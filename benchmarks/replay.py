@@ -8,8 +8,8 @@ own label) in a fresh SQLite file, and prints events/s for
   - replay:  reading every battle back and folding it into state;
   - verify:  `verify_battle` on every battle (chain, seeded dice, re-adjudication);
 each beside a baseline on the same data in the same run: raw sqlite3 + msgspec (one table, one
-transaction per command, WAL journal as eventsourcing uses; read + decode + fold; read + decode + re-adjudicate and compare), with
-the ratio store/baseline."""
+transaction per command, WAL journal as eventsourcing uses; read + decode + fold; read + decode +
+re-adjudicate and compare), with the ratio store/baseline."""
 
 from __future__ import annotations
 
@@ -19,14 +19,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from uuid import UUID
 
 import msgspec
 
-from blowbyblow.domain.core import CommandIssued, Event
-from blowbyblow.replay.codec import codec_for, encode
+from blowbyblow.domain.core import BattleStarted, CommandIssued, Event
+from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.projections.battle import fold_battle
+from blowbyblow.replay.codec import Codec, codec_for, encode
 from blowbyblow.replay.dice import RecordedChoices, RecordedDice, recorded_inputs
-from blowbyblow.replay.driver import adjudicate, fold
+from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play, split_by_command
 from blowbyblow.replay.store import BattleStore, battle_id_for
@@ -41,6 +43,38 @@ def progress(label: str, done: int, total: int) -> None:
             file=sys.stderr,
             flush=True,
         )
+
+
+def raw_read(raw: sqlite3.Connection, codec: Codec, battle: UUID) -> list[Event]:
+    """The baseline's read: one battle's rows, decoded."""
+    rows = raw.execute(
+        "select data from events where battle=? order by position", (battle.bytes,)
+    ).fetchall()
+    return [codec.decode(r[0]) for r in rows]
+
+
+def raw_verify_battle(ruleset: AnyGameSystem, events: list[Event]) -> None:
+    """The baseline's verification: re-adjudicate every command from its recorded dice and
+    choices and compare the events (no chain, seal or seed checks)."""
+    started = events[0]
+    assert isinstance(started, BattleStarted)
+    commands = split_by_command(events)[1:]
+    turns = []
+    for batch in commands:
+        issued = batch[0]
+        assert isinstance(issued, CommandIssued)
+        dice, choices = recorded_inputs(batch)
+        turns.append(Turn(issued.command, RecordedDice(dice), RecordedChoices(choices)))
+    table = Table(
+        system=ruleset,
+        rulings=started.rulings,
+        dice=RecordedDice({}),
+        choices=RecordedChoices({}),
+        quiet=True,
+    )
+    results = adjudicate_commands(table, fold_battle(ruleset, [started]), turns)
+    for batch, result in zip(commands, results, strict=True):
+        assert [encode(e) for e in result.events] == [encode(e) for e in batch]
 
 
 def main() -> None:
@@ -61,9 +95,11 @@ def main() -> None:
     )
 
     # Prepare the battles (adjudication is not what is measured here).
-    battles: list[tuple[Any, list[list[Event]]]] = []
+    started = played.events[0]
+    assert isinstance(started, BattleStarted)
+    battles: list[tuple[UUID, list[list[Event]]]] = []
     for n in range(copies):
-        first = msgspec.structs.replace(played.events[0], label=f"{demo.label} #{n}")
+        first = msgspec.structs.replace(started, label=f"{demo.label} #{n}")
         events = [first, *played.events[1:]]
         battles.append((battle_id_for(first), split_by_command(events)))
     total = per_battle * copies
@@ -105,18 +141,12 @@ def main() -> None:
     # --- replay into state ---
     t = time.perf_counter()
     for i, (battle, _) in enumerate(battles, start=1):
-        events = store.read(battle)
-        first = events[0].event
-        fold(ruleset, ruleset.initial_state(first.setup), [e.event for e in events[1:]])  # type: ignore[attr-defined]
+        fold_battle(ruleset, [e.event for e in store.read(battle)])
         progress("replay (store)", i, len(battles))
     store_replay = time.perf_counter() - t
     t = time.perf_counter()
     for i, (battle, _) in enumerate(battles, start=1):
-        rows = raw.execute(
-            "select data from events where battle=? order by position", (battle.bytes,)
-        ).fetchall()
-        decoded = [codec.decode(r[0]) for r in rows]
-        fold(ruleset, ruleset.initial_state(decoded[0].setup), decoded[1:])  # type: ignore[attr-defined]
+        fold_battle(ruleset, raw_read(raw, codec, battle))
         progress("replay (raw)", i, len(battles))
     raw_replay = time.perf_counter() - t
 
@@ -129,27 +159,7 @@ def main() -> None:
     store_verify = time.perf_counter() - t
     t = time.perf_counter()
     for i, (battle, _) in enumerate(battles, start=1):
-        rows = raw.execute(
-            "select data from events where battle=? order by position", (battle.bytes,)
-        ).fetchall()
-        decoded = [codec.decode(r[0]) for r in rows]
-        state = ruleset.initial_state(decoded[0].setup)  # type: ignore[attr-defined]
-        for batch in split_by_command(decoded)[1:]:
-            issued = batch[0]
-            assert isinstance(issued, CommandIssued)
-            dice, choices = recorded_inputs(batch)
-            result = adjudicate(
-                ruleset,
-                state,
-                issued.command,
-                index=issued.index,
-                rulings=decoded[0].rulings,  # type: ignore[attr-defined]
-                dice=RecordedDice(dice),
-                choices=RecordedChoices(choices),
-                quiet=True,
-            )
-            assert [encode(e) for e in result.events] == [encode(e) for e in batch]
-            state = result.state
+        raw_verify_battle(ruleset, raw_read(raw, codec, battle))
         progress("verify (raw)", i, len(battles))
     raw_verify = time.perf_counter() - t
 

@@ -13,6 +13,7 @@ import msgspec
 import typer
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import encode_json, to_builtins
 from blowbyblow.replay.dice import (
@@ -24,7 +25,6 @@ from blowbyblow.replay.dice import (
     SeededDice,
     iter_ints,
 )
-from blowbyblow.replay.driver import fold
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
 from blowbyblow.replay.judging import (
     BattleSealed,
@@ -180,7 +180,7 @@ def _dice_option(spec: str | None) -> DiceSource | None:
 
 
 @app.command("record")
-def cmd_record(
+def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line option
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
     dice: Annotated[
         str | None,
@@ -327,7 +327,7 @@ def cmd_at(
     first = events[0].event
     assert isinstance(first, BattleStarted)
     ruleset = get_game_system(first.ruleset)
-    state = fold(ruleset, ruleset.initial_state(first.setup), [e.event for e in events[1:]])
+    state = fold_battle(ruleset, [e.event for e in events])
     if as_json:
         typer.echo(
             encode_json(

@@ -1,1 +1,2 @@
-"""Folds over the log, ``evolve(state, event) -> state``, one module per game system."""
+"""Folds over the log: the state of a battle at any position, for every game system (each
+system folds one event with its own ``evolve``, in ``domain/<game>/projection.py``)."""

@@ -53,14 +53,9 @@ class Codec:
         )
         self.event_type: Any = Union[types]  # noqa: UP007
         self._decoder = msgspec.msgpack.Decoder(self.event_type)
-        self._json_decoder = msgspec.json.Decoder(self.event_type)
 
     def decode(self, data: bytes) -> Event:
         event: Event = self._decoder.decode(data)
-        return event
-
-    def decode_json(self, data: bytes | str) -> Event:
-        event: Event = self._json_decoder.decode(data)
         return event
 
     def from_builtins(self, obj: Any) -> Event:

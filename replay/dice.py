@@ -17,7 +17,6 @@ language can recompute every die from the seed and the roll keys.
 from __future__ import annotations
 
 import hashlib
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
 
@@ -216,10 +215,6 @@ class RecordedChoices:
         if found is None or found[0] not in options:
             return default, "default"
         return found
-
-
-def stdin_is_interactive() -> bool:
-    return sys.stdin is not None and sys.stdin.isatty()
 
 
 def iter_ints(text: str) -> Iterator[int]:

@@ -1,12 +1,19 @@
-"""The one driver that runs rule procedures: live, in verification, in what-if re-runs and in
-odds calculation. It answers a procedure's requests from a dice source and a choice source,
-folds every event into the state as soon as it is yielded, and returns the command's events.
+"""The one driver that runs rule procedures: live, in verification and in what-if re-runs.
+
+A ``Table`` is a battle being adjudicated: its game system, the rulings in force, where its dice
+and choices come from, and how its steps are logged. ``Table.adjudicate`` runs one command: it
+answers the procedure's requests from the dice and choice sources, folds every event into the
+state as soon as it is yielded, and returns the command's events. ``adjudicate_commands`` runs a
+battle's commands one after another, each with its own dice and choices if it has them, and
+yields each command's events and the state after it: recording batches them, verification
+compares them with the log, what-if stops where a re-run cannot go on.
 
 Nothing is written here: the caller appends the events in one transaction, or not at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +28,10 @@ from blowbyblow.domain.core import (
     Event,
     Roll,
     RuleEvent,
+    Step,
 )
 from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.projections.battle import fold  # TRANSITION: tests/<game>/ import it from here
 from blowbyblow.replay.dice import ChoiceSource, DiceError, DiceSource
 
 log = structlog.get_logger("blowbyblow.rules")
@@ -30,73 +39,137 @@ log = structlog.get_logger("blowbyblow.rules")
 
 @dataclass(frozen=True)
 class Adjudication:
+    """One command adjudicated: its events (``CommandIssued`` first) and the state after them."""
+
     events: list[Event]
     state: Any
+    index: int  # the command's number in its battle
+
+
+@dataclass(frozen=True, kw_only=True)
+class Table:
+    """A battle being adjudicated: what stays the same from one of its commands to the next."""
+
+    system: AnyGameSystem
+    rulings: Mapping[str, str]  # every ruling of the system with its value in this battle
+    dice: DiceSource
+    choices: ChoiceSource
+    battle: str = ""  # the battle's id, for the log lines
+    quiet: bool = False  # True: do not log the rule steps
+
+    def adjudicate(
+        self, state: Any, command: Any, index: int, *, first_position: int = 0
+    ) -> Adjudication:
+        """Run ``command``, the ``index``-th of its battle, against ``state``; ``first_position``
+        is where its ``CommandIssued`` will stand in the log (for the log lines).
+
+        Raises RuleViolation (the command is not allowed), DiceError (the dice source cannot
+        answer) or any error of the rules; then nothing of this command may be written."""
+        run = _Run(self, index)
+        issued: Event = CommandIssued(index=index, command=command)
+        events: list[Event] = [issued]
+        state = self.system.evolve(state, issued)
+        procedure = self.system.procedure(
+            state, command, Context(rulings=dict(self.rulings), command_index=index)
+        )
+        bound = (
+            None
+            if self.quiet
+            else log.bind(battle=self.battle, ruleset=self.system.id, command=index)
+        )
+        if bound is not None:
+            _log_step(bound, issued, first_position)
+        answer: Any = None
+        while True:
+            try:
+                step = procedure.send(answer)
+            except StopIteration:
+                break
+            event, answer = run.answer(step)
+            state = self.system.evolve(state, event)
+            events.append(event)
+            if answer is None:  # a rule step: the procedure gets the state it leads to
+                answer = state
+            if bound is not None:
+                _log_step(bound, event, first_position + len(events) - 1)
+        return Adjudication(events=events, state=state, index=index)
+
+
+class _Run:
+    """One command's requests for dice and choices, answered from its table's sources."""
+
+    def __init__(self, table: Table, index: int) -> None:
+        self.table = table
+        self.prefix = f"c{index}/"
+        self.keys: set[str] = set()
+
+    def _key(self, key: str, what: str) -> str:
+        full = self.prefix + key
+        if full in self.keys:
+            raise DiceError(
+                f"{self.table.system.id} asked twice for the {what} {full!r} in one command"
+            )
+        self.keys.add(full)
+        return full
+
+    def answer(self, step: Step) -> tuple[Event, Any]:
+        """The event a step records, and what the procedure is told (None for a rule step)."""
+        if isinstance(step, Roll):
+            key = self._key(step.key, "roll")
+            values, source = self.table.dice.roll(key, step.n, step.sides, step.purpose)
+            rolled = DiceRolled(
+                key=key, sides=step.sides, values=values, source=source, purpose=step.purpose
+            )
+            return rolled, values
+        if isinstance(step, Ask):
+            key = self._key(step.key, "choice")
+            choice, source = self.table.choices.choose(key, step.options, step.default, step.prompt)
+            return ChoiceMade(key=key, options=step.options, answer=choice, source=source), choice
+        if isinstance(step, Event):
+            return step, None
+        # A rules module yielding something else is a programming error.
+        raise TypeError(f"{self.table.system.id} procedure yielded {step!r}")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A command to adjudicate, with the dice and choices it answers from when they are its own
+    (verification reads each command's from the log); the table's otherwise."""
+
+    command: Any
+    dice: DiceSource | None = None
+    choices: ChoiceSource | None = None
+
+
+def adjudicate_commands(
+    table: Table, state: Any, turns: Iterable[Turn], *, first_position: int = 2
+) -> Iterator[Adjudication]:
+    """Adjudicate a battle's commands in order from ``state`` (the state before the first one,
+    whose ``CommandIssued`` stands at ``first_position``); numbered from 1, each yields its events
+    and the state after it. An error stops the run at the command that raised it."""
+    position = first_position
+    for index, turn in enumerate(turns, start=1):
+        own = table
+        if turn.dice is not None:
+            own = dataclasses.replace(own, dice=turn.dice)
+        if turn.choices is not None:
+            own = dataclasses.replace(own, choices=turn.choices)
+        result = own.adjudicate(state, turn.command, index, first_position=position)
+        yield result
+        state = result.state
+        position += len(result.events)
 
 
 def adjudicate(
-    ruleset: AnyGameSystem,
-    state: Any,
-    command: Any,
-    *,
-    index: int,
-    rulings: dict[str, str],
-    dice: DiceSource,
-    choices: ChoiceSource,
-    battle: str = "",
-    first_position: int = 0,
-    quiet: bool = False,
+    system: AnyGameSystem, state: Any, command: Any, *, index: int, **table: Any
 ) -> Adjudication:
-    """Run ``command`` (the ``index``-th of its battle) against ``state``.
-
-    Raises RuleViolation (the command is not allowed), DiceError (the dice source cannot answer)
-    or any error of the rules; then nothing of this command may be written."""
-    prefix = f"c{index}/"
-    issued: Event = CommandIssued(index=index, command=command)
-    events: list[Event] = [issued]
-    state = ruleset.evolve(state, issued)
-    ctx = Context(rulings=rulings, command_index=index)
-    procedure = ruleset.procedure(state, command, ctx)
-    keys: set[str] = set()
-    answer: Any = None
-    bound = log.bind(battle=battle, ruleset=ruleset.id, command=index) if not quiet else None
-    if bound is not None:
-        _log_step(bound, issued, first_position)
-    while True:
-        try:
-            step = procedure.send(answer)
-        except StopIteration:
-            break
-        event: Event
-        if isinstance(step, Roll):
-            key = prefix + step.key
-            if key in keys:
-                raise DiceError(f"{ruleset.id} asked twice for the roll {key!r} in one command")
-            keys.add(key)
-            values, source = dice.roll(key, step.n, step.sides, step.purpose)
-            event = DiceRolled(
-                key=key, sides=step.sides, values=values, source=source, purpose=step.purpose
-            )
-            answer = values
-        elif isinstance(step, Ask):
-            key = prefix + step.key
-            if key in keys:
-                raise DiceError(f"{ruleset.id} asked twice for the choice {key!r} in one command")
-            keys.add(key)
-            choice, source = choices.choose(key, step.options, step.default, step.prompt)
-            event = ChoiceMade(key=key, options=step.options, answer=choice, source=source)
-            answer = choice
-        elif isinstance(step, Event):
-            event = step
-        else:  # pragma: no cover - a rules module yielding something else is a programming error
-            raise TypeError(f"{ruleset.id} procedure yielded {step!r}")
-        state = ruleset.evolve(state, event)
-        events.append(event)
-        if not isinstance(step, Roll | Ask):
-            answer = state
-        if bound is not None:
-            _log_step(bound, event, first_position + len(events) - 1)
-    return Adjudication(events=events, state=state)
+    """TRANSITION: the call shape of before ``Table`` (``rulings``, ``dice``, ``choices``,
+    ``battle``, ``quiet``, ``first_position`` as keywords), kept for the tests under
+    ``tests/<game>/`` until they build a ``Table``; the lead removes it after merging issue 8."""
+    first_position = int(table.pop("first_position", 0))
+    return Table(system=system, **table).adjudicate(
+        state, command, index, first_position=first_position
+    )
 
 
 def _log_step(bound: Any, event: Event, position: int) -> None:
@@ -112,7 +185,4 @@ def _log_step(bound: Any, event: Event, position: int) -> None:
     bound.info(type(event).__name__, **fields)
 
 
-def fold(ruleset: AnyGameSystem, state: Any, events: Iterator[Event] | list[Event]) -> Any:
-    for event in events:
-        state = ruleset.evolve(state, event)
-    return state
+__all__ = ["Adjudication", "Table", "Turn", "adjudicate", "adjudicate_commands", "fold"]

@@ -1,11 +1,13 @@
 """Portable records: a battle as a self-contained JSON Lines file that anyone can read and
 re-check, as a PGN file is for a chess game.
 
-Line 1, the header: ``{"format": "bxb-export", "version": 2, "battle", "ruleset",
-"ruleset_version", "label", "events", "chain", "last_hash", "seal"}`` where ``seal`` repeats the
-signed checkpoint of a sealed battle (or is null). Then one line per event, in order:
-``{"position", "type", "rule" (rule steps only), "event", "prev", "hash", "at"}``. Keys are sorted
-and the output is deterministic, so export -> import -> export gives the same bytes.
+Line 1, the header: ``{"format": "bxb-export", "version", "battle", "ruleset",
+"ruleset_version", "label", "events", "chain", "last_hash", "seal"}`` where ``version`` is the
+record format (``formats.CURRENT_FORMAT``) and ``seal`` repeats the signed checkpoint of a sealed
+battle (or is null). Then one line per event, in order: ``{"position", "type", "rule" (rule steps
+only), "event", "prev", "hash", "at", "v"}``, ``v`` being the format the event was stored in.
+Keys are sorted and the output is deterministic, so export -> import -> export gives the same
+bytes.
 
 Each event's hash is recomputed from its JSON alone (the canonical MessagePack of the plain data
 is the same as the stored bytes), so a file is checked without trusting whoever made it."""
@@ -13,7 +15,6 @@ is the same as the stored bytes), so a file is checked without trusting whoever 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -82,113 +83,155 @@ class ReadExport:
     report: Report
 
 
-def _fail(position: int, message: str) -> Problem:
-    return Problem(position, "file", message)
+class _Failed(Exception):
+    """The first problem found in a file: reading stops there."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _fail(position: int, message: str) -> _Failed:
+    return _Failed(Problem(position, "file", message))
+
+
+@dataclass(frozen=True)
+class _Header:
+    """The first line of an export, checked: what it says of the battle and its file."""
+
+    version: int
+    battle: UUID
+    ruleset: str
+    count: int
+    fields: dict[str, Any]  # the line as read, for what is compared with the battle itself
+
+    @property
+    def label(self) -> str:
+        return str(self.fields.get("label", ""))
 
 
 def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -> ReadExport:
     """Parse and fully verify an export: structure, hash chain, seal, every command re-adjudicated.
     Never raises for a bad file: the report says what is wrong."""
-    raw_lines = [
-        ln
-        for ln in (
-            text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-        ).splitlines()
-        if ln.strip()
-    ]
+    lines = _lines(text)
     nil = UUID(int=0)
-    if not raw_lines:
-        return ReadExport(nil, [], Report(nil, problem=_fail(0, "the file is empty")))
     try:
-        header = json.loads(raw_lines[0])
-        if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
-            raise ValueError("the first line is not a bxb-export header")
-        version = int(header["version"])
-        battle = UUID(str(header["battle"]))
-        ruleset = str(header["ruleset"])
-        count = int(header["events"])
-        if header.get("chain") != CHAIN_ALGORITHM:
-            raise ValueError(f"unknown hash chain {header.get('chain')!r}")
-        if version > CURRENT_FORMAT or version < 1:
-            raise ValueError(f"export format {version} is not one this engine reads")
-        codec = codec_for(ruleset)
-    except (ValueError, KeyError, TypeError, UnknownGameSystem) as e:
-        return ReadExport(nil, [], Report(nil, problem=_fail(0, f"header: {e}")))
+        header = _read_header(lines)
+    except _Failed as failed:
+        return ReadExport(nil, [], Report(nil, problem=failed.problem))
     events: list[LoggedEvent] = []
-    report = Report(battle=battle, ruleset=ruleset, label=str(header.get("label", "")))
+    report = Report(battle=header.battle, ruleset=header.ruleset, label=header.label)
+    try:
+        for n, raw in enumerate(lines[1:], start=1):
+            events.append(_read_line(header, n, raw))
+        _check_header_against_battle(header, events)
+    except _Failed as failed:
+        report.problem = failed.problem
+        return ReadExport(header.battle, events, report)
+    full = verify_events(header.battle, events, trusted_keys=trusted_keys)
+    full.events = len(events)
+    return ReadExport(header.battle, events, full)
+
+
+def _lines(text: bytes | str) -> list[str]:
+    """The file's non-blank lines."""
+    decoded = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    return [line for line in decoded.splitlines() if line.strip()]
+
+
+def _read_header(lines: list[str]) -> _Header:
+    if not lines:
+        raise _fail(0, "the file is empty")
+    try:
+        fields = json.loads(lines[0])
+        if not isinstance(fields, dict) or fields.get("format") != EXPORT_FORMAT:
+            raise ValueError("the first line is not a bxb-export header")
+        header = _Header(
+            version=int(fields["version"]),
+            battle=UUID(str(fields["battle"])),
+            ruleset=str(fields["ruleset"]),
+            count=int(fields["events"]),
+            fields=fields,
+        )
+        if fields.get("chain") != CHAIN_ALGORITHM:
+            raise ValueError(f"unknown hash chain {fields.get('chain')!r}")
+        if header.version > CURRENT_FORMAT or header.version < 1:
+            raise ValueError(f"export format {header.version} is not one this engine reads")
+        codec_for(header.ruleset)  # the game system is installed and its events can be read
+    except (ValueError, KeyError, TypeError, UnknownGameSystem) as e:
+        raise _fail(0, f"header: {e}") from None
+    return header
+
+
+def _read_line(header: _Header, n: int, raw: str) -> LoggedEvent:
+    """Line ``n + 1`` of the file, the event at position ``n``: read, and chained to the last."""
+    try:
+        logged = _decode_line(header, raw)
+    except (ValueError, KeyError, TypeError, msgspec.ValidationError) as e:
+        raise _fail(n, f"line {n + 1} cannot be read: {e}") from None
+    if logged.position != n:
+        raise _fail(n, f"line {n + 1} holds position {logged.position}, expected {n}")
+    if chain_hash(logged.link) != logged.hash:
+        raise _Failed(
+            Problem(n, "chain", "hash chain broken: the event's content does not match its hash")
+        )
+    return logged
+
+
+def _decode_line(header: _Header, raw: str) -> LoggedEvent:
     line_keys = {"position", "type", "event", "prev", "hash", "at", "rule"} | (
-        {"v"} if version >= 2 else set()
+        {"v"} if header.version >= 2 else set()
     )
-    for n, raw in enumerate(raw_lines[1:], start=1):
-        try:
-            line = json.loads(raw)
-            if not isinstance(line, dict) or not set(line) <= line_keys:
-                raise ValueError(
-                    f"unexpected keys {sorted(set(line) - line_keys)} for export format {version}"
-                )
-            fmt = int(line["v"]) if version >= 2 else 1
-            plain = line["event"]
-            data = encode(plain)  # the canonical bytes, as they were stored
-            event = codec.from_builtins(upcast(plain, fmt))
-            if line["type"] != type(event).__name__:
-                raise ValueError(
-                    f"type says {line['type']} but the event is {type(event).__name__}"
-                )
-            if line.get("rule") != (event.rule if isinstance(event, RuleEvent) else None):
-                raise ValueError("the line's rule differs from its event's")
-            logged = LoggedEvent(
-                originator_id=battle,
-                originator_version=int(line["position"]),
-                ruleset=ruleset,
-                event=event,
-                data=data,
-                prev_hash=bytes.fromhex(line["prev"]),
-                hash=bytes.fromhex(line["hash"]),
-                recorded_at=str(line["at"]),
-                format=fmt,
-            )
-        except (ValueError, KeyError, TypeError, msgspec.ValidationError) as e:
-            report.problem = _fail(n, f"line {n + 1} cannot be read: {e}")
-            return ReadExport(battle, events, report)
-        if logged.position != n:
-            report.problem = _fail(
-                n, f"line {n + 1} holds position {logged.position}, expected {n}"
-            )
-            return ReadExport(battle, events, report)
-        if chain_hash(battle, n, logged.prev_hash, data, fmt, logged.recorded_at) != logged.hash:
-            report.problem = Problem(
-                n, "chain", "hash chain broken: the event's content does not match its hash"
-            )
-            return ReadExport(battle, events, report)
-        events.append(logged)
+    line = json.loads(raw)
+    if not isinstance(line, dict) or not set(line) <= line_keys:
+        raise ValueError(
+            f"unexpected keys {sorted(set(line) - line_keys)} for export format {header.version}"
+        )
+    fmt = int(line["v"]) if header.version >= 2 else 1
+    plain = line["event"]
+    data = encode(plain)  # the canonical bytes, as they were stored
+    event = codec_for(header.ruleset).from_builtins(upcast(plain, fmt))
+    if line["type"] != type(event).__name__:
+        raise ValueError(f"type says {line['type']} but the event is {type(event).__name__}")
+    if line.get("rule") != (event.rule if isinstance(event, RuleEvent) else None):
+        raise ValueError("the line's rule differs from its event's")
+    return LoggedEvent(
+        originator_id=header.battle,
+        originator_version=int(line["position"]),
+        ruleset=header.ruleset,
+        event=event,
+        data=data,
+        prev_hash=bytes.fromhex(line["prev"]),
+        hash=bytes.fromhex(line["hash"]),
+        recorded_at=str(line["at"]),
+        format=fmt,
+    )
+
+
+def _check_header_against_battle(header: _Header, events: list[LoggedEvent]) -> None:
+    """What the header says of the battle (its start, length, last hash and seal) is what the
+    lines hold."""
+    fields = header.fields
     first = events[0].event if events else None
     # The header repeats the first event as it was stored (not upcast to today's format).
     stored = msgspec.msgpack.decode(events[0].data) if events else {}
     if not isinstance(first, BattleStarted) or (
         (stored.get("ruleset"), stored.get("ruleset_version"), stored.get("label"))
-        != (ruleset, header.get("ruleset_version"), header.get("label"))
+        != (header.ruleset, fields.get("ruleset_version"), fields.get("label"))
     ):
-        report.problem = _fail(1, "the header's ruleset, version or label is not the battle's")
-        return ReadExport(battle, events, report)
-    if len(events) != count:
-        report.problem = _fail(
+        raise _fail(1, "the header's ruleset, version or label is not the battle's")
+    if len(events) != header.count:
+        raise _fail(
             len(events),
-            f"the header announces {count} events, the file holds {len(events)}: truncated or padded",
+            f"the header announces {header.count} events, the file holds {len(events)}: "
+            "truncated or padded",
         )
-        return ReadExport(battle, events, report)
-    if events and events[-1].hash.hex() != header.get("last_hash"):
-        report.problem = _fail(len(events), "the header's last hash is not the last event's")
-        return ReadExport(battle, events, report)
-    seal = header.get("seal")
-    last_is_seal = bool(events) and isinstance(events[-1].event, BattleSealed)
+    if events[-1].hash.hex() != fields.get("last_hash"):
+        raise _fail(len(events), "the header's last hash is not the last event's")
+    seal = fields.get("seal")
+    last_is_seal = isinstance(events[-1].event, BattleSealed)
     if (seal is not None) != last_is_seal or (last_is_seal and encode(seal) != events[-1].data):
-        report.problem = _fail(
-            len(events), "the header's seal does not match the battle's last event"
-        )
-        return ReadExport(battle, events, report)
-    full = verify_events(battle, events, trusted_keys=trusted_keys)
-    full.events = len(events)
-    return ReadExport(battle, events, full)
+        raise _fail(len(events), "the header's seal does not match the battle's last event")
 
 
 def import_battle(
@@ -204,8 +247,3 @@ def import_battle(
         raise ExportError(f"refused: the store already holds battle {read.battle}")
     store.import_events(read.battle, read.events)
     return read
-
-
-def iter_export(events: Iterable[LoggedEvent]) -> Iterable[str]:
-    for line in export_lines(list(events)):
-        yield line.decode()

@@ -4,15 +4,16 @@ nothing), then its first event and each command's events are appended, one trans
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
 import structlog
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import adjudicate, fold
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.judging import (
     BattleSealed,
     Checkpoint,
@@ -49,53 +50,41 @@ class Recorded:
     state: Any
 
 
-def record(
-    store: BattleStore,
-    scenario: AnyScenario,
-    *,
-    dice: DiceSource | None = None,
-    choices: ChoiceSource | None = None,
-    quiet: bool = False,
-    fair: bool = False,
-) -> Recorded:
-    """Record ``scenario`` as a new battle. With ``fair``, the dice come from a fresh secret seed
-    whose commitment is recorded now and which the seal will reveal."""
+class HowToRecord(TypedDict, total=False):
+    """How ``record`` records a scenario (keywords, each optional)."""
+
+    dice: DiceSource | None  # default: the scenario's seed, or its listed dice
+    choices: ChoiceSource | None  # default: the scenario's choices, the rules' default otherwise
+    quiet: bool  # True: do not log the rule steps
+    fair: bool  # True: dice from a fresh secret seed, committed now, revealed by the seal
+
+
+def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]) -> Recorded:
+    """Record ``scenario`` as a new battle: every command is adjudicated before anything is
+    written. With ``fair``, the dice come from a fresh secret seed whose commitment is recorded
+    now and which the seal will reveal."""
     ruleset = get_game_system(scenario.ruleset)
-    default_dice, spec = dice_for(scenario)
-    dice = dice or default_dice
-    fair_seed: str | None = None
-    if fair:
-        fair_seed = new_fair_seed()
-        dice = SeededDice(fair_seed)
-        spec = DiceSpec(mode="fair", algorithm=ALGORITHM, commitment=commitment(fair_seed))
-    elif isinstance(dice, SeededDice):
-        spec = DiceSpec(mode="seeded", algorithm=ALGORITHM, seed=dice.seed)
-    else:
-        spec = DiceSpec(mode="physical")
-    choices = choices or ScriptedChoices(scenario.choices)
+    dice, spec, fair_seed = _dice(scenario, how.get("dice"), fair=how.get("fair", False))
     started = start_event(ruleset, scenario, spec)
     battle = battle_id_for(started)
     if store.version(battle):
         raise AlreadyRecorded(battle, scenario.label)
-
-    # Adjudicate everything before writing anything.
+    table = Table(
+        system=ruleset,
+        rulings=started.rulings,
+        dice=dice,
+        choices=how.get("choices") or ScriptedChoices(scenario.choices),
+        battle=str(battle),
+        quiet=how.get("quiet", False),
+    )
     try:
-        batches, state = adjudicate_all(
-            ruleset,
-            started,
-            scenario.commands,
-            dice=dice,
-            choices=choices,
-            battle=str(battle),
-            quiet=quiet,
-        )
+        batches, state = adjudicate_all(table, started, scenario.commands)
     except BlowByBlowError as e:
         # The steps logged so far were adjudicated, never recorded: say so in the same log.
         log.warning(
             "BattleRefused", battle=str(battle), ruleset=ruleset.id, reason=str(e), written=0
         )
         raise
-
     if fair_seed is not None:
         store.vault.put(str(battle), fair_seed)
     return Recorded(
@@ -104,6 +93,20 @@ def record(
         events=_append_all(store, battle, ruleset, batches),
         state=state,
     )
+
+
+def _dice(
+    scenario: AnyScenario, given: DiceSource | None, *, fair: bool
+) -> tuple[DiceSource, DiceSpec, str | None]:
+    """The battle's dice, how they are recorded, and a fair battle's secret seed."""
+    if fair:
+        fair_seed = new_fair_seed()
+        spec = DiceSpec(mode="fair", algorithm=ALGORITHM, commitment=commitment(fair_seed))
+        return SeededDice(fair_seed), spec, fair_seed
+    dice = given or dice_for(scenario)[0]
+    if isinstance(dice, SeededDice):
+        return dice, DiceSpec(mode="seeded", algorithm=ALGORITHM, seed=dice.seed), None
+    return dice, DiceSpec(mode="physical"), None
 
 
 def _append_all(
@@ -127,25 +130,20 @@ class BattleSession:
         self.battle = battle
         self.started: BattleStarted[Any] = events[0].event
         self.ruleset = get_game_system(self.started.ruleset)
-        self.state = fold(
-            self.ruleset,
-            self.ruleset.initial_state(self.started.setup),
-            [e.event for e in events[1:]],
-        )
+        self.state = fold_battle(self.ruleset, [e.event for e in events])
         self.version = len(events)
         self.commands = sum(1 for e in events if isinstance(e.event, CommandIssued))
 
     def play(self, command: Any, *, dice: DiceSource, choices: ChoiceSource) -> list[LoggedEvent]:
-        result = adjudicate(
-            self.ruleset,
-            self.state,
-            command,
-            index=self.commands + 1,
+        table = Table(
+            system=self.ruleset,
             rulings=self.started.rulings,
             dice=dice,
             choices=choices,
             battle=str(self.battle),
-            first_position=self.version + 1,
+        )
+        result = table.adjudicate(
+            self.state, command, self.commands + 1, first_position=self.version + 1
         )
         logged = self.store.append(self.battle, self.ruleset.id, self.version, result.events)
         self.version += len(logged)
@@ -218,5 +216,5 @@ def save_events(store: BattleStore, ruleset: AnyGameSystem, events: list[Event])
     if store.version(battle):
         raise AlreadyRecorded(battle, started.label)
     logged = _append_all(store, battle, ruleset, split_by_command(events))
-    state = fold(ruleset, ruleset.initial_state(started.setup), events[1:])
+    state = fold_battle(ruleset, events)
     return Recorded(battle=battle, ruleset=ruleset, events=logged, state=state)

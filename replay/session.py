@@ -10,6 +10,7 @@ from typing import Any
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceSpec, Event
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.dice import (
     ALGORITHM,
     ChoiceSource,
@@ -18,7 +19,7 @@ from blowbyblow.replay.dice import (
     ScriptedChoices,
     SeededDice,
 )
-from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.formats import CURRENT_FORMAT as FORMAT_VERSION
 from blowbyblow.replay.registry import get_game_system
 
@@ -64,35 +65,14 @@ def split_by_command(events: Sequence[Event]) -> list[list[Event]]:
 
 
 def adjudicate_all(
-    ruleset: AnyGameSystem,
-    started: BattleStarted[Any],
-    commands: Sequence[Any],
-    *,
-    dice: DiceSource,
-    choices: ChoiceSource,
-    battle: str = "",
-    quiet: bool = True,
+    table: Table, started: BattleStarted[Any], commands: Sequence[Any]
 ) -> tuple[list[list[Event]], Any]:
-    """Adjudicate every command after ``started``: one batch of events per command (the first
-    batch is ``[started]``), and the final state."""
+    """Adjudicate every command after ``started`` at ``table``: one batch of events per command
+    (the first batch is ``[started]``), and the final state."""
     batches: list[list[Event]] = [[started]]
-    state = ruleset.initial_state(started.setup)
-    position = 1
-    for index, command in enumerate(commands, start=1):
-        result = adjudicate(
-            ruleset,
-            state,
-            command,
-            index=index,
-            rulings=started.rulings,
-            dice=dice,
-            choices=choices,
-            battle=battle,
-            first_position=position + 1,
-            quiet=quiet,
-        )
+    state = fold_battle(table.system, [started])
+    for result in adjudicate_commands(table, state, (Turn(command) for command in commands)):
         batches.append(result.events)
-        position += len(result.events)
         state = result.state
     return batches, state
 
@@ -109,12 +89,12 @@ def play(
     ruleset = get_game_system(scenario.ruleset)
     default_dice, spec = dice_for(scenario)
     started = start_event(ruleset, scenario, spec)
-    batches, state = adjudicate_all(
-        ruleset,
-        started,
-        scenario.commands,
+    table = Table(
+        system=ruleset,
+        rulings=started.rulings,
         dice=dice or default_dice,
         choices=choices or ScriptedChoices(scenario.choices),
         quiet=quiet,
     )
+    batches, state = adjudicate_all(table, started, scenario.commands)
     return Played(ruleset=ruleset, events=[e for batch in batches for e in batch], state=state)

@@ -73,6 +73,32 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
 _ENVELOPE = msgspec.msgpack.Decoder(Envelope)
 
 
+class Link(msgspec.Struct, frozen=True, kw_only=True):
+    """One link of a battle's hash chain: everything a record holds but its own hash."""
+
+    battle: UUID
+    position: int  # from 1
+    prev: bytes  # the hash of the record before (GENESIS before the first)
+    format: int  # the record format the event's bytes are in
+    at: str  # wall-clock time recorded
+    data: bytes  # the event's canonical bytes
+
+
+def chain_hash(link: Link) -> bytes:
+    """SHA-256 over everything a record holds: the algorithm name, battle id, position, previous
+    hash, format version, recording time and the event's canonical bytes."""
+    h = hashlib.sha256()
+    h.update(CHAIN_ALGORITHM.encode() + b"\x00")
+    h.update(link.battle.bytes)
+    h.update(link.position.to_bytes(8, "big"))
+    h.update(link.prev)
+    h.update(link.format.to_bytes(4, "big"))
+    stamp = link.at.encode()
+    h.update(len(stamp).to_bytes(4, "big") + stamp)
+    h.update(link.data)
+    return h.digest()
+
+
 @dataclass(frozen=True)
 class LoggedEvent:
     """A battle's event as the store holds it (eventsourcing's domain event protocol)."""
@@ -91,20 +117,17 @@ class LoggedEvent:
     def position(self) -> int:
         return self.originator_version
 
-
-def chain_hash(battle: UUID, position: int, prev: bytes, data: bytes, fmt: int, at: str) -> bytes:
-    """SHA-256 over everything a record holds: the algorithm name, battle id, position, previous
-    hash, format version, recording time and the event's canonical bytes."""
-    h = hashlib.sha256()
-    h.update(CHAIN_ALGORITHM.encode() + b"\x00")
-    h.update(battle.bytes)
-    h.update(position.to_bytes(8, "big"))
-    h.update(prev)
-    h.update(fmt.to_bytes(4, "big"))
-    stamp = at.encode()
-    h.update(len(stamp).to_bytes(4, "big") + stamp)
-    h.update(data)
-    return h.digest()
+    @property
+    def link(self) -> Link:
+        """What this record's hash covers; ``chain_hash(logged.link)`` must be ``logged.hash``."""
+        return Link(
+            battle=self.originator_id,
+            position=self.originator_version,
+            prev=self.prev_hash,
+            format=self.format,
+            at=self.recorded_at,
+            data=self.data,
+        )
 
 
 def topic_of(ruleset: str, event: Event) -> str:
@@ -309,14 +332,7 @@ class BattleStore(Application[UUID]):
         if last is not None and isinstance(last.event, BattleSealed):
             raise StoreError(f"battle {battle} is sealed; nothing more can be recorded in it")
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
-        logged = chain(
-            battle,
-            ruleset,
-            last.hash if last else GENESIS,
-            expected_version,
-            events,
-            recorded_at or [now] * len(events),
-        )
+        logged = chain(battle, ruleset, last, events, recorded_at or [now] * len(events))
         self._save(battle, expected_version, logged)
         return logged
 
@@ -342,16 +358,11 @@ class BattleStore(Application[UUID]):
         if isinstance(last.event, BattleSealed):
             raise StoreError(f"battle {battle} is sealed already")
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
-        [in_battle] = chain(battle, ruleset, last.hash, version, [sealed], [now])
+        [in_battle] = chain(battle, ruleset, last, [sealed], [now])
         sid = seal_id(battle)
-        [record] = chain(sid, ruleset, GENESIS, 0, [sealed], [now])
+        [record] = chain(sid, ruleset, None, [sealed], [now])
         self._save(battle, version, [in_battle, record])
         return in_battle
-
-    def seal_record(self, battle: UUID) -> LoggedEvent | None:
-        """The seal kept beside a battle, if it was ever sealed."""
-        found = list(self.events.get(seal_id(battle), limit=1))
-        return found[0] if found and isinstance(found[0], LoggedEvent) else None
 
     def import_events(self, battle: UUID, logged: Sequence[LoggedEvent]) -> None:
         """Write a verified battle read from an export, hashes and times as they were,
@@ -359,9 +370,7 @@ class BattleStore(Application[UUID]):
         extra: list[LoggedEvent] = []
         if logged and isinstance(logged[-1].event, BattleSealed):
             last = logged[-1]
-            [record] = chain(
-                seal_id(battle), last.ruleset, GENESIS, 0, [last.event], [last.recorded_at]
-            )
+            [record] = chain(seal_id(battle), last.ruleset, None, [last.event], [last.recorded_at])
             extra.append(record)
         self._save(battle, 0, [*logged, *extra])
 
@@ -373,17 +382,22 @@ def seal_id(battle: UUID) -> UUID:
 def chain(
     battle: UUID,
     ruleset: str,
-    prev: bytes,
-    after: int,
+    after: LoggedEvent | None,
     events: Sequence[Event],
     recorded_at: Sequence[str],
 ) -> list[LoggedEvent]:
-    """LoggedEvents for ``events`` at positions ``after + 1`` onward, each hash-chained to the last."""
+    """LoggedEvents for ``events``, recorded at the times ``recorded_at``, each hash-chained to
+    the one before: the first after ``after`` (None: at the start of a new chain)."""
+    prev = after.hash if after is not None else GENESIS
+    position = after.position if after is not None else 0
     logged: list[LoggedEvent] = []
-    for offset, (event, at) in enumerate(zip(events, recorded_at, strict=True), start=1):
-        position = after + offset
+    for event, at in zip(events, recorded_at, strict=True):
+        position += 1
         data = encode(event)
-        digest = chain_hash(battle, position, prev, data, CURRENT_FORMAT, at)
+        link = Link(
+            battle=battle, position=position, prev=prev, format=CURRENT_FORMAT, at=at, data=data
+        )
+        digest = chain_hash(link)
         logged.append(
             LoggedEvent(
                 originator_id=battle,

@@ -1,11 +1,17 @@
 """Verification: re-adjudicate every command of a battle from its recorded inputs (dice and
-choices) and compare with what the log says happened; check the hash chain; for seeded dice,
-recompute every die from the seed and its key. The first difference is reported with its
-position and the rule of the event concerned."""
+choices) and compare with what the log says happened; check the hash chain and the seal; for
+seeded dice, recompute every die from the seed and its key. The first difference is reported
+with its position and the rule of the event concerned.
+
+The steps, in the order they run: read every record (``read_all``) and the seal record kept
+beside the battle; the hash chain (``check_chain``); the seal (``check_seal``); the battle's start
+and setup (``_started``, ``_setup``); the dice seed (``_dice_seed``); then command by command, its
+number and seeded dice (``_turns``, ``_check_dice``), its re-adjudication through the engine's one
+loop (``driver.adjudicate_commands``) and the comparison with the log (``_compare``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -18,6 +24,7 @@ from blowbyblow.domain.core import (
     Event,
     RuleEvent,
 )
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.codec import encode, encode_json, to_builtins
 from blowbyblow.replay.dice import (
     RecordedChoices,
@@ -26,12 +33,13 @@ from blowbyblow.replay.dice import (
     recorded_inputs,
     seeded_roll,
 )
-from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
 from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
     GENESIS,
     BattleStore,
+    Link,
     LoggedEvent,
     UnreadableEvent,
     chain_hash,
@@ -42,7 +50,7 @@ from blowbyblow.replay.store import (
 @dataclass(frozen=True)
 class Problem:
     position: int
-    kind: str  # unreadable | chain | sequence | dice | differs | rejected | setup
+    kind: str  # unreadable | chain | sequence | seal | setup | dice | rejected | differs | file
     message: str
     rule: str = ""
     recorded: str = ""
@@ -97,12 +105,15 @@ def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
                 "hash chain broken: previous hash differs",
                 _rule(logged.event),
             )
-        if (
-            chain_hash(
-                battle, logged.position, prev, logged.data, logged.format, logged.recorded_at
-            )
-            != logged.hash
-        ):
+        link = Link(
+            battle=battle,
+            position=logged.position,
+            prev=prev,
+            format=logged.format,
+            at=logged.recorded_at,
+            data=logged.data,
+        )
+        if chain_hash(link) != logged.hash:
             return Problem(
                 logged.position,
                 "chain",
@@ -167,163 +178,234 @@ def check_seal(
     return sealed, None
 
 
+class _Failed(Exception):
+    """The first problem found: verification stops there."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _fail_on(problem: Problem | None) -> None:
+    if problem is not None:
+        raise _Failed(problem)
+
+
 def verify_events(
     battle: UUID,
     events: Sequence[LoggedEvent],
     *,
-    check_hashes: bool = True,
     trusted_keys: frozenset[str] | None = None,
 ) -> Report:
+    """Verify a battle's events, in order: the hash chain, the seal, the setup, the seeded dice
+    and every command re-adjudicated from its recorded inputs. The report names the first
+    problem found, if any."""
     report = Report(battle=battle, events=len(events))
-    if not events:
-        report.problem = Problem(1, "sequence", "the battle has no events")
-        return report
-    if isinstance(events[0].event, BattleStarted):
-        report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
-    if check_hashes and (problem := check_chain(battle, events)) is not None:
-        report.problem = problem
-        return report
-    sealed, problem = check_seal(battle, events, trusted_keys)
-    if problem is not None:
-        report.problem = problem
-        return report
-    if sealed is not None:
-        events = events[:-1]
-        report.notes.append(
-            f"sealed by key {sealed.public_key[:16]}… over {sealed.checkpoint.length} events"
-        )
+    try:
+        if not events:
+            raise _Failed(Problem(1, "sequence", "the battle has no events"))
+        if isinstance(events[0].event, BattleStarted):
+            report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
+        _fail_on(check_chain(battle, events))
+        sealed, problem = check_seal(battle, events, trusted_keys)
+        _fail_on(problem)
+        if sealed is not None:
+            events = events[:-1]
+            report.notes.append(
+                f"sealed by key {sealed.public_key[:16]}… over {sealed.checkpoint.length} events"
+            )
+        first = _started(events)
+        table, state = _setup(first)
+        seed = _dice_seed(report, first, sealed)
+        _readjudicate(report, table, state, _commands(events), seed)
+    except _Failed as failed:
+        report.problem = failed.problem
+    return report
+
+
+def _started(events: Sequence[LoggedEvent]) -> BattleStarted[Any]:
     first = events[0].event
     if not isinstance(first, BattleStarted):
-        report.problem = Problem(
-            1, "sequence", f"a battle must start with BattleStarted, not {type(first).__name__}"
-        )
-        return report
-    report.label, report.ruleset = first.label, first.ruleset
-    try:
-        ruleset = get_game_system(first.ruleset)
-    except UnknownGameSystem as e:
-        report.problem = Problem(1, "setup", str(e))
-        return report
-    if first.ruleset_version != ruleset.version:
-        report.problem = Problem(
-            1,
-            "setup",
-            f"recorded under {ruleset.id} {first.ruleset_version}, "
-            f"this engine has {ruleset.version}: cannot re-adjudicate",
-        )
-        return report
-    try:
-        rulings = ruleset.resolve_rulings(first.rulings)
-        ruleset.validate_setup(first.setup)
-        state: Any = ruleset.initial_state(first.setup)
-    except BlowByBlowError as e:
-        report.problem = Problem(1, "setup", f"the setup is not valid: {e}")
-        return report
-    if rulings != first.rulings:
-        report.problem = Problem(1, "setup", "the rulings recorded are not the full, valid set")
-        return report
-    seed = first.dice.seed if first.dice.mode == "seeded" else None
-    if first.dice.mode == "fair":
-        revealed = sealed.checkpoint.seed if sealed is not None else None
-        if revealed is None:
-            report.notes.append(
-                "fair dice: the seed is not revealed until the battle is sealed, "
-                "so digital dice were not recomputed"
+        raise _Failed(
+            Problem(
+                1, "sequence", f"a battle must start with BattleStarted, not {type(first).__name__}"
             )
-        elif commitment(revealed) != first.dice.commitment:
-            report.problem = Problem(
+        )
+    return first
+
+
+def _setup(first: BattleStarted[Any]) -> tuple[Table, Any]:
+    """The table the battle's commands are re-adjudicated at, and the state before the first:
+    this engine must have the game system, in the recorded version, and the recorded rulings
+    and setup must be valid for it."""
+    try:
+        system = get_game_system(first.ruleset)
+    except UnknownGameSystem as e:
+        raise _Failed(Problem(1, "setup", str(e))) from None
+    if first.ruleset_version != system.version:
+        raise _Failed(
+            Problem(
+                1,
+                "setup",
+                f"recorded under {system.id} {first.ruleset_version}, "
+                f"this engine has {system.version}: cannot re-adjudicate",
+            )
+        )
+    try:
+        rulings = system.resolve_rulings(first.rulings)
+        system.validate_setup(first.setup)
+        state = fold_battle(system, [first])
+    except BlowByBlowError as e:
+        raise _Failed(Problem(1, "setup", f"the setup is not valid: {e}")) from None
+    if rulings != first.rulings:
+        raise _Failed(Problem(1, "setup", "the rulings recorded are not the full, valid set"))
+    # Every command answers from its own recorded dice and choices (see _turns).
+    table = Table(
+        system=system,
+        rulings=rulings,
+        dice=RecordedDice({}),
+        choices=RecordedChoices({}),
+        quiet=True,
+    )
+    return table, state
+
+
+def _dice_seed(
+    report: Report, first: BattleStarted[Any], sealed: BattleSealed | None
+) -> str | None:
+    """The seed every digital die is recomputed from: a seeded battle's, or the one a fair
+    battle's seal reveals, which must be the one committed to at the start."""
+    if first.dice.mode == "seeded":
+        return first.dice.seed
+    if first.dice.mode != "fair":
+        return None
+    revealed = sealed.checkpoint.seed if sealed is not None else None
+    if revealed is None:
+        report.notes.append(
+            "fair dice: the seed is not revealed until the battle is sealed, "
+            "so digital dice were not recomputed"
+        )
+        return None
+    if commitment(revealed) != first.dice.commitment:
+        raise _Failed(
+            Problem(
                 report.events,
                 "seal",
                 "the revealed seed does not match the commitment made at the start",
             )
-            return report
-        else:
-            seed = revealed
+        )
+    return revealed
 
-    # Split the log into commands.
+
+def _commands(events: Sequence[LoggedEvent]) -> list[Sequence[LoggedEvent]]:
+    """The log after ``BattleStarted`` split into commands, each ``CommandIssued`` first."""
     starts = [i for i, e in enumerate(events) if isinstance(e.event, CommandIssued)]
     if len(events) > 1 and (not starts or starts[0] != 1):
-        report.problem = Problem(2, "sequence", "events before the first command")
-        return report
-    for n, start in enumerate(starts, start=1):
-        end = starts[n] if n < len(starts) else len(events)
-        segment = events[start:end]
+        raise _Failed(Problem(2, "sequence", "events before the first command"))
+    ends = [*starts[1:], len(events)]
+    return [events[start:end] for start, end in zip(starts, ends, strict=True)]
+
+
+def _readjudicate(
+    report: Report,
+    table: Table,
+    state: Any,
+    commands: list[Sequence[LoggedEvent]],
+    seed: str | None,
+) -> None:
+    """Re-adjudicate each command from its recorded dice and choices and compare its events
+    with the log's, command by command, stopping at the first difference."""
+    results = adjudicate_commands(table, state, _turns(report, commands, seed))
+    for segment in commands:
+        try:
+            result = next(results)
+        except BlowByBlowError as e:
+            raise _Failed(
+                Problem(
+                    segment[0].position,
+                    "rejected",
+                    f"command {report.commands + 1} cannot be re-adjudicated from its recorded "
+                    f"inputs: {e}",
+                )
+            ) from None
+        _fail_on(_compare(segment, result.events))
+        report.commands += 1
+
+
+def _turns(
+    report: Report, commands: list[Sequence[LoggedEvent]], seed: str | None
+) -> Iterator[Turn]:
+    """Each command as it is about to be re-adjudicated: its number checked, its seeded dice
+    recomputed, and its recorded dice and choices to answer from."""
+    for n, segment in enumerate(commands, start=1):
         issued = segment[0].event
         assert isinstance(issued, CommandIssued)
         if issued.index != n:
-            report.problem = Problem(
-                segment[0].position,
-                "sequence",
-                f"command number {issued.index} where {n} was expected",
+            raise _Failed(
+                Problem(
+                    segment[0].position,
+                    "sequence",
+                    f"command number {issued.index} where {n} was expected",
+                )
             )
-            return report
-        for logged in segment:
-            ev = logged.event
-            if seed is not None and isinstance(ev, DiceRolled):
-                report.dice_checked += 1
-                expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
-                if ev.source == SeededDice.source and expected != ev.values:
-                    report.problem = Problem(
-                        logged.position,
-                        "dice",
-                        f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
-                        f"{list(expected)}",
-                    )
-                    return report
+        if seed is not None:
+            _check_dice(report, segment, seed)
         dice, choices = recorded_inputs(logged.event for logged in segment)
-        try:
-            result = adjudicate(
-                ruleset,
-                state,
-                issued.command,
-                index=n,
-                rulings=rulings,
-                dice=RecordedDice(dice),
-                choices=RecordedChoices(choices),
-                quiet=True,
-            )
-        except BlowByBlowError as e:
-            report.problem = Problem(
-                segment[0].position,
-                "rejected",
-                f"command {n} cannot be re-adjudicated from its recorded inputs: {e}",
-            )
-            return report
-        for k, logged in enumerate(segment):
-            if k >= len(result.events):
-                report.problem = Problem(
+        yield Turn(issued.command, RecordedDice(dice), RecordedChoices(choices))
+
+
+def _check_dice(report: Report, segment: Sequence[LoggedEvent], seed: str) -> None:
+    """Every digital die of a command recomputed from the battle's seed and the roll's key."""
+    for logged in segment:
+        ev = logged.event
+        if not isinstance(ev, DiceRolled):
+            continue
+        report.dice_checked += 1
+        expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
+        if ev.source == SeededDice.source and expected != ev.values:
+            raise _Failed(
+                Problem(
                     logged.position,
-                    "differs",
-                    "the log has an event the rules do not produce",
-                    _rule(logged.event),
-                    _show(logged.event),
-                    "(nothing)",
+                    "dice",
+                    f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
+                    f"{list(expected)}",
                 )
-                return report
-            if encode(result.events[k]) != encode(logged.event):
-                report.problem = Problem(
-                    logged.position,
-                    "differs",
-                    f"{type(logged.event).__name__} does not follow from the rules and the dice",
-                    _rule(logged.event) or _rule(result.events[k]),
-                    _show(logged.event),
-                    _show(result.events[k]),
-                )
-                return report
-        if len(result.events) > len(segment):
-            missing = result.events[len(segment)]
-            report.problem = Problem(
-                segment[-1].position + 1,
+            )
+
+
+def _compare(segment: Sequence[LoggedEvent], produced: Sequence[Event]) -> Problem | None:
+    """The first difference between a command's events in the log and those the rules produce."""
+    for logged, event in zip(segment, produced, strict=False):
+        if encode(event) != encode(logged.event):
+            return Problem(
+                logged.position,
                 "differs",
-                "the rules produce an event the log lacks",
-                _rule(missing),
-                "(nothing)",
-                _show(missing),
+                f"{type(logged.event).__name__} does not follow from the rules and the dice",
+                _rule(logged.event) or _rule(event),
+                _show(logged.event),
+                _show(event),
             )
-            return report
-        state = result.state
-        report.commands += 1
-    return report
+    if len(segment) > len(produced):
+        extra = segment[len(produced)]
+        return Problem(
+            extra.position,
+            "differs",
+            "the log has an event the rules do not produce",
+            _rule(extra.event),
+            _show(extra.event),
+            "(nothing)",
+        )
+    if len(produced) > len(segment):
+        missing = produced[len(segment)]
+        return Problem(
+            segment[-1].position + 1,
+            "differs",
+            "the rules produce an event the log lacks",
+            _rule(missing),
+            "(nothing)",
+            _show(missing),
+        )
+    return None
 
 
 def verify_battle(
@@ -332,6 +414,7 @@ def verify_battle(
     *,
     trusted_keys: frozenset[str] | None = None,
 ) -> Report:
+    """Verify a stored battle (``trusted_keys``: it must be sealed by one of these keys)."""
     events, problem = read_all(store, battle)
     if problem is None:
         problem = _check_seal_record(store, battle, events)

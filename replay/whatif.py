@@ -20,6 +20,7 @@ from blowbyblow.domain.core import (
     Event,
 )
 from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.dice import (
     DiceError,
@@ -28,7 +29,7 @@ from blowbyblow.replay.dice import (
     SeededDice,
     recorded_inputs,
 )
-from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.judging import BattleSealed
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.store import LoggedEvent
@@ -75,95 +76,104 @@ class _DrawFromSeed(SeededDice):
 def what_if(
     events: Sequence[LoggedEvent], rulings: Mapping[str, str], ruleset_id: str | None = None
 ) -> WhatIf:
+    """Re-run the battle ``events`` under ``rulings`` (changed from those it was recorded under)
+    and, with ``ruleset_id``, under another version of its game."""
     if not events or not isinstance(events[0].event, BattleStarted):
         raise WhatIfError("the battle has no BattleStarted")
     first: BattleStarted[Any] = events[0].event
+    body = [e.event for e in events]
+    sealed = body.pop() if isinstance(body[-1], BattleSealed) else None
     original_rs = get_game_system(first.ruleset)
     ruleset = get_game_system(ruleset_id) if ruleset_id else original_rs
-    body = [e.event for e in events]
-    sealed = body[-1] if isinstance(body[-1], BattleSealed) else None
-    if sealed is not None:
-        body = body[:-1]
-    game = ruleset.id.split("-")[0]
-    if ruleset is not original_rs and original_rs.id.split("-")[0] != game:
+    if ruleset.game != original_rs.game:
         raise WhatIfError(
             f"--ruleset {ruleset.id}: a what-if re-runs the same game; this battle is {original_rs.id}"
         )
-    carried = {k: v for k, v in first.rulings.items() if k in {r.name for r in ruleset.rulings}}
-    new_rulings = ruleset.resolve_rulings({**carried, **rulings})
-    try:
-        setup = msgspec.convert(msgspec.to_builtins(first.setup), ruleset.setup_type)
-    except msgspec.ValidationError as e:
-        raise WhatIfError(f"the setup does not fit {ruleset.id}: {e}") from None
-    seed = (
-        first.dice.seed
-        if first.dice.mode == "seeded"
-        else (sealed.checkpoint.seed if sealed is not None and first.dice.mode == "fair" else None)
-    )
-
-    dice, choices = recorded_inputs(body)
-    commands = [ev.command for ev in body if isinstance(ev, CommandIssued)]
+    started = _restart(first, ruleset, rulings, origin=str(events[0].originator_id))
     drawn: list[str] = []
-    fallback = _DrawFromSeed(seed, drawn) if seed is not None else None
-    recorded_dice = RecordedDice(dice, fallback=fallback)
-
-    started = msgspec.structs.replace(
-        first,
-        ruleset=ruleset.id,
-        ruleset_version=ruleset.version,
-        rulings=new_rulings,
-        setup=setup,
-        label=f"what-if of {first.label}",
-        origin=str(events[0].originator_id),
+    seed = _seed(first, sealed)
+    dice, choices = recorded_inputs(body)
+    recorded_dice = RecordedDice(
+        dice, fallback=_DrawFromSeed(seed, drawn) if seed is not None else None
     )
-    alternative: list[Event] = [started]
-    state = ruleset.initial_state(setup)
-    stopped = ""
-    for index, command in enumerate(commands, start=1):
-        try:
-            command = msgspec.convert(msgspec.to_builtins(command), ruleset.command_type)
-            result = adjudicate(
-                ruleset,
-                state,
-                command,
-                index=index,
-                rulings=new_rulings,
-                dice=recorded_dice,
-                choices=RecordedChoices(choices),
-                quiet=True,
-            )
-        except DiceError as e:
-            stopped = f"command {index} needs a die that was never rolled: {e}"
-            break
-        except BlowByBlowError as e:
-            stopped = f"command {index} is not allowed under these rulings: {e}"
-            break
-        except msgspec.ValidationError as e:
-            stopped = f"command {index} does not fit {ruleset.id}: {e}"
-            break
-        alternative.extend(result.events)
-        state = result.state
-    original_state = state_after(original_rs, first, body)
-    divergence = first_divergence(body, alternative, skip_start=True)
+    table = Table(
+        system=ruleset,
+        rulings=started.rulings,
+        dice=recorded_dice,
+        choices=RecordedChoices(choices),
+        quiet=True,
+    )
+    alternative, state, stopped = _rerun(table, started, body)
     return WhatIf(
         original=body,
         alternative=alternative,
         ruleset=ruleset,
         original_ruleset=original_rs,
-        original_state=original_state,
+        original_state=fold_battle(original_rs, body),
         alternative_state=state,
-        divergence=divergence,
+        divergence=first_divergence(body, alternative, skip_start=True),
         needs_die=list(recorded_dice.missing),
         stopped=stopped,
         fresh_dice=drawn,
     )
 
 
-def state_after(ruleset: AnyGameSystem, first: BattleStarted[Any], body: Sequence[Event]) -> Any:
-    state = ruleset.initial_state(first.setup)
-    for ev in body[1:]:
-        state = ruleset.evolve(state, ev)
-    return state
+def _restart(
+    first: BattleStarted[Any], ruleset: AnyGameSystem, rulings: Mapping[str, str], origin: str
+) -> BattleStarted[Any]:
+    """The what-if's first event: the original's, under ``ruleset`` and the rulings changed.
+    Rulings the original had that ``ruleset`` has too are carried over."""
+    carried = {k: v for k, v in first.rulings.items() if k in {r.name for r in ruleset.rulings}}
+    new_rulings = ruleset.resolve_rulings({**carried, **rulings})
+    try:
+        setup = msgspec.convert(msgspec.to_builtins(first.setup), ruleset.setup_type)
+    except msgspec.ValidationError as e:
+        raise WhatIfError(f"the setup does not fit {ruleset.id}: {e}") from None
+    return msgspec.structs.replace(
+        first,
+        ruleset=ruleset.id,
+        ruleset_version=ruleset.version,
+        rulings=new_rulings,
+        setup=setup,
+        label=f"what-if of {first.label}",
+        origin=origin,
+    )
+
+
+def _seed(first: BattleStarted[Any], sealed: Event | None) -> str | None:
+    """The seed new rolls are drawn from: a seeded battle's, or a sealed fair battle's."""
+    if first.dice.mode == "seeded":
+        return first.dice.seed
+    if first.dice.mode == "fair" and isinstance(sealed, BattleSealed):
+        return sealed.checkpoint.seed
+    return None
+
+
+def _rerun(
+    table: Table, started: BattleStarted[Any], body: Sequence[Event]
+) -> tuple[list[Event], Any, str]:
+    """The re-run's events and final state, and why it stopped early ("" when it did not)."""
+    system = table.system
+    turns = (
+        Turn(msgspec.convert(msgspec.to_builtins(ev.command), system.command_type))
+        for ev in body
+        if isinstance(ev, CommandIssued)
+    )
+    alternative: list[Event] = [started]
+    state = fold_battle(system, [started])
+    done = 0
+    try:
+        for result in adjudicate_commands(table, state, turns):
+            alternative.extend(result.events)
+            state = result.state
+            done = result.index
+    except DiceError as e:
+        return alternative, state, f"command {done + 1} needs a die that was never rolled: {e}"
+    except BlowByBlowError as e:
+        return alternative, state, f"command {done + 1} is not allowed under these rulings: {e}"
+    except msgspec.ValidationError as e:
+        return alternative, state, f"command {done + 1} does not fit {system.id}: {e}"
+    return alternative, state, ""
 
 
 def first_divergence(

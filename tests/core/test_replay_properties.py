@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.codec import encode
-from blowbyblow.replay.driver import fold
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import Recorded, record
 from blowbyblow.replay.store import BattleStore
@@ -47,9 +47,7 @@ def test_replayed_state_equals_live_state(ruleset_id: str, seed: str) -> None:
     first = events[0].event
     assert isinstance(first, BattleStarted)
     rs = get_game_system(ruleset_id)
-    assert encode(fold(rs, rs.initial_state(first.setup), [e.event for e in events[1:]])) == encode(
-        rec.state
-    )
+    assert encode(fold_battle(rs, [e.event for e in events])) == encode(rec.state)
 
 
 def test_a_fresh_process_replays_random_battles_to_identical_bytes(tmp_path: Path) -> None:
@@ -65,7 +63,7 @@ def test_a_fresh_process_replays_random_battles_to_identical_bytes(tmp_path: Pat
     script = f"""
 import hashlib, json
 from blowbyblow.replay.codec import encode
-from blowbyblow.replay.driver import fold
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.store import BattleStore
 store = BattleStore({str(db)!r})
@@ -73,7 +71,7 @@ out = {{}}
 for b in store.battles():
     events = store.read(b.battle)
     rs = get_game_system(events[0].event.ruleset)
-    state = fold(rs, rs.initial_state(events[0].event.setup), [e.event for e in events[1:]])
+    state = fold_battle(rs, [e.event for e in events])
     out[str(b.battle)] = hashlib.sha256(encode(state)).hexdigest()
 print(json.dumps(out))
 """

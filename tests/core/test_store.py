@@ -12,8 +12,8 @@ import msgspec
 import pytest
 
 from blowbyblow.domain.core import BattleStarted
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.codec import encode
-from blowbyblow.replay.driver import fold
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import AlreadyRecorded, record
 from blowbyblow.replay.session import play
@@ -32,7 +32,7 @@ def test_the_log_holds_exactly_what_was_adjudicated(tmp_path: Path, ruleset_id: 
     rs = get_game_system(ruleset_id)
     first = stored[0].event
     assert isinstance(first, BattleStarted)
-    replayed = fold(rs, rs.initial_state(first.setup), [e.event for e in stored[1:]])
+    replayed = fold_battle(rs, [e.event for e in stored])
     assert encode(replayed) == encode(rec.state) == encode(played.state)
 
 
@@ -46,12 +46,12 @@ def test_replay_in_a_fresh_process_gives_byte_identical_state(
 import hashlib
 from uuid import UUID
 from blowbyblow.replay.codec import encode
-from blowbyblow.replay.driver import fold
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.store import BattleStore
 events = BattleStore({str(db)!r}).read(UUID({str(rec.battle)!r}))
 rs = get_game_system(events[0].event.ruleset)
-state = fold(rs, rs.initial_state(events[0].event.setup), [e.event for e in events[1:]])
+state = fold_battle(rs, [e.event for e in events])
 print(hashlib.sha256(encode(state)).hexdigest())
 """
     out = subprocess.run(
@@ -83,8 +83,8 @@ def test_a_batch_that_conflicts_part_way_is_not_written_at_all(tmp_path: Path) -
     rec = record_demo(store, RULESET_IDS[0])
     v = store.version(rec.battle)
     last = rec.events[-1]
-    fresh = chain(rec.battle, rec.ruleset.id, last.hash, v, [last.event], ["t"])
-    taken = chain(rec.battle, rec.ruleset.id, last.prev_hash, v - 1, [last.event], ["t"])
+    fresh = chain(rec.battle, rec.ruleset.id, last, [last.event], ["t"])
+    taken = chain(rec.battle, rec.ruleset.id, rec.events[-2], [last.event], ["t"])
     with pytest.raises(StaleVersion):
         store._save(rec.battle, v, [*fresh, *taken])
     assert store.version(rec.battle) == v

@@ -13,7 +13,7 @@ import pytest
 from blowbyblow.domain.core import BlowByBlowError, DiceRolled, RuleEvent
 from blowbyblow.replay.codec import codec_for, to_builtins
 from blowbyblow.replay.service import record
-from blowbyblow.replay.store import GENESIS, BattleStore, LoggedEvent, chain
+from blowbyblow.replay.store import BattleStore, LoggedEvent, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
 
 from bxbtest import RULESET_IDS, record_demo, tamper
@@ -98,7 +98,7 @@ def test_a_forged_chain_is_still_caught_by_re_adjudication(ruleset_id: str) -> N
     forged_event = codec_for(ruleset_id).from_builtins(plain)
     events = [e.event for e in rec.events]
     events[target.position - 1] = forged_event
-    forged = chain(rec.battle, ruleset_id, GENESIS, 0, events, [""] * len(events))
+    forged = chain(rec.battle, ruleset_id, None, events, [""] * len(events))
     report = verify_events(rec.battle, forged)
     assert report.problem is not None
     assert report.problem.position == target.position
@@ -121,13 +121,12 @@ def test_a_forged_seeded_die_is_caught_against_the_seed(ruleset_id: str) -> None
             continue
     assert rec is not None
     target = next(e for e in rec.events if isinstance(e.event, DiceRolled))
-    assert target.event.source == "seeded"
-    changed = msgspec.structs.replace(
-        target.event, values=tuple(v % target.event.sides + 1 for v in target.event.values)
-    )
+    die = target.event
+    assert isinstance(die, DiceRolled) and die.source == "seeded"
+    changed = msgspec.structs.replace(die, values=tuple(v % die.sides + 1 for v in die.values))
     events = [e.event for e in rec.events]
     events[target.position - 1] = changed
-    forged = chain(rec.battle, ruleset_id, GENESIS, 0, events, [""] * len(events))
+    forged = chain(rec.battle, ruleset_id, None, events, [""] * len(events))
     report = verify_events(rec.battle, forged)
     assert report.problem is not None and report.problem.kind == "dice"
     assert report.problem.position == target.position

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.domain.core import DiceRolled
+from blowbyblow.domain.core import BattleStarted, DiceRolled
 from blowbyblow.replay.export import export_battle, read_export
 from blowbyblow.replay.judging import (
     BattleSealed,
@@ -21,7 +21,7 @@ from blowbyblow.replay.judging import (
     public_hex,
 )
 from blowbyblow.replay.service import record, seal_battle
-from blowbyblow.replay.store import GENESIS, BattleStore, StoreError, chain
+from blowbyblow.replay.store import BattleStore, StoreError, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
 
 from bxbtest import RULESET_IDS, record_demo
@@ -94,6 +94,7 @@ def test_fair_battle_verifies_from_its_export_and_public_key_alone(
             continue
     assert rec is not None
     first = rec.events[0].event
+    assert isinstance(first, BattleStarted)
     assert first.dice.mode == "fair" and first.dice.seed is None and first.dice.commitment
     before = verify_battle(store, rec.battle)
     assert before.ok and any("not revealed" in n for n in before.notes)
@@ -139,5 +140,5 @@ def test_fair_battle_verifies_from_its_export_and_public_key_alone(
     events[k - 1] = msgspec.structs.replace(
         die, values=tuple(v % die.sides + 1 for v in die.values)
     )
-    forged = chain(rec.battle, rec.ruleset.id, GENESIS, 0, events, [""] * len(events))
+    forged = chain(rec.battle, rec.ruleset.id, None, events, [""] * len(events))
     assert not verify_events(rec.battle, forged).ok
