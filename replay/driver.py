@@ -31,7 +31,6 @@ from blowbyblow.domain.core import (
     Step,
 )
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.projections.battle import fold  # TRANSITION: tests/<game>/ import it from here
 from blowbyblow.replay.dice import ChoiceSource, DiceError, DiceSource
 
 log = structlog.get_logger("blowbyblow.rules")
@@ -160,18 +159,6 @@ def adjudicate_commands(
         position += len(result.events)
 
 
-def adjudicate(
-    system: AnyGameSystem, state: Any, command: Any, *, index: int, **table: Any
-) -> Adjudication:
-    """TRANSITION: the call shape of before ``Table`` (``rulings``, ``dice``, ``choices``,
-    ``battle``, ``quiet``, ``first_position`` as keywords), kept for the tests under
-    ``tests/<game>/`` until they build a ``Table``; the lead removes it after merging issue 8."""
-    first_position = int(table.pop("first_position", 0))
-    return Table(system=system, **table).adjudicate(
-        state, command, index, first_position=first_position
-    )
-
-
 def _log_step(bound: Any, event: Event, position: int) -> None:
     fields: dict[str, Any] = {"position": position}
     if isinstance(event, RuleEvent):
@@ -185,4 +172,4 @@ def _log_step(bound: Any, event: Event, position: int) -> None:
     bound.info(type(event).__name__, **fields)
 
 
-__all__ = ["Adjudication", "Table", "Turn", "adjudicate", "adjudicate_commands", "fold"]
+__all__ = ["Adjudication", "Table", "Turn", "adjudicate_commands"]

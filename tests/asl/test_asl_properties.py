@@ -20,7 +20,7 @@ from blowbyblow.domain.asl.withdrawal import destinations
 from blowbyblow.domain.core import Context, Event, RuleViolation
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import Played, play
 
@@ -223,16 +223,9 @@ def battles(draw: Any) -> Battle:
     events: list[Event] = []
     for turn in range(1, draw(st.integers(1, 3)) + 1):
         command = draw_command(draw, state, turn, rulings)
-        result = adjudicate(
-            RULESET,
-            state,
-            command,
-            index=turn,
-            rulings=rulings,
-            dice=dice,
-            choices=choices,
-            quiet=True,
-        )
+        result = Table(
+            system=RULESET, rulings=rulings, dice=dice, choices=choices, quiet=True
+        ).adjudicate(state, command, turn)
         commands.append(command)
         events += result.events
         state = result.state

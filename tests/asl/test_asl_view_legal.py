@@ -20,7 +20,7 @@ from blowbyblow.domain.asl.state import State
 from blowbyblow.domain.core import Context, RuleViolation
 from blowbyblow.domain.system import CommandOption, StateView, UnitView
 from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -50,16 +50,13 @@ def assert_offers_are_legal(state: State, rulings: dict[str, str] | None = None)
     ctx = Context(rulings=rulings, command_index=1)
     for option in legal_commands(state):
         command = build(option)
-        adjudicate(
-            RULESET,
-            state,
-            command,
-            index=1,
+        Table(
+            system=RULESET,
             rulings=rulings,
             dice=SeededDice("legal"),
             choices=ScriptedChoices({}),
             quiet=True,
-        )
+        ).adjudicate(state, command, 1)
         by = option.options.get("attacks.by", ())
         targets = option.options.get("attacks.targets", ())
         pairs = {(b, t) for b in by for t in targets if _legal(state, command, (b, t), ctx)}

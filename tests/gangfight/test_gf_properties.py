@@ -23,8 +23,9 @@ from blowbyblow.domain.gangfight.events import (
 from blowbyblow.domain.gangfight.rulings import RULINGS
 from blowbyblow.domain.gangfight.setup import Fighter, GangfightSetup, GapSpec, Profile
 from blowbyblow.domain.system import Scenario
+from blowbyblow.projections.battle import fold
 from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import adjudicate, fold
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play, start_event
 
@@ -144,16 +145,9 @@ def run_legal(
     dice, choices = SeededDice(seed), HashChoices(seed)
     for cmd in cmds:
         try:
-            result = adjudicate(
-                RULESET,
-                state,
-                cmd,
-                index=len(accepted) + 1,
-                rulings=started.rulings,
-                dice=dice,
-                choices=choices,
-                quiet=True,
-            )
+            result = Table(
+                system=RULESET, rulings=started.rulings, dice=dice, choices=choices, quiet=True
+            ).adjudicate(state, cmd, len(accepted) + 1)
         except RuleViolation:
             continue
         accepted.append(cmd)

@@ -23,7 +23,7 @@ from blowbyblow.domain.gangfight.events import (
 )
 from blowbyblow.domain.gangfight.setup import GangfightSetup
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.driver import fold
+from blowbyblow.projections.battle import fold
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 

@@ -19,7 +19,7 @@ from blowbyblow.domain.gangfight.setup import GangfightSetup
 from blowbyblow.domain.gangfight.state import GangfightState, initial_state
 from blowbyblow.domain.system import CommandOption, StateView, UnitView
 from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -69,16 +69,13 @@ def commands_of(option: CommandOption) -> list[Any]:
 def accepted(state: GangfightState, command: Any) -> bool:
     """Adjudicate ``command`` with seeded dice and default choices under the default rulings."""
     try:
-        adjudicate(
-            SYSTEM,
-            state,
-            command,
-            index=1,
+        Table(
+            system=SYSTEM,
             rulings=DEFAULTS,
             dice=SeededDice("legal"),
             choices=ScriptedChoices(),
             quiet=True,
-        )
+        ).adjudicate(state, command, 1)
     except RuleViolation:
         return False
     return True

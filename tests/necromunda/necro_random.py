@@ -47,8 +47,9 @@ from blowbyblow.domain.necromunda.state import (
     secondary_statuses,
 )
 from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.projections.battle import fold
 from blowbyblow.replay.dice import ScriptedChoices
-from blowbyblow.replay.driver import adjudicate, fold
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import dice_for, play, start_event
 
@@ -227,16 +228,9 @@ def keep_legal(
     for cmd in intents:
         if refused(rs, state, cmd, started.rulings):
             continue
-        result = adjudicate(
-            rs,
-            state,
-            cmd,
-            index=len(kept) + 1,
-            rulings=started.rulings,
-            dice=dice,
-            choices=ScriptedChoices(),
-            quiet=True,
-        )
+        result = Table(
+            system=rs, rulings=started.rulings, dice=dice, choices=ScriptedChoices(), quiet=True
+        ).adjudicate(state, cmd, len(kept) + 1)
         kept.append(cmd)
         state = result.state
     return kept

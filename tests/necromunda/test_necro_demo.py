@@ -14,7 +14,7 @@ from necro_helpers import RESERVED, SCENARIOS, load_scenario
 
 from blowbyblow.domain.necromunda import events as ev
 from blowbyblow.domain.necromunda.state import OUT_OF_ACTION
-from blowbyblow.replay.driver import fold
+from blowbyblow.projections.battle import fold
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 

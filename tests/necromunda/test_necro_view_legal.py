@@ -37,7 +37,7 @@ from blowbyblow.domain.necromunda.setup import NecromundaSetup
 from blowbyblow.domain.necromunda.state import NecromundaState, initial_state
 from blowbyblow.domain.system import AnyGameSystem, CommandOption, LockView
 from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import adjudicate
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -79,16 +79,13 @@ def assert_every_offer_is_accepted(ruleset_id: str, state: NecromundaState) -> i
     for option in legal_commands(state):
         for command in commands_of(option):
             try:
-                adjudicate(
-                    rs,
-                    state,
-                    command,
-                    index=state.commands + 1,
+                Table(
+                    system=rs,
                     rulings=rulings,
                     dice=SeededDice("legal"),
                     choices=ScriptedChoices(),
                     quiet=True,
-                )
+                ).adjudicate(state, command, state.commands + 1)
             except RuleViolation as e:
                 raise AssertionError(f"offered {command!r} but the procedure says: {e}") from e
             count += 1

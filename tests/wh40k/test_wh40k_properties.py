@@ -27,9 +27,10 @@ from blowbyblow.domain.wh40k.events import (
 from blowbyblow.domain.wh40k.setup import ModelProfile, Wh40kSetup
 from blowbyblow.domain.wh40k.state import Wh40kState
 from blowbyblow.domain.wh40k.who_fights import check_end_turn
+from blowbyblow.projections.battle import fold
 from blowbyblow.replay.codec import codec_for, encode
 from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import adjudicate, fold
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -130,16 +131,13 @@ def build(setup: Wh40kSetup, rulings: dict[str, str], seed: str, picks: list[int
         if not options:
             break
         command = options[pick % len(options)]
-        result = adjudicate(
-            RULESET,
-            state,
-            command,
-            index=len(commands) + 1,
+        result = Table(
+            system=RULESET,
             rulings=resolved,
             dice=SeededDice(seed),
             choices=HashedChoices(seed),
             quiet=True,
-        )
+        ).adjudicate(state, command, len(commands) + 1)
         state = result.state
         commands.append(command)
     return commands

@@ -23,8 +23,9 @@ from blowbyblow.domain.wh40k.setup import Wh40kSetup
 from blowbyblow.domain.wh40k.state import Wh40kState, initial_state, pair
 from blowbyblow.domain.wh40k.system import GAME_SYSTEM
 from blowbyblow.domain.wh40k.who_fights import find_combat
+from blowbyblow.projections.battle import fold
 from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import Adjudication, adjudicate, fold
+from blowbyblow.replay.driver import Adjudication, Table
 from blowbyblow.replay.session import play, split_by_command
 
 RULINGS = GAME_SYSTEM.resolve_rulings({})
@@ -62,16 +63,13 @@ def build(option: CommandOption, pick: int = 0) -> Any:
 
 
 def run(state: Wh40kState, command: Command, seed: str = "legal") -> Adjudication:
-    return adjudicate(
-        GAME_SYSTEM,
-        state,
-        command,
-        index=1,
+    return Table(
+        system=GAME_SYSTEM,
         rulings=RULINGS,
         dice=SeededDice(seed),
         choices=HashedChoices(seed),
         quiet=True,
-    )
+    ).adjudicate(state, command, 1)
 
 
 def offered(state: Wh40kState, kind: str) -> list[CommandOption]:
@@ -372,30 +370,28 @@ def test_in_random_battles_every_option_is_accepted_and_every_legal_move_offered
     for index, pick in enumerate(picks, start=1):
         options = legal_commands(state)
         for option in options:
-            adjudicate(
-                GAME_SYSTEM,
-                state,
-                build(option, pick),
-                index=index,
+            Table(
+                system=GAME_SYSTEM,
+                rulings=resolved,
+                dice=SeededDice(seed),
+                choices=HashedChoices(seed),
+                quiet=True,
+            ).adjudicate(state, build(option, pick), index)
+        for command in generated_commands(state, pick):
+            assert _covered(state, command), command
+        if not options:
+            break
+        state = (
+            Table(
+                system=GAME_SYSTEM,
                 rulings=resolved,
                 dice=SeededDice(seed),
                 choices=HashedChoices(seed),
                 quiet=True,
             )
-        for command in generated_commands(state, pick):
-            assert _covered(state, command), command
-        if not options:
-            break
-        state = adjudicate(
-            GAME_SYSTEM,
-            state,
-            build(options[pick % len(options)], pick),
-            index=index,
-            rulings=resolved,
-            dice=SeededDice(seed),
-            choices=HashedChoices(seed),
-            quiet=True,
-        ).state
+            .adjudicate(state, build(options[pick % len(options)], pick), index)
+            .state
+        )
 
 
 def test_a_refused_command_is_not_offered() -> None:
