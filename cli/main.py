@@ -150,7 +150,9 @@ def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
                 "title": r.title,
                 "game": r.game,
                 "rulebook": r.rulebook.title,
-                "rulings": [to_builtins(x) for x in r.rulings],
+                "rulings": [
+                    {**to_builtins(x), "citation": r.rulebook.cite(x.rule)} for x in r.rulings
+                ],
             }
         )
         if not as_json:
@@ -160,6 +162,8 @@ def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
                     f"    {x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} "
                     f"({r.rulebook.cite(x.rule)})"
                 )
+                if x.note:
+                    typer.echo(f"        why a ruling: {x.note}")
     if as_json:
         typer.echo(encode_json(rows).decode())
 
