@@ -27,6 +27,7 @@ from blowbyblow.domain.necromunda.events import (
     VisionChanged,
 )
 from blowbyblow.domain.necromunda.state import (
+    OUT_OF_ACTION,
     FighterState,
     Link,
     NecromundaState,
@@ -45,7 +46,11 @@ def _with_fighter(state: NecromundaState, fighter: FighterState) -> NecromundaSt
 def evolve_status(state: NecromundaState, event: Event) -> NecromundaState:
     """Fighter status, Broken, wounds, flesh wounds, ammunition."""
     if isinstance(event, StatusChanged):
-        return _with_fighter(state, replace(state.fighters[event.fighter], status=event.after))
+        f = replace(state.fighters[event.fighter], status=event.after)
+        if event.after == OUT_OF_ACTION:
+            # Out of Action, it makes no Reaction attacks: the "counts as turned" mark goes too.
+            f = replace(f, counts_as_turned=False)
+        return _with_fighter(state, f)
     if isinstance(event, DamageInflicted):
         return _with_fighter(
             state, replace(state.fighters[event.target], wounds=event.wounds_after)

@@ -36,7 +36,7 @@ from blowbyblow.domain.necromunda.events import (
     WeaponsChosen,
     WoundRolled,
 )
-from blowbyblow.domain.necromunda.state import PRONE_PINNED, STANDING_ENGAGED
+from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, PRONE_PINNED, STANDING_ENGAGED
 
 
 def mods(e: HitRolled) -> list[int]:
@@ -184,6 +184,18 @@ def test_charging_a_prone_pinned_fighter() -> None:
     # the other reading: the charger is in its arc but no -1
     other = run(s, [cmd], [2, 2, 6, 1], rulings={"charged-prone-reaction": "faces-only"})
     assert mods(next(h for h in of(other, HitRolled) if h.attacker == "b")) == []
+
+
+def test_a_charged_prone_fighter_taken_out_of_action_keeps_no_mark() -> None:
+    """A charged Prone & Pinned fighter "counts as having turned to face" for its Reaction
+    attacks; taken Out of Action by the free Fight, it makes none, and the mark goes with it."""
+    s = setup([fighter("a", "g", vision=[]), fighter("b", "e", status=PRONE_PINNED, vision=[])], [])
+    # free Fight: 2 dice hit (6, 6), wound on 6, no save; one Injury die 6: Out of Action
+    played = run(s, [Charge(attacker="a", targets=["b"])], [6, 6, 6, 6, 6, 6, 6, 6])
+    b = played.state.fighters["b"]
+    assert b.status == OUT_OF_ACTION
+    assert one(played, TurnedToFace).counted
+    assert not b.counts_as_turned
 
 
 def test_free_fight_after_charging_out_of_sight_is_minus_1_once() -> None:
