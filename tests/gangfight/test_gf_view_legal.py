@@ -283,3 +283,29 @@ def test_a_power_attack_is_not_offered_to_a_model_that_may_not_make_one() -> Non
     )
     assert not accepted(knocked, PowerAttack(attacker="veteran", target="brave"))
     assert ("power-attack", "veteran") not in offered(knocked)
+
+
+def test_the_options_follow_the_rulings_in_force() -> None:
+    """Action Points: a Special Action costs what ruling special-action-cost says; a model with
+    one action point left is offered Power and Finesse Attacks only when they cost 1, and
+    always when action points are not tracked (ruling action-points=untracked)."""
+    s = setup(model("a", "x", iv=1), model("b", "y"), gaps=(("a", "b", 0),))
+    state = initial_state(s)
+
+    def types_for_a(**given: str) -> set[str]:
+        return {o.type for o in legal_commands(state, {**DEFAULTS, **given}) if o.actor == "a"}
+
+    assert {"fight", "power-attack", "finesse-attack"} <= types_for_a()
+    costly = types_for_a(**{"special-action-cost": "2"})
+    assert "fight" in costly and not {"power-attack", "finesse-attack"} & costly
+    untracked = types_for_a(**{"special-action-cost": "2", "action-points": "untracked"})
+    assert {"power-attack", "finesse-attack"} <= untracked
+    for option in legal_commands(state, {**DEFAULTS, "special-action-cost": "2"}):
+        command = SYSTEM.build_command(option)
+        Table(
+            system=SYSTEM,
+            rulings={**DEFAULTS, "special-action-cost": "2"},
+            dice=SeededDice("x"),
+            choices=ScriptedChoices(),
+            quiet=True,
+        ).adjudicate(state, command, 1)  # nothing offered is refused
