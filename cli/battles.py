@@ -1,0 +1,245 @@
+"""Recording and reading battles: ``bxb rulesets``, ``record``, ``demo``, ``battles``, ``log``, ``at``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+
+from blowbyblow.cli.app import OPTS, _battle, _events, _verdict, app, fail, open_store, print_log
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError
+from blowbyblow.projections.battle import fold_battle
+from blowbyblow.replay.codec import encode_json, to_builtins
+from blowbyblow.replay.dice import (
+    DiceSource,
+    InteractiveChoices,
+    ListedDice,
+    PromptedDice,
+    ScriptedChoices,
+    SeededDice,
+    iter_ints,
+)
+from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.registry import game_systems, get_game_system
+from blowbyblow.replay.scenario import load_scenario
+from blowbyblow.replay.service import (
+    AlreadyRecorded,
+    record,
+)
+from blowbyblow.replay.store import default_db_path
+from blowbyblow.replay.verify import verify_battle
+
+
+@app.command("rulesets")
+def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List the game systems and their rulings (name, default, choices)."""
+    rows = []
+    for r in game_systems().values():
+        rows.append(
+            {
+                "id": r.id,
+                "version": r.version,
+                "title": r.title,
+                "game": r.game,
+                "rulebook": r.rulebook.title,
+                "rulings": [
+                    {**to_builtins(x), "citation": r.rulebook.cite(x.rule)} for x in r.rulings
+                ],
+            }
+        )
+        if not as_json:
+            typer.echo(f"{r.id} {r.version}: {r.title}  (rules: {r.rulebook.title})")
+            for x in r.rulings:
+                typer.echo(
+                    f"    {x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} "
+                    f"({r.rulebook.cite(x.rule)})"
+                )
+                if x.note:
+                    typer.echo(f"        why a ruling: {x.note}")
+    if as_json:
+        typer.echo(encode_json(rows).decode())
+
+
+def _dice_option(spec: str | None) -> DiceSource | None:
+    if spec is None:
+        return None
+    if spec.startswith("seed:") and spec[5:]:
+        return SeededDice(spec[5:])
+    if spec == "physical":
+        return PromptedDice()
+    if spec.startswith("values:"):
+        try:
+            return ListedDice(list(iter_ints(spec[7:])))
+        except ValueError:
+            fail(f"--dice values: expected whole numbers such as values:4,2,6, not {spec[7:]!r}")
+    fail(f"--dice: expected seed:TEXT, physical or values:1,2,3, not {spec!r}")
+
+
+@app.command("record")
+def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line option
+    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    dice: Annotated[
+        str | None,
+        typer.Option(
+            "--dice",
+            help="seed:TEXT (seeded digital dice), physical (prompt for each roll) or "
+            "values:4,2,6 (physical dice listed). Default: the file's seed or dice list.",
+        ),
+    ] = None,
+    label: Annotated[
+        str | None, typer.Option("--label", help="Name the battle (default: the file's label).")
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", help="Record under this game system instead of the file's."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the log.")] = False,
+    ask: Annotated[
+        bool,
+        typer.Option(
+            "--ask",
+            help="Ask at a prompt for every choice the "
+            "scenario's [choices] do not answer (default: the rules' default).",
+        ),
+    ] = False,
+    fair: Annotated[
+        bool,
+        typer.Option(
+            "--fair",
+            help="Provably fair dice: record a commitment to a "
+            "fresh secret seed now, reveal the seed when the battle is sealed.",
+        ),
+    ] = False,
+) -> None:
+    """Record a battle from a scenario file. Nothing is written unless every action is legal."""
+    try:
+        sc = load_scenario(scenario, ruleset)
+        if label:
+            sc = msgspec.structs.replace(sc, label=label)
+        source = _dice_option(dice)
+        if isinstance(source, SeededDice):
+            sc = msgspec.structs.replace(sc, seed=source.seed, dice=None)
+            source = None
+        if fair and (source is not None or dice is not None):
+            fail("--fair makes its own secret seed; do not combine it with --dice")
+        store = open_store()
+        choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
+        rec = record(store, sc, dice=source, choices=choices, fair=fair)
+    except BlowByBlowError as e:
+        fail(str(e))
+    if not quiet:
+        print_log(rec.events)
+    typer.echo(
+        f"recorded battle {rec.battle} ({sc.label!r}, {len(rec.events)} events) in {store_name()}"
+    )
+
+
+def store_name() -> str:
+    """The store, as it may be printed: a PostgreSQL URL without its password."""
+    name = OPTS.db or str(default_db_path())  # --db, or BXB_DB through typer
+    return re.sub(r"(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", name)
+
+
+@app.command("demo")
+def cmd_demo(
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", help="Game system id (see `bxb rulesets`).")
+    ] = "necromunda-2023",
+) -> None:
+    """Record a demo combat on the store, print it blow by blow, and verify it."""
+    try:
+        rs = get_game_system(ruleset)
+        store = open_store()
+        scenario = rs.demo()
+        base = scenario.label
+        for attempt in range(1, 1000):
+            try:
+                rec = record(store, scenario)
+                break
+            except AlreadyRecorded:
+                scenario = msgspec.structs.replace(scenario, label=f"{base} #{attempt + 1}")
+        else:  # pragma: no cover
+            fail("too many demo battles in this store")
+    except BlowByBlowError as e:
+        fail(str(e))
+    print_log(rec.events)
+    report = verify_battle(store, rec.battle)
+    typer.echo("")
+    typer.echo(f"battle {rec.battle} ({scenario.label!r}) recorded in {store_name()}")
+    typer.echo(_verdict(report))
+    typer.echo("next: `bxb log`, `bxb at POSITION`, `bxb verify`, `bxb battles`")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command("battles")
+def cmd_battles(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List the battles in the store, oldest first."""
+    store = open_store()
+    for b in store.battles():
+        version = store.version(b.battle)
+        if as_json:
+            typer.echo(
+                encode_json(
+                    {
+                        "battle": str(b.battle),
+                        "ruleset": b.ruleset,
+                        "label": b.label,
+                        "events": version,
+                    }
+                ).decode()
+            )
+        else:
+            typer.echo(f"{b.battle}  {b.ruleset:<18} {version:>6} events  {b.label}")
+
+
+@app.command("log")
+def cmd_log(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, id prefix or label (default: the latest).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, one event a line.")] = False,
+) -> None:
+    """The blow-by-blow account of a battle, with the rule behind every step."""
+    store = open_store()
+    print_log(_events(store, _battle(store, battle)), as_json)
+
+
+@app.command("at")
+def cmd_at(
+    position: Annotated[int, typer.Argument(help="Event position (1 = the battle's start).")],
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, id prefix or label (default: the latest).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The state of a battle right after the event at POSITION (time travel)."""
+    store = open_store()
+    bid = _battle(store, battle)
+    total = store.version(bid)
+    if not 1 <= position <= total:
+        fail(f"position: battle {bid} has events 1 to {total}, not {position}")
+    events = _events(store, bid)[:position]
+    first = events[0].event
+    assert isinstance(first, BattleStarted)
+    ruleset = get_game_system(first.ruleset)
+    state = fold_battle(ruleset, [e.event for e in events])
+    if as_json:
+        typer.echo(
+            encode_json(
+                {
+                    "battle": str(bid),
+                    "position": position,
+                    "of": total,
+                    "event": type(events[-1].event).__name__,
+                    "state": to_builtins(state),
+                }
+            ).decode()
+        )
+        return
+    typer.echo(f"battle {bid} after position {position} of {total}:")
+    typer.echo(f"  {narrate(ruleset, events[-1].event).strip()}")
+    typer.echo(ruleset.describe_state(state))

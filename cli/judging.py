@@ -1,0 +1,268 @@
+"""The judges' toolkit: ``bxb verify``, ``keys new``, ``seal``, ``export``, ``import``, ``whatif``,
+``diff``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from blowbyblow.cli.app import _battle, _events, _verdict, app, fail, open_store
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError
+from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.judging import (
+    BattleSealed,
+    default_key_dir,
+    load_private_key,
+    load_public_key,
+    new_keys,
+)
+from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.service import (
+    save_events,
+    seal_battle,
+)
+from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.whatif import first_divergence, parse_rulings, what_if
+
+
+def _trusted(public_keys: list[str] | None) -> frozenset[str] | None:
+    if not public_keys:
+        return None
+    try:
+        return frozenset(load_public_key(k) for k in public_keys)
+    except BlowByBlowError as e:
+        fail(f"--public-key: {e}")
+
+
+@app.command("verify")
+def cmd_verify(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: every battle).")
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Option("--file", help="Verify an exported file instead of the store.")
+    ] = None,
+    public_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--public-key", help="Require a seal by this key (hex, or a .pub file); repeatable."
+        ),
+    ] = None,
+) -> None:
+    """Re-adjudicate every command from its recorded dice and choices and compare with the log;
+    check the hash chain, the seal, and every seeded die. Exit 0 when all agree, 1 naming the
+    first event that differs or cannot be read."""
+    trusted = _trusted(public_key)
+    if file is not None:
+        try:
+            text = file.read_bytes()
+        except OSError as e:
+            fail(f"{file}: cannot read: {e.strerror}")
+        report = read_export(text, trusted).report
+        typer.echo(_verdict(report))
+        if not report.ok:
+            raise typer.Exit(1)
+        return
+    store = open_store()
+    targets = [_battle(store, battle)] if battle else [b.battle for b in store.battles()]
+    if not targets:
+        fail("the store holds no battles yet (try `bxb demo`)")
+    failed = 0
+    for i, bid in enumerate(targets, start=1):
+        report = verify_battle(store, bid, trusted_keys=trusted)
+        prefix = f"[{i}/{len(targets)}] " if len(targets) > 1 else ""
+        typer.echo(prefix + _verdict(report))
+        failed += not report.ok
+    if len(targets) > 1:
+        typer.echo(f"{len(targets) - failed} of {len(targets)} battles verified")
+    if failed:
+        raise typer.Exit(1)
+
+
+keys_app = typer.Typer(help="Signing keys for sealing battles (Ed25519).", no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("new")
+def cmd_keys_new(
+    directory: Annotated[
+        Path | None,
+        typer.Option(
+            "--dir", help=f"Where to write NAME.key and NAME.pub (default {default_key_dir()})."
+        ),
+    ] = None,
+    name: Annotated[str, typer.Option("--name")] = "judge",
+) -> None:
+    """Make a new signing key pair (the private key file is readable by you alone)."""
+    try:
+        private, public = new_keys(directory or default_key_dir(), name)
+    except BlowByBlowError as e:
+        fail(str(e))
+    typer.echo(f"private key: {private}\npublic key:  {public} ({public.read_text().strip()})")
+
+
+@app.command("seal")
+def cmd_seal(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."
+        ),
+    ] = None,
+) -> None:
+    """Verify a battle, then close it with a signed checkpoint (revealing a fair battle's seed)."""
+    store = open_store()
+    bid = _battle(store, battle)
+    try:
+        logged = seal_battle(store, bid, load_private_key(key or default_key_dir() / "judge.key"))
+    except BlowByBlowError as e:
+        fail(str(e))
+    ev = logged.event
+    assert isinstance(ev, BattleSealed)
+    typer.echo(
+        f"sealed battle {bid} at position {logged.position}: checkpoint over "
+        f"{ev.checkpoint.length} events, last hash {ev.checkpoint.last_hash[:16]}…, "
+        f"signed by {ev.public_key}" + (", seed revealed" if ev.checkpoint.seed else "")
+    )
+
+
+@app.command("export")
+def cmd_export(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="File to write (default: standard output).")
+    ] = None,
+) -> None:
+    """Write a battle as a self-contained JSON Lines record (setup, events, rules, hash chain, seal)."""
+    store = open_store()
+    bid = _battle(store, battle)
+    try:
+        data = export_battle(store, bid)
+    except BlowByBlowError as e:
+        fail(str(e))
+    if out is None:
+        sys.stdout.write(data.decode())
+    else:
+        out.write_bytes(data)
+        typer.echo(f"exported battle {bid} to {out}", err=True)
+
+
+@app.command("import")
+def cmd_import(
+    file: Annotated[Path, typer.Argument(help="An exported JSON Lines file.")],
+    public_key: Annotated[
+        list[str] | None, typer.Option("--public-key", help="Require a seal by this key.")
+    ] = None,
+) -> None:
+    """Verify an exported battle completely, then add it to the store; a file that fails is refused
+    and nothing is written."""
+    trusted = _trusted(public_key)
+    try:
+        text = file.read_bytes()
+    except OSError as e:
+        fail(f"{file}: cannot read: {e.strerror}")
+    store = open_store()
+    try:
+        read = import_battle(store, text, trusted)
+    except (ExportError, BlowByBlowError) as e:
+        fail(str(e), code=1)
+    typer.echo(
+        f"imported battle {read.battle} ({read.report.label!r}, {len(read.events)} events), verified"
+    )
+
+
+def _side_by_side(left: str, right: str, width: int = 60) -> str:
+    return f"  {left[:width]:<{width}} | {right[:width]}"
+
+
+@app.command("whatif")
+def cmd_whatif(
+    battle: Annotated[
+        str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
+    ] = None,
+    ruling: Annotated[
+        list[str] | None, typer.Option("--ruling", help="NAME=VALUE; repeatable.")
+    ] = None,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", help="Re-run under another version of the same game.")
+    ] = None,
+    save: Annotated[
+        bool,
+        typer.Option("--save", help="Record the alternative as a new battle naming its origin."),
+    ] = False,
+) -> None:
+    """Re-run a battle with the same dice and choices under other rulings; show where it diverges."""
+    store = open_store()
+    bid = _battle(store, battle)
+    try:
+        wi = what_if(_events(store, bid), parse_rulings(ruling or []), ruleset)
+    except BlowByBlowError as e:
+        fail(str(e))
+    changed = ", ".join(ruling or []) or "(no ruling changed)"
+    typer.echo(f"what-if of battle {bid} under {wi.ruleset.id}: {changed}")
+    if wi.divergence is None:
+        typer.echo("no divergence: every event is the same under these rulings")
+    else:
+        p = wi.divergence
+        typer.echo(f"first divergence at position {p}:")
+        typer.echo(_side_by_side("ORIGINAL", "WHAT-IF"))
+        for q in range(max(2, p - 2), min(max(len(wi.original), len(wi.alternative)), p + 4) + 1):
+            a = (
+                narrate(wi.original_ruleset, wi.original[q - 1])
+                if q <= len(wi.original)
+                else "(ends)"
+            )
+            b = narrate(wi.ruleset, wi.alternative[q - 1]) if q <= len(wi.alternative) else "(ends)"
+            mark = "*" if q >= p else " "
+            typer.echo(f"{mark}{q:>4}" + _side_by_side(a.strip(), b.strip()))
+    if wi.fresh_dice:
+        typer.echo(
+            f"dice the original never rolled, drawn from the battle's seed: {', '.join(wi.fresh_dice)}"
+        )
+    if wi.stopped:
+        typer.echo(f"stopped: {wi.stopped}")
+    typer.echo("\nstate at the end, original:")
+    typer.echo(wi.original_ruleset.describe_state(wi.original_state))
+    typer.echo("\nstate at the end, what-if:")
+    typer.echo(wi.ruleset.describe_state(wi.alternative_state))
+    if save:
+        if wi.stopped:
+            fail("not saved: the re-run did not complete")
+        try:
+            rec = save_events(store, wi.ruleset, wi.alternative)
+        except BlowByBlowError as e:
+            fail(str(e))
+        typer.echo(f"saved as battle {rec.battle} (origin {bid})")
+
+
+@app.command("diff")
+def cmd_diff(
+    a: Annotated[str, typer.Argument(help="First battle.")],
+    b: Annotated[str, typer.Argument(help="Second battle.")],
+) -> None:
+    """Compare two battles event by event and show the first divergence in plain words."""
+    store = open_store()
+    ea, eb = _events(store, _battle(store, a)), _events(store, _battle(store, b))
+    pos = first_divergence([e.event for e in ea], [e.event for e in eb])
+    if pos is None:
+        typer.echo(f"identical: {len(ea)} events")
+        return
+    for label, events in (("A", ea), ("B", eb)):
+        if pos <= len(events):
+            first = events[0].event
+            assert isinstance(first, BattleStarted)
+            text = narrate(get_game_system(first.ruleset), events[pos - 1].event)
+        else:
+            text = "(the battle ends before this position)"
+        typer.echo(f"{label} position {pos}: {text.strip()}")
+    typer.echo(f"first divergence at position {pos} (A has {len(ea)} events, B has {len(eb)})")
+    raise typer.Exit(1)
