@@ -17,5 +17,8 @@ def main() -> None:
         sys.stderr.close()
 
 
+__all__ = ["app", "main"]
+
+
 if __name__ == "__main__":
     main()

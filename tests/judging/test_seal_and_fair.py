@@ -10,7 +10,7 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from blowbyblow.cli.app import app
+from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted, DiceRolled
 from blowbyblow.replay.export import export_battle, read_export
 from blowbyblow.replay.judging import (

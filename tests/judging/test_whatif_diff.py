@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from blowbyblow.cli.app import app
+from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.export import export_battle
 from blowbyblow.replay.registry import get_game_system
