@@ -4,7 +4,7 @@ here, so adding a module or a game system edits no list."""
 
 from setuptools import find_namespace_packages, setup
 
-TOP = ("domain", "projections", "replay", "cli")
+TOP = ("domain", "projections", "replay", "cli", "web")
 
 setup(
     package_dir={f"blowbyblow.{top}": top for top in TOP},
