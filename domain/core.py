@@ -57,6 +57,11 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True):
     summary: str
     rule: str  # the rulebook section the ruling stands for, as events cite it ("A11.4")
     note: str = ""  # why it is a ruling: the ambiguity, the variant, or the unconfirmed value
+    # A ruling added by a later version of its game system: ``since`` is that version, and
+    # ``before`` the value that gives the rules as they were before it, so a battle recorded
+    # under an older version (whose rulings lack this one) is re-adjudicated exactly as it was.
+    since: str = ""
+    before: str = ""
 
     def check(self, value: str) -> str:
         if self.choices and value not in self.choices:

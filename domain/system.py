@@ -137,6 +137,15 @@ class CommandOption(msgspec.Struct, frozen=True, kw_only=True):
 # --- the interface ----------------------------------------------------------------------------
 
 
+def _older(version: str, than: str) -> bool:
+    """MAJOR.MINOR versions compared as numbers ("1.9" is older than "1.10")."""
+
+    def parts(v: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in v.split("."))
+
+    return parts(version) < parts(than)
+
+
 class OptionError(BlowByBlowError):
     """A pick for a command option that the option does not allow."""
 
@@ -205,6 +214,9 @@ class GameSystem(Generic[SetupT, StateT, CommandT]):
     command_from_option: Callable[[CommandOption, Mapping[str, str]], CommandT] | None = None
     demo: Callable[[], Scenario[SetupT, CommandT]]
     validate_setup: Callable[[SetupT], None] = field(default=_no_checks)
+    # Older versions whose battles this one still re-adjudicates exactly: every change of the
+    # rules since then is a ruling with ``since``/``before`` (see ``rulings_in_force``).
+    reads_versions: tuple[str, ...] = ()
 
     @property
     def command_type(self) -> Any:
@@ -247,6 +259,32 @@ class GameSystem(Generic[SetupT, StateT, CommandT]):
             f"{self.id} has no ruling {name!r}; it has: "
             f"{', '.join(sorted(r.name for r in self.rulings)) or 'none'}"
         )
+
+    def rulings_in_force(self, version: str, recorded: Mapping[str, str]) -> dict[str, str]:
+        """The rulings a battle recorded under ``version`` of this system is adjudicated with:
+        the recorded ones, which must be complete and valid for that version, plus, for a
+        ruling added since, the value that gives the rules as they were (``Ruling.before``)."""
+        if version == self.version:
+            complete = self.resolve_rulings(recorded)
+            if complete != dict(recorded):
+                raise RulingError("the rulings recorded are not the full, valid set")
+            return complete
+        if version not in self.reads_versions:
+            readable = ", ".join((self.version, *self.reads_versions))
+            raise RulingError(
+                f"recorded under {self.id} {version}; this engine re-adjudicates {readable}"
+            )
+        for name in recorded:
+            self.ruling(name)
+        rulings: dict[str, str] = {}
+        for r in self.rulings:
+            if r.name in recorded:
+                rulings[r.name] = r.check(recorded[r.name])
+            elif r.since and _older(version, r.since):
+                rulings[r.name] = r.check(r.before)
+            else:
+                raise RulingError(f"ruling {r.name!r} is missing from a battle of {version}")
+        return rulings
 
     def resolve_rulings(self, given: Mapping[str, str]) -> dict[str, str]:
         """Every ruling of this system with its value: ``given`` where set, the default otherwise.

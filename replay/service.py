@@ -137,7 +137,9 @@ class BattleSession:
     def play(self, command: Any, *, dice: DiceSource, choices: ChoiceSource) -> list[LoggedEvent]:
         table = Table(
             system=self.ruleset,
-            rulings=self.started.rulings,
+            rulings=self.ruleset.rulings_in_force(
+                self.started.ruleset_version, self.started.rulings
+            ),
             dice=dice,
             choices=choices,
             battle=str(self.battle),

@@ -123,7 +123,9 @@ def _restart(
 ) -> BattleStarted[Any]:
     """The what-if's first event: the original's, under ``ruleset`` and the rulings changed.
     Rulings the original had that ``ruleset`` has too are carried over."""
-    carried = {k: v for k, v in first.rulings.items() if k in {r.name for r in ruleset.rulings}}
+    original = get_game_system(first.ruleset)
+    in_force = original.rulings_in_force(first.ruleset_version, first.rulings)
+    carried = {k: v for k, v in in_force.items() if k in {r.name for r in ruleset.rulings}}
     new_rulings = ruleset.resolve_rulings({**carried, **rulings})
     try:
         setup = msgspec.convert(msgspec.to_builtins(first.setup), ruleset.setup_type)

@@ -1,0 +1,72 @@
+"""A game system's later version still re-adjudicates battles recorded under an older one when
+every change of the rules since is a ruling with ``since``/``before``."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import msgspec
+import pytest
+
+from blowbyblow.domain.core import Ruling, RulingError
+from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.replay import verify as verify_module
+from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.service import record
+from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.verify import verify_battle
+
+NEW = Ruling(
+    name="new-reading",
+    default="corrected",
+    choices=("corrected", "as-before"),
+    summary="a reading added in 1.1",
+    rule="40K2 HtH: Parrying",
+    since="1.1",
+    before="as-before",
+)
+
+
+def later(system: AnyGameSystem, *, reads: tuple[str, ...]) -> AnyGameSystem:
+    """``system`` as its version 1.1 would be: one ruling more, reading ``reads``."""
+    return dataclasses.replace(
+        system, version="1.1", rulings=(*system.rulings, NEW), reads_versions=reads
+    )
+
+
+def test_rulings_in_force_fill_a_later_ruling_with_its_value_before() -> None:
+    old = get_game_system("wh40k-2e")
+    recorded = old.resolve_rulings({})
+    new = later(old, reads=("1.0",))
+    assert new.rulings_in_force("1.0", recorded) == {**recorded, "new-reading": "as-before"}
+    assert new.rulings_in_force("1.1", {**recorded, "new-reading": "corrected"})["new-reading"] == (
+        "corrected"
+    )
+
+
+def test_rulings_in_force_refuse_what_they_cannot_read() -> None:
+    old = get_game_system("wh40k-2e")
+    recorded = old.resolve_rulings({})
+    with pytest.raises(RulingError, match=re.escape("re-adjudicates 1.1")):
+        later(old, reads=()).rulings_in_force("1.0", recorded)
+    with pytest.raises(RulingError, match="not the full, valid set"):
+        later(old, reads=("1.0",)).rulings_in_force("1.1", recorded)  # 1.1 lacks new-reading
+    unruled = msgspec.structs.replace(NEW, since="")
+    bare = dataclasses.replace(old, version="1.1", rulings=(*old.rulings, unruled))
+    with pytest.raises(RulingError, match=re.escape("missing from a battle of 1.0")):
+        dataclasses.replace(bare, reads_versions=("1.0",)).rulings_in_force("1.0", recorded)
+
+
+@pytest.mark.parametrize(("reads", "ok"), [(("1.0",), True), ((), False)])
+def test_a_battle_of_an_older_version_verifies_when_the_new_one_reads_it(
+    monkeypatch: pytest.MonkeyPatch, reads: tuple[str, ...], ok: bool
+) -> None:
+    store = BattleStore(":memory:")
+    old = get_game_system("wh40k-2e")
+    battle = record(store, old.demo(), quiet=True).battle
+    monkeypatch.setattr(verify_module, "get_game_system", lambda _id: later(old, reads=reads))
+    report = verify_battle(store, battle)
+    assert report.ok is ok, report.problem and report.problem.describe()
+    if not ok:
+        assert report.problem is not None and "re-adjudicates 1.1" in report.problem.message
