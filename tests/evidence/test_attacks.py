@@ -14,7 +14,6 @@ from pathlib import Path
 import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from evidence_helpers import delete_rows, first_that_plays, receipts_per_command, rewrite
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued
 from blowbyblow.replay.judging import load_private_key, new_keys
@@ -33,6 +32,7 @@ from blowbyblow.replay.store import BattleStore, battle_id_for, seal_id
 from blowbyblow.replay.verify import verify_battle
 
 from bxbtest import record_demo, tamper
+from evidence_helpers import delete_rows, first_that_plays, receipts_per_command, rewrite
 
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 

@@ -11,7 +11,6 @@ from uuid import UUID
 
 import msgspec
 import pytest
-from evidence_helpers import rewrite
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
@@ -27,6 +26,7 @@ from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
 from blowbyblow.replay.verify import battle_id_of, verify_battle
 
 from bxbtest import record_demo
+from evidence_helpers import rewrite
 
 runner = CliRunner()
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from evidence_helpers import delete_rows, first_that_plays, receipts_per_command, rewrite
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
@@ -28,6 +27,7 @@ from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.verify import verify_battle
 
 from bxbtest import record_demo
+from evidence_helpers import delete_rows, first_that_plays, receipts_per_command, rewrite
 
 runner = CliRunner()
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
