@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from blowbyblow.cli.app import _battle, _events, _verdict, app, fail, open_store
+from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
 from blowbyblow.replay.judging import (
@@ -52,24 +53,38 @@ def cmd_verify(
             "--public-key", help="Require a seal by this key (hex, or a .pub file); repeatable."
         ),
     ] = None,
+    receipt: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--receipt",
+            help="A file of receipts (`bxb receipt`): check the log still holds each receipted "
+            "head; repeatable.",
+        ),
+    ] = None,
+    receipt_key: Annotated[
+        list[str] | None,
+        typer.Option("--receipt-key", help="Accept only receipts signed by this key; repeatable."),
+    ] = None,
 ) -> None:
     """Re-adjudicate every command from its recorded dice and choices and compare with the log;
-    check the hash chain, the seal, and every seeded die. Exit 0 when all agree, 1 naming the
-    first event that differs or cannot be read."""
+    check the hash chain, the battle id, the seal, and every die against the battle's dice mode;
+    with --receipt, check the log against receipts kept by the players. Exit 0 when all agree, 1
+    naming the first event that differs or cannot be read, or the receipt the log contradicts."""
     trusted = _trusted(public_key)
+    receipts, signers = load_receipts(receipt or []), receipt_keys(receipt_key)
     if file is not None:
         try:
             text = file.read_bytes()
         except OSError as e:
             fail(f"{file}: cannot read: {e.strerror}")
-        report = read_export(text, trusted).report
-        typer.echo(_verdict(report))
-        if not report.ok:
+        read = read_export(text, trusted)
+        typer.echo(_verdict(read.report))
+        if not show_receipts(read.events, receipts, signers) or not read.report.ok:
             raise typer.Exit(1)
         return
     store = open_store()
     targets = [_battle(store, battle)] if battle else [b.battle for b in store.battles()]
-    if not targets:
+    if not targets and not receipts:
         fail("the store holds no battles yet (try `bxb demo`)")
     failed = 0
     for i, bid in enumerate(targets, start=1):
@@ -79,7 +94,8 @@ def cmd_verify(
         failed += not report.ok
     if len(targets) > 1:
         typer.echo(f"{len(targets) - failed} of {len(targets)} battles verified")
-    if failed:
+    held = show_receipts(store, receipts, signers, only=targets[0] if battle else None)
+    if failed or not held:
         raise typer.Exit(1)
 
 

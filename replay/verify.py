@@ -4,17 +4,20 @@ seeded dice, recompute every die from the seed and its key. The first difference
 with its position and the rule of the event concerned.
 
 The steps, in the order they run: read every record (``read_all``) and the seal record kept
-beside the battle; the hash chain (``check_chain``); the seal (``check_seal``); the battle's start
-and setup (``_started``, ``_setup``); the dice seed (``_dice_seed``); then command by command, its
-number and seeded dice (``_turns``, ``_check_dice``), its re-adjudication through the engine's one
-loop (``driver.adjudicate_commands``) and the comparison with the log (``_compare``)."""
+beside the battle; the hash chain (``check_chain``); the battle id against its first event
+(``check_battle_id``); the seal (``check_seal``); the battle's start and setup (``_started``,
+``_setup``); the dice seed (``_dice_seed``); then command by command, its number and every die
+against the battle's dice mode (``_turns``, ``_check_dice``), its re-adjudication through the
+engine's one loop (``driver.adjudicate_commands``) and the comparison with the log
+(``_compare``)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from blowbyblow.domain.core import (
     BattleStarted,
@@ -37,6 +40,7 @@ from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
 from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
+    BATTLE_NAMESPACE,
     GENESIS,
     BattleStore,
     Link,
@@ -50,7 +54,8 @@ from blowbyblow.replay.store import (
 @dataclass(frozen=True)
 class Problem:
     position: int
-    kind: str  # unreadable | chain | sequence | seal | setup | dice | rejected | differs | file
+    # unreadable | chain | identity | sequence | seal | setup | dice | rejected | differs | file
+    kind: str
     message: str
     rule: str = ""
     recorded: str = ""
@@ -122,6 +127,29 @@ def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
             )
         prev = logged.hash
     return None
+
+
+def battle_id_of(first: LoggedEvent) -> UUID:
+    """The id a battle's first event names it by: ``store.battle_id_for`` over the first event's
+    bytes as they were stored (not upcast), so a battle recorded in an older format keeps its id."""
+    return uuid5(BATTLE_NAMESPACE, hashlib.sha256(first.data).hexdigest())
+
+
+def check_battle_id(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
+    """The battle id derives from its first event: a first event edited in place (rulings,
+    setup, dice mode) with the chain recomputed, or a battle copied under another id, no longer
+    matches. (A sealed battle's seal record is chained under its own id, not checked here.)"""
+    if not events or events[0].position != 1:
+        return None
+    derived = battle_id_of(events[0])
+    if derived == battle:
+        return None
+    return Problem(
+        1,
+        "identity",
+        f"the battle is stored as {battle} but its first event names battle {derived}: "
+        "its first event was changed, or the battle was copied under another id",
+    )
 
 
 def read_all(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], Problem | None]:
@@ -207,6 +235,7 @@ def verify_events(
         if isinstance(events[0].event, BattleStarted):
             report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
         _fail_on(check_chain(battle, events))
+        _fail_on(check_battle_id(battle, events))
         sealed, problem = check_seal(battle, events, trusted_keys)
         _fail_on(problem)
         if sealed is not None:
@@ -216,8 +245,8 @@ def verify_events(
             )
         first = _started(events)
         table, state = _setup(first)
-        seed = _dice_seed(report, first, sealed)
-        _readjudicate(report, table, state, _commands(events), seed)
+        dice = _Dice(first.dice.mode, _dice_seed(report, first, sealed))
+        _readjudicate(report, table, state, _commands(events), dice)
     except _Failed as failed:
         report.problem = failed.problem
     return report
@@ -303,11 +332,11 @@ def _readjudicate(
     table: Table,
     state: Any,
     commands: list[Sequence[LoggedEvent]],
-    seed: str | None,
+    dice: _Dice,
 ) -> None:
     """Re-adjudicate each command from its recorded dice and choices and compare its events
     with the log's, command by command, stopping at the first difference."""
-    results = adjudicate_commands(table, state, _turns(report, commands, seed))
+    results = adjudicate_commands(table, state, _turns(report, commands, dice))
     for segment in commands:
         try:
             result = next(results)
@@ -324,11 +353,9 @@ def _readjudicate(
         report.commands += 1
 
 
-def _turns(
-    report: Report, commands: list[Sequence[LoggedEvent]], seed: str | None
-) -> Iterator[Turn]:
-    """Each command as it is about to be re-adjudicated: its number checked, its seeded dice
-    recomputed, and its recorded dice and choices to answer from."""
+def _turns(report: Report, commands: list[Sequence[LoggedEvent]], dice: _Dice) -> Iterator[Turn]:
+    """Each command as it is about to be re-adjudicated: its number checked, its dice checked
+    against the battle's dice mode, and its recorded dice and choices to answer from."""
     for n, segment in enumerate(commands, start=1):
         issued = segment[0].event
         assert isinstance(issued, CommandIssued)
@@ -340,29 +367,83 @@ def _turns(
                     f"command number {issued.index} where {n} was expected",
                 )
             )
-        if seed is not None:
-            _check_dice(report, segment, seed)
-        dice, choices = recorded_inputs(logged.event for logged in segment)
-        yield Turn(issued.command, RecordedDice(dice), RecordedChoices(choices))
+        _check_dice(report, segment, dice)
+        rolled, choices = recorded_inputs(logged.event for logged in segment)
+        yield Turn(issued.command, RecordedDice(rolled), RecordedChoices(choices))
 
 
-def _check_dice(report: Report, segment: Sequence[LoggedEvent], seed: str) -> None:
-    """Every digital die of a command recomputed from the battle's seed and the roll's key."""
+@dataclass(frozen=True)
+class _Dice:
+    """How the battle's dice were made (``BattleStarted.dice.mode``) and the seed they are
+    recomputed from (a seeded battle's; a fair battle's once its seal reveals it)."""
+
+    mode: str
+    seed: str | None
+
+
+# The labels a die may carry in a battle of each dice mode. A seeded battle's dice all come from
+# its seed: a die labelled anything else (``physical`` with better values, say) is a forgery, as
+# nothing else could have made it. A physical battle has no seed, so a die labelled ``seeded``
+# there is a claim nobody can check. Fair battles: see ``_check_fair_die``.
+DICE_SOURCES = {"seeded": frozenset({SeededDice.source}), "physical": frozenset({"physical"})}
+
+
+def _check_dice(report: Report, segment: Sequence[LoggedEvent], dice: _Dice) -> None:
+    """Every die of a command against the battle's dice mode; every digital die recomputed from
+    the battle's seed and the roll's key."""
     for logged in segment:
         ev = logged.event
         if not isinstance(ev, DiceRolled):
             continue
-        report.dice_checked += 1
-        expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
-        if ev.source == SeededDice.source and expected != ev.values:
+        if dice.mode == "fair":
+            _check_fair_die(report, logged, ev, dice.seed)
+            continue
+        allowed = DICE_SOURCES.get(dice.mode)
+        if allowed is None:
+            raise _Failed(Problem(1, "setup", f"unknown dice mode {dice.mode!r}"))
+        if ev.source not in allowed:
             raise _Failed(
                 Problem(
                     logged.position,
                     "dice",
-                    f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
-                    f"{list(expected)}",
+                    f"die {ev.key} is labelled {ev.source!r}, but this is a {dice.mode} battle: "
+                    f"its dice can only be {' or '.join(sorted(allowed))}",
                 )
             )
+        if dice.seed is not None:
+            _recompute(report, logged, ev, dice.seed)
+
+
+def _check_fair_die(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str | None) -> None:
+    """A fair battle's die. The hook for fair dice (escrowed seeds, players' contributions):
+    today every die of a fair battle comes from its committed seed, so it must be labelled
+    seeded, and is recomputed once the seal has revealed the seed."""
+    if ev.source != SeededDice.source:
+        raise _Failed(
+            Problem(
+                logged.position,
+                "dice",
+                f"die {ev.key} is labelled {ev.source!r}, but this is a fair battle: its dice "
+                "all come from the seed committed at the start",
+            )
+        )
+    if seed is not None:
+        _recompute(report, logged, ev, seed)
+
+
+def _recompute(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str) -> None:
+    """A digital die recomputed from the seed and its roll's key."""
+    report.dice_checked += 1
+    expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
+    if expected != ev.values:
+        raise _Failed(
+            Problem(
+                logged.position,
+                "dice",
+                f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
+                f"{list(expected)}",
+            )
+        )
 
 
 def _compare(segment: Sequence[LoggedEvent], produced: Sequence[Event]) -> Problem | None:
