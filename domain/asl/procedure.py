@@ -49,7 +49,7 @@ def procedure(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     state = yield from paatc(state, command)
     state = yield from reveal_strength(state, loc)
     state, unable = yield from withdrawal.announce(state, command)
-    if ambush_possible(state, loc, command.ambush_possible):
+    if ambush_possible(state, cc, command.ambush_possible):
         state = yield from ambush_step(state, cc)
     state = yield from withdrawal.ambush_withdrawal(state, loc, "before")
     state = yield from resolve(state, command, cc)
