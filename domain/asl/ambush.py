@@ -19,9 +19,9 @@ from blowbyblow.domain.asl.events import (
 from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
 from blowbyblow.domain.asl.rulings import (
     AMBUSH_CONCEALED_DRM,
-    AMBUSH_VEHICLE_SIDE,
     AMBUSH_DRM_COUNT,
     AMBUSH_THRESHOLD,
+    AMBUSH_VEHICLE_SIDE,
 )
 from blowbyblow.domain.asl.state import State, aboard, other_side, units_in, vehicles_in
 from blowbyblow.domain.core import Modifier, Step, emit, roll

@@ -15,7 +15,7 @@ from typing import Literal
 
 from blowbyblow.domain.asl.commands import WEAPONS, Attack, CloseCombat
 from blowbyblow.domain.asl.designation import expand_targets
-from blowbyblow.domain.asl.rulings import ATMM_CHECK, PRISONER_ATTACKS, RULINGS
+from blowbyblow.domain.asl.rulings import ATMM_CHECK, BERSERK_CAPTURE, PRISONER_ATTACKS, RULINGS
 from blowbyblow.domain.asl.setup import is_mmc, is_smc
 from blowbyblow.domain.asl.state import (
     State,
@@ -217,8 +217,20 @@ def _check_attack(chk: _Check, a: Attack, where: str) -> None:
     if a.atmm is not None:
         raise RuleViolation("C13.7", f"{where}: ATMM only in an attack vs an AFV")
     solo = set(chk.command.solo)
-    for t in expand_targets(state, loc, a.targets, solo, chk.withdrawing):
+    expanded = expand_targets(state, loc, a.targets, solo, chk.withdrawing)
+    if a.capture:
+        _check_capture_targets(chk, expanded, where)
+    for t in expanded:
         chk.once(chk.attacked, t, f"{where}: {t} is attacked")
+
+
+def _check_capture_targets(chk: _Check, targets: tuple[str, ...], where: str) -> None:
+    """A20.2 (ruling berserk-capture): berserk units never become prisoners."""
+    if chk.ctx.ruling(BERSERK_CAPTURE) != "refused":
+        return
+    for t in targets:
+        if chk.state.units[t].berserk:
+            raise RuleViolation("A20.2", f"{where}: berserk {t} cannot be captured")
 
 
 def _check_infantry_attackers(chk: _Check, a: Attack, where: str) -> None:

@@ -57,5 +57,5 @@ def procedure(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     state = yield from withdrawal.street_fighters_return(state, loc)
     state = yield from withdrawal.complete(state, loc)
     state = yield from failure_to_rout(state, unable, loc)
-    state = yield from melee_step(state, loc, command.turn)
+    state = yield from melee_step(state, cc)
     yield from emit(CloseCombatEnded(rule="A11.12", location=loc, turn=command.turn), State)

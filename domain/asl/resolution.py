@@ -31,11 +31,11 @@ from blowbyblow.domain.asl.events import (
     UnitEliminated,
 )
 from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
-from blowbyblow.domain.asl.rulings import HAND_TO_HAND, ODDS_ABOVE_TEN
-from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_smc
+from blowbyblow.domain.asl.rulings import HAND_TO_HAND, LEADER_DIRECTION, ODDS_ABOVE_TEN
+from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_mmc, is_smc
 from blowbyblow.domain.asl.state import State, UnitState
 from blowbyblow.domain.asl.withdrawal import infiltration, withdrawal_modifier
-from blowbyblow.domain.core import Modifier, Step, emit, roll
+from blowbyblow.domain.core import Context, Modifier, Step, emit, roll
 
 Gen = Generator[Step, Any, State]
 Resolved = Generator[Step, Any, tuple[State, list[cap.Capture]]]
@@ -74,11 +74,14 @@ class Rolled:
     outcomes: tuple[TargetOutcome, ...]
 
 
-def directing_leader(src: State, d: Designation) -> UnitState | None:
-    """A11.141: one leader may direct (not when attacking alone); a pinned or broken leader
+def directing_leader(src: State, d: Designation, ctx: Context) -> UnitState | None:
+    """A11.141: one leader may direct the attack of the MMC it defends with (ruling
+    leader-direction; not-alone: any attack but his own alone); a pinned or broken leader
     cannot (A7.831). Default: the best modifier among the attackers."""
     units = [src.units[a] for a in d.attackers if a in src.units]
     if len(units) < 2:
+        return None
+    if ctx.ruling(LEADER_DIRECTION) == "with-its-mmc" and not any(is_mmc(u) for u in units):
         return None
     leaders = able_leaders(units)
     if d.leader is not None:
@@ -86,10 +89,10 @@ def directing_leader(src: State, d: Designation) -> UnitState | None:
     return best_leader(leaders)
 
 
-def attack_modifiers(src: State, d: Designation) -> list[Modifier]:
+def attack_modifiers(src: State, d: Designation, ctx: Context) -> list[Modifier]:
     """DRM that apply to the whole attack (A11.141 leader, A15.24 hero, A4.51 CX, A11.611 Rider,
     A11.4 Ambush, other DRM given with the command); A20.22 capture is per target."""
-    mods = leader_modifier(directing_leader(src, d), "A11.141")
+    mods = leader_modifier(directing_leader(src, d, ctx), "A11.141")
     attackers = [src.units[a] for a in d.attackers if a in src.units]
     for u in attackers:
         if u.kind == "hero":
@@ -244,7 +247,7 @@ def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tupl
         ),
         State,
     )
-    common = attack_modifiers(blow.src, d)
+    common = attack_modifiers(blow.src, d, ctx)
     outcomes: list[TargetOutcome] = []
     for t in blow.targets:
         mods = (*common, *target_modifiers(state, ctx, blow, state.units[t]))

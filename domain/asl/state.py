@@ -145,8 +145,7 @@ def enclosed(state: State, unit_id: str) -> bool:
     """A Passenger (not a Rider) of an armored, not open-topped vehicle: BU inside it, no
     Personnel Escort (A11.51) and not a Vulnerable PRC (A11.622)."""
     return any(
-        unit_id in v.passengers and v.armored and not v.open_topped
-        for v in state.vehicles.values()
+        unit_id in v.passengers and v.armored and not v.open_topped for v in state.vehicles.values()
     )
 
 
