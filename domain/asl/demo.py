@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from blowbyblow.domain.asl.commands import Attack, CloseCombat, Withdrawal
+from blowbyblow.domain.asl.commands import AslCommand, Attack, CloseCombat, Withdrawal
 from blowbyblow.domain.asl.setup import LocationSetup, Setup, UnitSetup
 from blowbyblow.domain.system import Scenario
 
@@ -83,11 +83,11 @@ DEMO_DICE: list[int] = [
 ]
 
 
-def demo() -> Scenario[Setup, CloseCombat]:
+def demo() -> Scenario[Setup, AslCommand]:
     """Turn 1: the concealed German stack Ambushes, a Partial Kill Reduces a Russian squad, the
     Russians strike back and X3 locks in Melee. Turn 2: the Russian HS tries to Withdraw from
     the Melee, which carries on."""
-    return Scenario[Setup, CloseCombat](
+    return Scenario[Setup, AslCommand](
         ruleset="asl",
         label="X3: Ambush, Partial Kill, Melee and a Withdrawal attempt",
         setup=demo_setup(),

@@ -17,19 +17,42 @@ from __future__ import annotations
 
 from blowbyblow.domain.asl import withdrawal
 from blowbyblow.domain.asl.ambush import ambush_possible, ambush_step
-from blowbyblow.domain.asl.commands import CloseCombat
+from blowbyblow.domain.asl.commands import (
+    Advance,
+    AslCommand,
+    CloseCombat,
+    Move,
+    Restack,
+)
 from blowbyblow.domain.asl.concealment import reveal_strength
 from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.events import CloseCombatEnded, CloseCombatPhaseBegun
 from blowbyblow.domain.asl.legal import validate
 from blowbyblow.domain.asl.melee import failure_to_rout, melee_step
+from blowbyblow.domain.asl.movement import advance, move, restack
+from blowbyblow.domain.asl.reaction import reaction_fire
 from blowbyblow.domain.asl.sequence import resolve
 from blowbyblow.domain.asl.state import State, other_side
 from blowbyblow.domain.asl.vehicles import paatc
 from blowbyblow.domain.core import Context, Procedure, emit
 
 
-def procedure(state: State, command: CloseCombat, ctx: Context) -> Procedure:
+def procedure(state: State, command: AslCommand, ctx: Context) -> Procedure:
+    """A ``closecombat`` as above; the commands between phases by their own modules, each
+    validated first (``legal.validate``)."""
+    if isinstance(command, CloseCombat):
+        return close_combat(state, command, ctx)
+    validate(state, command, ctx)
+    if isinstance(command, Advance):
+        return advance(state, command, ctx)
+    if isinstance(command, Move):
+        return move(state, command, ctx)
+    if isinstance(command, Restack):
+        return restack(state, command, ctx)
+    return reaction_fire(state, command, ctx)
+
+
+def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     cc = CCContext.of(ctx, command)
     validate(state, command, cc)
     loc = command.location

@@ -62,6 +62,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     ambusher: str | None = None  # side with Ambush status in ``current`` (A11.4)
     withdrawing: dict[str, str] = {}  # unit -> destination, announced this CCPh (A11.2)
     arrivals: dict[str, Arrival] = {}  # unit or vehicle -> how it came this Player Turn
+    fired: tuple[str, ...] = ()  # units that made their Reaction Fire this Player Turn (A11.8)
 
 
 # --- who is where -----------------------------------------------------------------------------

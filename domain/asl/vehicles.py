@@ -8,7 +8,7 @@ Final DR < CCV eliminates it (a burning wreck if the DR is <= half the CCV, ruli
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import Any, NamedTuple
 
 from blowbyblow.domain.asl.casualty import CCDr, casualty_reduce, random_selection
 from blowbyblow.domain.asl.commands import CloseCombat, Weapon
@@ -31,7 +31,14 @@ from blowbyblow.domain.asl.events import (
 from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
 from blowbyblow.domain.asl.rulings import BURN_DR, PASSENGERS_INSIDE
 from blowbyblow.domain.asl.setup import base_ccv, is_smc
-from blowbyblow.domain.asl.state import State, UnitState, VehicleState, enclosed, units_in
+from blowbyblow.domain.asl.state import (
+    State,
+    UnitState,
+    VehicleState,
+    enclosed,
+    units_in,
+    vehicles_in,
+)
 from blowbyblow.domain.asl.withdrawal import infiltration
 from blowbyblow.domain.core import Context, Modifier, Step, ask, emit, roll
 
@@ -267,42 +274,71 @@ def crew_small_arms(
 
 
 def paatc(state: State, c: CloseCombat) -> Gen:
-    """A11.6 Pre-AFV Advance Task Check: SMC, Fanatic and Berserk units are exempt (refused in
-    validation); Inexperienced take a 1TC (+1); a leader's modifier aids it."""
+    """A11.6 Pre-AFV Advance Task Check of each unit the command names."""
     for check in c.paatc:
-        u = state.units[check.unit]
-        leaders = [
-            x
-            for x in state.units.values()
-            if x.side == u.side
-            and x.kind == "leader"
-            and x.status == "active"
-            and not x.broken
-            and not x.pinned
-            and x.location in (check.from_location, c.location)
-            and (check.leader is None or x.id == check.leader)
-        ]
-        mods = leader_modifier(best_leader(leaders), "A11.6")
-        if u.inexperienced:
-            mods.append(Modifier(value=1, cause="Inexperienced: 1TC", rule="A11.6"))
-        dice = yield from roll(f"paatc/{u.id}", n=2, purpose=f"PAATC of {u.id}")
-        original = sum(dice)
-        final = original + sum(m.value for m in mods)
-        passed = final <= u.morale
-        state = yield from emit(
-            PAATCTaken(
-                rule="A11.6",
-                unit=u.id,
-                original=original,
-                modifiers=tuple(mods),
-                final=final,
-                morale=u.morale,
-                passed=passed,
-                back_to=None if passed else check.from_location,
-            ),
-            State,
+        state, _ = yield from take_paatc(
+            state, PaatcOf(check.unit, check.from_location, c.location, check.leader)
         )
     return state
+
+
+class PaatcOf(NamedTuple):
+    """Who takes a PAATC (A11.6): ``unit`` advancing (or attacking, A11.8) from ``came_from``
+    into ``into``, aided by ``leader`` (None: the best able leader of its side in either)."""
+
+    unit: str
+    came_from: str
+    into: str
+    leader: str | None = None
+
+
+def needs_paatc(state: State, unit: UnitState, into: str) -> bool:
+    """A11.6: an MMC entering a Location with a manned Known enemy AFV; SMC, Fanatic and
+    Berserk units are exempt."""
+    if is_smc(unit) or unit.fanatic or unit.berserk:
+        return False
+    return any(
+        v.afv and v.crewed and not v.abandoned and v.side != unit.side
+        for v in vehicles_in(state, into)
+    )
+
+
+def take_paatc(state: State, check: PaatcOf) -> Generator[Step, Any, tuple[State, bool]]:
+    """A11.6 Pre-AFV Advance Task Check: Inexperienced take a 1TC (+1); a leader's modifier
+    aids it; failure pins the unit, which stays where it came from."""
+    u = state.units[check.unit]
+    leaders = [
+        x
+        for x in state.units.values()
+        if x.side == u.side
+        and x.kind == "leader"
+        and x.status == "active"
+        and not x.broken
+        and not x.pinned
+        and x.location in (check.came_from, check.into)
+        and (check.leader is None or x.id == check.leader)
+    ]
+    mods = leader_modifier(best_leader(leaders), "A11.6")
+    if u.inexperienced:
+        mods.append(Modifier(value=1, cause="Inexperienced: 1TC", rule="A11.6"))
+    dice = yield from roll(f"paatc/{u.id}", n=2, purpose=f"PAATC of {u.id}")
+    original = sum(dice)
+    final = original + sum(m.value for m in mods)
+    passed = final <= u.morale
+    state = yield from emit(
+        PAATCTaken(
+            rule="A11.6",
+            unit=u.id,
+            original=original,
+            modifiers=tuple(mods),
+            final=final,
+            morale=u.morale,
+            passed=passed,
+            back_to=None if passed else check.came_from,
+        ),
+        State,
+    )
+    return state, passed
 
 
 def vehicle_fp(v: VehicleState, weapons: tuple[Weapon, ...]) -> int:
