@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.asl import events as ev
-from blowbyblow.domain.asl.setup import cc_fp, leadership_drm
+from blowbyblow.domain.asl.setup import cc_fp, is_unarmed, leadership_drm
 from blowbyblow.domain.asl.state import (
     Arrival,
     MeleeLock,
@@ -416,7 +416,7 @@ def view(state: State) -> StateView:
     guards (A20.22); the Player Turn and its ATTACKER."""
     in_melee = {uid for lock in state.melee.values() for uid in (*lock.units, *lock.vehicles)}
     units = [_unit_view(state, u, u.id in in_melee) for u in state.units.values()]
-    units += [_vehicle_view(v, v.id in in_melee) for v in state.vehicles.values()]
+    units += [_vehicle_view(state, v, v.id in in_melee) for v in state.vehicles.values()]
     return StateView(
         sides=state.sides,
         units=tuple(units),
@@ -476,8 +476,25 @@ def _unit_flags(state: State, u: UnitState, in_melee: bool) -> tuple[str, ...]:
         ("withdrawing", u.id in state.withdrawing),
         ("prisoner", u.status == "captured"),
         ("guarding prisoners", u.id in state.prisoners.values()),
+        ("Disrupted", u.disrupted),
+        ("Cavalry", u.cavalry),
+        ("in pillbox", u.in_pillbox),
+        *_arrival_marks(state, u.id),
+        ("Reaction Fire made", u.id in state.fired),
     )
     return tuple(mark for mark, on in marks if on)
+
+
+def _arrival_marks(state: State, uid: str) -> tuple[tuple[str, bool], ...]:
+    """How it came this Player Turn: advanced (A4.7), reinforcing a Melee (A11.15) or moved."""
+    arrival = state.arrivals.get(uid)
+    if arrival is None:
+        return ()
+    return (
+        ("advanced", arrival.how == "advanced"),
+        ("reinforcing the Melee", arrival.reinforcing),
+        ("moved", arrival.how == "moved"),
+    )
 
 
 def _unit_view(state: State, u: UnitState, in_melee: bool) -> UnitView:
@@ -502,7 +519,7 @@ def _unit_view(state: State, u: UnitState, in_melee: bool) -> UnitView:
     )
 
 
-def _vehicle_view(v: VehicleState, holds_melee: bool) -> UnitView:
+def _vehicle_view(state: State, v: VehicleState, holds_melee: bool) -> UnitView:
     figures = (("CMG", v.cmg), ("AAMG", v.aamg), ("RMG", v.rmg), ("BMG", v.bmg))
     stats = [Stat(name=name, value=str(fp)) for name, fp in figures if fp]
     if v.close_defense_usage:
@@ -523,6 +540,8 @@ def _vehicle_view(v: VehicleState, holds_melee: bool) -> UnitView:
         ("stunned", v.stunned),
         ("Bypass", v.bypass),
         ("holds Melee", holds_melee),
+        ("moved", v.id in state.arrivals),
+        ("unarmed", is_unarmed(v)),
     )
     return UnitView(
         id=v.id,

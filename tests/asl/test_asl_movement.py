@@ -31,7 +31,8 @@ def causes(mods: Iterable[Modifier]) -> list[str]:
 
 
 def woods_and_open() -> Setup:
-    """Germans in A0 next to a woods W1 and an open O1, each held by a Russian 4-4-7."""
+    """Germans in A0 next to a woods W1 and an open O1, each held by a Russian 4-4-7, and an
+    empty E0."""
     return setup(
         [
             squad("g1", "German", "A0", "4-6-7"),
@@ -39,9 +40,10 @@ def woods_and_open() -> Setup:
             squad("r2", "Russian", "O1", "4-4-7"),
         ],
         [
-            loc("A0", "open", ("W1", "O1")),
+            loc("A0", "open", ("W1", "O1", "E0")),
             loc("W1", "woods", ("A0",)),
             loc("O1", "open", ("A0",)),
+            loc("E0", "open", ("A0",)),
         ],
     )
 
@@ -449,3 +451,68 @@ def test_reaction_fire_needs_a_building_next_to_the_road() -> None:
     )
     with pytest.raises(RuleViolation, match=r"A11\.8: Reaction Fire from W5"):
         run(s, [ReactionFire(turn=1, attacker="German", vehicle="pzh", by=["r447"])], [])
+
+
+# --- what a front end is offered and shown -------------------------------------------------------
+
+
+def test_advances_and_moves_are_offered_and_built() -> None:
+    """Before the first CCPh either side's Player Turn 1 may begin: each free unit may advance
+    into an adjacent Location (A4.7) and move into one free of enemy units (A4.152)."""
+    from test_asl_view_legal import RULESET, assert_offers_are_legal
+
+    state = RULESET.initial_state(woods_and_open())
+    offered = RULESET.legal_commands(state, RULESET.resolve_rulings({}))
+    advance = next(o for o in offered if o.type == "advance" and o.fields["attacker"] == "German")
+    assert (advance.actor, advance.options) == ("g1", {"to": ("W1", "O1", "E0")})
+    built = RULESET.build_command(advance, {"to": "O1"})
+    assert built == Advance(turn=1, attacker="German", units=["g1"], to="O1")
+    moves = [o for o in offered if o.type == "move"]
+    assert [(o.actor, o.options["to"]) for o in moves] == [("g1", ("E0",))]
+    russian = [o for o in offered if o.type == "advance" and o.side == "Russian"]
+    assert {(o.actor, o.options["to"]) for o in russian} == {("r1", ("A0",)), ("r2", ("A0",))}
+    assert_offers_are_legal(state)
+
+
+def test_a_melee_reinforced_offers_cc_with_the_units_that_must_engage() -> None:
+    """A11.15: the option of each side carries the reinforcing 4-6-7 (``attacks.with``): the
+    ATTACKER's picked attacker joins it; the DEFENDER's option has it attack of its own."""
+    from test_asl_view_legal import RULESET, assert_offers_are_legal
+
+    p = run(melee_in_k4(), [Advance(turn=1, attacker="German", units=["g2", "g3"], to="K4")], [])
+    offered = [
+        o
+        for o in RULESET.legal_commands(p.state, RULESET.resolve_rulings({}))
+        if o.type == "closecombat"
+    ]
+    german, russian = offered
+    assert german.fields["attacks.with"] == "g2" and "attacks.with_target" not in german.fields
+    assert russian.fields["attacks.with"] == "g2" and russian.fields["attacks.with_target"] == "r1"
+    assert RULESET.build_command(german).attacks == [Attack(by=["g1", "g2"], targets=["r1"])]
+    assert RULESET.build_command(russian).attacks == [
+        Attack(by=["g2"], targets=["r1"]),
+        Attack(by=["r1"], targets=["g1"]),
+    ]
+    assert_offers_are_legal(p.state)
+    shown = {u.id: u.flags for u in RULESET.view(p.state).units}
+    assert {"advanced", "reinforcing the Melee"} <= set(shown["g2"])
+
+
+def test_reaction_fire_and_restacking_are_offered() -> None:
+    from test_asl_view_legal import RULESET, assert_offers_are_legal
+
+    p = run(street(), [Move(turn=1, attacker="German", units=["pzh"], to="L5")], [])
+    offered = RULESET.legal_commands(p.state, RULESET.resolve_rulings({}))
+    fire = [o for o in offered if o.type == "reactionfire"]
+    assert [(o.side, o.fields["vehicle"], o.fields["by"]) for o in fire] == [
+        ("Russian", "pzh", "r447")
+    ]
+    assert "moved" in next(u for u in RULESET.view(p.state).units if u.id == "pzh").flags
+    assert_offers_are_legal(p.state)
+    state = RULESET.initial_state(two_squads_and_a_leader())
+    restack = [
+        o for o in RULESET.legal_commands(state, RULESET.resolve_rulings({})) if o.type == "restack"
+    ]
+    assert [(o.actor, o.options) for o in restack if o.fields["attacker"] == "German"] == [
+        ("gL", {"onto": ("gb",)})
+    ]
