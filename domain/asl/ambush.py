@@ -72,8 +72,15 @@ def ambush_drms(
     units = units_in(state, location, side)
     vehicles = vehicles_in(state, location, side)
     mods: list[Modifier] = []
-    if vehicles:
-        mods.append(Modifier(value=2, cause="Vehicle", rule=rule))
+    # "+2 Cavalry, Vehicle, or in Pillbox": one row, no "(each)": +2 once for any of them
+    big: tuple[tuple[str, bool], ...] = (
+        ("Vehicle", bool(vehicles)),
+        ("Cavalry", any(u.cavalry for u in units)),
+        ("in Pillbox", any(u.in_pillbox for u in units)),
+    )
+    first = next((cause for cause, on in big if on), None)
+    if first is not None:
+        mods.append(Modifier(value=2, cause=first, rule=rule))
     for v in vehicles:
         if v.afv and not v.ce:
             mods.append(Modifier(value=1, cause=f"BU AFV {v.id}", rule=rule))

@@ -36,11 +36,19 @@ from blowbyblow.domain.asl.legal_moves import (
     validate_reaction,
     validate_restack,
 )
-from blowbyblow.domain.asl.rulings import ATMM_CHECK, BERSERK_CAPTURE, PRISONER_ATTACKS, RULINGS
+from blowbyblow.domain.asl.rulings import (
+    ATMM_CHECK,
+    BERSERK_CAPTURE,
+    PRISONER_ATTACKS,
+    RULINGS,
+    UNARMED_VEHICLE_CAPTURE,
+)
 from blowbyblow.domain.asl.setup import is_mmc, is_smc
 from blowbyblow.domain.asl.state import (
     State,
     aboard,
+    capturable_passenger,
+    carrier,
     is_prisoner,
     known,
     other_side,
@@ -192,15 +200,41 @@ def _check_solo(chk: _Check) -> None:
 
 
 def _check_no_passengers(chk: _Check) -> None:
-    """A11.611: Passengers share the fate of their vehicle: never singled out."""
+    """A11.611: Passengers share the fate of their vehicle: never singled out [EXC: capturing
+    Passengers; 11.52]: A11.52 (ruling unarmed-vehicle-capture) lets Infantry attempt to capture
+    the Passengers of an unarmored stationary vehicle, and them attack their would-be captors."""
     on_board = aboard(chk.state)
+    a1152 = chk.ctx.ruling(UNARMED_VEHICLE_CAPTURE) == "captured-when-alone"
     for a in chk.command.attacks:
-        for x in [*a.by, *a.targets]:
-            if x in on_board:
+        for x in a.targets:
+            if x in on_board and not (a1152 and a.capture and capturable_passenger(chk.state, x)):
                 raise RuleViolation(
                     "A11.611",
-                    f"{x} is a Passenger/Rider: it shares its vehicle's fate (not covered)",
+                    f"{x} is a Passenger: it shares its vehicle's fate (only the Passengers of "
+                    "an unarmored stationary vehicle may be the target of a Capture attempt, "
+                    "A11.52)",
                 )
+        for x in a.by:
+            if x in on_board and not (a1152 and _against_captors(chk, a, x)):
+                raise RuleViolation(
+                    "A11.611",
+                    f"{x} is a Passenger: it attacks only those attempting to capture it (A11.52)",
+                )
+
+
+def _against_captors(chk: _Check, a: Attack, passenger: str) -> bool:
+    """A11.52: Passengers of an unarmored stationary vehicle attack only units making a Capture
+    attempt on its Passengers in this CC."""
+    v = carrier(chk.state, passenger)
+    if v is None or not capturable_passenger(chk.state, passenger):
+        return False
+    captors = {
+        b
+        for other in chk.command.attacks
+        if other.capture and any(t in v.passengers for t in other.targets)
+        for b in other.by
+    }
+    return bool(a.targets) and all(t in captors for t in a.targets)
 
 
 def _check_no_dummies(chk: _Check) -> None:
@@ -361,7 +395,12 @@ def _check_vs_vehicle(chk: _Check, a: Attack, side: str, where: str) -> None:
             "A11.5", f"{where}: at most two units, one of them an SMC, combine vs a vehicle"
         )
     if a.capture:
-        raise RuleViolation("A11.52", f"{where}: capture of a vehicle in CC is not covered")
+        raise RuleViolation(
+            "A11.52",
+            f"{where}: no Capture attempt on a manned AFV or a Motion vehicle; an unarmored "
+            "vehicle is captured with its Passengers or when alone (A11.52); an Abandoned AFV "
+            "(A21.2) is not covered",
+        )
     if a.atmm is None:
         return
     if chk.ctx.ruling(ATMM_CHECK) == "not-allowed":

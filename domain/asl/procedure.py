@@ -15,7 +15,7 @@ Everything the rules refuse is refused before the first event (``legal.validate`
 
 from __future__ import annotations
 
-from blowbyblow.domain.asl import withdrawal
+from blowbyblow.domain.asl import capture, withdrawal
 from blowbyblow.domain.asl.ambush import ambush_possible, ambush_step
 from blowbyblow.domain.asl.commands import (
     Advance,
@@ -71,6 +71,7 @@ def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     )
     state = yield from paatc(state, command)
     state = yield from reveal_strength(state, loc)
+    state = yield from capture.alone_with_enemy_infantry(state, cc)
     state, unable = yield from withdrawal.announce(state, command)
     if ambush_possible(state, cc, command.ambush_possible):
         state = yield from ambush_step(state, cc)
@@ -80,5 +81,6 @@ def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     state = yield from withdrawal.street_fighters_return(state, loc)
     state = yield from withdrawal.complete(state, loc)
     state = yield from failure_to_rout(state, unable, loc)
+    state = yield from capture.passengers_captured(state, cc)
     state = yield from melee_step(state, cc)
     yield from emit(CloseCombatEnded(rule="A11.12", location=loc, turn=command.turn), State)

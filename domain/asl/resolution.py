@@ -31,9 +31,14 @@ from blowbyblow.domain.asl.events import (
     UnitEliminated,
 )
 from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
-from blowbyblow.domain.asl.rulings import HAND_TO_HAND, LEADER_DIRECTION, ODDS_ABOVE_TEN
+from blowbyblow.domain.asl.rulings import (
+    HAND_TO_HAND,
+    INFILTRATION_ON_12,
+    LEADER_DIRECTION,
+    ODDS_ABOVE_TEN,
+)
 from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_mmc, is_smc
-from blowbyblow.domain.asl.state import State, UnitState
+from blowbyblow.domain.asl.state import State, UnitState, capturable_passenger, units_in
 from blowbyblow.domain.asl.withdrawal import infiltration, withdrawal_modifier
 from blowbyblow.domain.core import Context, Modifier, Step, emit, roll
 
@@ -104,6 +109,8 @@ def attack_modifiers(src: State, d: Designation, ctx: Context) -> list[Modifier]
         mods.append(Modifier(value=1, cause="Rider attacking", rule="A11.611"))
     if src.ambusher is not None and src.ambusher == d.side:
         mods.append(Modifier(value=-1, cause="Ambush", rule="A11.4"))
+    if attackers and all(capturable_passenger(src, u.id) for u in attackers):
+        mods.append(Modifier(value=2, cause="Passengers attacking", rule="A11.52"))
     for e in d.extra:
         mods.append(Modifier(value=e.value, cause=e.cause, rule=e.rule))
     return mods
@@ -127,6 +134,8 @@ def target_modifiers(state: State, ctx: CCContext, blow: Blow, target: UnitState
         mods.append(Modifier(value=1, cause="target has Ambush status", rule="A11.4"))
     elif _street_fighting(blow, target):
         mods.append(Modifier(value=1, cause="Street Fighting Ambush", rule="A11.8"))
+    if d.capture and capturable_passenger(src, target.id):
+        mods.append(Modifier(value=-2, cause="capturing Passengers", rule="A11.52"))
     if d.capture:
         mods.append(cap.capture_modifier(target))
     return mods
@@ -226,9 +235,19 @@ def resolve_vs_personnel(state: State, ctx: CCContext, blow: Blow) -> Resolved:
         )
     elif rolled.original == 12:
         state = yield from infiltration(
-            state, blow.targets, rolled.original, d.number, ctx.location
+            state, _infiltrating(state, ctx, blow), rolled.original, d.number, ctx.location
         )
     return state, captures
+
+
+def _infiltrating(state: State, ctx: CCContext, blow: Blow) -> tuple[str, ...]:
+    """Who may withdraw after an Original 12 (ruling infiltration-on-12): the units attacked, or
+    every unit of their side in the Location (the K4 example's "either or both squads")."""
+    if ctx.ruling(INFILTRATION_ON_12) == "attacked-units" or not blow.targets:
+        return blow.targets
+    side = state.units[blow.targets[0]].side
+    rest = tuple(u.id for u in units_in(state, ctx.location, side) if u.id not in blow.targets)
+    return (*blow.targets, *rest)
 
 
 def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tuple[State, Rolled]]:

@@ -63,6 +63,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     withdrawing: dict[str, str] = {}  # unit -> destination, announced this CCPh (A11.2)
     arrivals: dict[str, Arrival] = {}  # unit or vehicle -> how it came this Player Turn
     fired: tuple[str, ...] = ()  # units that made their Reaction Fire this Player Turn (A11.8)
+    sw_portage: dict[str, int] = {}  # Portage Points of each SW by name (A11.21)
 
 
 # --- who is where -----------------------------------------------------------------------------
@@ -150,6 +151,15 @@ def enclosed(state: State, unit_id: str) -> bool:
     )
 
 
+def capturable_passenger(state: State, unit_id: str) -> bool:
+    """A11.52: a Passenger of an active, unarmored, stationary vehicle may be the target of a
+    Capture attempt (and attack its would-be captors)."""
+    return any(
+        unit_id in v.passengers and v.status == ACTIVE and not v.armored and not v.motion
+        for v in state.vehicles.values()
+    )
+
+
 def prc_of_mobile(state: State, unit_id: str) -> bool:
     """A Passenger or Rider of an active Mobile vehicle: free of Melee (A11.7, A11.71)."""
     v = carrier(state, unit_id)
@@ -171,6 +181,7 @@ def initial_state(setup: Setup) -> State:
         melee={},
         prisoners={},
         turn=setup.first_turn - 1,
+        sw_portage=dict(setup.sw_portage),
     )
     melee: dict[str, MeleeLock] = {}
     for m in setup.melee:
