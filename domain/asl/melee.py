@@ -28,7 +28,8 @@ def failure_to_rout(state: State, unable: list[str], location: str) -> Generator
 
 def melee_step(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
     """Locks the Known Infantry of both sides left in the Location, and those a vehicle holds;
-    the PRC of a Mobile vehicle are free of it (A11.71, ruling passengers-inside)."""
+    Cavalry and the PRC of a Mobile vehicle are free of it (A11.71: "not required to remain in
+    Melee"; ruling passengers-inside)."""
     location, turn = ctx.location, ctx.turn
     held: list[str] = []
     holding: list[str] = []
@@ -36,7 +37,10 @@ def melee_step(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
     infantry = [
         u
         for u in units_in(state, location)
-        if known(u) and not u.dummy and not (free_prc and prc_of_mobile(state, u.id))
+        if known(u)
+        and not u.dummy
+        and not u.cavalry
+        and not (free_prc and prc_of_mobile(state, u.id))
     ]
     sides = {u.side for u in infantry}
     if len(sides) >= 2:

@@ -284,3 +284,21 @@ def test_by_default_only_the_unit_attacked_by_the_12_may_withdraw() -> None:
     p = run(k4(), [K4_CC], [6, 6, 3, 3, 5], choices=choices)
     assert [i.unit for i in of(p, ev.Infiltrated)] == ["r447"]
     assert not [c for c in p.events if getattr(c, "key", "").endswith("r527")]
+
+
+def test_cavalry_surviving_cc_is_not_held_in_melee() -> None:
+    """A11.71: "Cavalry, cyclists, skiers, Mobile vehicles and their PRC who survive their
+    initial round of CC are not required to remain in Melee." Both attacks miss; only Infantry
+    of both sides would be locked, and the Russian cavalry is not."""
+    s = setup(
+        [squad("g1", "German", "A1", "4-6-7"), squad("r1", "Russian", "A1", "4-4-7", cavalry=True)],
+        [loc("A1", "open")],
+    )
+    cc = CloseCombat(
+        turn=1,
+        attacker="German",
+        location="A1",
+        attacks=[Attack(by=["g1"], targets=["r1"]), Attack(by=["r1"], targets=["g1"])],
+    )
+    p = run(s, [cc], [6, 6, 6, 6])
+    assert "A1" not in p.state.melee and not of(p, ev.MeleeLocked)

@@ -83,7 +83,7 @@ def stats(u: UnitView) -> dict[str, str]:
 
 
 def demo_states() -> list[State]:
-    """The demo's states: at the start, after its first command, after both."""
+    """The demo's states: at the start, after its first command (the advance), after all."""
     scenario = RULESET.demo()
     first = msgspec.structs.replace(scenario, commands=scenario.commands[:1])
     return [RULESET.initial_state(scenario.setup), play(first).state, play(scenario).state]
@@ -99,17 +99,30 @@ def test_demo_states_offer_only_legal_commands() -> None:
 
 
 def test_before_the_first_ccph_either_side_may_be_the_attacker_of_player_turn_1() -> None:
+    """Either side's Player Turn 1 may begin: each side's units may advance (A4.7). Once the
+    German stack advanced into X3, the German Player Turn's CC there is offered to both sides."""
     state = RULESET.initial_state(RULESET.demo().setup)
-    offered = cc_offers(state)
-    assert {(o.fields["turn"], o.fields["attacker"], o.fields["location"]) for o in offered} == {
-        ("1", "German", "X3"),
-        ("1", "Russian", "X3"),
+    offered = legal_commands(state, DEFAULTS)
+    advances = {
+        (o.fields["attacker"], o.actor, o.options["to"]) for o in offered if o.type == "advance"
     }
-    german = next(o for o in offered if o.side == "German" and o.fields["attacker"] == "German")
+    assert advances >= {
+        ("German", "g-467a", ("X3",)),
+        ("German", "g-81", ("X3",)),
+        ("Russian", "r-447a", ("X2", "Y3")),
+    }
+    assert not cc_offers(state)
+    first = msgspec.structs.replace(RULESET.demo(), commands=RULESET.demo().commands[:1])
+    state = play(first).state
+    cc = cc_offers(state)
+    assert {(o.fields["turn"], o.fields["attacker"], o.fields["location"]) for o in cc} == {
+        ("1", "German", "X3"),
+    }
+    german = next(o for o in cc if o.side == "German")
     # A11.14: the 8-1 stacked on the 4-6-7 is not singled out; it may attack if it says so first.
     assert german.options["attacks.by"] == ("g-467a", "g-467b", "g-81")
     assert german.options["solo"] == ("g-81",)
-    russian = next(o for o in offered if o.side == "Russian" and o.fields["attacker"] == "German")
+    russian = next(o for o in cc if o.side == "Russian")
     assert russian.options["attacks.targets"] == ("g-467a", "g-467b")
     assert "g-81" not in russian.options["attacks.targets"]
 
