@@ -1,6 +1,7 @@
-"""What the rules allow: ``validate`` refuses a ``closecombat`` command the rules do not allow
-(``RuleViolation``, before anything is written), one named check per rule; ``legal_commands``
-offers the commands a front end may give in a state.
+"""What the rules allow: ``validate`` refuses a command the rules do not allow
+(``RuleViolation``, before anything is written), one named check per rule (those between phases
+in ``legal_moves``); ``legal_commands`` offers the commands a front end may give in a state and
+``command_from_option`` builds them.
 
 An offered ``closecombat`` fixes ``turn``, ``attacker`` and ``location`` and lists, for one side,
 ``attacks.by`` (units that may attack) and ``attacks.targets`` (what they may attack), and

@@ -1,16 +1,22 @@
 """The CC of one Location in a CCPh (one ``closecombat`` command), in the order of chapter A11:
 
 1. A11.12 the CC begins; A11.6 the PAATC of units that advanced into an enemy AFV's Location.
-2. A11.19 Dummies removed, concealed units reveal their strength.
+2. A11.19 Dummies removed, concealed units reveal their strength; A11.52 an unarmed vehicle
+   alone with enemy Infantry is captured.
 3. A11.2 Withdrawal from Melee announced, ATTACKER first (A11.16: broken units in Melee must).
 4. A11.4 Ambush status drs (not when reinforcing a Melee); A11.41 Ambush Withdrawal before CC.
 5. A11.12 designation (ATTACKER, then DEFENDER) and resolution: simultaneous (A11.1, A11.12),
    or sequential (A11.3) for a vehicle (A11.31), an Ambush (A11.32) or prisoners (A11.33), the
    higher number taking precedence (A11.34); A11.22 Infiltration suspends simultaneity.
-6. A11.41 Ambush Withdrawal after CC, A11.8 Street Fighters return, A11.2 withdrawals completed,
-   A11.16 Failure to Rout, A11.15 Melee.
+6. A11.41 Ambush Withdrawal after CC, A11.8 Street Fighters return, A11.2 withdrawals completed
+   (A11.21: carrying only the IPC), A11.16 Failure to Rout, A11.52 a vehicle whose Passengers
+   are all captured, A11.15 Melee.
 
 Everything the rules refuse is refused before the first event (``legal.validate``).
+
+Between phases, ``advance``, ``move`` and ``restack`` (``movement``) and ``reactionfire``
+(``reaction``) record how units came into a Location, which steps 4 (A11.4) and 5 (A11.15:
+units reinforcing a Melee must attack) ask about.
 """
 
 from __future__ import annotations
