@@ -21,24 +21,46 @@ from blowbyblow.domain.asl.rulings import (
     AMBUSH_CONCEALED_DRM,
     AMBUSH_DRM_COUNT,
     AMBUSH_THRESHOLD,
+    AMBUSH_VEHICLE_SIDE,
 )
-from blowbyblow.domain.asl.state import State, other_side, units_in, vehicles_in
+from blowbyblow.domain.asl.state import State, aboard, other_side, units_in, vehicles_in
 from blowbyblow.domain.core import Modifier, Step, emit, roll
 
 AMBUSH_TERRAIN = ("woods", "building")
 
 
-def ambush_possible(state: State, location: str, override: bool | None) -> bool:
-    """A11.4 conditions (the command may say otherwise, e.g. when no Infantry advanced)."""
-    if len({u.side for u in units_in(state, location)}) < 2:
+def ambush_possible(state: State, ctx: CCContext, override: bool | None) -> bool:
+    """A11.4: both sides take part (ruling ambush-vehicle-side: a side of vehicles alone too),
+    one with Infantry; then the command's word if it gives one; otherwise Infantry advanced
+    into CC (how units arrived, when the battle records it; else the Location's units are taken
+    as having advanced into CC), not reinforcing a Melee, in woods/building or with/against a
+    concealed unit."""
+    location = ctx.location
+    if not _both_sides(state, location, ctx.ruling(AMBUSH_VEHICLE_SIDE) == "takes-part"):
         return False
     if override is not None:
         return override
-    if location in state.melee:
+    came = [a for a in state.arrivals.values() if a.location == location]
+    if came:
+        if not any(a.how == "advanced" and not a.reinforcing for a in came):
+            return False  # nobody advanced into CC here, or they reinforced a Melee
+    elif location in state.melee:
         return False  # reinforcing a Melee
     if state.locations[location].terrain in AMBUSH_TERRAIN:
         return True
     return any(u.concealed or u.hidden for u in units_in(state, location))
+
+
+def _both_sides(state: State, location: str, vehicles_count: bool) -> bool:
+    """Units of both sides in ``location``: Personnel only (version 1.0), or Personnel and
+    vehicles with Infantry (not PRC) on at least one side."""
+    personnel = units_in(state, location)
+    if not vehicles_count:
+        return len({u.side for u in personnel}) >= 2
+    on_board = aboard(state)
+    infantry = [u for u in personnel if u.id not in on_board]
+    sides = {u.side for u in personnel} | {v.side for v in vehicles_in(state, location)}
+    return len(sides) >= 2 and bool(infantry)
 
 
 def ambush_drms(
@@ -50,8 +72,15 @@ def ambush_drms(
     units = units_in(state, location, side)
     vehicles = vehicles_in(state, location, side)
     mods: list[Modifier] = []
-    if vehicles:
-        mods.append(Modifier(value=2, cause="Vehicle", rule=rule))
+    # "+2 Cavalry, Vehicle, or in Pillbox": one row, no "(each)": +2 once for any of them
+    big: tuple[tuple[str, bool], ...] = (
+        ("Vehicle", bool(vehicles)),
+        ("Cavalry", any(u.cavalry for u in units)),
+        ("in Pillbox", any(u.in_pillbox for u in units)),
+    )
+    first = next((cause for cause, on in big if on), None)
+    if first is not None:
+        mods.append(Modifier(value=2, cause=first, rule=rule))
     for v in vehicles:
         if v.afv and not v.ce:
             mods.append(Modifier(value=1, cause=f"BU AFV {v.id}", rule=rule))

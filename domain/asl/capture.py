@@ -1,9 +1,14 @@
-"""A20.22 Capture in CC: declared before the DR; +1 to the CC DR, or -1 against
+"""A11.52 Capture of a vehicle in CC and A20.22 Capture in CC: declared before the DR; +1 to the CC DR, or -1 against
 Inexperienced Personnel (A19.35), applied to each defender. Final DR < KN: every defender is
 captured; = KN: one defender of the defender's choice is captured, a squad only as one HS (the
 other HS stays free). A20.221: a side wiped out in simultaneous CC has its captures voided
 (ruling capture-voided). A20.24: captured units abandon their SW. A11.33/A20.55: a prisoner
-whose guard it eliminated is released (ruling prisoner-attacks)."""
+whose guard it eliminated is released (ruling prisoner-attacks).
+
+A11.52 (ruling unarmed-vehicle-capture): "An unarmed, stopped/non-Motion vehicle without
+Personnel Escort is captured instantly in any CCPh in which it is alone with opposing
+Infantry"; "If all the Passengers are captured, so is the vehicle" (of an unarmored stationary
+vehicle, once no other Personnel of its side are left in the Location)."""
 
 from __future__ import annotations
 
@@ -13,9 +18,23 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.asl.casualty import reduce_to_hs
-from blowbyblow.domain.asl.events import CaptureVoided, PrisonerReleased, UnitCaptured
-from blowbyblow.domain.asl.setup import is_mmc
-from blowbyblow.domain.asl.state import State, UnitState, is_prisoner, units_in
+from blowbyblow.domain.asl.context import CCContext
+from blowbyblow.domain.asl.events import (
+    CaptureVoided,
+    PrisonerReleased,
+    UnitCaptured,
+    VehicleCaptured,
+)
+from blowbyblow.domain.asl.rulings import UNARMED_VEHICLE_CAPTURE
+from blowbyblow.domain.asl.setup import is_mmc, is_unarmed
+from blowbyblow.domain.asl.state import (
+    State,
+    UnitState,
+    is_prisoner,
+    other_side,
+    units_in,
+    vehicles_in,
+)
 from blowbyblow.domain.core import Modifier, Step, ask, emit
 
 CAPTURE_DRM = 1
@@ -109,4 +128,50 @@ def release(state: State, prisoners: tuple[str, ...]) -> Generator[Step, Any, St
             state = yield from emit(
                 PrisonerReleased(rule="A20.55", unit=p, cause="its captor was eliminated"), State
             )
+    return state
+
+
+def alone_with_enemy_infantry(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
+    """A11.52: an unarmed, stopped vehicle with none of its side's Personnel in the Location
+    (no escort, no Passengers) is captured at once by the opposing Infantry there."""
+    if ctx.ruling(UNARMED_VEHICLE_CAPTURE) != "captured-when-alone":
+        return state
+    for v in vehicles_in(state, ctx.location):
+        enemy = other_side(state, v.side)
+        if v.motion or not is_unarmed(v) or units_in(state, ctx.location, v.side):
+            continue
+        if not [u for u in units_in(state, ctx.location, enemy) if not u.dummy]:
+            continue
+        state = yield from emit(
+            VehicleCaptured(
+                rule="A11.52",
+                vehicle=v.id,
+                by=enemy,
+                cause="unarmed, stopped and alone with opposing Infantry",
+            ),
+            State,
+        )
+    return state
+
+
+def passengers_captured(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
+    """A11.52: an unarmored stationary vehicle whose Passengers are all captured, with no other
+    Personnel of its side left in the Location, is captured too."""
+    if ctx.ruling(UNARMED_VEHICLE_CAPTURE) != "captured-when-alone":
+        return state
+    for v in vehicles_in(state, ctx.location):
+        if v.armored or v.motion or not v.passengers:
+            continue
+        guards = [state.units[p].guard for p in v.passengers if is_prisoner(state, p)]
+        if len(guards) != len(v.passengers) or units_in(state, ctx.location, v.side):
+            continue
+        state = yield from emit(
+            VehicleCaptured(
+                rule="A11.52",
+                vehicle=v.id,
+                by=other_side(state, v.side),
+                cause="all its Passengers are captured",
+            ),
+            State,
+        )
     return state

@@ -2,7 +2,12 @@
 that the rules let them make in advance: Withdrawal announcements (A11.2), solo SMC attacks
 (A11.14) and the attack designations (A11.12). Decisions that depend on dice (Infiltration,
 Ambush Withdrawal, the captured unit on a Partial Kill, Morale Check results of an IFT attack)
-are asked through ``Ask``."""
+are asked through ``Ask``.
+
+Between phases, how units come into a Location, which decides Ambush (A11.4) and reinforcing a
+Melee (A11.15): ``advance`` (APh), ``move`` (MPh; a Mobile vehicle and its PRC leave a Melee,
+A11.71, Passengers unload); ``restack`` (A11.14, before the Location's CC); ``reactionfire``
+(A11.8: Infantry attack a vehicle in the MPh with Street Fighting CC procedures)."""
 
 from __future__ import annotations
 
@@ -75,5 +80,61 @@ class CloseCombat(
     ambush_possible: bool | None = None  # default: A11.4 conditions from the Location
 
 
-AslCommand = CloseCombat  # the one command of ASL CC: a union of one
-COMMAND_TYPES: tuple[type[Command], ...] = (CloseCombat,)
+class Advance(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="advance"):
+    """APh of Player Turn ``turn``: the ATTACKER's ``units`` advance together from their Location
+    into the adjacent Location ``to`` (A4.7); into an enemy's Location they advance into CC
+    (A11.4), into a Location locked in Melee they reinforce it (A11.15). An MMC advancing into
+    a manned enemy AFV's Location takes its PAATC first, aided by ``leader`` (default: the best
+    Good Order leader of its side in either Location, A11.6)."""
+
+    turn: int
+    attacker: str
+    units: list[str]
+    to: str
+    leader: str | None = None
+
+
+class Move(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="move"):
+    """MPh of Player Turn ``turn``: the ATTACKER's ``units`` (Personnel moving together, or one
+    vehicle, whose Passengers and Riders go with it) enter the adjacent Location ``to``. A
+    Passenger or Rider whose ``to`` is its vehicle's own Location unloads there (A11.71)."""
+
+    turn: int
+    attacker: str
+    units: list[str]
+    to: str
+
+
+class Restack(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="restack"):
+    """A11.14: before both sides declare CC attacks in its Location, the SMC ``unit`` is
+    stacked on the MMC ``onto`` (None: on no MMC); a Known SMC and a concealed MMC (or the
+    reverse) pair only by the concealed one forfeiting its concealment."""
+
+    turn: int
+    attacker: str
+    unit: str
+    onto: str | None = None
+
+
+class ReactionFire(
+    Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="reactionfire"
+):
+    """A11.8/D7.2: in the MPh of Player Turn ``turn``, the DEFENDER's Infantry ``by`` (one unit,
+    or two with one an SMC, A11.5) attack the ``vehicle`` that moved, with Street Fighting CC
+    procedures: from an adjacent building Location onto a road (or at a vehicle in Bypass), or
+    in its own Location (CC Reaction Fire). The vehicle has no CC attack back; Crew Small Arms
+    applies (A11.621). ``non_stopped``: the vehicle is non-stopped (+2, A11.51; it holds no one
+    in Melee, A11.7). ``atmm``: the unit making an ATMM check first (C13.7)."""
+
+    turn: int
+    attacker: str
+    vehicle: str
+    by: list[str]
+    non_stopped: bool = True
+    atmm: str | None = None
+    extra: list[ExtraDrm] = msgspec.field(default_factory=list)
+
+
+AslCommand = CloseCombat | Advance | Move | Restack | ReactionFire
+COMMAND_TYPES: tuple[type[Command], ...] = (CloseCombat, Advance, Move, Restack, ReactionFire)
+BETWEEN_PHASES = Advance | Move | Restack | ReactionFire

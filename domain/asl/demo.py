@@ -1,18 +1,19 @@
-"""The demo battle: in the X3 building a concealed German stack Ambushes two Russian squads
-(A11.4), a Partial Kill Reduces one of them (A11.11), X3 locks in Melee (A11.15); next Player
-Turn the Russian HS tries to Withdraw from the Melee (A11.2), which carries on."""
+"""The demo battle: a concealed German stack advances from the X2 woods into CC in the X3
+building (A4.7) and Ambushes two Russian squads (A11.4), a Partial Kill Reduces one of them
+(A11.11), X3 locks in Melee (A11.15); next Player Turn the Russian HS tries to Withdraw from the
+Melee (A11.2), which carries on."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from blowbyblow.domain.asl.commands import Attack, CloseCombat, Withdrawal
+from blowbyblow.domain.asl.commands import Advance, AslCommand, Attack, CloseCombat, Withdrawal
 from blowbyblow.domain.asl.setup import LocationSetup, Setup, UnitSetup
 from blowbyblow.domain.system import Scenario
 
 
-def _squad(uid: str, side: str, name: str, **more: Any) -> UnitSetup:
-    """A demo squad in X3: 4 FP, Morale 7, Reduced to a 2-4-7 HS."""
+def _squad(uid: str, side: str, name: str, location: str, **more: Any) -> UnitSetup:
+    """A demo squad: 4 FP, Morale 7, Reduced to a 2-4-7 HS."""
     return UnitSetup(
         id=uid,
         side=side,
@@ -22,7 +23,7 @@ def _squad(uid: str, side: str, name: str, **more: Any) -> UnitSetup:
         morale=7,
         hs_fp=2,
         hs_name="2-4-7",
-        location="X3",
+        location=location,
         **more,
     )
 
@@ -36,7 +37,7 @@ def demo_setup() -> Setup:
             LocationSetup(id="Y3", terrain="open", adjacent=["X3"]),
         ],
         units=[
-            _squad("g-467a", "German", "4-6-7", concealed=True),
+            _squad("g-467a", "German", "4-6-7", "X2", concealed=True),
             UnitSetup(
                 id="g-81",
                 side="German",
@@ -45,19 +46,19 @@ def demo_setup() -> Setup:
                 fp=0,
                 morale=8,
                 leadership=-1,
-                location="X3",
+                location="X2",
                 stacked_on="g-467a",
                 concealed=True,
             ),
-            _squad("g-467b", "German", "4-6-7", concealed=True),
-            _squad("r-447a", "Russian", "4-4-7"),
-            _squad("r-447b", "Russian", "4-4-7", sws=["LMG"]),
+            _squad("g-467b", "German", "4-6-7", "X2", concealed=True),
+            _squad("r-447a", "Russian", "4-4-7", "X3"),
+            _squad("r-447b", "Russian", "4-4-7", "X3", sws=["LMG"]),
         ],
     )
 
 
 DEMO_DICE: list[int] = [
-    # Player Turn 1, German CCPh in X3. Ambush drs: German 1 (-2 concealed, -1 leader) = -2,
+    # Player Turn 1: the German stack advanced into CC in the X3 building. Ambush drs: German 1 (-2 concealed, -1 leader) = -2,
     # Russian 5: the German Ambushes; Russians resolve after him (A11.32).
     1,
     5,
@@ -83,15 +84,16 @@ DEMO_DICE: list[int] = [
 ]
 
 
-def demo() -> Scenario[Setup, CloseCombat]:
-    """Turn 1: the concealed German stack Ambushes, a Partial Kill Reduces a Russian squad, the
-    Russians strike back and X3 locks in Melee. Turn 2: the Russian HS tries to Withdraw from
-    the Melee, which carries on."""
-    return Scenario[Setup, CloseCombat](
+def demo() -> Scenario[Setup, AslCommand]:
+    """Turn 1: the concealed German stack advances into X3 and Ambushes, a Partial Kill Reduces a
+    Russian squad, the Russians strike back and X3 locks in Melee. Turn 2: the Russian HS tries
+    to Withdraw from the Melee, which carries on."""
+    return Scenario[Setup, AslCommand](
         ruleset="asl",
         label="X3: Ambush, Partial Kill, Melee and a Withdrawal attempt",
         setup=demo_setup(),
         commands=[
+            Advance(turn=1, attacker="German", units=["g-467a", "g-81", "g-467b"], to="X3"),
             CloseCombat(
                 turn=1,
                 attacker="German",

@@ -11,6 +11,7 @@ from blowbyblow.domain.asl.state import UnitState
 from blowbyblow.domain.core import Modifier, RuleEvent
 
 WithdrawalKind = Literal["melee", "ambush", "infiltration", "street-fighting"]
+MoveKind = Literal["move", "unload", "street-fighting"]
 Sequence = Literal["simultaneous", "ambush", "vehicle", "prisoners"]  # A11.12, A11.31-A11.33
 KnColor = Literal["black", "red"]  # A11.11: red in Hand-to-Hand CC
 CCResult = Literal["eliminated", "partial", "none", "captured", "partial-capture"]
@@ -327,6 +328,75 @@ class CloseCombatEnded(RuleEvent, frozen=True, kw_only=True):
     turn: int
 
 
+# --- between phases: how units come into a Location -------------------------------------------
+
+
+class Advanced(RuleEvent, frozen=True, kw_only=True):
+    """A4.7: ``unit`` advanced in the APh of Player Turn ``turn``; into a Location locked in
+    Melee it is ``reinforcing`` it (A11.15: no Ambush, it must engage in CC)."""
+
+    turn: int
+    attacker: str
+    unit: str
+    came_from: str
+    to: str
+    reinforcing: bool
+
+
+class Moved(RuleEvent, frozen=True, kw_only=True):
+    """``unit`` entered ``to`` in the MPh (``move``; a vehicle with the PRC it ``carries``),
+    unloaded from its vehicle (``unload``, A11.71), or was moved onto a vehicle to attack it
+    with Street Fighting procedures (``street-fighting``, A11.8)."""
+
+    turn: int
+    attacker: str
+    unit: str
+    kind: MoveKind
+    came_from: str
+    to: str
+    carries: tuple[str, ...] = ()
+
+
+class MeleeFreed(RuleEvent, frozen=True, kw_only=True):
+    """The enemy units in ``location`` are no longer held in Melee: no friendly unit stayed
+    behind (A11.71), or the vehicle that held them is no longer stopped (A11.7)."""
+
+    location: str
+    freed: tuple[str, ...]
+    cause: str
+
+
+class Restacked(RuleEvent, frozen=True, kw_only=True):
+    """A11.14: the SMC ``unit`` is now stacked on ``onto`` (None: on no MMC)."""
+
+    turn: int
+    attacker: str
+    unit: str
+    location: str
+    onto: str | None
+
+
+class ReactionFireDeclared(RuleEvent, frozen=True, kw_only=True):
+    """A11.8: in the MPh of Player Turn ``turn``, ``by`` attack ``vehicle`` in ``location`` with
+    Street Fighting CC procedures (from ``came_from``, their building Location, when they
+    Street Fight onto a road)."""
+
+    turn: int
+    attacker: str
+    vehicle: str
+    location: str
+    by: tuple[str, ...]
+    came_from: str
+
+
+class VehicleCaptured(RuleEvent, frozen=True, kw_only=True):
+    """A11.52: ``vehicle`` is captured by ``by`` (a side)."""
+
+    vehicle: str
+    by: str
+    cause: str
+
+
 EVENT_TYPES = (
     CloseCombatPhaseBegun,
     PAATCTaken,
@@ -367,4 +437,10 @@ EVENT_TYPES = (
     MeleeContinued,
     MeleeEnded,
     CloseCombatEnded,
+    Advanced,
+    Moved,
+    MeleeFreed,
+    Restacked,
+    ReactionFireDeclared,
+    VehicleCaptured,
 )

@@ -1,6 +1,7 @@
-"""What the rules allow: ``validate`` refuses a ``closecombat`` command the rules do not allow
-(``RuleViolation``, before anything is written), one named check per rule; ``legal_commands``
-offers the commands a front end may give in a state.
+"""What the rules allow: ``validate`` refuses a command the rules do not allow
+(``RuleViolation``, before anything is written), one named check per rule (those between phases
+in ``legal_moves``); ``legal_commands`` offers the commands a front end may give in a state and
+``command_from_option`` builds them.
 
 An offered ``closecombat`` fixes ``turn``, ``attacker`` and ``location`` and lists, for one side,
 ``attacks.by`` (units that may attack) and ``attacks.targets`` (what they may attack), and
@@ -13,17 +14,48 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from blowbyblow.domain.asl.commands import WEAPONS, Attack, CloseCombat
+import msgspec
+
+from blowbyblow.domain.asl.commands import (
+    WEAPONS,
+    Advance,
+    AslCommand,
+    Attack,
+    CloseCombat,
+    Move,
+    ReactionFire,
+    Restack,
+)
 from blowbyblow.domain.asl.designation import expand_targets
-from blowbyblow.domain.asl.rulings import ATMM_CHECK, PRISONER_ATTACKS, RULINGS
+from blowbyblow.domain.asl.legal_moves import (
+    between_phase_command,
+    between_phase_options,
+    contested,
+    player_turns,
+    validate_advance,
+    validate_move,
+    validate_reaction,
+    validate_restack,
+)
+from blowbyblow.domain.asl.rulings import (
+    ATMM_CHECK,
+    BERSERK_CAPTURE,
+    PRISONER_ATTACKS,
+    RULINGS,
+    UNARMED_VEHICLE_CAPTURE,
+)
 from blowbyblow.domain.asl.setup import is_mmc, is_smc
 from blowbyblow.domain.asl.state import (
     State,
     aboard,
+    capturable_passenger,
+    carrier,
     is_prisoner,
+    known,
     other_side,
     present,
     side_of,
+    still_here,
     units_in,
     vehicles_in,
 )
@@ -63,12 +95,22 @@ class _Check:
         seen.add(unit)
 
 
-def validate(state: State, command: CloseCombat, ctx: Context) -> None:
-    """Refuse ``command`` if the rules do not allow it in ``state``: the checks of ``CHECKS`` in
-    order, the first refusal wins."""
-    check = _Check(state=state, command=command, ctx=ctx)
-    for step in CHECKS:
-        step(check)
+def validate(state: State, command: AslCommand, ctx: Context) -> None:
+    """Refuse ``command`` if the rules do not allow it in ``state``: for a ``closecombat``, the
+    checks of ``CHECKS`` in order, the first refusal wins; the commands between phases are
+    checked by ``legal_moves``."""
+    if isinstance(command, Advance):
+        validate_advance(state, command)
+    elif isinstance(command, Move):
+        validate_move(state, command)
+    elif isinstance(command, Restack):
+        validate_restack(state, command)
+    elif isinstance(command, ReactionFire):
+        validate_reaction(state, command, ctx)
+    else:
+        check = _Check(state=state, command=command, ctx=ctx)
+        for step in CHECKS:
+            step(check)
 
 
 # --- the Player Turn and the Location (A11.1, A11.12) -----------------------------------------
@@ -159,15 +201,41 @@ def _check_solo(chk: _Check) -> None:
 
 
 def _check_no_passengers(chk: _Check) -> None:
-    """A11.611: Passengers share the fate of their vehicle: never singled out."""
+    """A11.611: Passengers share the fate of their vehicle: never singled out [EXC: capturing
+    Passengers; 11.52]: A11.52 (ruling unarmed-vehicle-capture) lets Infantry attempt to capture
+    the Passengers of an unarmored stationary vehicle, and them attack their would-be captors."""
     on_board = aboard(chk.state)
+    a1152 = chk.ctx.ruling(UNARMED_VEHICLE_CAPTURE) == "captured-when-alone"
     for a in chk.command.attacks:
-        for x in [*a.by, *a.targets]:
-            if x in on_board:
+        for x in a.targets:
+            if x in on_board and not (a1152 and a.capture and capturable_passenger(chk.state, x)):
                 raise RuleViolation(
                     "A11.611",
-                    f"{x} is a Passenger/Rider: it shares its vehicle's fate (not covered)",
+                    f"{x} is a Passenger: it shares its vehicle's fate (only the Passengers of "
+                    "an unarmored stationary vehicle may be the target of a Capture attempt, "
+                    "A11.52)",
                 )
+        for x in a.by:
+            if x in on_board and not (a1152 and _against_captors(chk, a, x)):
+                raise RuleViolation(
+                    "A11.611",
+                    f"{x} is a Passenger: it attacks only those attempting to capture it (A11.52)",
+                )
+
+
+def _against_captors(chk: _Check, a: Attack, passenger: str) -> bool:
+    """A11.52: Passengers of an unarmored stationary vehicle attack only units making a Capture
+    attempt on its Passengers in this CC."""
+    v = carrier(chk.state, passenger)
+    if v is None or not capturable_passenger(chk.state, passenger):
+        return False
+    captors = {
+        b
+        for other in chk.command.attacks
+        if other.capture and any(t in v.passengers for t in other.targets)
+        for b in other.by
+    }
+    return bool(a.targets) and all(t in captors for t in a.targets)
 
 
 def _check_no_dummies(chk: _Check) -> None:
@@ -217,8 +285,20 @@ def _check_attack(chk: _Check, a: Attack, where: str) -> None:
     if a.atmm is not None:
         raise RuleViolation("C13.7", f"{where}: ATMM only in an attack vs an AFV")
     solo = set(chk.command.solo)
-    for t in expand_targets(state, loc, a.targets, solo, chk.withdrawing):
+    expanded = expand_targets(state, loc, a.targets, solo, chk.withdrawing)
+    if a.capture:
+        _check_capture_targets(chk, expanded, where)
+    for t in expanded:
         chk.once(chk.attacked, t, f"{where}: {t} is attacked")
+
+
+def _check_capture_targets(chk: _Check, targets: tuple[str, ...], where: str) -> None:
+    """A20.2 (ruling berserk-capture): berserk units never become prisoners."""
+    if chk.ctx.ruling(BERSERK_CAPTURE) != "refused":
+        return
+    for t in targets:
+        if chk.state.units[t].berserk:
+            raise RuleViolation("A20.2", f"{where}: berserk {t} cannot be captured")
 
 
 def _check_infantry_attackers(chk: _Check, a: Attack, where: str) -> None:
@@ -316,7 +396,12 @@ def _check_vs_vehicle(chk: _Check, a: Attack, side: str, where: str) -> None:
             "A11.5", f"{where}: at most two units, one of them an SMC, combine vs a vehicle"
         )
     if a.capture:
-        raise RuleViolation("A11.52", f"{where}: capture of a vehicle in CC is not covered")
+        raise RuleViolation(
+            "A11.52",
+            f"{where}: no Capture attempt on a manned AFV or a Motion vehicle; an unarmored "
+            "vehicle is captured with its Passengers or when alone (A11.52); an Abandoned AFV "
+            "(A21.2) is not covered",
+        )
     if a.atmm is None:
         return
     if chk.ctx.ruling(ATMM_CHECK) == "not-allowed":
@@ -363,6 +448,19 @@ def _check_vehicle_targets(chk: _Check, a: Attack, side: str, where: str) -> Non
             raise RuleViolation("A11.62", f"{where}: {t!r} is not enemy Personnel in {chk.loc}")
 
 
+def _check_reinforcements(chk: _Check) -> None:
+    """A11.15: the Known units that advanced into this Melee this Player Turn must engage in CC:
+    each makes or joins an attack."""
+    attacking = {b for a in chk.command.attacks for b in a.by}
+    for uid in obliged(chk.state, chk.loc, chk.command.turn):
+        if uid not in attacking:
+            raise RuleViolation(
+                "A11.15",
+                f"{uid} advanced into the Melee in {chk.loc}: it must engage in CC (only a "
+                "concealed unit may decline)",
+            )
+
+
 CHECKS: tuple[Callable[[_Check], None], ...] = (
     _check_player_turn,
     _check_paatc,
@@ -372,6 +470,7 @@ CHECKS: tuple[Callable[[_Check], None], ...] = (
     _check_no_passengers,
     _check_no_dummies,
     _check_attacks,
+    _check_reinforcements,
 )
 
 
@@ -386,57 +485,90 @@ def legal_commands(
     resolved, for the next Player Turn, whose ATTACKER is the other side (before the first CCPh,
     either side). Per Location, one option per side that may attack: its attackers and what they
     may attack (the ATTACKER's option is there even when neither side may attack: the Location's
-    CC still runs its withdrawals and Melee)."""
-    # The rulings that bear on validation (prisoner-attacks, atmm-check) bear only on what is not
-    # offered (prisoners' attacks, ATMM); they are passed on all the same.
+    CC still runs its withdrawals and Melee). Then the commands between phases (``advance``,
+    ``move``, ``reactionfire``, ``restack``) of ``legal_moves``."""
+    # ATMM and Capture attempts are not offered: the rulings bear on what is (prisoners' attacks).
     ctx = Context(
         rulings={**{r.name: r.default for r in RULINGS}, **(rulings or {})}, command_index=0
     )
     options: list[CommandOption] = []
-    for turn, attacker in _player_turns(state):
+    for turn, attacker in player_turns(state):
         for loc in state.locations:
-            if (turn == state.turn and loc in state.resolved) or not _contested(state, loc):
+            if (turn == state.turn and loc in state.resolved) or not contested(state, loc):
                 continue
             base = CloseCombat(turn=turn, attacker=attacker, location=loc)
             options += _location_options(state, ctx, base)
+    options += between_phase_options(state, ctx.rulings)
     return tuple(options)
 
 
-def _contested(state: State, location: str) -> bool:
-    """Units (Personnel or vehicles) of both sides in ``location``."""
-    here = [u.side for u in units_in(state, location)]
-    here += [v.side for v in vehicles_in(state, location)]
-    return len(set(here)) == 2
-
-
-def _player_turns(state: State) -> list[tuple[int, str]]:
-    """The Player Turn (and its ATTACKER) whose CC is to be resolved next."""
-    if state.attacker is None:
-        return [(state.turn + 1, side) for side in state.sides]
-    pending = [
-        loc for loc in state.locations if loc not in state.resolved and _contested(state, loc)
+def obliged(state: State, location: str, turn: int) -> list[str]:
+    """A11.15: the Known units that advanced into ``location``'s Melee this Player Turn: "New
+    units may advance into a Melee hex but must engage in CC (though a concealed unit may elect
+    not to attack in an attempt to retain its concealment)"."""
+    if turn != state.turn:
+        return []
+    return [
+        uid
+        for uid, arrival in state.arrivals.items()
+        if arrival.reinforcing
+        and arrival.location == location
+        and still_here(state, uid, location)
+        and known(state.units[uid])
+        and not state.units[uid].dummy
+        and not state.units[uid].broken
     ]
-    if pending:
-        return [(state.turn, state.attacker)]
-    return [(state.turn + 1, other_side(state, state.attacker))]
+
+
+@dataclass(frozen=True)
+class _Offer:
+    """One side's option in a Location: ``joined`` units (obliged to attack, A11.15) join the
+    picked attack, or make the ``fixed`` attack of their own beside it."""
+
+    base: CloseCombat
+    side: str
+    joined: tuple[str, ...] = ()
+    fixed: Attack | None = None
+
+    def attacks(self, by: str, target: str) -> list[Attack]:
+        if self.joined:
+            return [Attack(by=[by, *[j for j in self.joined if j != by]], targets=[target])]
+        return [*([self.fixed] if self.fixed else []), Attack(by=[by], targets=[target])]
 
 
 def _location_options(state: State, ctx: Context, base: CloseCombat) -> list[CommandOption]:
     fields = {"turn": str(base.turn), "attacker": base.attacker, "location": base.location}
+    must = obliged(state, base.location, base.turn)
+    fixed = _obliged_attack(state, ctx, base, must) if must else None
     out: list[CommandOption] = []
     roles: tuple[tuple[str, Role], ...] = (
         (base.attacker, "ATTACKER"),
         (other_side(state, base.attacker), "DEFENDER"),
     )
     for side, role in roles:
-        allowed = _attack_options(state, ctx, base, side)
+        offer = _Offer(base=base, side=side)
+        if must and role == "ATTACKER":
+            offer = _Offer(base=base, side=side, joined=tuple(must))
+        elif must:
+            offer = _Offer(base=base, side=side, fixed=fixed)
+        allowed = _attack_options(state, ctx, offer)
+        more = dict(fields)
+        if must and fixed is None:
+            continue  # the units that must engage have no attack the rules allow
+        if must and role == "ATTACKER" and not allowed:
+            offer = _Offer(base=base, side=side, fixed=fixed)
         if not allowed and role == "DEFENDER":
             continue
+        if offer.joined:
+            more["attacks.with"] = ",".join(offer.joined)
+        elif offer.fixed is not None:
+            more["attacks.with"] = ",".join(offer.fixed.by)
+            more["attacks.with_target"] = offer.fixed.targets[0]
         out.append(
             CommandOption(
                 type="closecombat",
                 side=side,
-                fields=dict(fields),
+                fields=more,
                 options=allowed,
                 summary=(
                     f"CC in {base.location}, Player Turn {base.turn}: {side} ({role}) "
@@ -445,6 +577,26 @@ def _location_options(state: State, ctx: Context, base: CloseCombat) -> list[Com
             )
         )
     return out
+
+
+def _obliged_attack(
+    state: State, ctx: Context, base: CloseCombat, must: list[str]
+) -> Attack | None:
+    """The units that must engage (A11.15) against the first enemy unit they may attack."""
+    side = state.units[must[0]].side
+    for target in _candidates(state, base.location, other_side(state, side)):
+        attack = Attack(by=list(must), targets=[target])
+        if _allowed(state, ctx, msgspec.structs.replace(base, attacks=[attack])):
+            return attack
+    return None
+
+
+def _allowed(state: State, ctx: Context, command: CloseCombat) -> bool:
+    try:
+        validate(state, command, ctx)
+    except RuleViolation:
+        return False
+    return True
 
 
 def _by_kind(state: State, uid: str) -> int:
@@ -461,64 +613,72 @@ def _candidates(state: State, location: str, side: str) -> list[str]:
     return sorted(here, key=lambda uid: _by_kind(state, uid))
 
 
+def _prisoners(state: State, location: str, side: str) -> list[str]:
+    """Prisoners of ``side`` in ``location`` (they may attack their captor, A11.33)."""
+    return [
+        u.id
+        for u in state.units.values()
+        if is_prisoner(state, u.id) and u.location == location and u.side == side
+    ]
+
+
 def _needs_solo(state: State, location: str, uid: str) -> bool:
     """A11.14: an SMC beside a friendly MMC announces a solo attack before designation."""
     u = state.units.get(uid)
-    if u is None or not is_smc(u):
+    if u is None or not is_smc(u) or is_prisoner(state, uid):
         return False
     return any(is_mmc(x) for x in units_in(state, location, u.side))
 
 
-def _legal_attack(state: State, ctx: Context, base: CloseCombat, pair: tuple[str, str]) -> bool:
+def _legal_attack(state: State, ctx: Context, offer: _Offer, pair: tuple[str, str]) -> bool:
     by, target = pair
-    solo = [by] if _needs_solo(state, base.location, by) else []
-    trial = CloseCombat(
-        turn=base.turn,
-        attacker=base.attacker,
-        location=base.location,
-        solo=solo,
-        attacks=[Attack(by=[by], targets=[target])],
-    )
-    try:
-        validate(state, trial, ctx)
-    except RuleViolation:
-        return False
-    return True
+    attacks = offer.attacks(by, target)
+    alone = not offer.joined
+    solo = [by] if alone and _needs_solo(state, offer.base.location, by) else []
+    return _allowed(state, ctx, msgspec.structs.replace(offer.base, solo=solo, attacks=attacks))
 
 
-def _attack_options(
-    state: State, ctx: Context, base: CloseCombat, side: str
-) -> dict[str, tuple[str, ...]]:
-    """One unit of ``side`` against one enemy unit, each pair as ``validate`` judges it: the
+def _attack_options(state: State, ctx: Context, offer: _Offer) -> dict[str, tuple[str, ...]]:
+    """One unit of the side against one enemy unit, each pair as ``validate`` judges it: the
     attackers with a legal target, the targets with a legal attacker (the first attacker's
     first), and the SMC among the attackers that must announce a solo attack."""
-    attackers = _candidates(state, base.location, side)
-    targets = _candidates(state, base.location, other_side(state, side))
-    legal = [(b, t) for b in attackers for t in targets if _legal_attack(state, ctx, base, (b, t))]
+    loc, side = offer.base.location, offer.side
+    attackers = _candidates(state, loc, side) + _prisoners(state, loc, side)
+    targets = _candidates(state, loc, other_side(state, side))
+    legal = [(b, t) for b in attackers for t in targets if _legal_attack(state, ctx, offer, (b, t))]
     if not legal:
         return {}
     by = tuple(dict.fromkeys(b for b, _ in legal))
     first = [t for b, t in legal if b == by[0]]
     rest = [t for _, t in legal if t not in first]
     options = {"attacks.by": by, "attacks.targets": tuple(dict.fromkeys([*first, *rest]))}
-    solo = tuple(b for b in by if _needs_solo(state, base.location, b))
+    solo = tuple(b for b in by if not offer.joined and _needs_solo(state, loc, b))
     if solo:
         options["solo"] = solo
     return options
 
 
-def command_from_option(option: CommandOption, picks: Mapping[str, str]) -> CloseCombat:
-    """The ``closecombat`` an option stands for: one attack by the unit picked for
+def command_from_option(option: CommandOption, picks: Mapping[str, str]) -> AslCommand:
+    """The command an option stands for. A ``closecombat``: one attack by the unit picked for
     ``attacks.by`` on the one picked for ``attacks.targets`` (the first of each by default),
-    announced solo when the attacker is an SMC that must (A11.14); no attack when the option
-    offers none (the Location's CC still runs its withdrawals and Melee)."""
+    announced solo when the attacker is an SMC that must (A11.14); the units of
+    ``attacks.with`` (obliged to engage, A11.15) join it, or attack ``attacks.with_target`` of
+    their own; no attack when the option offers none (the Location's CC still runs its
+    withdrawals and Melee). The others: ``legal_moves.between_phase_command``."""
+    if option.type != "closecombat":
+        return between_phase_command(option, picks)
     fields = option.fields
+    joined = [x for x in fields.get("attacks.with", "").split(",") if x]
+    with_target = fields.get("attacks.with_target")
     attacks: list[Attack] = []
+    if joined and with_target:
+        attacks.append(Attack(by=joined, targets=[with_target]))
+        joined = []
     solo: list[str] = []
     if option.options.get("attacks.by") and option.options.get("attacks.targets"):
         by = picks.get("attacks.by", option.options["attacks.by"][0])
         target = picks.get("attacks.targets", option.options["attacks.targets"][0])
-        attacks.append(Attack(by=[by], targets=[target]))
+        attacks.append(Attack(by=[by, *[j for j in joined if j != by]], targets=[target]))
         solo = [by] if by in option.options.get("solo", ()) else []
     return CloseCombat(
         turn=int(fields["turn"]),

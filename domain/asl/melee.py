@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.events import FailureToRout, MeleeContinued, MeleeEnded, MeleeLocked
-from blowbyblow.domain.asl.state import State, known, units_in, vehicles_in
+from blowbyblow.domain.asl.rulings import PASSENGERS_INSIDE
+from blowbyblow.domain.asl.state import State, known, prc_of_mobile, units_in, vehicles_in
 from blowbyblow.domain.core import Step, emit
 
 
@@ -24,10 +26,22 @@ def failure_to_rout(state: State, unable: list[str], location: str) -> Generator
     return state
 
 
-def melee_step(state: State, location: str, turn: int) -> Generator[Step, Any, State]:
+def melee_step(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
+    """Locks the Known Infantry of both sides left in the Location, and those a vehicle holds;
+    Cavalry and the PRC of a Mobile vehicle are free of it (A11.71: "not required to remain in
+    Melee"; ruling passengers-inside)."""
+    location, turn = ctx.location, ctx.turn
     held: list[str] = []
     holding: list[str] = []
-    infantry = [u for u in units_in(state, location) if known(u) and not u.dummy]
+    free_prc = ctx.ruling(PASSENGERS_INSIDE) == "inside"
+    infantry = [
+        u
+        for u in units_in(state, location)
+        if known(u)
+        and not u.dummy
+        and not u.cavalry
+        and not (free_prc and prc_of_mobile(state, u.id))
+    ]
     sides = {u.side for u in infantry}
     if len(sides) >= 2:
         held = [u.id for u in infantry]

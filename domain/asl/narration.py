@@ -164,6 +164,37 @@ def _melee_continued(e: ev.MeleeContinued) -> str:
     )
 
 
+def _advanced(e: ev.Advanced) -> str:
+    into = (
+        f"reinforcing the Melee in {e.to}: it must engage in CC (A11.15)"
+        if e.reinforcing
+        else f"into {e.to} (A4.7)"
+    )
+    return f"APh of Player Turn {e.turn}: {e.unit} advances from {e.came_from} {into}."
+
+
+def _moved(e: ev.Moved) -> str:
+    if e.kind == "unload":
+        return f"{e.unit} unloads from its vehicle in {e.to} ({e.rule})."
+    if e.kind == "street-fighting":
+        return f"{e.unit} moves from {e.came_from} onto the vehicle in {e.to} to attack it (A11.8)."
+    carrying = f" carrying {', '.join(e.carries)}" if e.carries else ""
+    return f"MPh of Player Turn {e.turn}: {e.unit}{carrying} moves from {e.came_from} to {e.to} ({e.rule})."
+
+
+def _reaction_fire(e: ev.ReactionFireDeclared) -> str:
+    street = f" from {e.came_from}, Street Fighting" if e.came_from != e.location else ""
+    return (
+        f"Reaction Fire in the MPh of Player Turn {e.turn}: {', '.join(e.by)} attack "
+        f"{e.vehicle} in {e.location}{street}; it has no CC attack back (A11.8)."
+    )
+
+
+def _restacked(e: ev.Restacked) -> str:
+    onto = f"stacked on {e.onto}" if e.onto else "on no MMC"
+    return f"{e.unit} is re-arranged in {e.location}: now {onto}, and defends so (A11.14)."
+
+
 def _vehicle_eliminated(e: ev.VehicleEliminated) -> str:
     return f"{e.vehicle} is eliminated{' and burns' if e.burning else ''} (A11.5)."
 
@@ -222,8 +253,17 @@ NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     ),
     ev.MeleeLocked: _melee_locked,
     ev.MeleeContinued: _melee_continued,
-    ev.MeleeEnded: lambda e: f"No Melee remains in {e.location} (A11.15).",
+    ev.MeleeEnded: lambda e: f"No Melee remains in {e.location} ({e.rule}).",
     ev.CloseCombatEnded: lambda e: f"CC in {e.location} is over for Player Turn {e.turn} (A11.12).",
+    ev.Advanced: _advanced,
+    ev.Moved: _moved,
+    ev.MeleeFreed: lambda e: (
+        f"{', '.join(e.freed) or 'Nobody'} in {e.location} no longer held in Melee: {e.cause} "
+        f"({e.rule})."
+    ),
+    ev.Restacked: _restacked,
+    ev.ReactionFireDeclared: _reaction_fire,
+    ev.VehicleCaptured: lambda e: f"{e.vehicle} is captured by the {e.by}: {e.cause} ({e.rule}).",
 }
 
 

@@ -10,8 +10,15 @@ from typing import Any
 import msgspec
 
 from blowbyblow.domain.asl import events as ev
-from blowbyblow.domain.asl.setup import cc_fp, leadership_drm
-from blowbyblow.domain.asl.state import MeleeLock, State, UnitState, VehicleState, active
+from blowbyblow.domain.asl.setup import cc_fp, is_unarmed, leadership_drm
+from blowbyblow.domain.asl.state import (
+    Arrival,
+    MeleeLock,
+    State,
+    UnitState,
+    VehicleState,
+    active,
+)
 from blowbyblow.domain.system import LockView, PrisonerView, Stat, StateView, UnitView
 
 replace = msgspec.structs.replace
@@ -34,17 +41,33 @@ def _drop_from_melee(state: State, unit_id: str) -> dict[str, MeleeLock]:
 # --- the CCPh bookkeeping ---------------------------------------------------------------------
 
 
+def enter_turn(state: State, turn: int, attacker: str) -> State:
+    """A new Player Turn (its ATTACKER named): nothing resolved, attacked, arrived or fired yet."""
+    if turn == state.turn:
+        return state
+    return replace(
+        state,
+        turn=turn,
+        attacker=attacker,
+        resolved=(),
+        phase_attackers=(),
+        phase_targets=(),
+        arrivals={},
+        fired=(),
+    )
+
+
+BETWEEN_PHASES = (ev.Advanced, ev.Moved, ev.Restacked, ev.ReactionFireDeclared)
+
+
 def evolve_phase(state: State, event: Any) -> State:
+    if isinstance(event, BETWEEN_PHASES):
+        state = enter_turn(state, event.turn, event.attacker)
+        if isinstance(event, ev.ReactionFireDeclared):
+            state = replace(state, fired=(*state.fired, *event.by))
+        return state
     if isinstance(event, ev.CloseCombatPhaseBegun):
-        if event.turn != state.turn:
-            state = replace(
-                state,
-                turn=event.turn,
-                attacker=event.attacker,
-                resolved=(),
-                phase_attackers=(),
-                phase_targets=(),
-            )
+        state = enter_turn(state, event.turn, event.attacker)
         return replace(state, current=event.location, ambusher=None, withdrawing={})
     if isinstance(event, ev.AmbushDeclared):
         return replace(state, ambusher=event.ambusher)
@@ -108,6 +131,81 @@ def evolve_movement(state: State, event: Any) -> State:
             changes["location"] = event.back_to
             changes["street_fighting_from"] = None
         return _unit(state, event.unit, **changes)
+    return state
+
+
+def _drop_from_locks(state: State, unit_id: str) -> dict[str, MeleeLock]:
+    melee = {}
+    for loc, lock in state.melee.items():
+        melee[loc] = replace(
+            lock,
+            units=tuple(x for x in lock.units if x != unit_id),
+            vehicles=tuple(x for x in lock.vehicles if x != unit_id),
+        )
+    return melee
+
+
+def _arrive(state: State, unit_id: str, arrival: Arrival) -> State:
+    state = replace(
+        state,
+        melee=_drop_from_locks(state, unit_id),
+        arrivals={**state.arrivals, unit_id: arrival},
+    )
+    v = state.vehicles.get(unit_id)
+    if v is not None:
+        return replace(
+            state, vehicles={**state.vehicles, unit_id: replace(v, location=arrival.location)}
+        )
+    return _unit(state, unit_id, location=arrival.location, street_fighting_from=None)
+
+
+def _unload(state: State, unit_id: str) -> State:
+    """A11.71: the unit leaves its vehicle and stays in its Location, in its Melee if any."""
+    vehicles = {
+        vid: replace(
+            v,
+            passengers=[p for p in v.passengers if p != unit_id],
+            riders=[r for r in v.riders if r != unit_id],
+        )
+        for vid, v in state.vehicles.items()
+    }
+    state = replace(state, vehicles=vehicles)
+    u = state.units[unit_id]
+    lock = state.melee.get(u.location)
+    if lock is not None and unit_id not in lock.units:
+        lock = replace(lock, units=(*lock.units, unit_id))
+        state = replace(state, melee={**state.melee, u.location: lock})
+    return state
+
+
+def evolve_arrivals(state: State, event: Any) -> State:
+    """Units and vehicles entering a Location between phases (A4.7, A11.15, A11.71, A11.8),
+    re-arranged stacks (A11.14) and Melee no longer held (A11.7, A11.71)."""
+    if isinstance(event, ev.Advanced):
+        arrival = Arrival(
+            how="advanced",
+            location=event.to,
+            came_from=event.came_from,
+            reinforcing=event.reinforcing,
+        )
+        return _arrive(state, event.unit, arrival)
+    if isinstance(event, ev.Moved):
+        if event.kind == "unload":
+            return _unload(state, event.unit)
+        if event.kind == "street-fighting":
+            return _unit(state, event.unit, location=event.to, street_fighting_from=event.came_from)
+        arrival = Arrival(how="moved", location=event.to, came_from=event.came_from)
+        for uid in (event.unit, *event.carries):
+            state = _arrive(state, uid, arrival)
+        return state
+    if isinstance(event, ev.MeleeFreed):
+        return replace(state, melee={k: v for k, v in state.melee.items() if k != event.location})
+    if isinstance(event, ev.Restacked):
+        return _unit(state, event.unit, stacked_on=event.onto)
+    if isinstance(event, ev.VehicleCaptured):
+        v = state.vehicles[event.vehicle]
+        captured = replace(v, status="captured", side=event.by)
+        return replace(state, vehicles={**state.vehicles, v.id: captured})
     return state
 
 
@@ -203,6 +301,7 @@ FOLDS: tuple[Callable[[State, Any], State], ...] = (
     evolve_prisoners,
     evolve_vehicles,
     evolve_melee,
+    evolve_arrivals,
 )
 
 
@@ -317,7 +416,7 @@ def view(state: State) -> StateView:
     guards (A20.22); the Player Turn and its ATTACKER."""
     in_melee = {uid for lock in state.melee.values() for uid in (*lock.units, *lock.vehicles)}
     units = [_unit_view(state, u, u.id in in_melee) for u in state.units.values()]
-    units += [_vehicle_view(v, v.id in in_melee) for v in state.vehicles.values()]
+    units += [_vehicle_view(state, v, v.id in in_melee) for v in state.vehicles.values()]
     return StateView(
         sides=state.sides,
         units=tuple(units),
@@ -348,6 +447,8 @@ def unit_status(u: UnitState) -> str:
 
 
 def vehicle_status(v: VehicleState) -> str:
+    if v.status == "captured":
+        return "captured"
     if v.status == "burning-wreck":
         return "burning wreck"
     if v.status == "wreck":
@@ -375,8 +476,25 @@ def _unit_flags(state: State, u: UnitState, in_melee: bool) -> tuple[str, ...]:
         ("withdrawing", u.id in state.withdrawing),
         ("prisoner", u.status == "captured"),
         ("guarding prisoners", u.id in state.prisoners.values()),
+        ("Disrupted", u.disrupted),
+        ("Cavalry", u.cavalry),
+        ("in pillbox", u.in_pillbox),
+        *_arrival_marks(state, u.id),
+        ("Reaction Fire made", u.id in state.fired),
     )
     return tuple(mark for mark, on in marks if on)
+
+
+def _arrival_marks(state: State, uid: str) -> tuple[tuple[str, bool], ...]:
+    """How it came this Player Turn: advanced (A4.7), reinforcing a Melee (A11.15) or moved."""
+    arrival = state.arrivals.get(uid)
+    if arrival is None:
+        return ()
+    return (
+        ("advanced", arrival.how == "advanced"),
+        ("reinforcing the Melee", arrival.reinforcing),
+        ("moved", arrival.how == "moved"),
+    )
 
 
 def _unit_view(state: State, u: UnitState, in_melee: bool) -> UnitView:
@@ -401,7 +519,7 @@ def _unit_view(state: State, u: UnitState, in_melee: bool) -> UnitView:
     )
 
 
-def _vehicle_view(v: VehicleState, holds_melee: bool) -> UnitView:
+def _vehicle_view(state: State, v: VehicleState, holds_melee: bool) -> UnitView:
     figures = (("CMG", v.cmg), ("AAMG", v.aamg), ("RMG", v.rmg), ("BMG", v.bmg))
     stats = [Stat(name=name, value=str(fp)) for name, fp in figures if fp]
     if v.close_defense_usage:
@@ -422,6 +540,8 @@ def _vehicle_view(v: VehicleState, holds_melee: bool) -> UnitView:
         ("stunned", v.stunned),
         ("Bypass", v.bypass),
         ("holds Melee", holds_melee),
+        ("moved", v.id in state.arrivals),
+        ("unarmed", is_unarmed(v)),
     )
     return UnitView(
         id=v.id,

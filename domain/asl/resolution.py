@@ -31,11 +31,16 @@ from blowbyblow.domain.asl.events import (
     UnitEliminated,
 )
 from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
-from blowbyblow.domain.asl.rulings import HAND_TO_HAND, ODDS_ABOVE_TEN
-from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_smc
-from blowbyblow.domain.asl.state import State, UnitState
+from blowbyblow.domain.asl.rulings import (
+    HAND_TO_HAND,
+    INFILTRATION_ON_12,
+    LEADER_DIRECTION,
+    ODDS_ABOVE_TEN,
+)
+from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_mmc, is_smc
+from blowbyblow.domain.asl.state import State, UnitState, capturable_passenger, units_in
 from blowbyblow.domain.asl.withdrawal import infiltration, withdrawal_modifier
-from blowbyblow.domain.core import Modifier, Step, emit, roll
+from blowbyblow.domain.core import Context, Modifier, Step, emit, roll
 
 Gen = Generator[Step, Any, State]
 Resolved = Generator[Step, Any, tuple[State, list[cap.Capture]]]
@@ -74,11 +79,14 @@ class Rolled:
     outcomes: tuple[TargetOutcome, ...]
 
 
-def directing_leader(src: State, d: Designation) -> UnitState | None:
-    """A11.141: one leader may direct (not when attacking alone); a pinned or broken leader
+def directing_leader(src: State, d: Designation, ctx: Context) -> UnitState | None:
+    """A11.141: one leader may direct the attack of the MMC it defends with (ruling
+    leader-direction; not-alone: any attack but his own alone); a pinned or broken leader
     cannot (A7.831). Default: the best modifier among the attackers."""
     units = [src.units[a] for a in d.attackers if a in src.units]
     if len(units) < 2:
+        return None
+    if ctx.ruling(LEADER_DIRECTION) == "with-its-mmc" and not any(is_mmc(u) for u in units):
         return None
     leaders = able_leaders(units)
     if d.leader is not None:
@@ -86,10 +94,10 @@ def directing_leader(src: State, d: Designation) -> UnitState | None:
     return best_leader(leaders)
 
 
-def attack_modifiers(src: State, d: Designation) -> list[Modifier]:
+def attack_modifiers(src: State, d: Designation, ctx: Context) -> list[Modifier]:
     """DRM that apply to the whole attack (A11.141 leader, A15.24 hero, A4.51 CX, A11.611 Rider,
     A11.4 Ambush, other DRM given with the command); A20.22 capture is per target."""
-    mods = leader_modifier(directing_leader(src, d), "A11.141")
+    mods = leader_modifier(directing_leader(src, d, ctx), "A11.141")
     attackers = [src.units[a] for a in d.attackers if a in src.units]
     for u in attackers:
         if u.kind == "hero":
@@ -101,6 +109,8 @@ def attack_modifiers(src: State, d: Designation) -> list[Modifier]:
         mods.append(Modifier(value=1, cause="Rider attacking", rule="A11.611"))
     if src.ambusher is not None and src.ambusher == d.side:
         mods.append(Modifier(value=-1, cause="Ambush", rule="A11.4"))
+    if attackers and all(capturable_passenger(src, u.id) for u in attackers):
+        mods.append(Modifier(value=2, cause="Passengers attacking", rule="A11.52"))
     for e in d.extra:
         mods.append(Modifier(value=e.value, cause=e.cause, rule=e.rule))
     return mods
@@ -124,6 +134,8 @@ def target_modifiers(state: State, ctx: CCContext, blow: Blow, target: UnitState
         mods.append(Modifier(value=1, cause="target has Ambush status", rule="A11.4"))
     elif _street_fighting(blow, target):
         mods.append(Modifier(value=1, cause="Street Fighting Ambush", rule="A11.8"))
+    if d.capture and capturable_passenger(src, target.id):
+        mods.append(Modifier(value=-2, cause="capturing Passengers", rule="A11.52"))
     if d.capture:
         mods.append(cap.capture_modifier(target))
     return mods
@@ -223,9 +235,19 @@ def resolve_vs_personnel(state: State, ctx: CCContext, blow: Blow) -> Resolved:
         )
     elif rolled.original == 12:
         state = yield from infiltration(
-            state, blow.targets, rolled.original, d.number, ctx.location
+            state, _infiltrating(state, ctx, blow), rolled.original, d.number, ctx.location
         )
     return state, captures
+
+
+def _infiltrating(state: State, ctx: CCContext, blow: Blow) -> tuple[str, ...]:
+    """Who may withdraw after an Original 12 (ruling infiltration-on-12): the units attacked, or
+    every unit of their side in the Location (the K4 example's "either or both squads")."""
+    if ctx.ruling(INFILTRATION_ON_12) == "attacked-units" or not blow.targets:
+        return blow.targets
+    side = state.units[blow.targets[0]].side
+    rest = tuple(u.id for u in units_in(state, ctx.location, side) if u.id not in blow.targets)
+    return (*blow.targets, *rest)
 
 
 def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tuple[State, Rolled]]:
@@ -244,7 +266,7 @@ def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tupl
         ),
         State,
     )
-    common = attack_modifiers(blow.src, d)
+    common = attack_modifiers(blow.src, d, ctx)
     outcomes: list[TargetOutcome] = []
     for t in blow.targets:
         mods = (*common, *target_modifiers(state, ctx, blow, state.units[t]))

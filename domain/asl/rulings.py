@@ -153,20 +153,146 @@ AMBUSH_DRM_COUNT = Ruling(
 
 PRISONER_ATTACKS = Ruling(
     name="prisoner-attacks",
-    default="not-allowed",
-    choices=("not-allowed", "captor-first"),
+    default="captor-first",
+    choices=("captor-first", "not-allowed"),
     summary=(
-        "A11.33: prisoners attempting to eliminate their captor resolve all their CC attacks "
-        "first (A20.55). not-allowed: prisoners never attack. captor-first: prisoners may attack "
-        "only their own guard, with their printed FP, first of all (A11.34: over Ambush and "
-        "vehicle); a prisoner whose guard it eliminated is released."
+        "A11.33: 'Prisoners attempting to eliminate their captor may resolve all of their CC "
+        "attacks first (20.55).' captor-first: prisoners may attack only their own guard, with "
+        "their printed FP, first of all (A11.34: over Ambush and vehicle); a prisoner whose "
+        "guard it eliminated is released. not-allowed: prisoners never attack (the default "
+        "before version 1.1)."
     ),
     rule="A11.33",
     note=(
-        "A11.33 refers to A20.55 for when prisoners may attack; unconfirmed: we could not check "
-        "the A20.55 text, so the default does not let them, and the release of a prisoner whose "
-        "guard it eliminated is our reading."
+        "A11.33 lets prisoners attack their captor and refers to A20.55 for the rest; "
+        "unconfirmed: we could not check the A20.55 text, so when prisoners may attack beyond "
+        "A11.33 and the release of a prisoner whose guard it eliminated are our reading. A "
+        "battle records this ruling's value, so changing the default in 1.1 changes no "
+        "recorded battle."
     ),
+)
+
+
+# --- rulings added in version 1.1: each reproduces version 1.0 with its ``before`` value ------
+
+AMBUSH_VEHICLE_SIDE = Ruling(
+    name="ambush-vehicle-side",
+    default="takes-part",
+    choices=("takes-part", "as-1.0"),
+    summary=(
+        "A11.4 with a side that has only vehicles in the Location (Infantry advancing against a "
+        "lone AFV). takes-part: that side makes its Ambush status dr too, with the drm table's "
+        "+2 Vehicle and +1 BU/Stunned AFV, and may Ambush or be Ambushed (A11.622: an AFV "
+        "'qualifies as the Ambusher'); ambush_possible given with the command is obeyed. as-1.0: "
+        "version 1.0, no Ambush dr unless both sides have Personnel there, whatever the command "
+        "says."
+    ),
+    rule="A11.4",
+    note=(
+        "A correction: version 1.0 required Personnel on both sides; the A11.4 drm table "
+        "('+2 Vehicle', '+1 BU or Stunned AFV') and A11.622 show a side of vehicles alone takes "
+        "part. as-1.0 re-adjudicates battles recorded under 1.0."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
+PASSENGERS_INSIDE = Ruling(
+    name="passengers-inside",
+    default="inside",
+    choices=("inside", "as-1.0"),
+    summary=(
+        "Passengers (not Riders) inside an armored, not open-topped vehicle. inside: they are BU "
+        "with it, so they are no Personnel Escort (A11.51 '... unless they are BU') and the sN "
+        "does not attack them (A11.622: only unarmored units and Vulnerable PRC); the PRC of a "
+        "Mobile vehicle are neither held in Melee nor hold anyone (A11.7, A11.71). as-1.0: "
+        "version 1.0, Passengers counted as ordinary Infantry of the Location."
+    ),
+    rule="A11.51",
+    note=(
+        "A correction: version 1.0 treated Passengers as ordinary Infantry of the Location; "
+        "A11.51, A11.622, A11.7 and A11.71 set them apart. as-1.0 re-adjudicates battles "
+        "recorded under 1.0."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
+BERSERK_CAPTURE = Ruling(
+    name="berserk-capture",
+    default="refused",
+    choices=("refused", "as-1.0"),
+    summary=(
+        "A20.2: berserk units neither take nor become prisoners. refused: a Capture attempt "
+        "against a berserk unit (or a stack holding one) is refused, as one by a berserk "
+        "attacker is. as-1.0: version 1.0, only berserk attackers were refused."
+    ),
+    rule="A20.2",
+    note=(
+        "A correction: version 1.0 let a berserk target be captured; A20.2 says berserk units "
+        "never become prisoners. as-1.0 re-adjudicates battles recorded under 1.0."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
+LEADER_DIRECTION = Ruling(
+    name="leader-direction",
+    default="with-its-mmc",
+    choices=("with-its-mmc", "not-alone"),
+    summary=(
+        "A11.141: 'One leader may direct the CC attack of the MMC it defends with'. "
+        "with-its-mmc: the leadership DRM applies only to an attack that includes an MMC (an "
+        "SMC combining with an MMC defends with it, A11.14); SMC attacking together without "
+        "one get none. not-alone: any attack of two or more units may be directed (version "
+        "1.0, reading only 'may not ... if he attacks alone')."
+    ),
+    rule="A11.141",
+    note=(
+        "A11.141's first sentence ties direction to the MMC the leader defends with, its "
+        "second forbids only an attack alone; two leaders attacking together fit the second "
+        "and not the first. not-alone is how version 1.0 adjudicated."
+    ),
+    since="1.1",
+    before="not-alone",
+)
+
+UNARMED_VEHICLE_CAPTURE = Ruling(
+    name="unarmed-vehicle-capture",
+    default="captured-when-alone",
+    choices=("captured-when-alone", "as-1.0"),
+    summary=(
+        "A11.52: 'An unarmed, stopped/non-Motion vehicle without Personnel Escort is captured "
+        "instantly in any CCPh in which it is alone with opposing Infantry.' "
+        "captured-when-alone: so it is, at the start of that Location's CC. as-1.0: version "
+        "1.0, which did not cover it."
+    ),
+    rule="A11.52",
+    note=(
+        "Version 1.0 did not cover A11.52; a battle it recorded with such a vehicle is "
+        "re-adjudicated with as-1.0."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
+INFILTRATION_ON_12 = Ruling(
+    name="infiltration-on-12",
+    default="attacked-units",
+    choices=("attacked-units", "attacked-side"),
+    summary=(
+        "Who may withdraw after an Original 12 CC DR. attacked-units: 'Any Infantry/Cavalry "
+        "unit(s) attacked by an Original 12' (the A11.22 text). attacked-side: every unit of "
+        "the attacked side in the Location, as the A11 comprehensive example (hex K4) lets "
+        "'either or both squads' withdraw after a 12 against one of them."
+    ),
+    rule="A11.22",
+    note=(
+        "The A11.22 text and the K4 example disagree: the German attacks only the 4-4-7, yet "
+        "the Russian may withdraw 'either or both squads'. The default follows the text."
+    ),
+    since="1.1",
+    before="attacked-units",
 )
 
 RULINGS: tuple[Ruling, ...] = (
@@ -180,4 +306,10 @@ RULINGS: tuple[Ruling, ...] = (
     SW_LOSS_DR,
     ATMM_CHECK,
     CAPTURE_VOIDED,
+    AMBUSH_VEHICLE_SIDE,
+    PASSENGERS_INSIDE,
+    BERSERK_CAPTURE,
+    LEADER_DIRECTION,
+    UNARMED_VEHICLE_CAPTURE,
+    INFILTRATION_ON_12,
 )

@@ -229,7 +229,7 @@ def _close_defense(state: State, d: Designation, run: _Sequential) -> Gen:
         return (yield from _forfeit(state, d, "sN only after being attacked (A11.622)"))
     everyone = tuple(u.id for u in units_in(state, run.ctx.location))
     state = yield from _designate(state, d, everyone, run.mode)
-    return (yield from close_defense(state, d, run.ctx.location))
+    return (yield from close_defense(state, d, run.ctx))
 
 
 def _vs_vehicle(state: State, d: Designation, attackers: tuple[str, ...], run: _Sequential) -> Gen:

@@ -52,6 +52,9 @@ class UnitSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     assault_engineer: bool = False
     fanatic: bool = False
     wounded: bool = False
+    disrupted: bool = False  # broken and Disrupted: need not withdraw from Melee (A11.16)
+    cavalry: bool = False  # +2 to its side's Ambush status dr (A11.4)
+    in_pillbox: bool = False  # in a pillbox of its Location: +2 to the Ambush status dr (A11.4)
     stacked_on: str | None = None  # the MMC an SMC is stacked on (A11.14 pairing)
     street_fighting_from: str | None = None  # building Location it advanced from (A11.8)
     sws: list[str] = []
@@ -80,6 +83,8 @@ class VehicleSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     bypass: bool = False  # stationary Bypass/VBM: Street Fighting from the obstacle (A11.8)
     passengers: list[str] = []
     riders: list[str] = []  # may be attacked separately: +1 attacking, -1 defending (A11.611)
+    # A11.52 "unarmed": None means not an AFV and no MG of any kind
+    unarmed: bool | None = None
 
 
 class LocationSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -104,6 +109,9 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     vehicles: list[VehicleSetup] = []
     melee: list[MeleeSetup] = []
     first_turn: int = 1
+    # Portage Points of each SW by name: a unit withdrawing in the CCPh carries only up to its
+    # IPC (A11.21); a SW not listed weighs nothing
+    sw_portage: dict[str, int] = {}
 
 
 # --- what a counter is ------------------------------------------------------------------------
@@ -132,6 +140,21 @@ def leadership_drm(u: UnitSetup) -> int:
     if u.kind != "leader":
         return 0
     return u.leadership + 1 if u.wounded else u.leadership
+
+
+def is_unarmed(v: VehicleSetup) -> bool:
+    """A11.52: an unarmed vehicle; by default one that is not an AFV and has no MG at all."""
+    if v.unarmed is not None:
+        return v.unarmed
+    return not v.afv and not (v.cmg or v.aamg or v.rmg or v.bmg or v.close_defense_usage)
+
+
+# A4.42: Inherent Portage Capacity in Portage Points; a wounded SMC has none (A17.2)
+IPC: dict[UnitKind, int] = {"squad": 3, "hs": 2, "crew": 2, "leader": 1, "hero": 1}
+
+
+def ipc(u: UnitSetup) -> int:
+    return 0 if is_smc(u) and u.wounded else IPC[u.kind]
 
 
 def base_ccv(u: UnitSetup) -> int:

@@ -10,7 +10,8 @@ import msgspec
 from blowbyblow.domain.asl.setup import LocationSetup, Setup, UnitSetup, VehicleSetup
 
 UnitStatus = Literal["active", "eliminated", "captured", "removed"]
-VehicleStatus = Literal["active", "wreck", "burning-wreck"]
+VehicleStatus = Literal["active", "wreck", "burning-wreck", "captured"]
+Arrived = Literal["advanced", "moved"]
 ACTIVE: Literal["active"] = "active"
 
 
@@ -34,6 +35,17 @@ class MeleeLock(msgspec.Struct, frozen=True, kw_only=True):
     vehicles: tuple[str, ...] = ()  # vehicles holding enemy Infantry in Melee (A11.7)
 
 
+class Arrival(msgspec.Struct, frozen=True, kw_only=True):
+    """How a unit or vehicle came into ``location`` this Player Turn: ``advanced`` in the APh
+    (A4.7; Infantry advancing into CC may Ambush, A11.4) or ``moved`` in the MPh;
+    ``reinforcing``: it advanced into a Location locked in Melee (A11.15)."""
+
+    how: Arrived
+    location: str
+    came_from: str
+    reinforcing: bool = False
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     sides: tuple[str, ...]
     locations: dict[str, LocationSetup]
@@ -49,6 +61,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     current: str | None = None  # Location whose CC is being resolved
     ambusher: str | None = None  # side with Ambush status in ``current`` (A11.4)
     withdrawing: dict[str, str] = {}  # unit -> destination, announced this CCPh (A11.2)
+    arrivals: dict[str, Arrival] = {}  # unit or vehicle -> how it came this Player Turn
+    fired: tuple[str, ...] = ()  # units that made their Reaction Fire this Player Turn (A11.8)
+    sw_portage: dict[str, int] = {}  # Portage Points of each SW by name (A11.21)
 
 
 # --- who is where -----------------------------------------------------------------------------
@@ -120,6 +135,37 @@ def aboard(state: State) -> set[str]:
     return {p for v in state.vehicles.values() for p in v.passengers}
 
 
+def carrier(state: State, unit_id: str) -> VehicleState | None:
+    """The vehicle ``unit_id`` is a Passenger or Rider of, if any (its PRC, A11.611)."""
+    for v in state.vehicles.values():
+        if unit_id in v.passengers or unit_id in v.riders:
+            return v
+    return None
+
+
+def enclosed(state: State, unit_id: str) -> bool:
+    """A Passenger (not a Rider) of an armored, not open-topped vehicle: BU inside it, no
+    Personnel Escort (A11.51) and not a Vulnerable PRC (A11.622)."""
+    return any(
+        unit_id in v.passengers and v.armored and not v.open_topped for v in state.vehicles.values()
+    )
+
+
+def capturable_passenger(state: State, unit_id: str) -> bool:
+    """A11.52: a Passenger of an active, unarmored, stationary vehicle may be the target of a
+    Capture attempt (and attack its would-be captors)."""
+    return any(
+        unit_id in v.passengers and v.status == ACTIVE and not v.armored and not v.motion
+        for v in state.vehicles.values()
+    )
+
+
+def prc_of_mobile(state: State, unit_id: str) -> bool:
+    """A Passenger or Rider of an active Mobile vehicle: free of Melee (A11.7, A11.71)."""
+    v = carrier(state, unit_id)
+    return v is not None and v.status == ACTIVE and v.mobile
+
+
 # --- the state a setup gives ------------------------------------------------------------------
 
 
@@ -135,6 +181,7 @@ def initial_state(setup: Setup) -> State:
         melee={},
         prisoners={},
         turn=setup.first_turn - 1,
+        sw_portage=dict(setup.sw_portage),
     )
     melee: dict[str, MeleeLock] = {}
     for m in setup.melee:

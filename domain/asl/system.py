@@ -18,7 +18,8 @@ from blowbyblow.domain.system import GameSystem
 GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     id="asl",
     game="asl",
-    version="1.0",
+    version="1.1",
+    reads_versions=("1.0",),
     title="Advanced Squad Leader, chapter A11: Close Combat",
     rulebook=RULEBOOK,
     rulings=RULINGS,

@@ -8,7 +8,7 @@ Final DR < CCV eliminates it (a burning wreck if the DR is <= half the CCV, ruli
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import Any, NamedTuple
 
 from blowbyblow.domain.asl.casualty import CCDr, casualty_reduce, random_selection
 from blowbyblow.domain.asl.commands import CloseCombat, Weapon
@@ -29,11 +29,18 @@ from blowbyblow.domain.asl.events import (
     VehicleResult,
 )
 from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
-from blowbyblow.domain.asl.rulings import BURN_DR
+from blowbyblow.domain.asl.rulings import BURN_DR, PASSENGERS_INSIDE
 from blowbyblow.domain.asl.setup import base_ccv, is_smc
-from blowbyblow.domain.asl.state import State, UnitState, VehicleState, units_in
+from blowbyblow.domain.asl.state import (
+    State,
+    UnitState,
+    VehicleState,
+    enclosed,
+    units_in,
+    vehicles_in,
+)
 from blowbyblow.domain.asl.withdrawal import infiltration
-from blowbyblow.domain.core import Modifier, Step, ask, emit, roll
+from blowbyblow.domain.core import Context, Modifier, Step, ask, emit, roll
 
 Gen = Generator[Step, Any, State]
 
@@ -60,14 +67,27 @@ def ccv(units: list[UnitState]) -> tuple[int, int, tuple[Modifier, ...]]:
 
 
 def vehicle_drms(
-    state: State, d: Designation, v: VehicleState, attackers: list[UnitState], location: str
+    state: State, ctx: CCContext, d: Designation, v: VehicleState, attackers: list[UnitState]
 ) -> list[Modifier]:
     """A11.51, A11.61, A11.8, A11.4 (Ambush), A15.24 (hero), leadership when combining: the
     DRM the vehicle brings, then those of its attackers."""
-    return [*_target_drms(state, v, location), *_attacker_drms(state, d, v, attackers)]
+    return [*_target_drms(state, ctx, v), *_attacker_drms(state, d, v, attackers)]
 
 
-def _target_drms(state: State, v: VehicleState, location: str) -> list[Modifier]:
+def escorts(state: State, ctx: Context, v: VehicleState, location: str) -> list[UnitState]:
+    """A11.51: the vehicle's side's Personnel in the Location that count as its escort: not
+    broken, pinned, withdrawing or an SMC, and (ruling passengers-inside) not BU inside an
+    armored vehicle as a Passenger."""
+    inside = ctx.ruling(PASSENGERS_INSIDE) == "inside"
+    return [
+        u
+        for u in units_in(state, location, v.side)
+        if not (u.broken or u.pinned or u.id in state.withdrawing or is_smc(u))
+        and not (inside and enclosed(state, u.id))
+    ]
+
+
+def _target_drms(state: State, ctx: CCContext, v: VehicleState) -> list[Modifier]:
     """A11.51 and A11.61: the vehicle's armour, MG, escort, Motion, exposure and mobility."""
     mods: list[Modifier] = []
     if not v.armored:
@@ -75,9 +95,7 @@ def _target_drms(state: State, v: VehicleState, location: str) -> list[Modifier]
     has_mg = v.crewed and not v.abandoned and (v.cmg or v.aamg or v.rmg or v.bmg)
     if not has_mg:
         mods.append(Modifier(value=-1, cause="no manned MG", rule="A11.51"))
-    for u in units_in(state, location, v.side):
-        if u.broken or u.pinned or u.id in state.withdrawing or is_smc(u):
-            continue
+    for u in escorts(state, ctx, v, ctx.location):
         value = 2 if u.kind == "squad" else 1
         mods.append(Modifier(value=value, cause=f"escorting {u.id}", rule="A11.51"))
     if v.motion:
@@ -170,7 +188,7 @@ def resolve_vs_vehicle(
         ),
         State,
     )
-    mods = vehicle_drms(state, d, v, units, ctx.location)
+    mods = vehicle_drms(state, ctx, d, v, units)
     if atmm is not None:
         mods.append(atmm)
     colored, white = yield from roll(
@@ -256,42 +274,71 @@ def crew_small_arms(
 
 
 def paatc(state: State, c: CloseCombat) -> Gen:
-    """A11.6 Pre-AFV Advance Task Check: SMC, Fanatic and Berserk units are exempt (refused in
-    validation); Inexperienced take a 1TC (+1); a leader's modifier aids it."""
+    """A11.6 Pre-AFV Advance Task Check of each unit the command names."""
     for check in c.paatc:
-        u = state.units[check.unit]
-        leaders = [
-            x
-            for x in state.units.values()
-            if x.side == u.side
-            and x.kind == "leader"
-            and x.status == "active"
-            and not x.broken
-            and not x.pinned
-            and x.location in (check.from_location, c.location)
-            and (check.leader is None or x.id == check.leader)
-        ]
-        mods = leader_modifier(best_leader(leaders), "A11.6")
-        if u.inexperienced:
-            mods.append(Modifier(value=1, cause="Inexperienced: 1TC", rule="A11.6"))
-        dice = yield from roll(f"paatc/{u.id}", n=2, purpose=f"PAATC of {u.id}")
-        original = sum(dice)
-        final = original + sum(m.value for m in mods)
-        passed = final <= u.morale
-        state = yield from emit(
-            PAATCTaken(
-                rule="A11.6",
-                unit=u.id,
-                original=original,
-                modifiers=tuple(mods),
-                final=final,
-                morale=u.morale,
-                passed=passed,
-                back_to=None if passed else check.from_location,
-            ),
-            State,
+        state, _ = yield from take_paatc(
+            state, PaatcOf(check.unit, check.from_location, c.location, check.leader)
         )
     return state
+
+
+class PaatcOf(NamedTuple):
+    """Who takes a PAATC (A11.6): ``unit`` advancing (or attacking, A11.8) from ``came_from``
+    into ``into``, aided by ``leader`` (None: the best able leader of its side in either)."""
+
+    unit: str
+    came_from: str
+    into: str
+    leader: str | None = None
+
+
+def needs_paatc(state: State, unit: UnitState, into: str) -> bool:
+    """A11.6: an MMC entering a Location with a manned Known enemy AFV; SMC, Fanatic and
+    Berserk units are exempt."""
+    if is_smc(unit) or unit.fanatic or unit.berserk:
+        return False
+    return any(
+        v.afv and v.crewed and not v.abandoned and v.side != unit.side
+        for v in vehicles_in(state, into)
+    )
+
+
+def take_paatc(state: State, check: PaatcOf) -> Generator[Step, Any, tuple[State, bool]]:
+    """A11.6 Pre-AFV Advance Task Check: Inexperienced take a 1TC (+1); a leader's modifier
+    aids it; failure pins the unit, which stays where it came from."""
+    u = state.units[check.unit]
+    leaders = [
+        x
+        for x in state.units.values()
+        if x.side == u.side
+        and x.kind == "leader"
+        and x.status == "active"
+        and not x.broken
+        and not x.pinned
+        and x.location in (check.came_from, check.into)
+        and (check.leader is None or x.id == check.leader)
+    ]
+    mods = leader_modifier(best_leader(leaders), "A11.6")
+    if u.inexperienced:
+        mods.append(Modifier(value=1, cause="Inexperienced: 1TC", rule="A11.6"))
+    dice = yield from roll(f"paatc/{u.id}", n=2, purpose=f"PAATC of {u.id}")
+    original = sum(dice)
+    final = original + sum(m.value for m in mods)
+    passed = final <= u.morale
+    state = yield from emit(
+        PAATCTaken(
+            rule="A11.6",
+            unit=u.id,
+            original=original,
+            modifiers=tuple(mods),
+            final=final,
+            morale=u.morale,
+            passed=passed,
+            back_to=None if passed else check.came_from,
+        ),
+        State,
+    )
+    return state, passed
 
 
 def vehicle_fp(v: VehicleState, weapons: tuple[Weapon, ...]) -> int:
@@ -307,15 +354,19 @@ def vehicle_fp(v: VehicleState, weapons: tuple[Weapon, ...]) -> int:
     return fp
 
 
-def close_defense(state: State, d: Designation, location: str) -> Gen:
-    """A11.622: the sN attacks every unarmored unit in the Location with 16 FP on the IFT; no
-    effect if the Original IFT DR > its Usage Number. The IFT result and each Morale Check are
-    outside chapter A11: their outcome is asked per unit."""
+def close_defense(state: State, d: Designation, ctx: CCContext) -> Gen:
+    """A11.622: the sN attacks every unarmored unit in the Location (not Passengers BU inside an
+    armored vehicle, ruling passengers-inside) with 16 FP on the IFT; no effect if the Original
+    IFT DR > its Usage Number. The IFT result and each Morale Check are outside chapter A11:
+    their outcome is asked per unit."""
     v = state.vehicles[d.attackers[0]]
     dice = yield from roll(f"sn/{d.number}", n=2, purpose=f"IFT DR of {v.id} sN (16 FP)")
     original = sum(dice)
     effective = original <= v.close_defense_usage
-    targets = tuple(u.id for u in units_in(state, location))
+    inside = ctx.ruling(PASSENGERS_INSIDE) == "inside"
+    targets = tuple(
+        u.id for u in units_in(state, ctx.location) if not (inside and enclosed(state, u.id))
+    )
     state = yield from emit(
         CloseDefenseWeaponFired(
             rule="A11.622",

@@ -12,12 +12,13 @@ from blowbyblow.domain.asl.commands import CloseCombat
 from blowbyblow.domain.asl.events import (
     ConcealmentLost,
     Infiltrated,
+    SupportWeaponDropped,
     UnitEliminated,
     WithdrawalAttempted,
     WithdrawalKind,
     Withdrew,
 )
-from blowbyblow.domain.asl.setup import is_open_ground
+from blowbyblow.domain.asl.setup import ipc, is_open_ground
 from blowbyblow.domain.asl.state import (
     State,
     UnitState,
@@ -69,12 +70,14 @@ def withdrawal_modifier(state: State, unit: UnitState, location: str) -> Modifie
 
 
 def must_withdraw(state: State, unit: UnitState, location: str) -> bool:
-    """A11.16: broken Infantry in Melee must attempt to withdraw unless guarding prisoners."""
+    """A11.16: broken Infantry in Melee "must attempt to Withdraw from Melee (11.2) unless
+    Disrupted or guarding prisoners"."""
     lock = state.melee.get(location)
     return (
         lock is not None
         and unit.id in lock.units
         and unit.broken
+        and not unit.disrupted
         and unit.id not in state.prisoners.values()
     )
 
@@ -125,9 +128,35 @@ def announce(state: State, command: CloseCombat) -> Generator[Step, Any, tuple[S
     return state, unable
 
 
+def carry_only_ipc(state: State, unit_id: str, key: str) -> Gen:
+    """A11.21: "Any unit withdrawing during the CCPh may carry only <= its IPC": it leaves SW
+    (the player chooses which) in the Location until the Portage Points it carries (the
+    setup's ``sw_portage``) are within its IPC (A4.42)."""
+    u = state.units[unit_id]
+    weights = {sw: state.sw_portage.get(sw, 0) for sw in u.sws}
+    n = 0
+    while sum(weights.values()) > ipc(u):
+        heavy = tuple(sw for sw, pp in weights.items() if pp)
+        sw = yield from ask(
+            f"{key}/{n}",
+            heavy,
+            heavy[0],
+            f"{unit_id} carries {sum(weights.values())} PP, IPC {ipc(u)}: which SW stays?",
+        )
+        state = yield from emit(
+            SupportWeaponDropped(rule="A11.21", unit=unit_id, sw=sw, location=u.location), State
+        )
+        del weights[sw]
+        n += 1
+    return state
+
+
 def move_out(state: State, unit_id: str, to: str, kind: WithdrawalKind, rule: str) -> Gen:
-    """Leave the CC Location; A11.21: into a concealed (not Dummy) enemy's Location the unit
-    is eliminated and the enemy (Random Selection) forfeits concealment; HIP units are placed."""
+    """Leave the CC Location; A11.21: carrying only up to its IPC (not a Street Fighter going
+    back, A11.8); into a concealed (not Dummy) enemy's Location the unit is eliminated and the
+    enemy (Random Selection) forfeits concealment; HIP units are placed."""
+    if kind != "street-fighting":
+        state = yield from carry_only_ipc(state, unit_id, f"carry/{kind}/{unit_id}")
     u = state.units[unit_id]
     keeps = u.concealed and not is_open_ground(state.locations[to])
     state = yield from emit(
@@ -200,6 +229,7 @@ def infiltration(
         )
         if to is None:
             continue
+        state = yield from carry_only_ipc(state, uid, f"carry/infiltration/{attack}/{uid}")
         state = yield from emit(
             Infiltrated(rule="A11.22", unit=uid, original=original, to=to), State
         )

@@ -3,9 +3,10 @@ range 6, morale 7)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypedDict, Unpack
 
-from blowbyblow.domain.asl.commands import CloseCombat
+from blowbyblow.domain.asl.commands import AslCommand
 from blowbyblow.domain.asl.setup import (
     LocationSetup,
     MeleeSetup,
@@ -108,7 +109,7 @@ class RunOptions(TypedDict, total=False):
 
 
 def run(
-    s: Setup, commands: list[CloseCombat], dice: list[int], **options: Unpack[RunOptions]
+    s: Setup, commands: Sequence[AslCommand], dice: list[int], **options: Unpack[RunOptions]
 ) -> Played:
     choices = options.get("choices", {})
     listed = ListedDice(dice)

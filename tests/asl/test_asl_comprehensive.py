@@ -620,10 +620,11 @@ def test_f4_paatc_original_8_modified_by_the_9_2() -> None:
         )
 
 
-def test_prisoners_attack_their_captor_first_when_the_ruling_allows_it() -> None:
-    """A11.33/A11.34 (ruling prisoner-attacks=captor-first): after G3, the HS Prisoner
-    attacks its guard before anything else in the next CCPh; the guard eliminated, it is
-    released, and the guard's own attack is forfeited."""
+def test_prisoners_attack_their_captor_first_by_default() -> None:
+    """A11.33: "Prisoners attempting to eliminate their captor may resolve all of their CC
+    attacks first (20.55)." After G3, the HS Prisoner attacks its guard before anything else in
+    the next CCPh (the default of prisoner-attacks since 1.1); the guard eliminated, it is
+    released, and the guard's own attack is forfeited. Under not-allowed it may not attack."""
     turn2 = CloseCombat(
         turn=2,
         attacker="Russian",
@@ -634,13 +635,13 @@ def test_prisoners_attack_their_captor_first_when_the_ruling_allows_it() -> None
         ],
     )
     with pytest.raises(RuleViolation, match=r"A20\.55"):
-        run(g3(), [G3_CC, turn2], [2, 3, 3, 3, 4, 5, 1, 1])
-    p = run(
-        g3(),
-        [G3_CC, turn2],
-        [2, 3, 3, 3, 4, 5, 1, 1],
-        rulings={"prisoner-attacks": "captor-first"},
-    )
+        run(
+            g3(),
+            [G3_CC, turn2],
+            [2, 3, 3, 3, 4, 5, 1, 1],
+            rulings={"prisoner-attacks": "not-allowed"},
+        )
+    p = run(g3(), [G3_CC, turn2], [2, 3, 3, 3, 4, 5, 1, 1])
     designated = [d for d in of(p, ev.AttackDesignated) if d.sequence == "prisoners"]
     assert [d.attack for d in designated] == [2]
     odds = of(p, ev.OddsCalculated)[-1]

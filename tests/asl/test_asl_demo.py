@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from blowbyblow.domain.asl import events as ev
-from blowbyblow.domain.asl.commands import CloseCombat
+from blowbyblow.domain.asl.commands import AslCommand
 from blowbyblow.domain.asl.setup import Setup
 from blowbyblow.domain.core import SetupError
 from blowbyblow.domain.system import Scenario
@@ -37,6 +37,12 @@ def test_demo_has_ambush_partial_kill_withdrawal_and_melee_carrying_over() -> No
     ):
         assert needed in names, needed
     locked = next(e for e in played.events if isinstance(e, ev.MeleeLocked))
+    advanced = [e for e in played.events if isinstance(e, ev.Advanced)]
+    assert [(a.unit, a.came_from, a.to) for a in advanced] == [
+        ("g-467a", "X2", "X3"),
+        ("g-81", "X2", "X3"),
+        ("g-467b", "X2", "X3"),
+    ]
     begun = [e for e in played.events if isinstance(e, ev.CloseCombatPhaseBegun)]
     assert [b.turn for b in begun] == [1, 2]
     assert begun[1].in_melee and begun[1].melee_since == locked.since == 1
@@ -59,14 +65,14 @@ def test_describe_state_shows_melee_and_concealment_before_and_after() -> None:
     assert "Concealed: g-467b" in after
 
 
-def load(path: Path) -> Scenario[Setup, CloseCombat]:
+def load(path: Path) -> Scenario[Setup, AslCommand]:
     data = tomllib.loads(path.read_text())
     rest = {
         k: v
         for k, v in data.items()
         if k not in ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
     }
-    commands = [msgspec.convert(a, CloseCombat) for a in data.get("actions", [])]
+    commands = [msgspec.convert(a, RULESET.command_type) for a in data.get("actions", [])]
     return Scenario(
         ruleset=data["ruleset"],
         label=data["label"],

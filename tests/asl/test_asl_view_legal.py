@@ -12,7 +12,7 @@ from asl_helpers import hs, leader, loc, run, setup, squad
 from hypothesis import HealthCheck, given, settings
 from test_asl_properties import battles
 
-from blowbyblow.domain.asl.commands import Attack, CloseCombat
+from blowbyblow.domain.asl.commands import AslCommand, Attack, CloseCombat
 from blowbyblow.domain.asl.legal import legal_commands, validate
 from blowbyblow.domain.asl.projection import view
 from blowbyblow.domain.asl.setup import Setup, VehicleSetup
@@ -28,19 +28,10 @@ RULESET = get_game_system("asl")
 DEFAULTS = RULESET.resolve_rulings({})
 
 
-def build(option: CommandOption) -> CloseCombat:
+def build(option: CommandOption) -> AslCommand:
     """The command an option stands for, with the first allowed value of each option field."""
-    first = {name: values[0] for name, values in option.options.items()}
-    attacks = []
-    if "attacks.by" in first:
-        attacks = [Attack(by=[first["attacks.by"]], targets=[first["attacks.targets"]])]
-    return CloseCombat(
-        turn=int(option.fields["turn"]),
-        attacker=option.fields["attacker"],
-        location=option.fields["location"],
-        solo=[first["solo"]] if "solo" in first else [],
-        attacks=attacks,
-    )
+    command: AslCommand = RULESET.build_command(option)
+    return command
 
 
 def assert_offers_are_legal(state: State, rulings: dict[str, str] | None = None) -> None:
@@ -48,7 +39,7 @@ def assert_offers_are_legal(state: State, rulings: dict[str, str] | None = None)
     offered attacker has a legal target among those offered, and each target an attacker."""
     rulings = rulings or DEFAULTS
     ctx = Context(rulings=rulings, command_index=1)
-    for option in legal_commands(state):
+    for option in legal_commands(state, rulings):
         command = build(option)
         Table(
             system=RULESET,
@@ -59,26 +50,28 @@ def assert_offers_are_legal(state: State, rulings: dict[str, str] | None = None)
         ).adjudicate(state, command, 1)
         by = option.options.get("attacks.by", ())
         targets = option.options.get("attacks.targets", ())
-        pairs = {(b, t) for b in by for t in targets if _legal(state, command, (b, t), ctx)}
+        pairs = {(b, t) for b in by for t in targets if _legal(state, option, (b, t), ctx)}
         assert {b for b, _ in pairs} == set(by), option
         assert {t for _, t in pairs} == set(targets), option
 
 
-def _legal(state: State, base: CloseCombat, pair: tuple[str, str], ctx: Context) -> bool:
+def _legal(state: State, option: CommandOption, pair: tuple[str, str], ctx: Context) -> bool:
     by, target = pair
-    smc = state.units.get(by) is not None and state.units[by].kind in ("leader", "hero")
-    trial = msgspec.structs.replace(
-        base, solo=[by] if smc else [], attacks=[Attack(by=[by], targets=[target])]
-    )
     try:
+        trial = RULESET.build_command(option, {"attacks.by": by, "attacks.targets": target})
         validate(state, trial, ctx)
     except RuleViolation:
         return False
     return True
 
 
+def cc_offers(state: State) -> list[CommandOption]:
+    """The ``closecombat`` options offered (those between phases are tested elsewhere)."""
+    return [o for o in legal_commands(state) if o.type == "closecombat"]
+
+
 def options_for(state: State, side: str) -> list[CommandOption]:
-    return [o for o in legal_commands(state) if o.side == side]
+    return [o for o in cc_offers(state) if o.side == side]
 
 
 def unit(v: StateView, uid: str) -> UnitView:
@@ -90,7 +83,7 @@ def stats(u: UnitView) -> dict[str, str]:
 
 
 def demo_states() -> list[State]:
-    """The demo's states: at the start, after its first command, after both."""
+    """The demo's states: at the start, after its first command (the advance), after all."""
     scenario = RULESET.demo()
     first = msgspec.structs.replace(scenario, commands=scenario.commands[:1])
     return [RULESET.initial_state(scenario.setup), play(first).state, play(scenario).state]
@@ -106,17 +99,30 @@ def test_demo_states_offer_only_legal_commands() -> None:
 
 
 def test_before_the_first_ccph_either_side_may_be_the_attacker_of_player_turn_1() -> None:
+    """Either side's Player Turn 1 may begin: each side's units may advance (A4.7). Once the
+    German stack advanced into X3, the German Player Turn's CC there is offered to both sides."""
     state = RULESET.initial_state(RULESET.demo().setup)
-    offered = legal_commands(state)
-    assert {(o.fields["turn"], o.fields["attacker"], o.fields["location"]) for o in offered} == {
-        ("1", "German", "X3"),
-        ("1", "Russian", "X3"),
+    offered = legal_commands(state, DEFAULTS)
+    advances = {
+        (o.fields["attacker"], o.actor, o.options["to"]) for o in offered if o.type == "advance"
     }
-    german = next(o for o in offered if o.side == "German" and o.fields["attacker"] == "German")
+    assert advances >= {
+        ("German", "g-467a", ("X3",)),
+        ("German", "g-81", ("X3",)),
+        ("Russian", "r-447a", ("X2", "Y3")),
+    }
+    assert not cc_offers(state)
+    first = msgspec.structs.replace(RULESET.demo(), commands=RULESET.demo().commands[:1])
+    state = play(first).state
+    cc = cc_offers(state)
+    assert {(o.fields["turn"], o.fields["attacker"], o.fields["location"]) for o in cc} == {
+        ("1", "German", "X3"),
+    }
+    german = next(o for o in cc if o.side == "German")
     # A11.14: the 8-1 stacked on the 4-6-7 is not singled out; it may attack if it says so first.
     assert german.options["attacks.by"] == ("g-467a", "g-467b", "g-81")
     assert german.options["solo"] == ("g-81",)
-    russian = next(o for o in offered if o.side == "Russian" and o.fields["attacker"] == "German")
+    russian = next(o for o in cc if o.side == "Russian")
     assert russian.options["attacks.targets"] == ("g-467a", "g-467b")
     assert "g-81" not in russian.options["attacks.targets"]
 
@@ -125,7 +131,7 @@ def test_after_the_last_location_of_a_player_turn_the_other_side_attacks_next() 
     """Player Turn 2 (Russian) resolved X3, its only contested Location: Player Turn 3 is the
     German's; the HS that withdrew to X2 is out of the Melee and offered nowhere."""
     final = play(RULESET.demo()).state
-    offered = legal_commands(final)
+    offered = cc_offers(final)
     assert {(o.fields["turn"], o.fields["attacker"]) for o in offered} == {("3", "German")}
     assert [o.side for o in offered] == ["German", "Russian"]
     everyone = {x for o in offered for values in o.options.values() for x in values}
@@ -148,7 +154,7 @@ def two_locations() -> Setup:
 def test_a_location_resolved_this_player_turn_is_not_offered_again() -> None:
     """A11.12: each Location's CC once per Player Turn; C1 holds one side only."""
     p = run(two_locations(), [CloseCombat(turn=1, attacker="German", location="A1")], [])
-    offered = legal_commands(p.state)
+    offered = cc_offers(p.state)
     assert {(o.fields["turn"], o.fields["location"]) for o in offered} == {("1", "B1")}
     assert_offers_are_legal(p.state)
 
@@ -156,7 +162,7 @@ def test_a_location_resolved_this_player_turn_is_not_offered_again() -> None:
 def test_a_broken_unit_is_attacked_but_never_attacks() -> None:
     """A11.16: in B1 the broken 4-4-7 is a target; the Russian side has no attack to offer."""
     state = RULESET.initial_state(two_locations())
-    b1 = [o for o in legal_commands(state) if o.fields["location"] == "B1"]
+    b1 = [o for o in cc_offers(state) if o.fields["location"] == "B1"]
     german = [o for o in b1 if o.side == "German" and o.fields["attacker"] == "German"]
     assert german[0].options == {"attacks.by": ("g2",), "attacks.targets": ("r2",)}
     assert not [o for o in b1 if o.side == "Russian" and o.fields["attacker"] == "German"]
@@ -164,8 +170,9 @@ def test_a_broken_unit_is_attacked_but_never_attacks() -> None:
 
 
 def test_dummies_passengers_and_prisoners_are_not_offered() -> None:
-    """A11.19 Dummies are removed; A11.611 Passengers share their vehicle's fate; A20.22
-    prisoners do not attack under the default ruling, nor are they attacked."""
+    """A11.19 Dummies are removed; A11.611 Passengers share their vehicle's fate; prisoners are
+    not attacked, and attack only their captor (A11.33, ruling prisoner-attacks), never under
+    not-allowed."""
     s = setup(
         [
             squad("g1", "German", "A1", "4-6-7"),
@@ -193,17 +200,25 @@ def test_dummies_passengers_and_prisoners_are_not_offered() -> None:
         [1, 2],
     )
     assert p.state.prisoners == {"r426": "g1"}
-    offered = legal_commands(p.state)
+    offered = cc_offers(p.state)
     assert {o.fields["turn"] for o in offered} == {"2"}
     for o in offered:
         everyone = {x for values in o.options.values() for x in values}
-        assert not everyone & {"gD", "r1", "r426"}, o
+        assert not everyone & {"gD", "r1"}, o
+        assert "r426" not in o.options.get("attacks.targets", ()), o
     german = next(o for o in offered if o.side == "German")
     assert german.options["attacks.targets"] == ("r447", "ht")
     russian = next(o for o in offered if o.side == "Russian")
     # the unarmored halftrack has no CC FP (A11.62); its Passenger r1 shares its fate
-    assert russian.options == {"attacks.by": ("r447",), "attacks.targets": ("g1",)}
+    assert russian.options == {"attacks.by": ("r447", "r426"), "attacks.targets": ("g1",)}
     assert_offers_are_legal(p.state)
+    not_allowed = {**DEFAULTS, "prisoner-attacks": "not-allowed"}
+    russian = next(
+        o
+        for o in legal_commands(p.state, not_allowed)
+        if o.type == "closecombat" and o.side == "Russian"
+    )
+    assert russian.options == {"attacks.by": ("r447",), "attacks.targets": ("g1",)}
 
 
 def test_a_vehicle_attacks_personnel_only_and_an_smc_alone_needs_no_solo() -> None:
@@ -220,13 +235,13 @@ def test_a_vehicle_attacks_personnel_only_and_an_smc_alone_needs_no_solo() -> No
     )
     state = RULESET.initial_state(s)
     german = next(
-        o for o in legal_commands(state) if o.side == "German" and o.fields["attacker"] == "German"
+        o for o in cc_offers(state) if o.side == "German" and o.fields["attacker"] == "German"
     )
     assert german.options["attacks.by"] == ("gL", "pz")
     assert german.options["attacks.targets"] == ("r1", "t34")
     assert "solo" not in german.options
     russian = next(
-        o for o in legal_commands(state) if o.side == "Russian" and o.fields["attacker"] == "German"
+        o for o in cc_offers(state) if o.side == "Russian" and o.fields["attacker"] == "German"
     )
     # the T-34 has no CC FP: only the squad attacks, the leader or either vehicle
     assert russian.options["attacks.by"] == ("r1",)
@@ -249,11 +264,11 @@ def test_in_melee_an_smc_is_attacked_with_the_mmc_it_is_stacked_on() -> None:
     state = RULESET.initial_state(s)
     assert_offers_are_legal(state)
     russian = next(
-        o for o in legal_commands(state) if o.side == "Russian" and o.fields["attacker"] == "German"
+        o for o in cc_offers(state) if o.side == "Russian" and o.fields["attacker"] == "German"
     )
     assert russian.options["attacks.targets"] == ("g1",)
     german = next(
-        o for o in legal_commands(state) if o.side == "German" and o.fields["attacker"] == "German"
+        o for o in cc_offers(state) if o.side == "German" and o.fields["attacker"] == "German"
     )
     assert german.options == {
         "attacks.by": ("g1", "gL"),
