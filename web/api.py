@@ -16,7 +16,7 @@ import anyio.to_thread
 from litestar import Request, Response, get, post
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import Parameter
+from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 from litestar.response import ServerSentEvent
 
 from blowbyblow.replay.store import BattleStore
@@ -188,7 +188,7 @@ async def list_battles(request: AnyRequest) -> list[BattleSummary]:
 
 
 @get("/api/battles/{battle:str}", tags=["read"], responses=REFUSALS)
-async def battle_summary(request: AnyRequest, battle: str) -> BattleSummary:
+async def battle_summary(request: AnyRequest, battle: FromPath[str]) -> BattleSummary:
     server(request).access(request).read()
     return await work(server(request).service.summary, await _battle(request, battle))
 
@@ -196,7 +196,7 @@ async def battle_summary(request: AnyRequest, battle: str) -> BattleSummary:
 @get("/api/battles/{battle:str}/log", tags=["read"], responses=REFUSALS)
 async def battle_log(
     request: AnyRequest,
-    battle: str,
+    battle: FromPath[str],
     after: int = Parameter(default=0, ge=0, description="Only events after this position."),
 ) -> list[EventRow]:
     """The blow-by-blow log (``bxb log --json``): each step with its rule, citation, every
@@ -206,35 +206,35 @@ async def battle_log(
 
 
 @get("/api/battles/{battle:str}/at/{position:int}", tags=["read"], responses=REFUSALS)
-async def battle_at(request: AnyRequest, battle: str, position: int) -> StateAt:
+async def battle_at(request: AnyRequest, battle: FromPath[str], position: FromPath[int]) -> StateAt:
     """The state right after ``position`` (``bxb at``)."""
     server(request).access(request).read()
     return await work(server(request).service.state_at, await _battle(request, battle), position)
 
 
 @get("/api/battles/{battle:str}/state", tags=["read"], responses=REFUSALS)
-async def battle_state(request: AnyRequest, battle: str) -> StateAt:
+async def battle_state(request: AnyRequest, battle: FromPath[str]) -> StateAt:
     """The state after the last event."""
     server(request).access(request).read()
     return await work(server(request).service.state_at, await _battle(request, battle), None)
 
 
 @get("/api/battles/{battle:str}/legal", tags=["read"], responses=REFUSALS)
-async def battle_legal(request: AnyRequest, battle: str) -> LegalOptions:
+async def battle_legal(request: AnyRequest, battle: FromPath[str]) -> LegalOptions:
     """The commands the rules allow now, under the battle's rulings."""
     server(request).access(request).read()
     return await work(server(request).service.legal, await _battle(request, battle))
 
 
 @get("/api/battles/{battle:str}/verify", tags=["read"], responses=REFUSALS)
-async def battle_verify(request: AnyRequest, battle: str) -> VerifyResult:
+async def battle_verify(request: AnyRequest, battle: FromPath[str]) -> VerifyResult:
     """Re-adjudicate every command from its recorded inputs (``bxb verify``); writes nothing."""
     server(request).access(request).read()
     return await work(server(request).service.verify, await _battle(request, battle))
 
 
 @get("/api/diff", tags=["read"], responses=REFUSALS)
-async def battles_diff(request: AnyRequest, a: str, b: str) -> DiffResult:
+async def battles_diff(request: AnyRequest, a: FromQuery[str], b: FromQuery[str]) -> DiffResult:
     """The first position where two battles differ (``bxb diff``)."""
     server(request).access(request).read()
     ids = [await _battle(request, a), await _battle(request, b)]
@@ -242,14 +242,14 @@ async def battles_diff(request: AnyRequest, a: str, b: str) -> DiffResult:
 
 
 @get("/api/tournaments/{slug:str}", tags=["read"], responses=REFUSALS)
-async def tournament_dashboard(request: AnyRequest, slug: str) -> Dashboard:
+async def tournament_dashboard(request: AnyRequest, slug: FromPath[str]) -> Dashboard:
     """Every table of a tournament, its latest battle and its status."""
     server(request).access(request).read()
     return await work(server(request).service.dashboard, slug)
 
 
 @post("/api/tournaments/{slug:str}/verify", tags=["read"], status_code=200, responses=REFUSALS)
-async def tournament_verify(request: AnyRequest, slug: str) -> BulkResult:
+async def tournament_verify(request: AnyRequest, slug: FromPath[str]) -> BulkResult:
     """Verify every battle of the tournament; writes nothing."""
     server(request).access(request).read()
     return await work(server(request).service.verify_all, slug)
@@ -259,7 +259,7 @@ async def tournament_verify(request: AnyRequest, slug: str) -> BulkResult:
 
 
 @get("/api/battles/{battle:str}/stream", tags=["live"], responses=REFUSALS)
-async def battle_stream(request: AnyRequest, battle: str) -> ServerSentEvent:
+async def battle_stream(request: AnyRequest, battle: FromPath[str]) -> ServerSentEvent:
     """Server-sent events: a note each time the battle is written to."""
     server(request).access(request).read()
     bid = await _battle(request, battle)
@@ -267,7 +267,7 @@ async def battle_stream(request: AnyRequest, battle: str) -> ServerSentEvent:
 
 
 @get("/api/tournaments/{slug:str}/stream", tags=["live"], responses=REFUSALS)
-async def tournament_stream(request: AnyRequest, slug: str) -> ServerSentEvent:
+async def tournament_stream(request: AnyRequest, slug: FromPath[str]) -> ServerSentEvent:
     """Server-sent events: a note each time any battle of the tournament is written to."""
     server(request).access(request).read()
     await work(server(request).tournaments.tournament, slug)
@@ -275,7 +275,9 @@ async def tournament_stream(request: AnyRequest, slug: str) -> ServerSentEvent:
 
 
 @get("/api/tournaments/{slug:str}/tables/{table:int}/stream", tags=["live"], responses=REFUSALS)
-async def table_stream(request: AnyRequest, slug: str, table: int) -> ServerSentEvent:
+async def table_stream(
+    request: AnyRequest, slug: FromPath[str], table: FromPath[int]
+) -> ServerSentEvent:
     """Server-sent events: a note each time a battle at this table starts or is written to."""
     server(request).access(request).read()
     await work(server(request).tournaments.tournament, slug)
@@ -287,7 +289,7 @@ async def table_stream(request: AnyRequest, slug: str, table: int) -> ServerSent
 
 @post("/api/tournaments/{slug:str}/tables/{table:int}/battles", tags=["table"], responses=REFUSALS)
 async def start_battle(
-    request: AnyRequest, slug: str, table: int, data: StartBattle
+    request: AnyRequest, slug: FromPath[str], table: FromPath[int], data: JSONBody[StartBattle]
 ) -> BattleSummary:
     """Start a battle at a table (its token or the judge's): the game system's demo setup unless
     ``setup`` is given; with ``commands``, a whole scenario recorded at once (``bxb record``)."""
@@ -299,7 +301,9 @@ async def start_battle(
 
 
 @post("/api/battles/{battle:str}/commands", tags=["table"], responses=REFUSALS)
-async def play_command(request: AnyRequest, battle: str, data: PlayCommand) -> Response[PlayResult]:
+async def play_command(
+    request: AnyRequest, battle: FromPath[str], data: JSONBody[PlayCommand]
+) -> Response[PlayResult]:
     """Play one command: 201 with its events when adjudicated and written (one transaction);
     200 with ``needs`` (nothing written) when the rules ask for dice or a choice first."""
     srv = server(request)
@@ -315,7 +319,7 @@ async def play_command(request: AnyRequest, battle: str, data: PlayCommand) -> R
 
 
 @post("/api/battles/{battle:str}/finish", tags=["table"], status_code=200, responses=REFUSALS)
-async def finish_battle(request: AnyRequest, battle: str) -> BattleSummary:
+async def finish_battle(request: AnyRequest, battle: FromPath[str]) -> BattleSummary:
     """The table says the battle is over (the judge may then seal it)."""
     srv = server(request)
     bid = await _battle(request, battle)
@@ -337,7 +341,7 @@ async def _judge(request: AnyRequest, action: str, battle: UUID) -> None:
 
 
 @post("/api/battles/{battle:str}/seal", tags=["judge"], responses=REFUSALS)
-async def seal(request: AnyRequest, battle: str) -> SealResult:
+async def seal(request: AnyRequest, battle: FromPath[str]) -> SealResult:
     """Verify, then close the battle with the judges' signed checkpoint (``bxb seal``)."""
     srv = server(request)
     bid = await _battle(request, battle)
@@ -353,7 +357,7 @@ async def seal(request: AnyRequest, battle: str) -> SealResult:
     media_type="application/x-ndjson",
     responses=REFUSALS,
 )
-async def export(request: AnyRequest, battle: str) -> Response[bytes]:
+async def export(request: AnyRequest, battle: FromPath[str]) -> Response[bytes]:
     """The battle as a self-contained JSON Lines record (``bxb export``)."""
     bid = await _battle(request, battle)
     await _judge(request, "exports", bid)
@@ -366,7 +370,9 @@ async def export(request: AnyRequest, battle: str) -> Response[bytes]:
 
 
 @post("/api/battles/{battle:str}/whatif", tags=["judge"], status_code=200, responses=REFUSALS)
-async def whatif(request: AnyRequest, battle: str, data: WhatIfRequest) -> WhatIfResult:
+async def whatif(
+    request: AnyRequest, battle: FromPath[str], data: JSONBody[WhatIfRequest]
+) -> WhatIfResult:
     """Re-run with the same dice under other rulings (``bxb whatif``); ``save`` records it."""
     srv = server(request)
     bid = await _battle(request, battle)
@@ -376,7 +382,7 @@ async def whatif(request: AnyRequest, battle: str, data: WhatIfRequest) -> WhatI
 
 
 @post("/api/import", tags=["judge"], responses=REFUSALS)
-async def import_battle(request: AnyRequest, data: ImportRequest) -> ImportResult:
+async def import_battle(request: AnyRequest, data: JSONBody[ImportRequest]) -> ImportResult:
     """Verify an export completely, then add it to the store (``bxb import``)."""
     srv = server(request)
     srv.access(request).judge("imports", None)
@@ -386,7 +392,7 @@ async def import_battle(request: AnyRequest, data: ImportRequest) -> ImportResul
 @post(
     "/api/tournaments/{slug:str}/seal-finished", tags=["judge"], status_code=200, responses=REFUSALS
 )
-async def seal_finished(request: AnyRequest, slug: str) -> BulkResult:
+async def seal_finished(request: AnyRequest, slug: FromPath[str]) -> BulkResult:
     """Seal every finished battle of the tournament."""
     srv = server(request)
     srv.access(request).judge("seals", slug)
@@ -402,7 +408,9 @@ async def seal_finished(request: AnyRequest, slug: str) -> BulkResult:
     media_type="application/zip",
     responses=REFUSALS,
 )
-async def export_round(request: AnyRequest, slug: str, round_: int) -> Response[bytes]:
+async def export_round(
+    request: AnyRequest, slug: FromPath[str], round_: FromPath[int]
+) -> Response[bytes]:
     """Every battle of a round, one export each, in a zip."""
     srv = server(request)
     srv.access(request).judge("exports", slug)

@@ -10,6 +10,7 @@ from uuid import UUID
 
 import msgspec
 from litestar import Request, Response, get
+from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
 from blowbyblow.replay.registry import game_systems
@@ -63,7 +64,7 @@ async def index(request: AnyRequest) -> Template:
 
 
 @get("/join/{token:str}", include_in_schema=False)
-async def join(request: AnyRequest, token: str) -> Response[Any]:
+async def join(request: AnyRequest, token: FromPath[str]) -> Response[Any]:
     """Where a table's QR code points: keep the token in a cookie, go to the table's page."""
     srv = server(request)
     who = await work(srv.tournaments.principal, token)
@@ -90,7 +91,7 @@ async def leave(request: AnyRequest) -> Response[Any]:
 
 
 @get("/tournaments/{slug:str}", include_in_schema=False)
-async def dashboard(request: AnyRequest, slug: str) -> Template:
+async def dashboard(request: AnyRequest, slug: FromPath[str]) -> Template:
     srv = server(request)
     try:
         srv.access(request).read()
@@ -101,7 +102,7 @@ async def dashboard(request: AnyRequest, slug: str) -> Template:
 
 
 @get("/tournaments/{slug:str}/tables/{table:int}", include_in_schema=False)
-async def table_page(request: AnyRequest, slug: str, table: int) -> Template:
+async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> Template:
     srv = server(request)
 
     def run() -> dict[str, Any]:
@@ -160,17 +161,21 @@ async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Tem
 
 
 @get("/battles/{battle:str}", include_in_schema=False)
-async def viewer(request: AnyRequest, battle: str) -> Template:
+async def viewer(request: AnyRequest, battle: FromPath[str]) -> Template:
     return await _viewer(request, battle, None)
 
 
 @get("/battles/{battle:str}/at/{position:int}", include_in_schema=False)
-async def viewer_at(request: AnyRequest, battle: str, position: int) -> Template:
+async def viewer_at(
+    request: AnyRequest, battle: FromPath[str], position: FromPath[int]
+) -> Template:
     return await _viewer(request, battle, position)
 
 
 @get("/battles/{battle:str}/at/{position:int}/state", include_in_schema=False)
-async def state_fragment(request: AnyRequest, battle: str, position: int) -> Template:
+async def state_fragment(
+    request: AnyRequest, battle: FromPath[str], position: FromPath[int]
+) -> Template:
     """The state panel alone, for the viewer stepping without a reload."""
     srv = server(request)
     try:
@@ -184,7 +189,9 @@ async def state_fragment(request: AnyRequest, battle: str, position: int) -> Tem
 
 
 @get("/battles/{battle:str}/rows/{after:int}", include_in_schema=False)
-async def rows_fragment(request: AnyRequest, battle: str, after: int) -> Template:
+async def rows_fragment(
+    request: AnyRequest, battle: FromPath[str], after: FromPath[int]
+) -> Template:
     """The log's rows after a position, for a viewer following a battle live."""
     srv = server(request)
     try:
