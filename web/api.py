@@ -7,6 +7,7 @@ listening (``web/live.py``). A refusal is an ``ErrorBody`` naming the field and 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -125,8 +126,13 @@ def validation_error(request: AnyRequest, exc: ValidationException) -> Response[
     """A body or parameter that does not fit the request's schema: the first field at fault."""
     extra = exc.extra if isinstance(exc.extra, list) else []
     first = extra[0] if extra and isinstance(extra[0], dict) else {}
-    key = str(first.get("key") or "body")
+    key = str(first.get("key") or "")
     message = str(first.get("message") or exc.detail)
+    if key in ("", "data"):  # the body as a whole: msgspec names the field in its message
+        named = re.search(r"unknown field `([^`]+)`", message) or re.search(
+            r" - at `\$\.?([^`]*)`", message
+        )
+        key = named.group(1) if named and named.group(1) else "body"
     return error_response(
         ErrorBody(
             status=400, field=key, rule="the request schema (/schema/openapi.json)", message=message

@@ -49,12 +49,12 @@ class Hub:
         queue: asyncio.Queue[Note | None] = asyncio.Queue()
         self._queues[topic].add(queue)
         try:
-            yield ServerSentEventMessage(comment="listening", retry=2000)
+            yield ServerSentEventMessage(data=None, comment="listening", retry=2000)
             while not self._closed:
                 try:
                     note = await asyncio.wait_for(queue.get(), timeout=PING)
                 except TimeoutError:
-                    yield ServerSentEventMessage(comment="ping")
+                    yield ServerSentEventMessage(data=None, comment="ping")
                     continue
                 if note is None:
                     return

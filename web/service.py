@@ -49,7 +49,7 @@ from blowbyblow.replay.service import (
     seal_battle,
 )
 from blowbyblow.replay.store import BattleStore, LoggedEvent, StaleVersion, StoreError
-from blowbyblow.replay.verify import Report, verify_battle
+from blowbyblow.replay.verify import Problem, Report, check_chain, read_all, verify_battle
 from blowbyblow.replay.whatif import first_divergence, what_if
 from blowbyblow.web.schemas import (
     BattleSummary,
@@ -575,7 +575,7 @@ class Service:
     # --- judging ----------------------------------------------------------------------------
 
     def verify(self, battle: UUID) -> VerifyResult:
-        report = verify_battle(self.store, battle)
+        report = _verify(self.store, battle)
         result = self._verify_result(report)
         with self._lock:
             self._verified[(battle, report.events)] = result
@@ -613,6 +613,10 @@ class Service:
         )
 
     def seal(self, battle: UUID) -> SealResult:
+        if not any(isinstance(e.event, CommandIssued) for e in self.read(battle).events):
+            raise ApiError(
+                409, "battle", "a seal closes a battle that has begun", "no command played yet"
+            )
         if self.key is None:
             raise ApiError(
                 409,
@@ -759,6 +763,32 @@ class Service:
                     f"{slug}-round{round_}-table{p.table}-{p.battle}.jsonl", self.export(p.battle)
                 )
         return out.getvalue()
+
+
+def _verify(store: BattleStore, battle: UUID) -> Report:
+    """``verify_battle``, and the same checks for a battle that has only begun: the engine's
+    verification expects at least one command (it splits the log by command) and fails on a
+    battle started live with none yet, so such a battle's records, chain and setup are checked
+    here instead."""
+    events, problem = read_all(store, battle)
+    if problem is not None or any(isinstance(e.event, CommandIssued) for e in events):
+        return verify_battle(store, battle)
+    report = Report(battle=battle, events=len(events))
+    if events and isinstance(events[0].event, BattleStarted):
+        first = events[0].event
+        report.label, report.ruleset = first.label, first.ruleset
+        try:
+            system = get_game_system(first.ruleset)
+            system.validate_setup(first.setup)
+            if system.resolve_rulings(first.rulings) != first.rulings:
+                raise SetupError("the rulings recorded are not the full, valid set")
+        except BlowByBlowError as e:
+            report.problem = Problem(1, "setup", f"the setup is not valid: {e}")
+            return report
+    report.problem = check_chain(battle, events) or (
+        None if len(events) == 1 else Problem(2, "sequence", "events before the first command")
+    )
+    return report
 
 
 def rulesets() -> list[RulesetInfo]:

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from litestar.testing import TestClient
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
-from litestar.testing import TestClient
-from web_helpers import Site, bearer, make_site  # noqa: E402 - after the path is set
+from web_helpers import Client, Site, bearer, make_site  # noqa: E402 - after the path is set
 
 
 @pytest.fixture
@@ -22,13 +22,13 @@ def site(tmp_path: Path) -> Site:
 
 
 @pytest.fixture
-def client(site: Site) -> Iterator[TestClient[object]]:
+def client(site: Site) -> Iterator[Client]:
     with TestClient(site.app()) as c:
         yield c
 
 
 @pytest.fixture
-def seeded_battle(site: Site, client: TestClient[object]) -> str:
+def seeded_battle(site: Site, client: Client) -> str:
     """A battle at spring's table 1, seeded dice, one command played."""
     r = client.post(
         "/api/tournaments/spring/tables/1/battles",

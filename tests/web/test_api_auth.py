@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 from litestar.testing import TestClient
-from web_helpers import Site, bearer
+from web_helpers import Client, Site, bearer
 
 from blowbyblow.replay.export import export_battle
-from blowbyblow.replay.service import record
 from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.service import record
 from blowbyblow.replay.store import BattleStore
 
 WHO = ("nobody", "bogus", "table1", "table2", "judge", "autumn_table", "autumn_judge")
@@ -65,7 +65,7 @@ JUDGE_READS: list[tuple[str, str, str, Any]] = [
 ]
 
 
-def call(client: TestClient[object], method: str, path: str, body: Any, tok: str | None) -> Any:
+def call(client: Client, method: str, path: str, body: Any, tok: str | None) -> Any:
     return client.request(method, path, json=body, headers=bearer(tok))
 
 
@@ -82,7 +82,7 @@ def refused_properly(response: Any, status: int) -> None:
 @pytest.mark.parametrize(("name", "method", "path", "body", "expected", "ok"), WRITES)
 def test_writes_follow_the_token_rules(  # noqa: PLR0913 - pytest parameters
     site: Site,
-    client: TestClient[object],
+    client: Client,
     seeded_battle: str,
     who: str,
     name: str,
@@ -108,7 +108,7 @@ def test_writes_follow_the_token_rules(  # noqa: PLR0913 - pytest parameters
 @pytest.mark.parametrize(("name", "method", "path", "body"), JUDGE_READS)
 def test_judge_only_reads(  # noqa: PLR0913 - pytest parameters
     site: Site,
-    client: TestClient[object],
+    client: Client,
     seeded_battle: str,
     who: str,
     name: str,
@@ -133,7 +133,7 @@ def _foreign_export() -> str:
 
 
 @pytest.mark.parametrize("who", WHO)
-def test_only_a_judge_imports(site: Site, client: TestClient[object], who: str) -> None:
+def test_only_a_judge_imports(site: Site, client: Client, who: str) -> None:
     text = _foreign_export()
     before = site.written()
     response = call(client, "POST", "/api/import", {"text": text}, token(site, who))

@@ -16,12 +16,14 @@ from typing import Any
 import uvicorn
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from litestar import Litestar
+from litestar.testing import TestClient
 
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.app import create_app
 from blowbyblow.web.tournament import TournamentStore
 
+Client = TestClient[Litestar]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
