@@ -108,6 +108,7 @@
 
   function ask(need) {
     $("need").hidden = false;
+    $("need").dataset.asked = String(Number($("need").dataset.asked || 0) + 1); // the questions asked so far: what a test waits on
     $("options").classList.add("dim");
     $("need-prompt").textContent = need.prompt;
     roll = [];
