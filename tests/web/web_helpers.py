@@ -17,6 +17,7 @@ import uvicorn
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from litestar import Litestar
 from litestar.testing import TestClient
+from playwright.sync_api import ViewportSize
 
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.web.access import Reading
@@ -33,7 +34,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-PHONE = {"width": 390, "height": 844}
+PHONE = ViewportSize(width=390, height=844)  # a phone held upright
 
 
 @dataclass
