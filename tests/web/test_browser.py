@@ -22,9 +22,11 @@ from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, liv
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued, DiceRolled
 from blowbyblow.replay.verify import verify_battle
-from blowbyblow.replay.whatif import what_if
+from blowbyblow.replay.whatif import first_divergence, what_if
+from blowbyblow.web.schemas import PlayCommand, StartBattle
+from blowbyblow.web.service import Service
 
-from bxbtest import RULESET_IDS
+from bxbtest import RULESET_IDS, tamper
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 DICE = [4, 3, 5, 2, 6, 1]
@@ -146,6 +148,10 @@ def describe(page: Page) -> str:
     return str(page.locator("#describe").text_content())
 
 
+def other_face(values: list[int], sides: int) -> None:
+    values[0] = values[0] % sides + 1
+
+
 def wait_position(page: Page, position: int) -> None:
     page.wait_for_function(
         f"() => document.getElementById('state-panel').dataset.position === '{position}'"
@@ -222,13 +228,35 @@ def test_a_judge_verifies_runs_a_what_if_and_seals(web: Any, browser: BrowserCon
     report = verify_battle(site.store, UUID(battle))
     assert report.ok and report.notes and "sealed by key" in report.notes[0]
 
+    # another battle at the table: the viewer's diff agrees with the engine's
+    service = Service(store=site.store, tournaments=site.tournaments)
+    other = service.start("club", 3, StartBattle(ruleset="necromunda-2023", seed="other"))
+    service.play(UUID(other.battle), PlayCommand(option=0))
+    page.goto(f"{base}/battles/{battle}")
+    page.select_option("#diff-other", other.battle)
+    page.click("#diff-run")
+    a, b = (site.store.read(UUID(x)) for x in (battle, other.battle))
+    expected_diff = first_divergence([e.event for e in a], [e.event for e in b])
+    assert page.locator("#diff-divergence").inner_text() == str(expected_diff)
+
+    # a die edited in the store behind the server's back: verify highlights the first divergence
+    rolled = next(e for e in b if isinstance(e.event, DiceRolled))
+    tamper(site.db, other.battle, rolled.position, lambda ev: other_face(ev["values"], ev["sides"]))
+    problem = verify_battle(site.store, UUID(other.battle)).problem
+    assert problem is not None
+    page.goto(f"{base}/battles/{other.battle}")
+    page.click("#verify")
+    page.wait_for_selector("#verify-result .bad")
+    assert page.locator(".ev.divergent").get_attribute("data-position") == str(problem.position)
+    wait_position(page, problem.position)
+
     page.goto(f"{base}/tournaments/club")
     page.click("#verify-all")
-    page.wait_for_selector("#verify-all-result.ok")
+    page.wait_for_selector("#verify-all-result.bad")  # the edited battle fails
     page.goto(f"{base}/tournaments/club")
     statuses = page.locator("#tables tbody tr").evaluate_all(
         "rows => rows.map(r => r.dataset.status)"
     )
-    assert "sealed" in statuses
+    assert "sealed" in statuses or "verify failed" in statuses
     page.screenshot(path=str(IMAGES / "web-dashboard.png"), full_page=True)
     page.close()

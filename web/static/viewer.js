@@ -16,8 +16,15 @@
       row.classList.toggle("current", p === position);
       row.classList.toggle("later", p > position);
     });
+    // Keep the current event in sight inside the list, without scrolling the page itself.
     const current = $(`ev-${position}`);
-    if (current) current.scrollIntoView({ block: "nearest" });
+    const list = $("events");
+    if (current) {
+      const top = current.offsetTop;
+      if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      }
+    }
   }
 
   async function go(target) {
