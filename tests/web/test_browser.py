@@ -101,6 +101,7 @@ def answer_until_played(page: Page, before: dict[str, str], rolled: list[int], s
     while state["version"] == before["version"]:
         if page.locator("#dice-pad .die").count():
             if shot and not (IMAGES / "web-table-dice.png").exists():
+                page.wait_for_selector("#live.on")  # the same picture every run
                 page.screenshot(path=str(IMAGES / "web-table-dice.png"), full_page=False)
             slots = page.locator("#dice-slots .slot").count()
             for _ in range(slots):
@@ -129,6 +130,7 @@ def play_at_the_table(page: Page, base: str, token: str, ruleset: str) -> str:
         answer_until_played(page, before, rolled, shot=ruleset == "necromunda-2023")
     if ruleset == "necromunda-2023":
         page.locator("#last").scroll_into_view_if_needed()
+        page.wait_for_selector("#live.on")
         page.screenshot(path=str(IMAGES / "web-table.png"))
     if page.locator("#finish").count():
         page.click("#finish")
@@ -199,6 +201,7 @@ def test_a_phone_plays_a_battle_then_the_viewer_steps_through_it(
     assert page.locator("#events .ev.current").get_attribute("data-position") == str(middle)
     assert describe(page) in bxb_at(site, middle, battle)
     if ruleset == "necromunda-2023":
+        page.wait_for_selector("#live.on")
         page.screenshot(path=str(IMAGES / "web-viewer.png"), full_page=False)
     page.close()
 
