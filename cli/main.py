@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import sys
 
-from blowbyblow.cli import battles, evidence, judging  # noqa: F401 - registers their commands
+from blowbyblow.cli import (  # noqa: F401 - importing a module registers its commands
+    battles,
+    evidence,
+    judging,
+    serve,
+)
 from blowbyblow.cli.app import app
 
 

@@ -1,0 +1,159 @@
+"""The tournament server: ``bxb serve``, ``bxb tournament new|list``, ``bxb tables add``.
+
+The organiser creates a tournament and its tables on the server's store; ``tables add`` prints
+each table's token once, with its join link and a QR code of the link for a phone, and a judge
+token. Tokens are kept hashed: a lost token is replaced by adding a table, not recovered."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from blowbyblow.cli.app import OPTS, app, fail, open_store
+from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.judging import default_key_dir, load_private_key
+
+tournament_app = typer.Typer(help="Tournaments on the server's store.", no_args_is_help=True)
+tables_app = typer.Typer(help="A tournament's tables and their tokens.", no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
+app.add_typer(tables_app, name="tables")
+
+
+def _tournaments() -> object:
+    from blowbyblow.web.tournament import TournamentStore
+
+    try:
+        return TournamentStore(OPTS.db)
+    except ImportError as e:
+        fail(f'--db: {e}: install with `pip install -e ".[postgres]"` for PostgreSQL')
+    except Exception as e:  # the database cannot be opened: say so in one line
+        fail(f"--db: cannot open the store: {e}")
+
+
+@tournament_app.command("new")
+def cmd_tournament_new(
+    slug: Annotated[str, typer.Argument(help="Short id: lower-case letters, digits, hyphens.")],
+    name: Annotated[str, typer.Option("--name", help="The tournament's name in full.")] = "",
+) -> None:
+    """Create a tournament (then `bxb tables add` gives it tables and tokens)."""
+    from blowbyblow.web.tournament import TournamentStore
+
+    store = _tournaments()
+    assert isinstance(store, TournamentStore)
+    try:
+        made = store.new_tournament(slug, name)
+    except BlowByBlowError as e:
+        fail(str(e))
+    typer.echo(
+        f"tournament {made.slug} ({made.name!r}) created; next: bxb tables add {made.slug} --count N"
+    )
+
+
+@tournament_app.command("list")
+def cmd_tournament_list() -> None:
+    """The tournaments on the store, with their tables."""
+    from blowbyblow.web.tournament import TournamentStore
+
+    store = _tournaments()
+    assert isinstance(store, TournamentStore)
+    for t in store.tournaments():
+        typer.echo(f"{t.slug}  {len(t.tables)} tables  {t.name}")
+
+
+def _qr(url: str) -> str:
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="l").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+@tables_app.command("add")
+def cmd_tables_add(
+    slug: Annotated[str, typer.Argument(help="The tournament's id.")],
+    count: Annotated[int, typer.Option("--count", "-n", help="How many tables to add.")] = 1,
+    url: Annotated[
+        str,
+        typer.Option(
+            "--url", help="The server's address as phones reach it (for the links and QR codes)."
+        ),
+    ] = "http://127.0.0.1:8000",
+    qr: Annotated[bool, typer.Option("--qr/--no-qr", help="Print a QR code per link.")] = True,
+) -> None:
+    """Add tables: print each one's token and join link (with a QR code), and a judge token.
+    The tokens are shown this once; the store keeps only their hashes."""
+    from blowbyblow.web.tournament import TournamentStore
+
+    if not url.startswith(("http://", "https://")):
+        fail(f"--url: expected http://HOST:PORT or https://..., not {url!r}")
+    store = _tournaments()
+    assert isinstance(store, TournamentStore)
+    try:
+        made = store.add_tables(slug, count)
+    except BlowByBlowError as e:
+        fail(str(e))
+    base = url.rstrip("/")
+    for number, token in made.tables:
+        link = f"{base}/join/{token}"
+        typer.echo(f"table {number}: token {token}")
+        typer.echo(f"  {link}")
+        if qr:
+            typer.echo(_qr(link))
+    judge = f"{base}/join/{made.judge_token}"
+    typer.echo(f"judge: token {made.judge_token}")
+    typer.echo(f"  {judge}")
+    typer.echo("keep these: they are not stored, only their hashes are")
+
+
+@app.command("serve")
+def cmd_serve(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to bind; 0.0.0.0 opens it to the network.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key",
+            help=f"The judges' signing key for seals (default {default_key_dir() / 'judge.key'}, if it exists).",
+        ),
+    ] = None,
+    reading: Annotated[
+        str,
+        typer.Option("--reading", help="open: anyone may read; tokens: reading needs a token."),
+    ] = "open",
+) -> None:
+    """Run the tournament server (table pages, judge's viewer, dashboard, JSON API) on the
+    store. Bound to 127.0.0.1 unless --host says otherwise."""
+    import uvicorn
+
+    from blowbyblow.web.app import create_app
+    from blowbyblow.web.tournament import TournamentStore
+
+    if reading not in ("open", "tokens"):
+        fail(f"--reading: expected open or tokens, not {reading!r}")
+    if not 0 < port < 65536:
+        fail(f"--port: expected 1 to 65535, not {port}")
+    signing = None
+    path = key or default_key_dir() / "judge.key"
+    if key is not None or path.exists():
+        try:
+            signing = load_private_key(path)
+        except BlowByBlowError as e:
+            fail(f"--key: {e}")
+    store = open_store()
+    tournaments = _tournaments()
+    assert isinstance(tournaments, TournamentStore)
+    application = create_app(
+        store, tournaments, key=signing, reading="open" if reading == "open" else "tokens"
+    )
+    typer.echo(
+        f"serving http://{host}:{port}/ (reading {reading}; "
+        + ("seals with " + str(path) if signing else "no signing key: seals refused")
+        + ")",
+        err=True,
+    )
+    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)

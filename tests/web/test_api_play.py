@@ -1,0 +1,333 @@
+"""Playing through the API: dice typed at the table (asked for one roll at a time, nothing
+written until the command is complete), refusals that name the field and the rule and write
+nothing, the log with citations, the state at any position equal to `bxb at`, verify, what-if,
+diff, import, export of a round, the dashboard's statuses, the OpenAPI document, and live
+updates by server-sent events."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+import zipfile
+from typing import Any
+
+import httpx
+import pytest
+from litestar.testing import TestClient
+from typer.testing import CliRunner
+from web_helpers import Client, Site, bearer, live_server
+
+from blowbyblow.cli.main import app as cli
+from blowbyblow.replay.codec import to_builtins
+from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.whatif import what_if
+
+from bxbtest import tamper
+
+DICE = [4, 3, 5, 2, 6, 1]
+
+
+def start(client: Client, site: Site, table: int = 1, **body: Any) -> str:
+    body.setdefault("ruleset", "necromunda-2023")
+    r = client.post(
+        f"/api/tournaments/spring/tables/{table}/battles",
+        json=body,
+        headers=bearer(site.tables[table]),
+    )
+    assert r.status_code == 201, r.text
+    return str(r.json()["battle"])
+
+
+def play_typed(
+    client: Client, site: Site, battle: str, command: dict[str, Any]
+) -> tuple[Any, list[Any]]:
+    """Play one command, typing each roll only when the rules ask for it; returns the final
+    response and every 'needs' answer on the way."""
+    dice: list[int] = []
+    choices: dict[str, str] = {}
+    needs: list[Any] = []
+    for _ in range(200):
+        r = client.post(
+            f"/api/battles/{battle}/commands",
+            json={**command, "dice": dice, "choices": choices, "ask": True},
+            headers=bearer(site.tables[1]),
+        )
+        if r.status_code != 200:
+            return r, needs
+        need = r.json()["need"]
+        needs.append(need)
+        if need["kind"] == "dice":
+            assert need["dice_used"] == len(dice)
+            dice += [DICE[(len(dice) + i) % len(DICE)] for i in range(need["n"])]
+        else:
+            choices[need["key"]] = need["default"]
+    raise AssertionError("the command never completed")
+
+
+def test_typed_dice_are_asked_for_roll_by_roll_and_written_once(site: Site, client: Client) -> None:
+    battle = start(client, site)
+    version = site.store.version(site.tournaments.battles("spring")[0].battle)
+    r, needs = play_typed(client, site, battle, {"option": 0})
+    assert r.status_code == 201, r.text
+    kinds = {n["kind"] for n in needs}
+    assert kinds == {"dice", "choice"}, kinds  # the charge rolls dice and asks step 8
+    # nothing was written while the rules were still asking
+    played = r.json()
+    assert played["status"] == "played"
+    assert played["events"][0]["position"] == version + 1
+    assert played["version"] == site.store.version(site.tournaments.battles("spring")[0].battle)
+    rows = client.get(f"/api/battles/{battle}/log").json()
+    rolled = [row for row in rows if row["type"] == "DiceRolled"]
+    assert sum(len(row["event"]["values"]) for row in rolled) == sum(
+        n["n"] for n in needs if n["kind"] == "dice"
+    )
+    assert all(row["event"]["source"] == "physical" for row in rolled)
+    cited = [row for row in rows if row["rule"]]
+    assert cited and all(row["citation"].startswith("Necromunda Core Rulebook") for row in cited)
+    assert any(row["modifiers"] for row in cited)  # every modifier, with its rule
+    assert any("target_number" in row["numbers"] or "natural" in row["numbers"] for row in cited)
+    assert client.get(f"/api/battles/{battle}/verify").json()["ok"] is True
+
+
+def test_state_at_every_position_is_what_bxb_at_prints(site: Site, client: Client) -> None:
+    battle = start(client, site)
+    play_typed(client, site, battle, {"option": 0})
+    total = client.get(f"/api/battles/{battle}").json()["version"]
+    runner = CliRunner()
+    for position in (1, 2, total // 2, total):
+        at = client.get(f"/api/battles/{battle}/at/{position}").json()
+        cli_json = runner.invoke(
+            cli, ["--db", site.db, "--log-level", "error", "at", str(position), battle, "--json"]
+        )
+        assert cli_json.exit_code == 0, cli_json.output
+        assert at["state"] == json.loads(cli_json.output)["state"]
+        cli_text = runner.invoke(
+            cli, ["--db", site.db, "--log-level", "error", "at", str(position), battle]
+        )
+        assert at["text"] in cli_text.output
+    r = client.get(f"/api/battles/{battle}/at/{total + 1}")
+    assert r.status_code == 422 and r.json()["field"] == "position"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "field", "rule"),
+    [
+        ({"option": 0, "dice": [4] * 200}, 422, "dice", "every die typed is one the rules ask for"),
+        ({"option": 0, "dice": [7] * 10}, 422, "dice", "dice and choices the rules allow"),
+        ({"option": 99}, 422, "option", "an option the rules offer now (GET legal)"),
+        ({"option": 0, "picks": {"targets": "nobody"}}, 422, "picks", "a value the option allows"),
+        (
+            {"command": {"type": "fight", "attacker": 3}},
+            422,
+            "command.attacker",
+            "the command schema of necromunda-2023",
+        ),
+        (
+            {
+                "command": {
+                    "type": "fight",
+                    "attacker": "zia",
+                    "weapons": ["laspistol"],
+                    "targets": ["krug"],
+                }
+            },
+            422,
+            "command",
+            "N23",
+        ),
+        ({}, 422, "command", "one command: its JSON, or the index of a legal option"),
+        ({"option": 0, "version": 1}, 409, "version", "play from the battle as it stands"),
+        ({"option": "first"}, 400, "option", "the request schema"),
+        ({"option": 0, "typo": 1}, 400, "typo", "the request schema"),
+        ({"option": 0, "picks": {"targets": 3}}, 400, "picks[...]", "the request schema"),
+    ],
+)
+def test_refusals_name_the_field_and_the_rule_and_write_nothing(  # noqa: PLR0913 - parameters
+    site: Site, client: Client, body: dict[str, Any], status: int, field: str, rule: str
+) -> None:
+    battle = start(client, site)
+    play_typed(client, site, battle, {"option": 0})  # version 1 is stale from here on
+    before = site.written()
+    r = client.post(f"/api/battles/{battle}/commands", json=body, headers=bearer(site.tables[1]))
+    assert r.status_code == status, r.text
+    error = r.json()
+    assert error["field"] == field, error
+    assert error["rule"].startswith(rule), error
+    assert error["message"] and error["written"] == 0
+    assert site.written() == before
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"ruleset": "chess"}, "ruleset"),
+        ({"setup": {"fighters": 3}}, "setup"),
+        ({"rulings": {"no-such-ruling": "x"}}, "rulings"),
+        ({"round": 0}, "round"),
+        (
+            {"commands": [{"type": "charge", "attacker": "krug", "targets": ["vex"]}], "dice": [1]},
+            "dice",
+        ),
+    ],
+)
+def test_a_battle_that_cannot_start_writes_nothing(
+    site: Site, client: Client, body: dict[str, Any], field: str
+) -> None:
+    before = site.written()
+    r = client.post(
+        "/api/tournaments/spring/tables/1/battles",
+        json={"ruleset": "necromunda-2023", **body},
+        headers=bearer(site.tables[1]),
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["field"].startswith(field), r.json()
+    assert site.written() == before
+
+
+def test_seeded_battles_roll_their_own_dice_and_sealed_ones_take_no_command(
+    site: Site, client: Client
+) -> None:
+    battle = start(client, site, seed="table-seed")
+    r = client.post(
+        f"/api/battles/{battle}/commands",
+        json={"option": 0, "dice": [3]},
+        headers=bearer(site.tables[1]),
+    )
+    assert r.status_code == 422 and r.json()["rule"] == "a seeded battle rolls its own dice"
+    r = client.post(
+        f"/api/battles/{battle}/commands", json={"option": 0}, headers=bearer(site.tables[1])
+    )
+    assert r.status_code == 201
+    assert {e["event"]["source"] for e in r.json()["events"] if e["type"] == "DiceRolled"} == {
+        "seeded"
+    }
+    sealed = client.post(f"/api/battles/{battle}/seal", headers=bearer(site.judge))
+    assert sealed.status_code == 201, sealed.text
+    before = site.written()
+    r = client.post(
+        f"/api/battles/{battle}/commands", json={"option": 0}, headers=bearer(site.tables[1])
+    )
+    assert r.status_code == 409 and r.json()["rule"] == "a sealed battle takes no more commands"
+    assert site.written() == before
+    assert client.get(f"/api/battles/{battle}/verify").json()["ok"] is True
+
+
+def test_a_whole_scenario_what_if_diff_export_and_import(
+    site: Site, client: Client, tmp_path: Any
+) -> None:
+    system = get_game_system("necromunda-2023")
+    demo = system.demo()
+    battle = start(
+        client, site, label="demo", seed=demo.seed, commands=[to_builtins(c) for c in demo.commands]
+    )
+    judge = bearer(site.judge)
+    rulings = {"coup-de-grace-effect": "injury-dice"}
+    r = client.post(
+        f"/api/battles/{battle}/whatif", json={"rulings": rulings, "save": True}, headers=judge
+    )
+    assert r.status_code == 200, r.text
+    wi = r.json()
+    expected = what_if(site.store.read(site.tournaments.battles("spring")[0].battle), rulings)
+    assert wi["divergence"] == expected.divergence
+    assert len(wi["alternative"]) == len(expected.alternative)
+    assert wi["saved"]
+    diff = client.get(f"/api/diff?a={battle}&b={wi['saved']}").json()
+    assert diff["divergence"] == 1  # the saved what-if starts under other rulings
+    exported = client.get(f"/api/battles/{battle}/export", headers=judge)
+    assert exported.status_code == 200
+    # the export imports into another server's store, verified
+    from web_helpers import make_site
+
+    other = make_site(tmp_path / "other")
+    with TestClient(other.app()) as c2:
+        r = c2.post("/api/import", json={"text": exported.text}, headers=bearer(other.judge))
+        assert r.status_code == 201, r.text
+        assert c2.get(f"/api/battles/{battle}/verify").json()["ok"] is True
+        again = c2.post("/api/import", json={"text": exported.text}, headers=bearer(other.judge))
+        assert again.status_code == 422 and again.json()["field"] == "text"
+        bad = c2.post(
+            "/api/import",
+            json={"text": exported.text.replace('"hash":"', '"hash":"00', 1)},
+            headers=bearer(other.judge),
+        )
+        assert bad.status_code == 422
+    zipped = client.get("/api/tournaments/spring/rounds/1/export", headers=judge)
+    assert zipped.status_code == 200
+    names = zipfile.ZipFile(io.BytesIO(zipped.content)).namelist()
+    assert names == [f"spring-round1-table1-{battle}.jsonl"]
+    assert client.get("/api/tournaments/spring/rounds/7/export", headers=judge).status_code == 404
+
+
+def test_the_dashboard_shows_each_status(site: Site, client: Client) -> None:
+    playing = start(client, site, 1, seed="a")
+    client.post(
+        f"/api/battles/{playing}/commands", json={"option": 0}, headers=bearer(site.tables[1])
+    )
+    finished = start(client, site, 2, seed="b")
+    client.post(
+        f"/api/battles/{finished}/commands", json={"option": 0}, headers=bearer(site.tables[2])
+    )
+    client.post(f"/api/battles/{finished}/finish", headers=bearer(site.tables[2]))
+    board = client.get("/api/tournaments/spring").json()
+    assert [t["status"] for t in board["tables"]] == ["playing", "finished", "waiting"]
+    sealed = client.post("/api/tournaments/spring/seal-finished", headers=bearer(site.judge)).json()
+    assert sealed["done"] == [finished]
+    # a stored event edited behind the server's back: verify all finds it
+    tamper(
+        site.db,
+        playing,
+        3,
+        lambda ev: (
+            ev.update(values=[1 + (ev.get("values", [1])[0] % 6)])
+            if "values" in ev
+            else ev.update(rule="forged")
+        ),
+    )
+    result = client.post("/api/tournaments/spring/verify").json()
+    assert playing in result["failed"]
+    board = client.get("/api/tournaments/spring").json()
+    assert [t["status"] for t in board["tables"]] == ["verify failed", "sealed", "waiting"]
+
+
+def test_the_openapi_document_is_served_from_the_structs(client: Client) -> None:
+    doc = client.get("/schema/openapi.json").json()
+    assert "/api/battles/{battle}/commands" in doc["paths"]
+    schemas = doc["components"]["schemas"]
+    assert {"PlayCommand", "PlayResult", "ErrorBody", "StartBattle"} <= set(schemas)
+    play = doc["paths"]["/api/battles/{battle}/commands"]["post"]
+    assert {"401", "403", "409", "422"} <= set(play["responses"])
+
+
+def test_live_updates_reach_a_listener_as_events_land(site: Site) -> None:
+    with TestClient(site.app()) as c:
+        battle = start(c, site, seed="live")
+    with live_server(site.app()) as base:
+        heard: list[str] = []
+        ready = threading.Event()
+
+        def listen() -> None:
+            with httpx.stream(
+                "GET", f"{base}/api/tournaments/spring/tables/1/stream", timeout=10
+            ) as r:
+                for line in r.iter_lines():
+                    if line.startswith(":"):
+                        ready.set()
+                    if line.startswith("data:"):
+                        heard.append(line)
+                        return
+
+        thread = threading.Thread(target=listen, daemon=True)
+        thread.start()
+        assert ready.wait(10)
+        r = httpx.post(
+            f"{base}/api/battles/{battle}/commands",
+            json={"option": 0},
+            headers=bearer(site.tables[1]),
+        )
+        assert r.status_code == 201
+        thread.join(10)
+        assert heard, "no server-sent event after the command was played"
+        note = json.loads(heard[0][5:])
+        assert note["kind"] == "played" and note["battle"] == battle
+        assert note["version"] == r.json()["version"]

@@ -1,0 +1,76 @@
+"""``bxb tournament new``, ``bxb tables add`` (one token per table with its link and QR code,
+and a judge token; only hashes stored) and ``bxb serve`` (bound to 127.0.0.1 unless told)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from blowbyblow.cli.main import app as cli
+from blowbyblow.web.tournament import TournamentStore, token_hash
+
+
+def bxb(db: Path, *args: str) -> Any:
+    return CliRunner().invoke(cli, ["--db", str(db), "--log-level", "error", *args])
+
+
+def test_tables_add_prints_tokens_links_and_qr_codes_and_stores_only_hashes(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    made = bxb(db, "tournament", "new", "spring", "--name", "Spring Open")
+    assert made.exit_code == 0, made.output
+    out = bxb(db, "tables", "add", "spring", "--count", "2", "--url", "http://10.0.0.5:8000")
+    assert out.exit_code == 0, out.output
+    tokens = dict(re.findall(r"^(table \d+|judge): token (\S+)$", out.output, re.M))
+    assert set(tokens) == {"table 1", "table 2", "judge"}
+    for token in tokens.values():
+        assert f"http://10.0.0.5:8000/join/{token}" in out.output
+    assert out.output.count("█") > 100  # the QR codes, as text
+    store = TournamentStore(str(db))
+    t1 = store.principal(tokens["table 1"])
+    assert t1 is not None and (t1.role, t1.table) == ("table", 1)
+    judge = store.principal(tokens["judge"])
+    assert judge is not None and judge.is_judge
+    with sqlite3.connect(db) as con:
+        stored = {row[0] for row in con.execute("select hash from bxb_tokens")}
+    assert stored == {token_hash(t) for t in tokens.values()}
+    raw = db.read_bytes()
+    assert not any(t.encode() in raw for t in tokens.values())
+    again = bxb(db, "tables", "add", "spring", "--no-qr")
+    assert "table 3: token" in again.output and "█" not in again.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["tournament", "new", "Spring Open"], "tournament id 'Spring Open'"),
+        (["tables", "add", "nowhere"], "no tournament 'nowhere'"),
+        (["tables", "add", "spring", "--count", "0"], "count: expected 1 to 500"),
+        (["tables", "add", "spring", "--url", "10.0.0.5"], "--url: expected http://"),
+        (["serve", "--reading", "sometimes"], "--reading: expected open or tokens"),
+        (["serve", "--key", "/nonexistent/judge.key"], "--key:"),
+    ],
+)
+def test_bad_input_is_one_error_line(tmp_path: Path, args: list[str], message: str) -> None:
+    db = tmp_path / "t.sqlite"
+    bxb(db, "tournament", "new", "spring")
+    result = bxb(db, *args)
+    assert result.exit_code == 2, result.output
+    assert f"error: {message}" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_serve_binds_loopback_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.append(kw))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # no judge key there
+    db = tmp_path / "t.sqlite"
+    assert bxb(db, "serve").exit_code == 0
+    assert bxb(db, "serve", "--host", "0.0.0.0", "--port", "9000").exit_code == 0
+    assert [(s["host"], s["port"]) for s in seen] == [("127.0.0.1", 8000), ("0.0.0.0", 9000)]

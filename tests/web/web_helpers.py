@@ -1,0 +1,122 @@
+"""Helpers for the tournament server's tests: a store with two tournaments and their tokens, the
+app over it, a live server on a loopback port (uvicorn in a thread) and Debian's chromium."""
+
+from __future__ import annotations
+
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from litestar import Litestar
+from litestar.testing import TestClient
+from playwright.sync_api import ViewportSize
+
+from blowbyblow.replay.store import BattleStore
+from blowbyblow.web.access import Reading
+from blowbyblow.web.app import create_app
+from blowbyblow.web.tournament import TournamentStore
+
+Client = TestClient[Litestar]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE = ViewportSize(width=390, height=844)  # a phone held upright
+
+
+@dataclass
+class Site:
+    """A store holding tournament "spring" (3 tables) and "autumn" (1 table), with every token."""
+
+    db: str
+    store: BattleStore
+    tournaments: TournamentStore
+    tables: dict[int, str]  # spring's table tokens
+    judge: str  # spring's judge
+    autumn_table: str
+    autumn_judge: str
+    key: Ed25519PrivateKey
+
+    def app(self, reading: Reading = "open", *, key: bool = True) -> Litestar:
+        return create_app(
+            self.store, self.tournaments, key=self.key if key else None, reading=reading
+        )
+
+    def written(self) -> tuple[Any, ...]:
+        """Everything a write could change: each battle and its version, each table's battles."""
+        battles = tuple((b.battle, self.store.version(b.battle)) for b in self.store.battles())
+        placed = tuple(
+            (p.battle, p.finished)
+            for slug in ("spring", "autumn")
+            for p in self.tournaments.battles(slug)
+        )
+        return battles, placed
+
+
+def make_site(folder: Path) -> Site:
+    db = str(folder / "site.sqlite")
+    store = BattleStore(db)
+    tournaments = TournamentStore(db)
+    tournaments.new_tournament("spring", "Spring Open")
+    spring = tournaments.add_tables("spring", 3)
+    tournaments.new_tournament("autumn")
+    autumn = tournaments.add_tables("autumn", 1)
+    return Site(
+        db=db,
+        store=store,
+        tournaments=tournaments,
+        tables=dict(spring.tables),
+        judge=spring.judge_token,
+        autumn_table=autumn.tables[0][1],
+        autumn_judge=autumn.judge_token,
+        key=Ed25519PrivateKey.generate(),
+    )
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def live_server(app: Litestar) -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, in a thread; yields its base URL."""
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def fresh_profile() -> str:
+    return tempfile.mkdtemp(prefix="bxb-chromium-")

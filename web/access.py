@@ -1,0 +1,118 @@
+"""Who may do what. A token comes as ``Authorization: Bearer TOKEN`` (the API) or in the
+``bxb_token`` cookie that ``/join/TOKEN`` sets (the pages; HttpOnly, SameSite=Strict, so another
+site's page cannot write with it).
+
+- Nothing is written without a token: no token or an unknown one is 401.
+- A table's token plays only its own table's battles (start, commands, finish); 403 otherwise.
+- The judge token of a tournament does everything a table does at any of its tables, and
+  alone seals, exports, imports and runs what-ifs; 403 for a table token.
+- Reading is open, or needs a token of any tournament (``bxb serve --reading tokens``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from litestar import Request
+
+from blowbyblow.web.service import ApiError
+from blowbyblow.web.tournament import Principal, TableBattle, TournamentStore
+
+COOKIE = "bxb_token"
+Reading = Literal["open", "tokens"]
+
+
+def presented_token(request: Request[Any, Any, Any]) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.cookies.get(COOKIE) or None
+
+
+@dataclass(frozen=True)
+class Access:
+    """The principal a request speaks for (None: no valid token) and the server's read rule."""
+
+    principal: Principal | None
+    presented: bool
+    reading: Reading
+
+    @classmethod
+    def of(
+        cls,
+        request: Request[Any, Any, Any],
+        tournaments: TournamentStore,
+        reading: Reading,
+    ) -> Access:
+        token = presented_token(request)
+        return cls(
+            principal=tournaments.principal(token), presented=token is not None, reading=reading
+        )
+
+    def _who(self, action: str) -> Principal:
+        if self.principal is None:
+            if self.presented:
+                raise ApiError(
+                    401,
+                    "Authorization",
+                    "a token this server made",
+                    f"{action}: the token is not valid",
+                )
+            raise ApiError(
+                401,
+                "Authorization",
+                "nothing is written without a token",
+                f"{action}: no token given",
+            )
+        return self.principal
+
+    def read(self) -> None:
+        if self.reading == "tokens" and self.principal is None:
+            self._who("reading")
+
+    def judge(self, action: str, tournament: str | None) -> Principal:
+        """A judge of ``tournament`` (None: a battle at no table, any tournament's judge)."""
+        who = self._who(action)
+        if not who.is_judge:
+            raise ApiError(
+                403,
+                "Authorization",
+                f"only a judge {action}",
+                f"this is a table's token; only a judge {action}",
+            )
+        if tournament is not None and who.tournament != tournament:
+            raise ApiError(
+                403,
+                "Authorization",
+                "a judge acts in their own tournament",
+                f"this judge's token is for {who.tournament}, not {tournament}",
+            )
+        return who
+
+    def table(self, action: str, tournament: str, table: int) -> Principal:
+        """The token of ``table`` of ``tournament``, or a judge of that tournament."""
+        who = self._who(action)
+        if who.tournament != tournament:
+            raise ApiError(
+                403,
+                "Authorization",
+                "a token acts in its own tournament",
+                f"the token is for {who.tournament}, not {tournament}",
+            )
+        if not who.is_judge and who.table != table:
+            raise ApiError(
+                403,
+                "Authorization",
+                "a table's token plays only its own table's battles",
+                f"this token is table {who.table}'s, not table {table}'s",
+            )
+        return who
+
+    def battle_at_table(self, action: str, place: TableBattle | None) -> Principal:
+        if place is None:
+            return self.judge(action, None)
+        return self.table(action, place.tournament, place.table)
+
+
+__all__ = ["COOKIE", "Access", "Reading", "presented_token"]

@@ -1,0 +1,457 @@
+"""The JSON API: what ``bxb`` does, over HTTP. Request and response bodies are msgspec Structs
+(``web/schemas.py``), so the OpenAPI document (``/schema/openapi.json``) is made from the same
+types the handlers use. Each handler checks the token first (``web/access.py``), then runs the
+store work in a worker thread (``web/service.py``) and publishes what it wrote to the pages
+listening (``web/live.py``). A refusal is an ``ErrorBody`` naming the field and the rule."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from uuid import UUID
+
+import anyio.to_thread
+from litestar import Request, Response, get, post
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, FromQuery, JSONBody, Parameter
+from litestar.response import ServerSentEvent
+
+from blowbyblow.replay.store import BattleStore
+from blowbyblow.web.access import Access, Reading
+from blowbyblow.web.live import Hub, Note
+from blowbyblow.web.schemas import (
+    BattleSummary,
+    BulkResult,
+    Dashboard,
+    DiffResult,
+    ErrorBody,
+    EventRow,
+    ImportRequest,
+    ImportResult,
+    LegalOptions,
+    PlayCommand,
+    PlayResult,
+    RulesetInfo,
+    SealResult,
+    StartBattle,
+    StateAt,
+    VerifyResult,
+    WhatIfRequest,
+    WhatIfResult,
+)
+from blowbyblow.web.service import ApiError, Service, rulesets
+from blowbyblow.web.tournament import TournamentError, TournamentStore
+
+T = TypeVar("T")
+AnyRequest = Request[Any, Any, Any]
+
+
+@dataclass
+class Server:
+    """What every request shares: the service over the store, the live hub, the read rule."""
+
+    service: Service
+    hub: Hub
+    reading: Reading = "open"
+
+    @property
+    def store(self) -> BattleStore:
+        return self.service.store
+
+    @property
+    def tournaments(self) -> TournamentStore:
+        return self.service.tournaments
+
+    def access(self, request: AnyRequest) -> Access:
+        return Access.of(request, self.tournaments, self.reading)
+
+    def publish(self, note: Note) -> None:
+        topics = [f"battle:{note.battle}"]
+        if note.tournament:
+            topics += [f"tournament:{note.tournament}", f"table:{note.tournament}:{note.table}"]
+        self.hub.publish(topics, note)
+
+    def note(self, kind: str, battle: UUID | str, version: int = 0) -> Note:
+        place = self.tournaments.place_of(UUID(str(battle)))
+        return Note(
+            kind=kind,
+            battle=str(battle),
+            version=version,
+            tournament=place.tournament if place else "",
+            table=place.table if place else 0,
+        )
+
+
+def server(request: AnyRequest) -> Server:
+    found = request.app.state.server
+    assert isinstance(found, Server)
+    return found
+
+
+async def work(fn: Callable[..., T], *args: Any) -> T:
+    """Store work is blocking (sqlite3, psycopg): run it in a worker thread."""
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args))
+
+
+async def _battle(request: AnyRequest, ref: str) -> UUID:
+    return await work(server(request).service.battle_id, ref)
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+def error_response(error: ErrorBody) -> Response[ErrorBody]:
+    return Response(error, status_code=error.status)
+
+
+def api_error(request: AnyRequest, exc: ApiError) -> Response[ErrorBody]:
+    return error_response(
+        ErrorBody(status=exc.status, field=exc.field, rule=exc.rule, message=exc.message)
+    )
+
+
+def tournament_error(request: AnyRequest, exc: TournamentError) -> Response[ErrorBody]:
+    return error_response(
+        ErrorBody(
+            status=404, field="tournament", rule="a tournament of this server", message=str(exc)
+        )
+    )
+
+
+def validation_error(request: AnyRequest, exc: ValidationException) -> Response[ErrorBody]:
+    """A body or parameter that does not fit the request's schema: the first field at fault."""
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    first = extra[0] if extra and isinstance(extra[0], dict) else {}
+    key = str(first.get("key") or "")
+    message = str(first.get("message") or exc.detail)
+    if key in ("", "data"):  # the body as a whole: msgspec names the field in its message
+        named = re.search(r"unknown field `([^`]+)`", message) or re.search(
+            r" - at `\$\.?([^`]*)`", message
+        )
+        key = named.group(1) if named and named.group(1) else "body"
+    return error_response(
+        ErrorBody(
+            status=400, field=key, rule="the request schema (/schema/openapi.json)", message=message
+        )
+    )
+
+
+def http_error(request: AnyRequest, exc: HTTPException) -> Response[ErrorBody]:
+    return error_response(
+        ErrorBody(
+            status=exc.status_code,
+            field="path",
+            rule="a route of this server",
+            message=str(exc.detail),
+        )
+    )
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    ApiError: api_error,
+    TournamentError: tournament_error,
+    ValidationException: validation_error,
+    HTTPException: http_error,
+}
+
+# Every route may refuse: the OpenAPI document shows the refusal's body for each status.
+REFUSALS = {
+    code: ResponseSpec(data_container=ErrorBody, description=what, generate_examples=False)
+    for code, what in (
+        (400, "the body or a parameter does not fit its schema"),
+        (401, "no token, or not one this server made"),
+        (403, "the token may not do this"),
+        (404, "no such battle, tournament, table or round"),
+        (409, "the battle has moved on, is sealed, or cannot be read"),
+        (422, "the rules, the game's schemas or the dice refuse it"),
+    )
+}
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+@get("/api/rulesets", tags=["read"], responses=REFUSALS)
+async def list_rulesets(request: AnyRequest) -> list[RulesetInfo]:
+    """Every game system: its rulings (with citations), setup and command JSON Schemas."""
+    server(request).access(request).read()
+    return await work(rulesets)
+
+
+@get("/api/battles", tags=["read"], responses=REFUSALS)
+async def list_battles(request: AnyRequest) -> list[BattleSummary]:
+    """Every battle in the store, oldest first, with its table and status."""
+    srv = server(request)
+    srv.access(request).read()
+
+    def run() -> list[BattleSummary]:
+        return [srv.service.summary(b.battle) for b in srv.store.battles()]
+
+    return await work(run)
+
+
+@get("/api/battles/{battle:str}", tags=["read"], responses=REFUSALS)
+async def battle_summary(request: AnyRequest, battle: FromPath[str]) -> BattleSummary:
+    server(request).access(request).read()
+    return await work(server(request).service.summary, await _battle(request, battle))
+
+
+@get("/api/battles/{battle:str}/log", tags=["read"], responses=REFUSALS)
+async def battle_log(
+    request: AnyRequest,
+    battle: FromPath[str],
+    after: int = Parameter(default=0, ge=0, description="Only events after this position."),
+) -> list[EventRow]:
+    """The blow-by-blow log (``bxb log --json``): each step with its rule, citation, every
+    modifier and number."""
+    server(request).access(request).read()
+    return await work(server(request).service.log, await _battle(request, battle), after)
+
+
+@get("/api/battles/{battle:str}/at/{position:int}", tags=["read"], responses=REFUSALS)
+async def battle_at(request: AnyRequest, battle: FromPath[str], position: FromPath[int]) -> StateAt:
+    """The state right after ``position`` (``bxb at``)."""
+    server(request).access(request).read()
+    return await work(server(request).service.state_at, await _battle(request, battle), position)
+
+
+@get("/api/battles/{battle:str}/state", tags=["read"], responses=REFUSALS)
+async def battle_state(request: AnyRequest, battle: FromPath[str]) -> StateAt:
+    """The state after the last event."""
+    server(request).access(request).read()
+    return await work(server(request).service.state_at, await _battle(request, battle), None)
+
+
+@get("/api/battles/{battle:str}/legal", tags=["read"], responses=REFUSALS)
+async def battle_legal(request: AnyRequest, battle: FromPath[str]) -> LegalOptions:
+    """The commands the rules allow now, under the battle's rulings."""
+    server(request).access(request).read()
+    return await work(server(request).service.legal, await _battle(request, battle))
+
+
+@get("/api/battles/{battle:str}/verify", tags=["read"], responses=REFUSALS)
+async def battle_verify(request: AnyRequest, battle: FromPath[str]) -> VerifyResult:
+    """Re-adjudicate every command from its recorded inputs (``bxb verify``); writes nothing."""
+    server(request).access(request).read()
+    return await work(server(request).service.verify, await _battle(request, battle))
+
+
+@get("/api/diff", tags=["read"], responses=REFUSALS)
+async def battles_diff(request: AnyRequest, a: FromQuery[str], b: FromQuery[str]) -> DiffResult:
+    """The first position where two battles differ (``bxb diff``)."""
+    server(request).access(request).read()
+    ids = [await _battle(request, a), await _battle(request, b)]
+    return await work(server(request).service.diff, *ids)
+
+
+@get("/api/tournaments/{slug:str}", tags=["read"], responses=REFUSALS)
+async def tournament_dashboard(request: AnyRequest, slug: FromPath[str]) -> Dashboard:
+    """Every table of a tournament, its latest battle and its status."""
+    server(request).access(request).read()
+    return await work(server(request).service.dashboard, slug)
+
+
+@post("/api/tournaments/{slug:str}/verify", tags=["read"], status_code=200, responses=REFUSALS)
+async def tournament_verify(request: AnyRequest, slug: FromPath[str]) -> BulkResult:
+    """Verify every battle of the tournament; writes nothing."""
+    server(request).access(request).read()
+    return await work(server(request).service.verify_all, slug)
+
+
+# --- live -------------------------------------------------------------------------------------
+
+
+@get("/api/battles/{battle:str}/stream", tags=["live"], responses=REFUSALS)
+async def battle_stream(request: AnyRequest, battle: FromPath[str]) -> ServerSentEvent:
+    """Server-sent events: a note each time the battle is written to."""
+    server(request).access(request).read()
+    bid = await _battle(request, battle)
+    return server(request).hub.stream(f"battle:{bid}")
+
+
+@get("/api/tournaments/{slug:str}/stream", tags=["live"], responses=REFUSALS)
+async def tournament_stream(request: AnyRequest, slug: FromPath[str]) -> ServerSentEvent:
+    """Server-sent events: a note each time any battle of the tournament is written to."""
+    server(request).access(request).read()
+    await work(server(request).tournaments.tournament, slug)
+    return server(request).hub.stream(f"tournament:{slug}")
+
+
+@get("/api/tournaments/{slug:str}/tables/{table:int}/stream", tags=["live"], responses=REFUSALS)
+async def table_stream(
+    request: AnyRequest, slug: FromPath[str], table: FromPath[int]
+) -> ServerSentEvent:
+    """Server-sent events: a note each time a battle at this table starts or is written to."""
+    server(request).access(request).read()
+    await work(server(request).tournaments.tournament, slug)
+    return server(request).hub.stream(f"table:{slug}:{table}")
+
+
+# --- a table's writes -------------------------------------------------------------------------
+
+
+@post("/api/tournaments/{slug:str}/tables/{table:int}/battles", tags=["table"], responses=REFUSALS)
+async def start_battle(
+    request: AnyRequest, slug: FromPath[str], table: FromPath[int], data: JSONBody[StartBattle]
+) -> BattleSummary:
+    """Start a battle at a table (its token or the judge's): the game system's demo setup unless
+    ``setup`` is given; with ``commands``, a whole scenario recorded at once (``bxb record``)."""
+    srv = server(request)
+    srv.access(request).table("starts a battle", slug, table)
+    summary = await work(srv.service.start, slug, table, data)
+    srv.publish(srv.note("started", summary.battle, summary.version))
+    return summary
+
+
+@post("/api/battles/{battle:str}/commands", tags=["table"], responses=REFUSALS)
+async def play_command(
+    request: AnyRequest, battle: FromPath[str], data: JSONBody[PlayCommand]
+) -> Response[PlayResult]:
+    """Play one command: 201 with its events when adjudicated and written (one transaction);
+    200 with ``needs`` (nothing written) when the rules ask for dice or a choice first."""
+    srv = server(request)
+    bid = await _battle(request, battle)
+    srv.access(request).battle_at_table(
+        "plays a command", await work(srv.tournaments.place_of, bid)
+    )
+    result = await work(srv.service.play, bid, data)
+    if result.status == "played":
+        srv.publish(srv.note("played", bid, result.version))
+        return Response(result, status_code=201)
+    return Response(result, status_code=200)
+
+
+@post("/api/battles/{battle:str}/finish", tags=["table"], status_code=200, responses=REFUSALS)
+async def finish_battle(request: AnyRequest, battle: FromPath[str]) -> BattleSummary:
+    """The table says the battle is over (the judge may then seal it)."""
+    srv = server(request)
+    bid = await _battle(request, battle)
+    srv.access(request).battle_at_table(
+        "finishes a battle", await work(srv.tournaments.place_of, bid)
+    )
+    summary = await work(srv.service.finish, bid)
+    srv.publish(srv.note("finished", bid, summary.version))
+    return summary
+
+
+# --- the judges' ------------------------------------------------------------------------------
+
+
+async def _judge(request: AnyRequest, action: str, battle: UUID) -> None:
+    srv = server(request)
+    place = await work(srv.tournaments.place_of, battle)
+    srv.access(request).judge(action, place.tournament if place else None)
+
+
+@post("/api/battles/{battle:str}/seal", tags=["judge"], responses=REFUSALS)
+async def seal(request: AnyRequest, battle: FromPath[str]) -> SealResult:
+    """Verify, then close the battle with the judges' signed checkpoint (``bxb seal``)."""
+    srv = server(request)
+    bid = await _battle(request, battle)
+    await _judge(request, "seals", bid)
+    result = await work(srv.service.seal, bid)
+    srv.publish(srv.note("sealed", bid, result.position))
+    return result
+
+
+@get(
+    "/api/battles/{battle:str}/export",
+    tags=["judge"],
+    media_type="application/x-ndjson",
+    responses=REFUSALS,
+)
+async def export(request: AnyRequest, battle: FromPath[str]) -> Response[bytes]:
+    """The battle as a self-contained JSON Lines record (``bxb export``)."""
+    bid = await _battle(request, battle)
+    await _judge(request, "exports", bid)
+    data = await work(server(request).service.export, bid)
+    return Response(
+        data,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{bid}.jsonl"'},
+    )
+
+
+@post("/api/battles/{battle:str}/whatif", tags=["judge"], status_code=200, responses=REFUSALS)
+async def whatif(
+    request: AnyRequest, battle: FromPath[str], data: JSONBody[WhatIfRequest]
+) -> WhatIfResult:
+    """Re-run with the same dice under other rulings (``bxb whatif``); ``save`` records it."""
+    srv = server(request)
+    bid = await _battle(request, battle)
+    await _judge(request, "runs what-ifs", bid)
+    result = await work(srv.service.whatif, bid, data)
+    return result
+
+
+@post("/api/import", tags=["judge"], responses=REFUSALS)
+async def import_battle(request: AnyRequest, data: JSONBody[ImportRequest]) -> ImportResult:
+    """Verify an export completely, then add it to the store (``bxb import``)."""
+    srv = server(request)
+    srv.access(request).judge("imports", None)
+    return await work(srv.service.import_, data)
+
+
+@post(
+    "/api/tournaments/{slug:str}/seal-finished", tags=["judge"], status_code=200, responses=REFUSALS
+)
+async def seal_finished(request: AnyRequest, slug: FromPath[str]) -> BulkResult:
+    """Seal every finished battle of the tournament."""
+    srv = server(request)
+    srv.access(request).judge("seals", slug)
+    result = await work(srv.service.seal_finished, slug)
+    for battle in result.done:
+        srv.publish(srv.note("sealed", battle))
+    return result
+
+
+@get(
+    "/api/tournaments/{slug:str}/rounds/{round_:int}/export",
+    tags=["judge"],
+    media_type="application/zip",
+    responses=REFUSALS,
+)
+async def export_round(
+    request: AnyRequest, slug: FromPath[str], round_: FromPath[int]
+) -> Response[bytes]:
+    """Every battle of a round, one export each, in a zip."""
+    srv = server(request)
+    srv.access(request).judge("exports", slug)
+    data = await work(srv.service.export_round, slug, round_)
+    return Response(
+        data,
+        media_type="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{slug}-round{round_}.zip"'},
+    )
+
+
+ROUTES = [
+    list_rulesets,
+    list_battles,
+    battle_summary,
+    battle_log,
+    battle_at,
+    battle_state,
+    battle_legal,
+    battle_verify,
+    battles_diff,
+    tournament_dashboard,
+    tournament_verify,
+    battle_stream,
+    tournament_stream,
+    table_stream,
+    start_battle,
+    play_command,
+    finish_battle,
+    seal,
+    export,
+    whatif,
+    import_battle,
+    seal_finished,
+    export_round,
+]
+
+__all__ = ["EXCEPTION_HANDLERS", "ROUTES", "Server", "server", "work"]

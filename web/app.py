@@ -1,0 +1,66 @@
+"""The ASGI application: ``create_app(store, tournaments, ...)`` gives the Litestar app that
+``bxb serve`` runs with uvicorn and the tests drive with Litestar's test client.
+
+Templates and static files are read from this package (``web/templates``, ``web/static``), so
+everything a page needs ships in the wheel; nothing is loaded from another site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.static_files import create_static_files_router
+from litestar.template.config import TemplateConfig
+
+from blowbyblow.replay.store import BattleStore
+from blowbyblow.web.access import Reading
+from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
+from blowbyblow.web.live import Hub
+from blowbyblow.web.pages import PAGES
+from blowbyblow.web.service import Service
+from blowbyblow.web.tournament import TournamentStore
+
+HERE = Path(__file__).parent
+VERSION = "0.1.0"
+
+
+def create_app(
+    store: BattleStore,
+    tournaments: TournamentStore,
+    *,
+    key: Ed25519PrivateKey | None = None,
+    reading: Reading = "open",
+) -> Litestar:
+    """The tournament server over ``store``; ``key`` seals (the judges' signing key)."""
+    srv = Server(
+        service=Service(store=store, tournaments=tournaments, key=key), hub=Hub(), reading=reading
+    )
+    return Litestar(
+        route_handlers=[
+            *ROUTES,
+            *PAGES,
+            create_static_files_router(
+                path="/static", directories=[HERE / "static"], include_in_schema=False
+            ),
+        ],
+        state=State({"server": srv}),
+        exception_handlers=EXCEPTION_HANDLERS,
+        template_config=TemplateConfig(directory=HERE / "templates", engine=JinjaTemplateEngine),
+        openapi_config=OpenAPIConfig(
+            title="blowbyblow tournament server",
+            version=VERSION,
+            description="Tables play from a phone, judges time-travel and seal, organisers see "
+            "every table. Writes need a token (Authorization: Bearer TOKEN).",
+            path="/schema",
+            render_plugins=[JsonRenderPlugin()],  # the JSON document only: no pages from a CDN
+        ),
+        on_shutdown=[lambda: srv.hub.close()],
+    )
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,217 @@
+"""The pages: server-rendered (Jinja templates in ``web/templates``), with a little hand-written
+JavaScript (``web/static``) that plays commands through the JSON API and listens for server-sent
+events. Every page has its own URL; the judge's viewer has one per position
+(``/battles/ID/at/POSITION``), so a judge can send a link to the step in dispute."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from litestar import Request, Response, get
+from litestar.params import FromPath
+from litestar.response import Redirect, Template
+
+from blowbyblow.replay.registry import game_systems
+from blowbyblow.web.access import COOKIE, Access
+from blowbyblow.web.api import server, work
+from blowbyblow.web.service import ApiError
+
+AnyRequest = Request[Any, Any, Any]
+
+
+def _json(value: Any) -> str:
+    """Data for a page's script, safe inside <script type="application/json">."""
+    return msgspec.json.encode(value).decode().replace("</", "<\\/")
+
+
+def _who(access: Access) -> dict[str, Any]:
+    p = access.principal
+    if p is None:
+        return {"role": "", "tournament": "", "table": None}
+    return {"role": p.role, "tournament": p.tournament, "table": p.table}
+
+
+def _page(request: AnyRequest, name: str, **context: Any) -> Template:
+    access = server(request).access(request)
+    return Template(template_name=name, context={"who": _who(access), "json": _json, **context})
+
+
+def _refused(request: AnyRequest, error: ApiError) -> Template:
+    return Template(
+        template_name="refused.html",
+        context={"who": _who(server(request).access(request)), "error": error},
+        status_code=error.status,
+    )
+
+
+@get("/", include_in_schema=False)
+async def index(request: AnyRequest) -> Template:
+    srv = server(request)
+    try:
+        srv.access(request).read()
+    except ApiError as e:
+        return _refused(request, e)
+
+    def run() -> tuple[Any, Any]:
+        return srv.tournaments.tournaments(), [
+            srv.service.summary(b.battle) for b in srv.store.battles()
+        ]
+
+    tournaments, battles = await work(run)
+    return _page(request, "index.html", tournaments=tournaments, battles=battles)
+
+
+@get("/join/{token:str}", include_in_schema=False)
+async def join(request: AnyRequest, token: FromPath[str]) -> Response[Any]:
+    """Where a table's QR code points: keep the token in a cookie, go to the table's page."""
+    srv = server(request)
+    who = await work(srv.tournaments.principal, token)
+    if who is None:
+        return _refused(
+            request,
+            ApiError(401, "token", "a token this server made", "this link's token is not valid"),
+        )
+    target = (
+        f"/tournaments/{who.tournament}/tables/{who.table}"
+        if who.table is not None
+        else f"/tournaments/{who.tournament}"
+    )
+    response: Redirect = Redirect(path=target)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=14 * 24 * 3600)
+    return response
+
+
+@get("/leave", include_in_schema=False)
+async def leave(request: AnyRequest) -> Response[Any]:
+    response: Redirect = Redirect(path="/")
+    response.delete_cookie(COOKIE)
+    return response
+
+
+@get("/tournaments/{slug:str}", include_in_schema=False)
+async def dashboard(request: AnyRequest, slug: FromPath[str]) -> Template:
+    srv = server(request)
+    try:
+        srv.access(request).read()
+        board = await work(srv.service.dashboard, slug)
+    except ApiError as e:
+        return _refused(request, e)
+    return _page(request, "dashboard.html", board=board)
+
+
+@get("/tournaments/{slug:str}/tables/{table:int}", include_in_schema=False)
+async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> Template:
+    srv = server(request)
+
+    def run() -> dict[str, Any]:
+        tournament = srv.tournaments.tournament(slug)
+        if table not in tournament.tables:
+            raise ApiError(404, "table", "a table of the tournament", f"no table {table} in {slug}")
+        placed = srv.tournaments.battles(slug, table)
+        data: dict[str, Any] = {"tournament": tournament, "table": table, "battle": None}
+        if placed:
+            bid = placed[-1].battle
+            data["battle"] = srv.service.summary(bid)
+            data["state"] = srv.service.state_at(bid, None)
+            data["log"] = srv.service.log(bid)
+            data["legal"] = srv.service.legal(bid)
+        data["systems"] = [(s.id, s.title) for s in game_systems().values()]
+        data["rounds"] = sorted({p.round for p in placed}) or [1]
+        return data
+
+    try:
+        srv.access(request).read()
+        data = await work(run)
+    except ApiError as e:
+        return _refused(request, e)
+    return _page(request, "table.html", **data)
+
+
+async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Template:
+    srv = server(request)
+
+    def run() -> dict[str, Any]:
+        bid: UUID = srv.service.battle_id(battle)
+        summary = srv.service.summary(bid)
+        state = srv.service.state_at(bid, position)
+        rows = srv.service.log(bid)
+        system = game_systems()[summary.ruleset] if summary.ruleset else None
+        others = [b for b in srv.store.battles() if b.battle != bid]
+        return {
+            "battle": summary,
+            "state": state,
+            "log": rows,
+            "rulings": [] if system is None else system.rulings,
+            "versions": [
+                s.id
+                for s in game_systems().values()
+                if system is not None and s.game == system.game
+            ],
+            "others": others,
+        }
+
+    try:
+        srv.access(request).read()
+        data = await work(run)
+    except ApiError as e:
+        return _refused(request, e)
+    return _page(request, "viewer.html", **data)
+
+
+@get("/battles/{battle:str}", include_in_schema=False)
+async def viewer(request: AnyRequest, battle: FromPath[str]) -> Template:
+    return await _viewer(request, battle, None)
+
+
+@get("/battles/{battle:str}/at/{position:int}", include_in_schema=False)
+async def viewer_at(
+    request: AnyRequest, battle: FromPath[str], position: FromPath[int]
+) -> Template:
+    return await _viewer(request, battle, position)
+
+
+@get("/battles/{battle:str}/at/{position:int}/state", include_in_schema=False)
+async def state_fragment(
+    request: AnyRequest, battle: FromPath[str], position: FromPath[int]
+) -> Template:
+    """The state panel alone, for the viewer stepping without a reload."""
+    srv = server(request)
+    try:
+        srv.access(request).read()
+        state = await work(
+            srv.service.state_at, await work(srv.service.battle_id, battle), position
+        )
+    except ApiError as e:
+        return _refused(request, e)
+    return _page(request, "_state.html", state=state)
+
+
+@get("/battles/{battle:str}/rows/{after:int}", include_in_schema=False)
+async def rows_fragment(
+    request: AnyRequest, battle: FromPath[str], after: FromPath[int]
+) -> Template:
+    """The log's rows after a position, for a viewer following a battle live."""
+    srv = server(request)
+    try:
+        srv.access(request).read()
+        rows = await work(srv.service.log, await work(srv.service.battle_id, battle), after)
+    except ApiError as e:
+        return _refused(request, e)
+    return _page(request, "_rows.html", log=rows)
+
+
+PAGES = [
+    index,
+    join,
+    leave,
+    dashboard,
+    table_page,
+    viewer,
+    viewer_at,
+    state_fragment,
+    rows_fragment,
+]
+
+__all__ = ["PAGES"]

@@ -1,0 +1,259 @@
+"""What the JSON API takes and gives: msgspec Structs, from which the OpenAPI document is made.
+
+Game data (a setup, a command, a state) is each game system's own; the API carries it as JSON
+objects and checks it against the system's types (``GameSystem.setup_schema`` and
+``command_schema`` describe them; ``GET /api/rulesets`` serves both)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from blowbyblow.domain.system import CommandOption, StateView
+
+Status = Literal["waiting", "playing", "finished", "sealed", "verify failed"]
+
+
+class ErrorBody(msgspec.Struct, kw_only=True):
+    """Every refusal: the HTTP status, the field at fault, the rule it breaks, in words."""
+
+    status: int
+    field: str  # "dice", "command.targets", "Authorization", "version", ...
+    rule: str  # the rule broken: a rulebook section ("N23 CC 5") or the API's own rule
+    message: str
+    written: int = 0  # events written: always 0 for a refusal
+
+
+# --- requests ---------------------------------------------------------------------------------
+
+
+class StartBattle(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A new battle at a table. ``setup`` omitted: the game system's demo setup."""
+
+    ruleset: str
+    label: str = ""
+    round: int = 1
+    rulings: dict[str, str] = {}
+    setup: dict[str, Any] | None = None
+    seed: str | None = None  # seeded digital dice; None: physical dice typed at the table
+    commands: list[dict[str, Any]] = []  # a whole scenario at once, as `bxb record` does
+    dice: list[int] = []  # physical dice for those commands, in the order they are asked for
+    choices: dict[str, str] = {}  # answers for those commands' choices, by key
+
+
+class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One command: as the game's JSON (``command``) or as a legal option with picks.
+
+    ``dice``: physical dice, in the order the rules ask for them (a seeded battle rolls its own).
+    ``choices``: answers by key (``c3/step8`` or ``step8``). ``ask``: True to be asked each
+    unanswered choice (the answer comes back as ``needs``); False takes the rules' default.
+    Nothing is written until the command is complete."""
+
+    version: int | None = None  # the battle's version the player saw; stale: 409
+    command: dict[str, Any] | None = None
+    option: int | None = None  # index into GET /legal at that version
+    picks: dict[str, str] = {}
+    dice: list[int] = []
+    choices: dict[str, str] = {}
+    ask: bool = False
+
+
+class WhatIfRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    rulings: dict[str, str] = {}
+    ruleset: str | None = None
+    save: bool = False
+
+
+class ImportRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    text: str  # an export, as `bxb export` writes it
+    public_keys: list[str] = []
+
+
+# --- responses --------------------------------------------------------------------------------
+
+
+class ModifierRow(msgspec.Struct, kw_only=True):
+    value: int
+    cause: str
+    rule: str
+    citation: str
+
+
+class EventRow(msgspec.Struct, kw_only=True):
+    """One logged event as a judge reads it: its words, rule and citation, every modifier and
+    every number it used (natural roll, target number, ...)."""
+
+    position: int
+    type: str
+    text: str
+    rule: str = ""
+    citation: str = ""
+    modifiers: list[ModifierRow] = []
+    numbers: dict[str, int] = {}
+    command: int = 0  # the command it belongs to (0: the battle's start)
+    event: dict[str, Any] = {}
+    hash: str = ""
+
+
+class TablePlace(msgspec.Struct, kw_only=True):
+    tournament: str
+    table: int
+    round: int
+
+
+class BattleSummary(msgspec.Struct, kw_only=True):
+    battle: str
+    label: str
+    ruleset: str
+    title: str
+    version: int
+    commands: int
+    dice: str  # physical | seeded | fair
+    rulings: dict[str, str]
+    status: Status
+    place: TablePlace | None = None
+    origin: str | None = None
+
+
+class Need(msgspec.Struct, kw_only=True):
+    """What the rules ask for next, before the command can be adjudicated to its end."""
+
+    kind: Literal["dice", "choice"]
+    key: str
+    prompt: str
+    n: int = 0
+    sides: int = 0
+    options: list[str] = []
+    default: str = ""
+    dice_used: int = 0  # dice of earlier rolls already taken from those given
+
+
+class PlayResult(msgspec.Struct, kw_only=True):
+    """``played``: the command's events, written; ``needs``: nothing written, the rules ask for
+    ``need`` first."""
+
+    status: Literal["played", "needs"]
+    version: int
+    events: list[EventRow] = []
+    need: Need | None = None
+    command: dict[str, Any] | None = None
+
+
+class LegalOptions(msgspec.Struct, kw_only=True):
+    battle: str
+    version: int
+    options: list[CommandOption]
+
+
+class StateAt(msgspec.Struct, kw_only=True):
+    """The state right after ``position`` (what ``bxb at`` prints), as the game's view, its text
+    and its plain data."""
+
+    battle: str
+    position: int
+    of: int
+    event: EventRow
+    view: StateView
+    text: str
+    state: Any
+
+
+class ProblemBody(msgspec.Struct, kw_only=True):
+    position: int
+    kind: str
+    message: str
+    rule: str = ""
+    citation: str = ""
+    recorded: str = ""
+    expected: str = ""
+
+
+class VerifyResult(msgspec.Struct, kw_only=True):
+    battle: str
+    ok: bool
+    label: str
+    events: int
+    commands: int
+    dice_checked: int
+    problem: ProblemBody | None = None
+    notes: list[str] = []
+    text: str = ""
+
+
+class SealResult(msgspec.Struct, kw_only=True):
+    battle: str
+    position: int
+    length: int
+    last_hash: str
+    public_key: str
+    seed_revealed: bool
+
+
+class WhatIfResult(msgspec.Struct, kw_only=True):
+    battle: str
+    ruleset: str
+    rulings: dict[str, str]
+    divergence: int | None
+    original: list[EventRow]
+    alternative: list[EventRow]
+    original_state: str
+    alternative_state: str
+    stopped: str = ""
+    fresh_dice: list[str] = []
+    saved: str | None = None
+
+
+class DiffResult(msgspec.Struct, kw_only=True):
+    a: str
+    b: str
+    divergence: int | None
+    a_events: int
+    b_events: int
+    a_row: EventRow | None = None
+    b_row: EventRow | None = None
+
+
+class ImportResult(msgspec.Struct, kw_only=True):
+    battle: str
+    label: str
+    events: int
+
+
+class RulingInfo(msgspec.Struct, kw_only=True):
+    name: str
+    default: str
+    choices: list[str]
+    summary: str
+    citation: str
+
+
+class RulesetInfo(msgspec.Struct, kw_only=True):
+    id: str
+    title: str
+    game: str
+    version: str
+    rulebook: str
+    rulings: list[RulingInfo]
+    setup_schema: dict[str, Any]
+    command_schema: dict[str, Any]
+
+
+class TableRow(msgspec.Struct, kw_only=True):
+    table: int
+    status: Status
+    battle: BattleSummary | None = None
+    battles: int = 0
+
+
+class Dashboard(msgspec.Struct, kw_only=True):
+    tournament: str
+    name: str
+    tables: list[TableRow]
+    rounds: list[int]
+
+
+class BulkResult(msgspec.Struct, kw_only=True):
+    done: list[str]
+    failed: dict[str, str] = {}
+    verified: list[VerifyResult] = []

@@ -1,0 +1,46 @@
+// What every page's script shares: calling the JSON API and listening for server-sent events.
+// Hand-written on purpose (no framework, nothing from another site): a few dozen lines.
+"use strict";
+const bxb = {
+  async api(method, url, body) {
+    const response = await fetch(url, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const type = response.headers.get("content-type") || "";
+    const data = type.includes("json") ? await response.json() : await response.text();
+    if (!response.ok) {
+      const error = new Error(
+        data && data.message ? `${data.field}: ${data.message} (${data.rule})` : `HTTP ${response.status}`
+      );
+      error.status = response.status;
+      error.body = data;
+      throw error;
+    }
+    return { status: response.status, data };
+  },
+  // Server-sent events: `onNote` gets each note ({kind, battle, version, ...}).
+  listen(url, onNote, badge) {
+    const source = new EventSource(url);
+    const show = (text, on) => {
+      if (badge) {
+        badge.textContent = text;
+        badge.classList.toggle("on", on);
+      }
+    };
+    source.onopen = () => show("live", true);
+    source.onerror = () => show("reconnecting…", false);
+    for (const kind of ["started", "played", "sealed", "finished", "imported"]) {
+      source.addEventListener(kind, (event) => onNote(JSON.parse(event.data)));
+    }
+    window.addEventListener("beforeunload", () => source.close());
+    return source;
+  },
+  esc(text) {
+    const div = document.createElement("div");
+    div.textContent = text == null ? "" : String(text);
+    return div.innerHTML;
+  },
+};

@@ -1,0 +1,160 @@
+// The table page: start a battle, pick the next command from the legal ones, type the dice
+// with big buttons as they are rolled, answer choices. Nothing is written until a command is
+// complete; then the page shows its steps (the server renders them).
+"use strict";
+(() => {
+  const body = document.body;
+  const slug = body.dataset.tournament;
+  const table = Number(body.dataset.table);
+  const battle = body.dataset.battle || "";
+  const version = Number(body.dataset.version || 0);
+  const $ = (id) => document.getElementById(id);
+  let reloading = false;
+  const reload = () => {
+    if (!reloading) {
+      reloading = true;
+      location.reload();
+    }
+  };
+
+  // Another phone (or the judge) wrote: show the battle as it stands now.
+  bxb.listen(`/api/tournaments/${slug}/tables/${table}/stream`, (note) => {
+    if (note.battle !== battle || note.version > version || note.kind !== "played") reload();
+  }, $("live"));
+
+  const form = $("start-form");
+  if (form) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const request = { ruleset: data.get("ruleset"), round: Number(data.get("round")) || 1 };
+      if (data.get("label")) request.label = data.get("label");
+      if (data.get("dice") === "seeded") {
+        let seed = data.get("seed");
+        if (!seed) {
+          const bytes = crypto.getRandomValues(new Uint8Array(8));
+          seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+        }
+        request.seed = seed;
+      }
+      try {
+        await bxb.api("POST", `/api/tournaments/${slug}/tables/${table}/battles`, request);
+        reload();
+      } catch (error) {
+        $("start-error").textContent = error.message;
+      }
+    });
+  }
+  if (!battle) return;
+
+  const finish = $("finish");
+  if (finish) {
+    finish.addEventListener("click", async () => {
+      try {
+        await bxb.api("POST", `/api/battles/${battle}/finish`);
+        reload();
+      } catch (error) {
+        $("play-error").textContent = error.message;
+      }
+    });
+  }
+
+  const legalData = $("legal-data");
+  if (!legalData) return;
+  const legal = JSON.parse(legalData.textContent);
+  let pending = null; // the command being put together: option, picks, dice, choices
+  let roll = []; // the dice of the roll being typed
+
+  function choose(index) {
+    const option = legal[index];
+    pending = { option: index, picks: {}, dice: [], choices: {} };
+    document.querySelectorAll(".option").forEach((b) => b.classList.toggle("chosen", Number(b.dataset.index) === index));
+    const many = Object.entries(option.options || {}).filter(([, values]) => values.length > 1);
+    const picks = $("picks");
+    if (!many.length) {
+      picks.hidden = true;
+      send();
+      return;
+    }
+    picks.innerHTML = many.map(([name, values]) =>
+      `<label>${bxb.esc(name)} <select data-pick="${bxb.esc(name)}">${values.map((v) =>
+        `<option>${bxb.esc(v)}</option>`).join("")}</select></label>`).join("") +
+      `<button class="btn big" id="play-option">Play</button>`;
+    picks.hidden = false;
+    $("play-option").addEventListener("click", () => {
+      picks.querySelectorAll("select").forEach((s) => { pending.picks[s.dataset.pick] = s.value; });
+      picks.hidden = true;
+      send();
+    });
+  }
+
+  async function send() {
+    $("play-error").textContent = "";
+    try {
+      const { status, data } = await bxb.api("POST", `/api/battles/${battle}/commands`, {
+        version, option: pending.option, picks: pending.picks, dice: pending.dice,
+        choices: pending.choices, ask: true,
+      });
+      if (status === 201) {
+        reload();
+        return;
+      }
+      ask(data.need);
+    } catch (error) {
+      $("play-error").textContent = error.message;
+      if (error.status === 409) setTimeout(reload, 1500);
+    }
+  }
+
+  function ask(need) {
+    $("need").hidden = false;
+    $("need").dataset.asked = String(Number($("need").dataset.asked || 0) + 1); // the questions asked so far: what a test waits on
+    $("options").classList.add("dim");
+    $("need-prompt").textContent = need.prompt;
+    roll = [];
+    const dicePad = $("dice-pad");
+    const choicePad = $("choice-pad");
+    dicePad.innerHTML = "";
+    choicePad.innerHTML = "";
+    $("undo-die").hidden = need.kind !== "dice";
+    if (need.kind === "dice") {
+      const faces = Array.from({ length: need.sides }, (_, i) => i + 1);
+      dicePad.innerHTML = faces.map((f) => `<button class="die" data-face="${f}">${f}</button>`).join("");
+      dicePad.querySelectorAll(".die").forEach((b) => b.addEventListener("click", () => {
+        roll.push(Number(b.dataset.face));
+        slots(need);
+        if (roll.length === need.n) {
+          pending.dice.push(...roll);
+          roll = [];
+          send();
+        }
+      }));
+      slots(need);
+    } else {
+      choicePad.innerHTML = need.options.map((o) =>
+        `<button class="btn big answer" data-answer="${bxb.esc(o)}">${bxb.esc(o)}${o === need.default ? " (default)" : ""}</button>`).join("");
+      choicePad.querySelectorAll(".answer").forEach((b) => b.addEventListener("click", () => {
+        pending.choices[need.key] = b.dataset.answer;
+        send();
+      }));
+    }
+  }
+
+  function slots(need) {
+    $("dice-slots").innerHTML = Array.from({ length: need.n }, (_, i) =>
+      `<span class="slot${i < roll.length ? " filled" : ""}">${i < roll.length ? roll[i] : "·"}</span>`).join("");
+    $("undo-die").onclick = () => { roll.pop(); slots(need); };
+  }
+
+  document.querySelectorAll(".option").forEach((b) => b.addEventListener("click", () => {
+    if (!pending) choose(Number(b.dataset.index));
+  }));
+  $("cancel").addEventListener("click", () => {
+    pending = null;
+    roll = [];
+    $("need").hidden = true;
+    $("picks").hidden = true;
+    $("options").classList.remove("dim");
+    document.querySelectorAll(".option").forEach((b) => b.classList.remove("chosen"));
+  });
+})();

@@ -1,0 +1,184 @@
+// The judge's viewer: step through a battle with the slider or the arrow keys (each position
+// has its own URL), verify it, run a what-if, diff it with another battle, seal and export.
+"use strict";
+(() => {
+  const body = document.body;
+  const battle = body.dataset.battle;
+  let position = Number(body.dataset.position);
+  let of = Number(body.dataset.of);
+  const $ = (id) => document.getElementById(id);
+  const slider = $("slider");
+  let asked = 0; // the latest state asked for: older answers are dropped
+
+  function mark() {
+    document.querySelectorAll("#events .ev").forEach((row) => {
+      const p = Number(row.dataset.position);
+      row.classList.toggle("current", p === position);
+      row.classList.toggle("later", p > position);
+    });
+    // Keep the current event in sight inside the list, without scrolling the page itself.
+    const current = $(`ev-${position}`);
+    const list = $("events");
+    if (current) {
+      const top = current.offsetTop;
+      if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      }
+    }
+  }
+
+  async function go(target) {
+    position = Math.max(1, Math.min(of, target));
+    slider.value = position;
+    $("pos").textContent = position;
+    body.dataset.position = position;
+    const url = `/battles/${battle}/at/${position}`;
+    history.replaceState(null, "", url);
+    $("permalink").href = url;
+    mark();
+    const ticket = ++asked;
+    const response = await fetch(`${url}/state`, { credentials: "same-origin" });
+    if (ticket !== asked || !response.ok) return;
+    $("state-panel").outerHTML = await response.text();
+  }
+
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  $("prev").addEventListener("click", () => go(position - 1));
+  $("next").addEventListener("click", () => go(position + 1));
+  document.addEventListener("keydown", (event) => {
+    const tag = (event.target.tagName || "").toLowerCase();
+    if ((tag === "input" && event.target !== slider) || tag === "select" || tag === "textarea") return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      go(position + moves[event.key]);
+    } else if (event.key === "Home") {
+      go(1);
+    } else if (event.key === "End") {
+      go(of);
+    }
+  });
+  $("events").addEventListener("click", (event) => {
+    const row = event.target.closest(".ev");
+    if (row) go(Number(row.dataset.position));
+  });
+
+  // New events as they are written: append them; follow the end if we were at it.
+  bxb.listen(`/api/battles/${battle}/stream`, async (note) => {
+    if (note.version <= of) {
+      if (note.kind === "sealed") location.reload();
+      return;
+    }
+    const response = await fetch(`/battles/${battle}/rows/${of}`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    $("events").insertAdjacentHTML("beforeend", await response.text());
+    const atEnd = position === of;
+    of = note.version;
+    slider.max = of;
+    $("of").textContent = of;
+    $("of2").textContent = of;
+    if (atEnd || note.kind === "sealed") go(of);
+    else mark();
+  }, $("live"));
+
+  $("verify").addEventListener("click", async () => {
+    const box = $("verify-result");
+    box.textContent = "verifying…";
+    document.querySelectorAll(".divergent").forEach((row) => row.classList.remove("divergent"));
+    try {
+      const { data } = await bxb.api("GET", `/api/battles/${battle}/verify`);
+      if (data.ok) {
+        box.innerHTML = `<p class="ok">verify OK: ${data.events} events, ${data.commands} commands re-adjudicated` +
+          `${data.dice_checked ? `, ${data.dice_checked} seeded dice recomputed` : ""}, hash chain intact</p>` +
+          data.notes.map((n) => `<p class="muted">${bxb.esc(n)}</p>`).join("");
+      } else {
+        const p = data.problem;
+        box.innerHTML = `<p class="bad">verify FAILED at position <a href="/battles/${battle}/at/${p.position}" id="divergence-link">${p.position}</a>: ${bxb.esc(p.message)}` +
+          `${p.citation ? ` [${bxb.esc(p.citation)}]` : ""}</p>` +
+          (p.recorded || p.expected ? `<pre>log says:   ${bxb.esc(p.recorded)}\nrules give: ${bxb.esc(p.expected)}</pre>` : "");
+        const row = $(`ev-${p.position}`);
+        if (row) row.classList.add("divergent");
+        go(p.position);
+      }
+    } catch (error) {
+      box.textContent = error.message;
+    }
+  });
+
+  const sideBySide = (data) => {
+    const d = data.divergence;
+    if (d === null) return `<p class="ok">No divergence: every event is the same under these rulings.</p>`;
+    const last = Math.max(data.original.length, data.alternative.length);
+    const rows = [];
+    for (let q = Math.max(2, d - 2); q <= Math.min(last, d + 6); q++) {
+      const a = data.original[q - 1];
+      const b = data.alternative[q - 1];
+      const cell = (r) => r ? `${bxb.esc(r.text)}${r.citation ? ` <span class="cite">${bxb.esc(r.citation)}</span>` : ""}` : "<em>(ends)</em>";
+      rows.push(`<tr class="${q >= d ? "diverged" : ""}"><td>${q}</td><td>${cell(a)}</td><td>${cell(b)}</td></tr>`);
+    }
+    return `<p>First divergence at position <strong id="whatif-divergence">${d}</strong>.</p>` +
+      `<table class="side"><thead><tr><th>#</th><th>original</th><th>what-if</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  };
+
+  async function whatIf(save) {
+    const form = $("whatif-form");
+    const rulings = {};
+    let ruleset = null;
+    form.querySelectorAll("select").forEach((s) => {
+      if (s.name === "__ruleset") ruleset = s.value;
+      else rulings[s.name] = s.value;
+    });
+    const box = $("whatif-result");
+    box.textContent = "re-running…";
+    try {
+      const { data } = await bxb.api("POST", `/api/battles/${battle}/whatif`, { rulings, ruleset, save });
+      box.innerHTML = sideBySide(data) +
+        (data.stopped ? `<p class="bad">stopped: ${bxb.esc(data.stopped)}</p>` : "") +
+        (data.fresh_dice.length ? `<p class="muted">dice drawn from the seed: ${bxb.esc(data.fresh_dice.join(", "))}</p>` : "") +
+        `<div class="split"><div><h3>original, at the end</h3><pre>${bxb.esc(data.original_state)}</pre></div>` +
+        `<div><h3>what-if, at the end</h3><pre>${bxb.esc(data.alternative_state)}</pre></div></div>` +
+        (data.saved ? `<p>Saved as <a id="whatif-saved" href="/battles/${data.saved}">battle ${data.saved.slice(0, 8)}</a>.</p>` : "");
+    } catch (error) {
+      box.textContent = error.message;
+    }
+  }
+  if ($("whatif-form")) {
+    $("whatif-form").addEventListener("submit", (event) => { event.preventDefault(); whatIf(false); });
+    $("whatif-save").addEventListener("click", () => whatIf(true));
+  }
+
+  $("diff-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const other = $("diff-other").value;
+    const box = $("diff-result");
+    if (!other) { box.textContent = "no other battle in the store"; return; }
+    try {
+      const { data } = await bxb.api("GET", `/api/diff?a=${battle}&b=${other}`);
+      if (data.divergence === null) {
+        box.innerHTML = `<p class="ok">identical: ${data.a_events} events</p>`;
+        return;
+      }
+      const cell = (r) => r ? bxb.esc(r.text) : "<em>(the battle ends before this position)</em>";
+      box.innerHTML = `<p>First divergence at position <strong id="diff-divergence">${data.divergence}</strong> (this battle has ${data.a_events} events, the other ${data.b_events}).</p>` +
+        `<table class="side"><thead><tr><th>this battle</th><th>the other</th></tr></thead><tbody><tr class="diverged"><td>${cell(data.a_row)}</td><td>${cell(data.b_row)}</td></tr></tbody></table>`;
+    } catch (error) {
+      box.textContent = error.message;
+    }
+  });
+
+  if ($("seal")) {
+    $("seal").addEventListener("click", async () => {
+      const box = $("seal-result");
+      try {
+        const { data } = await bxb.api("POST", `/api/battles/${battle}/seal`);
+        box.innerHTML = `<p class="ok" id="sealed">sealed at position ${data.position}: checkpoint over ${data.length} events, last hash ${data.last_hash.slice(0, 16)}…, signed by ${data.public_key.slice(0, 16)}…</p>`;
+        $("seal").remove();
+        $("status").textContent = "sealed";
+        $("status").className = "badge s-sealed";
+      } catch (error) {
+        box.textContent = error.message;
+      }
+    });
+  }
+  mark();
+})();

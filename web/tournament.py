@@ -1,0 +1,328 @@
+"""The tournament beside the battles: its tables, who may write (tokens, stored hashed) and
+which battle is played at which table in which round.
+
+The battles themselves live in the event store (``replay.store.BattleStore``); this is the
+little that is not a battle's event: a register kept in the same database, in tables of its own
+(``bxb_*``), through the database's own driver (sqlite3, or psycopg for PostgreSQL). Nothing here
+decides a rule.
+
+A token is 32 random bytes (``secrets.token_urlsafe``), shown once when it is made; the store
+keeps only its SHA-256, and a presented token is compared with the stored hash in constant time.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import re
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Literal
+from uuid import UUID
+
+from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.store import persistence_env
+
+Role = Literal["table", "judge"]
+
+_SCHEMA = (
+    """create table if not exists bxb_tournaments (
+        slug text primary key, name text not null, created text not null)""",
+    """create table if not exists bxb_tables (
+        tournament text not null, number integer not null, created text not null,
+        primary key (tournament, number))""",
+    """create table if not exists bxb_tokens (
+        hash text primary key, tournament text not null, role text not null,
+        table_number integer, created text not null)""",
+    """create table if not exists bxb_table_battles (
+        battle text primary key, tournament text not null, table_number integer not null,
+        round integer not null, started text not null, finished integer not null default 0)""",
+)
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+class TournamentError(BlowByBlowError):
+    pass
+
+
+def new_token() -> str:
+    """A fresh secret token: 32 random bytes, URL-safe (it goes in a QR code's URL)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a valid token speaks for: a table of a tournament, or its judges."""
+
+    tournament: str
+    role: Role
+    table: int | None = None
+
+    @property
+    def is_judge(self) -> bool:
+        return self.role == "judge"
+
+
+@dataclass(frozen=True)
+class TableBattle:
+    battle: UUID
+    tournament: str
+    table: int
+    round: int
+    started: str
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Tournament:
+    slug: str
+    name: str
+    tables: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NewTables:
+    """Tables just added: each with its token, and a judge token; the tokens are shown once."""
+
+    tournament: str
+    tables: tuple[tuple[int, str], ...]
+    judge_token: str
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+class _Database:
+    """One connection's worth of SQL with ``?`` placeholders, on SQLite or PostgreSQL."""
+
+    def __init__(self, spec: str | None) -> None:
+        env = persistence_env(spec)
+        module = env["PERSISTENCE_MODULE"]
+        self._lock = threading.Lock()
+        self._sqlite: sqlite3.Connection | None = None
+        self._pg_url = ""
+        if module == "eventsourcing.postgres":
+            assert spec is not None
+            self._pg_url = spec
+            return
+        path = ":memory:" if module == "eventsourcing.popo" else env["SQLITE_DBNAME"]
+        # One connection shared by the server's threads, serialised by the lock; the battles'
+        # writers use their own connections to the same file (WAL), so wait for them a while.
+        self._sqlite = sqlite3.connect(
+            path, timeout=30, check_same_thread=False, isolation_level=None
+        )
+
+    @contextmanager
+    def cursor(self) -> Iterator[Any]:
+        if self._sqlite is not None:
+            with self._lock:
+                cur = self._sqlite.cursor()
+                cur.execute("begin")
+                try:
+                    yield _Cursor(cur, "?")
+                    cur.execute("commit")
+                except BaseException:
+                    cur.execute("rollback")
+                    raise
+            return
+        import psycopg  # the postgres extra
+
+        with psycopg.connect(self._pg_url) as conn, conn.cursor() as pg:
+            yield _Cursor(pg, "%s")
+
+
+class _Cursor:
+    def __init__(self, cur: Any, mark: str) -> None:
+        self._cur = cur
+        self._mark = mark
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self._cur.execute(sql.replace("?", self._mark), tuple(params))
+        return list(self._cur.fetchall()) if self._cur.description else []
+
+
+class TournamentStore:
+    """Tournaments, their tables and tokens, and the battles played at each table."""
+
+    def __init__(self, db: str | None = None) -> None:
+        self._db = _Database(db)
+        with self._db.cursor() as cur:
+            for statement in _SCHEMA:
+                cur.run(statement)
+        self._principals: dict[str, Principal] = {}  # by token hash: tokens are never revoked
+        self._places: dict[UUID, TableBattle] = {}
+
+    # --- tournaments and tables -------------------------------------------------------------
+
+    def new_tournament(self, slug: str, name: str = "") -> Tournament:
+        if not SLUG.match(slug):
+            raise TournamentError(
+                f"tournament id {slug!r}: expected 1 to 40 lower-case letters, digits or "
+                "hyphens, starting with a letter or digit (e.g. 'spring-open')"
+            )
+        with self._db.cursor() as cur:
+            if cur.run("select 1 from bxb_tournaments where slug = ?", (slug,)):
+                raise TournamentError(f"tournament {slug!r} exists already")
+            cur.run(
+                "insert into bxb_tournaments (slug, name, created) values (?, ?, ?)",
+                (slug, name or slug, _now()),
+            )
+        return Tournament(slug=slug, name=name or slug, tables=())
+
+    def tournaments(self) -> list[Tournament]:
+        with self._db.cursor() as cur:
+            rows = cur.run("select slug, name from bxb_tournaments order by created, slug")
+            tables = cur.run("select tournament, number from bxb_tables order by number")
+        return [
+            Tournament(slug=s, name=n, tables=tuple(t for (tt, t) in tables if tt == s))
+            for s, n in rows
+        ]
+
+    def tournament(self, slug: str) -> Tournament:
+        for t in self.tournaments():
+            if t.slug == slug:
+                return t
+        raise TournamentError(f"no tournament {slug!r} (see `bxb tournament list`)")
+
+    def add_tables(self, slug: str, count: int) -> NewTables:
+        """``count`` new tables, numbered after the last, each with a token; and a judge token."""
+        if not 1 <= count <= 500:
+            raise TournamentError(f"count: expected 1 to 500 tables, not {count}")
+        self.tournament(slug)
+        now = _now()
+        made: list[tuple[int, str]] = []
+        judge = new_token()
+        with self._db.cursor() as cur:
+            [(last,)] = cur.run(
+                "select coalesce(max(number), 0) from bxb_tables where tournament = ?", (slug,)
+            )
+            for number in range(int(last) + 1, int(last) + 1 + count):
+                token = new_token()
+                cur.run(
+                    "insert into bxb_tables (tournament, number, created) values (?, ?, ?)",
+                    (slug, number, now),
+                )
+                cur.run(
+                    "insert into bxb_tokens (hash, tournament, role, table_number, created) "
+                    "values (?, ?, 'table', ?, ?)",
+                    (token_hash(token), slug, number, now),
+                )
+                made.append((number, token))
+            cur.run(
+                "insert into bxb_tokens (hash, tournament, role, table_number, created) "
+                "values (?, ?, 'judge', null, ?)",
+                (token_hash(judge), slug, now),
+            )
+        return NewTables(tournament=slug, tables=tuple(made), judge_token=judge)
+
+    # --- tokens -----------------------------------------------------------------------------
+
+    def principal(self, token: str | None) -> Principal | None:
+        """Whom ``token`` speaks for, or None for no token or one this store never made."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        known = self._principals.get(digest)
+        if known is not None:
+            return known
+        with self._db.cursor() as cur:
+            rows = cur.run(
+                "select hash, tournament, role, table_number from bxb_tokens where hash = ?",
+                (digest,),
+            )
+        if not rows:
+            return None
+        stored, tournament, role, table = rows[0]
+        if not hmac.compare_digest(str(stored), digest):  # pragma: no cover - found by it
+            return None
+        found = Principal(
+            tournament=str(tournament),
+            role="judge" if role == "judge" else "table",
+            table=None if table is None else int(table),
+        )
+        self._principals[digest] = found
+        return found
+
+    # --- battles at tables ------------------------------------------------------------------
+
+    def assign(self, battle: UUID, tournament: str, table: int, round_: int) -> TableBattle:
+        placed = TableBattle(
+            battle=battle,
+            tournament=tournament,
+            table=table,
+            round=round_,
+            started=_now(),
+            finished=False,
+        )
+        with self._db.cursor() as cur:
+            cur.run(
+                "insert into bxb_table_battles "
+                "(battle, tournament, table_number, round, started, finished) "
+                "values (?, ?, ?, ?, ?, 0)",
+                (str(battle), tournament, table, round_, placed.started),
+            )
+        self._places[battle] = placed
+        return placed
+
+    def mark_finished(self, battle: UUID) -> None:
+        with self._db.cursor() as cur:
+            cur.run("update bxb_table_battles set finished = 1 where battle = ?", (str(battle),))
+        self._places.pop(battle, None)
+
+    def place_of(self, battle: UUID) -> TableBattle | None:
+        """The table and round a battle is played at (None: not played at any table)."""
+        if battle in self._places:
+            return self._places[battle]
+        found = self._battles("where battle = ?", (str(battle),))
+        if not found:
+            return None
+        self._places[battle] = found[0]
+        return found[0]
+
+    def battles(self, tournament: str, table: int | None = None) -> list[TableBattle]:
+        """The battles of a tournament (of one of its tables), oldest first."""
+        if table is None:
+            return self._battles("where tournament = ?", (tournament,))
+        return self._battles("where tournament = ? and table_number = ?", (tournament, table))
+
+    def _battles(self, where: str, params: Sequence[Any]) -> list[TableBattle]:
+        with self._db.cursor() as cur:
+            rows = cur.run(
+                "select battle, tournament, table_number, round, started, finished "
+                f"from bxb_table_battles {where} order by started, round, table_number",
+                params,
+            )
+        return [
+            TableBattle(
+                battle=UUID(str(b)),
+                tournament=str(t),
+                table=int(n),
+                round=int(r),
+                started=str(s),
+                finished=bool(f),
+            )
+            for b, t, n, r, s, f in rows
+        ]
+
+
+__all__ = [
+    "NewTables",
+    "Principal",
+    "TableBattle",
+    "Tournament",
+    "TournamentError",
+    "TournamentStore",
+    "new_token",
+    "token_hash",
+]
