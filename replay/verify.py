@@ -323,7 +323,7 @@ def _commands(events: Sequence[LoggedEvent]) -> list[Sequence[LoggedEvent]]:
     starts = [i for i, e in enumerate(events) if isinstance(e.event, CommandIssued)]
     if len(events) > 1 and (not starts or starts[0] != 1):
         raise _Failed(Problem(2, "sequence", "events before the first command"))
-    ends = [*starts[1:], len(events)]
+    ends = [*starts[1:], len(events)] if starts else []  # a battle started, nothing played yet
     return [events[start:end] for start, end in zip(starts, ends, strict=True)]
 
 

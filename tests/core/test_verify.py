@@ -12,6 +12,7 @@ import pytest
 
 from blowbyblow.domain.core import BlowByBlowError, DiceRolled, RuleEvent
 from blowbyblow.replay.codec import codec_for, to_builtins
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import record
 from blowbyblow.replay.store import BattleStore, LoggedEvent, chain
 from blowbyblow.replay.verify import verify_battle, verify_events
@@ -130,3 +131,13 @@ def test_a_forged_seeded_die_is_caught_against_the_seed(ruleset_id: str) -> None
     report = verify_events(rec.battle, forged)
     assert report.problem is not None and report.problem.kind == "dice"
     assert report.problem.position == target.position
+
+
+def test_a_battle_started_with_no_command_yet_verifies() -> None:
+    """Live play starts a battle before its first command: the log is its BattleStarted only."""
+    store = BattleStore(":memory:")
+    demo = get_game_system("necromunda-2023").demo()
+    battle = record(store, msgspec.structs.replace(demo, commands=[]), quiet=True).battle
+    report = verify_battle(store, battle)
+    assert report.ok, report.problem and report.problem.describe()
+    assert (report.events, report.commands) == (1, 0)
