@@ -53,6 +53,10 @@ SECTIONS_2023: dict[str, str] = {
     "CC Assists": f"{_CC}, Assists & Interference: Assists",
     "CC Interference": f"{_CC}, Assists & Interference: Interference",
     "CC Attacking Vehicles": f"{_CC}, box: Attacking Vehicles",
+    "CC Outside the Sequence": (
+        f"{_CC}, its opening (skills, gang tactics and the Mounted condition allow close combat "
+        "attacks outside the normal sequence of the battle)"
+    ),
     "CC Charging Out of Line of Sight": _BOX_CHARGING,
     "CC Charging Prone": _BOX_CHARGING,
     "CC Fighting Across Barricades": f"{_CC}, box: Fighting Across Barricades",
