@@ -64,6 +64,7 @@ __all__ = [
     "CoupDeGraceAction",
     "Engagement",
     "Fight",
+    "Gang",
     "NecroScenario",
     "Vehicle",
     "fighter",
