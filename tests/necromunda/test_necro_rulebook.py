@@ -17,7 +17,7 @@ from necro_helpers import (
 )
 
 from blowbyblow.domain.core import RuleEvent
-from blowbyblow.domain.necromunda.commands import GrantedAttack, LeaveEngagement
+from blowbyblow.domain.necromunda.commands import GrantedAttack, LeaveEngagement, NecromundaCommand
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -74,7 +74,7 @@ def test_the_rules_the_1_1_commands_cite_read_as_sections(ruleset_id: str) -> No
         [Engagement(a="a", b="v", facing="front"), Engagement(a="a", b="b")],
         within_6=[["v", "d"]],
     )
-    commands = [
+    commands: list[NecromundaCommand] = [
         LeaveEngagement(vehicle="v"),
         GrantedAttack(attacker="a", granted_by="Counter-attack"),
     ]
