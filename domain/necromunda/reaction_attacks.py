@@ -3,7 +3,9 @@ step 7 and its "N17 (improved version)" box): each enemy still Standing and Enga
 attacker may make Reaction attacks, following steps 1 to 6. Vehicles never make Reaction
 attacks (they are never engaged). A charged Prone & Pinned fighter counts as having turned to
 face (2023; ruling ``charged-prone-reaction``); in the older rules' variant, Reaction attacks
-must target the attacker (ruling ``reaction-target``).
+must target the attacker (ruling ``reaction-target``), and their step list's "steps 1 to 5"
+leaves the hits unresolved (ruling ``reaction-attack-steps``). ``react`` is also what a fighter
+makes against a vehicle moving out of engagement (``leave_engagement``), at the vehicle alone.
 """
 
 from __future__ import annotations
