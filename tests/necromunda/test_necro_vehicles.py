@@ -5,7 +5,18 @@ of a vehicle's friends when it is Wrecked. Worked examples with listed dice."""
 from __future__ import annotations
 
 import pytest
-from necro_helpers import VEHICLE, Engagement, Fight, fighter, of, one, run, setup
+from necro_helpers import (
+    SCENARIOS,
+    VEHICLE,
+    Engagement,
+    Fight,
+    fighter,
+    load_scenario,
+    of,
+    one,
+    run,
+    setup,
+)
 
 from blowbyblow.domain.core import ChoiceMade, RuleViolation, RulingError, SetupError
 from blowbyblow.domain.necromunda import events as ev
@@ -20,6 +31,7 @@ from blowbyblow.domain.necromunda.state import (
     WRECKED,
     initial_state,
 )
+from blowbyblow.replay.session import play
 
 BOTH = ("necromunda-2023", "necromunda-legacy")
 
@@ -208,3 +220,16 @@ def test_within_6_pairs_a_vehicle_with_a_friend() -> None:
     ):
         with pytest.raises(SetupError, match=why):
             validate_setup(setup(list(s.fighters), list(s.engagements), within_6=bad))
+
+
+@pytest.mark.parametrize("ruleset", BOTH)
+def test_the_vehicles_scenario_file(ruleset: str) -> None:
+    """cli/scenarios/necromunda-2023-vehicles.toml, as the CLI loads it, under either book."""
+    played = play(load_scenario(SCENARIOS / "necromunda-2023-vehicles.toml", ruleset))
+    assert one(played, ev.AttackGranted).granted_by == "Counter-attack"
+    tests = [(t.fighter, t.passed) for t in of(played, ev.InitiativeTested)]
+    assert tests == [("krug", False), ("ruk", True)]
+    assert one(played, ev.VehicleDamaged).location == "Engine"
+    assert played.state.fighters["buggy"].status == WRECKED
+    nerve = one(played, ev.NerveTested)
+    assert (nerve.fighter, nerve.passed) == ("lia", True)
