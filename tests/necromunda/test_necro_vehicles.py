@@ -36,6 +36,9 @@ from blowbyblow.replay.session import play
 BOTH = ("necromunda-2023", "necromunda-legacy")
 
 
+_V = {"toughness_front": 6, "toughness_side": 5, "toughness_rear": 4, "hull_points": 2}
+
+
 def left_behind(hull_points: int = 2) -> NecromundaSetup:
     """Vehicle v (rear T4, front T6, side T5) with a (I 4+, sees v) at its rear, b (I 3+, does
     not see v) at its front and p (Prone & Pinned) at its side; d, of v's gang, is within 6" of
@@ -55,9 +58,6 @@ def left_behind(hull_points: int = 2) -> NecromundaSetup:
         ],
         within_6=[["v", "d"]],
     )
-
-
-_V = {"toughness_front": 6, "toughness_side": 5, "toughness_rear": 4, "hull_points": 2}
 
 
 @pytest.mark.parametrize("ruleset", BOTH)

@@ -145,7 +145,8 @@ def test_a_follow_up_that_engages_gives_no_such_mark() -> None:
 # --- a model with no Weapon Skill value ---------------------------------------------------------
 
 
-def no_ws(**kw: object) -> ModelProfile:
+def no_ws() -> ModelProfile:
+    """A model whose profile shows "-" for WS, as a scenario file gives it."""
     return msgspec.convert(
         {"id": "wall", "player": "blue", "ws": "-", "s": 3, "t": 8, "i": 0}, ModelProfile
     )
