@@ -1,5 +1,5 @@
 """Commands a Necromunda player gives in close combat. Scenario files name them by ``type``:
-``fight``, ``charge``, ``coup-de-grace``."""
+``fight``, ``charge``, ``coup-de-grace``, ``granted-attack``, ``leave-engagement``."""
 
 from __future__ import annotations
 
@@ -65,5 +65,37 @@ class CoupDeGraceAction(
     weapon: str | None = None
 
 
-NecromundaCommand = Fight | Charge | CoupDeGraceAction
-COMMAND_TYPES: tuple[type[Command], ...] = (Fight, Charge, CoupDeGraceAction)
+class GrantedAttack(
+    Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="granted-attack"
+):
+    """A close combat attack outside the normal sequence of the battle, which a skill, a gang
+    tactic or the Mounted condition allows: ``granted_by`` names the fighter's skill, its
+    gang's tactic, or "Mounted". The close combat sequence follows (steps 1 to 8); the other
+    fields are as in ``fight``."""
+
+    attacker: str
+    granted_by: str
+    weapons: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    allocation: tuple[Allocation, ...] = ()
+    turn_to_face: list[str] | None = None
+    odd_die: str | None = None
+
+
+class LeaveEngagement(
+    Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="leave-engagement"
+):
+    """A vehicle moves out of engagement range of every enemy fighter within 1" of it; each of
+    them may test its Initiative and, if it passes, make Reaction attacks against it."""
+
+    vehicle: str
+
+
+NecromundaCommand = Fight | Charge | CoupDeGraceAction | GrantedAttack | LeaveEngagement
+COMMAND_TYPES: tuple[type[Command], ...] = (
+    Fight,
+    Charge,
+    CoupDeGraceAction,
+    GrantedAttack,
+    LeaveEngagement,
+)

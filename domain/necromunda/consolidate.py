@@ -5,18 +5,21 @@ Prone & Seriously Injured or Wrecked, a free Coup de Grace (Simple) against one 
 or, if every one is Seriously Injured, Out of Action or Wrecked, move up to 2" in any direction.
 Older rules: if the attacker is no longer Engaged (every enemy it engaged is Seriously Injured
 or Out of Action), a free Coup de Grace against a Seriously Injured fighter in base contact, or
-move up to 2". The player is asked; ruling ``step8-default`` answers when nobody does.
+move up to 2" (since 1.1, ruling ``coup-de-grace-vision-arc``: the Coup de Grace against an enemy
+inside the attacker's vision arc). The player is asked; ruling ``step8-default`` answers when
+nobody does.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from blowbyblow.domain.core import Step, ask
 from blowbyblow.domain.necromunda.combat import Attack, emit
-from blowbyblow.domain.necromunda.coup_de_grace import coup_de_grace
+from blowbyblow.domain.necromunda.coup_de_grace import arc_required, coup_de_grace
 from blowbyblow.domain.necromunda.editions import Edition
 from blowbyblow.domain.necromunda.events import Consolidated, Step8Forgone
 from blowbyblow.domain.necromunda.rulings import STEP8_DEFAULT
@@ -91,6 +94,9 @@ def step8_consolidate_or_coup_de_grace(
             )
         )
     choices = step8_choices(state, at.edition, at.attacker, opponents)
+    if arc_required(at.edition, at.ctx.rulings):  # the 2017 Coup de Grace: in the vision arc
+        seen = tuple(t for t in choices.coup_de_grace if state.in_arc(at.attacker, t))
+        choices = dataclasses.replace(choices, coup_de_grace=seen)
     if not choices.options:
         return (
             yield from emit(Step8Forgone(rule=rule, fighter=at.attacker, reason=choices.why_not))

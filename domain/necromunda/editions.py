@@ -17,7 +17,12 @@ either book; an :class:`Edition` holds every point on which they differ.
     (a ruling);
   - the FAQ answer (YAQ) of step 8: no second Nerve test for a fighter Seriously Injured and then
     taken Out of Action by a free Coup de Grace in the same activation (a ruling);
-  - pistols used in close combat roll the Firepower dice for ammo (Pistols at Close Quarters).
+  - pistols used in close combat roll the Firepower dice for ammo (Pistols at Close Quarters);
+  - its step list says Reaction attacks follow "steps 1 to 5", its step 7 "steps 1-6" (a
+    ruling, since 1.1);
+  - the 2017 Coup de Grace chooses an enemy inside the fighter's vision arc (a ruling, since
+    1.1);
+  - it says nothing of a vehicle leaving engagement (a ruling, since 1.1, assumes 2023's rule).
 
 Rule references in events are ``f"{edition.code} {section}"`` ("N23 CC 5", "N17 Resolve Hits 1");
 ``rulebook.py`` reads them as the book's sections.
@@ -52,6 +57,12 @@ class Edition:
     reaction_target_variant: bool  # the ruling reaction-target exists (the N17 improved box)
     vehicle_interference_unsaid: bool  # the book is silent on it: the ruling decides (2023)
     yaq_nerve_note: bool  # the ruling nerve-after-coup-de-grace exists (the YAQ)
+    # since 1.1
+    granted_attack_section: str  # where the book names attacks outside the normal sequence
+    vehicle_leaving_section: str  # where it says what happens when a vehicle leaves engagement
+    vehicle_leaving_unsaid: bool  # the book is silent on it: the ruling decides (before 2023)
+    coup_de_grace_arc: bool  # the ruling coup-de-grace-vision-arc exists (the 2017 action)
+    reaction_steps_variant: bool  # the ruling reaction-attack-steps exists (1 to 5 or 1-6)
 
     def rule(self, section: str) -> str:
         return f"{self.code} {section}"
@@ -75,6 +86,11 @@ N23 = Edition(
     reaction_target_variant=False,
     vehicle_interference_unsaid=True,
     yaq_nerve_note=False,
+    granted_attack_section="CC Outside the Sequence",
+    vehicle_leaving_section="CC Attacking Vehicles",
+    vehicle_leaving_unsaid=False,
+    coup_de_grace_arc=False,
+    reaction_steps_variant=False,
 )
 
 LEGACY = Edition(
@@ -91,4 +107,9 @@ LEGACY = Edition(
     reaction_target_variant=True,
     vehicle_interference_unsaid=False,
     yaq_nerve_note=True,
+    granted_attack_section="CC",
+    vehicle_leaving_section="CC 7",
+    vehicle_leaving_unsaid=True,
+    coup_de_grace_arc=True,
+    reaction_steps_variant=True,
 )

@@ -11,7 +11,8 @@ import msgspec
 from blowbyblow.domain.core import Modifier, RuleEvent
 from blowbyblow.domain.necromunda.state import Facing, Status
 
-FightKind = Literal["fight", "free fight (charge)", "reaction"]
+FightKind = Literal["fight", "free fight (charge)", "reaction", "granted attack"]
+GrantSource = Literal["skill", "gang tactic", "Mounted"]
 InjuryResult = Literal["Flesh Wound", "Serious Injury", "Out of Action"]
 Location = Literal["Body", "Drive", "Engine"]
 
@@ -252,6 +253,47 @@ class Step8Forgone(RuleEvent, frozen=True, kw_only=True):
     reason: str
 
 
+class AttackGranted(RuleEvent, frozen=True, kw_only=True):
+    """A skill, a gang tactic or the Mounted condition lets the fighter make a close combat
+    attack outside the normal sequence of the battle (the close combat sequence follows)."""
+
+    fighter: str
+    granted_by: str  # the skill's or the tactic's name, or "Mounted"
+    source: GrantSource
+
+
+class VehicleLeavesEngagement(RuleEvent, frozen=True, kw_only=True):
+    """A vehicle moves out of engagement range of the enemy fighters within 1" of it
+    (``fighters``); each may test its Initiative to make Reaction attacks against it first."""
+
+    vehicle: str
+    fighters: list[str]
+    attacks: bool  # whether those fighters may test for Reaction attacks (a ruling before 2023)
+
+
+class InitiativeTested(RuleEvent, frozen=True, kw_only=True):
+    """An Initiative test: D6 against the fighter's Initiative (pass on the target or more)."""
+
+    fighter: str
+    cause: str
+    natural: int
+    target_number: int
+    passed: bool
+
+
+class VehicleDamaged(RuleEvent, frozen=True, kw_only=True):
+    """A hit's Damage applied to the Location chosen from the Location dice: each point of
+    Damage removes a Hull Point (none left: Wrecked)."""
+
+    attacker: str
+    vehicle: str
+    weapon: str
+    location: Location
+    damage: int
+    hull_points_before: int
+    hull_points_after: int
+
+
 EVENT_TYPES: tuple[type[RuleEvent], ...] = (
     FightDeclared,
     Charged,
@@ -282,4 +324,8 @@ EVENT_TYPES: tuple[type[RuleEvent], ...] = (
     CoupDeGrace,
     Consolidated,
     Step8Forgone,
+    AttackGranted,
+    VehicleLeavesEngagement,
+    InitiativeTested,
+    VehicleDamaged,
 )

@@ -16,7 +16,7 @@ from typing import Any
 
 from blowbyblow.domain.core import Modifier, RuleViolation, Step, ask
 from blowbyblow.domain.necromunda.combat import Attack, emit
-from blowbyblow.domain.necromunda.commands import Allocation, Charge, Fight
+from blowbyblow.domain.necromunda.commands import Allocation, Charge, Fight, GrantedAttack
 from blowbyblow.domain.necromunda.editions import Edition
 from blowbyblow.domain.necromunda.events import (
     AttackDiceAllocated,
@@ -109,7 +109,7 @@ def choice_name(weapons: tuple[str, ...]) -> str:
 @dataclass(frozen=True)
 class FightOrder:
     """What a Fight (Basic) action asks for, from a ``fight`` command or a ``charge`` (its free
-    Fight)."""
+    Fight), or a close combat attack outside the sequence (``granted-attack``)."""
 
     attacker: str
     weapons: tuple[str, ...]
@@ -149,6 +149,21 @@ class FightOrder:
             charging=True,
             out_of_sight=tuple(command.out_of_sight),
             kind="free fight (charge)",
+        )
+
+    @classmethod
+    def of_granted(cls, command: GrantedAttack) -> FightOrder:
+        """A close combat attack a skill, a gang tactic or the Mounted condition allows."""
+        return cls(
+            attacker=command.attacker,
+            weapons=tuple(command.weapons),
+            targets=tuple(command.targets),
+            allocation=tuple(command.allocation),
+            turn_to_face=None if command.turn_to_face is None else tuple(command.turn_to_face),
+            odd_die=command.odd_die,
+            charging=False,
+            out_of_sight=(),
+            kind="granted attack",
         )
 
     def arc(self, state: NecromundaState) -> tuple[str, ...]:

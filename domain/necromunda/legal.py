@@ -14,7 +14,11 @@ Every combination of the offered values is a command the procedure accepts:
   contact with that is not Seriously Injured, Out of Action or Wrecked; a vehicle target needs a
   ``facing`` (a separate option). The free Fight goes at the charged target.
 - ``coup-de-grace``: a Standing & Active fighter that is not Broken (a Broken fighter must Run
-  for Cover), against a Prone & Seriously Injured enemy in contact.
+  for Cover), against a Prone & Seriously Injured enemy in contact (before 2023, under ruling
+  ``coup-de-grace-vision-arc``: inside its vision arc).
+- ``granted-attack``: as ``fight``, for a fighter with a skill, a gang tactic or the Mounted
+  condition that grants a close combat attack outside the sequence (``granted_by``).
+- ``leave-engagement``: a vehicle that is not Wrecked with an enemy fighter within 1".
 
 ``command_from_option`` builds the command an option stands for.
 """
@@ -23,12 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import msgspec
+
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.necromunda.charge import may_be_charged
 from blowbyblow.domain.necromunda.commands import (
     Charge,
     CoupDeGraceAction,
     Fight,
+    GrantedAttack,
+    LeaveEngagement,
     NecromundaCommand,
 )
 from blowbyblow.domain.necromunda.fight import (
@@ -37,11 +45,14 @@ from blowbyblow.domain.necromunda.fight import (
     weapon_choices,
     weapon_profile,
 )
+from blowbyblow.domain.necromunda.granted_attacks import grants
+from blowbyblow.domain.necromunda.rulings import COUP_DE_GRACE_VISION_ARC
 from blowbyblow.domain.necromunda.state import (
     FACINGS,
     SERIOUSLY_INJURED,
     STANDING_ACTIVE,
     UNARMED,
+    WRECKED,
     Facing,
     FighterState,
     NecromundaState,
@@ -54,13 +65,17 @@ SEPARATOR = "+"  # joins the items of a field that takes several values
 def legal_commands(
     state: NecromundaState, rulings: Mapping[str, str] | None = None
 ) -> tuple[CommandOption, ...]:
-    """Fight, Charge and Coup de Grace offers for every fighter who may act. No ruling of
-    either edition changes who may act or against whom, so ``rulings`` is not read."""
+    """Fight, Charge, Coup de Grace and granted-attack offers for every fighter who may act,
+    and leave-engagement offers for vehicles. Of the rulings, only
+    ``coup-de-grace-vision-arc`` (before 2023) changes against whom a fighter may act."""
+    in_arc_only = (rulings or {}).get(COUP_DE_GRACE_VISION_ARC.name) == "required"
     out: list[CommandOption] = []
     for f in state.fighters.values():
         out.extend(fight_options(state, f))
         out.extend(charge_options(state, f))
-        out.extend(coup_de_grace_options(state, f))
+        out.extend(coup_de_grace_options(state, f, in_arc_only=in_arc_only))
+        out.extend(granted_attack_options(state, f))
+        out.extend(leave_engagement_options(state, f))
     return tuple(out)
 
 
@@ -155,13 +170,17 @@ def charge_options(state: NecromundaState, f: FighterState) -> list[CommandOptio
     return out
 
 
-def coup_de_grace_options(state: NecromundaState, f: FighterState) -> list[CommandOption]:
+def coup_de_grace_options(
+    state: NecromundaState, f: FighterState, *, in_arc_only: bool = False
+) -> list[CommandOption]:
     if f.is_vehicle or f.status != STANDING_ACTIVE or f.broken:
         return []
     targets = tuple(
         o
         for o in state.linked(f.id)
-        if state.fighters[o].gang != f.gang and state.fighters[o].status == SERIOUSLY_INJURED
+        if state.fighters[o].gang != f.gang
+        and state.fighters[o].status == SERIOUSLY_INJURED
+        and (state.in_arc(f.id, o) or not in_arc_only)
     )
     if not targets:
         return []
@@ -174,6 +193,45 @@ def coup_de_grace_options(state: NecromundaState, f: FighterState) -> list[Comma
             fields={"attacker": f.id},
             options={"target": targets, "weapon": (*weapons, UNARMED)},
             summary=f"{f.label}: Coup de Grace (Simple)",
+        )
+    ]
+
+
+def granted_attack_options(state: NecromundaState, f: FighterState) -> list[CommandOption]:
+    """The Fight options of a fighter that something grants an attack outside the sequence,
+    each as a ``granted-attack`` naming what grants it."""
+    sources = grants(state, f)
+    if not sources:
+        return []
+    return [
+        msgspec.structs.replace(
+            option,
+            type="granted-attack",
+            options={"granted_by": sources, **option.options},
+            summary=option.summary.replace(
+                "Fight (Basic)", "close combat attack outside the sequence"
+            ),
+        )
+        for option in fight_options(state, f)
+    ]
+
+
+def leave_engagement_options(state: NecromundaState, f: FighterState) -> list[CommandOption]:
+    if not f.is_vehicle or f.status == WRECKED:
+        return []
+    left = [o for o in state.linked(f.id) if state.fighters[o].gang != f.gang]
+    if not left:
+        return []
+    return [
+        CommandOption(
+            type="leave-engagement",
+            side=f.gang,
+            actor=f.id,
+            fields={"vehicle": f.id},
+            summary=(
+                f"{f.label} moves out of engagement range of {', '.join(left)} (each may test "
+                "Initiative to make Reaction attacks against it)"
+            ),
         )
     ]
 
@@ -200,7 +258,18 @@ def command_from_option(
         if value not in allowed:
             raise BlowByBlowError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
         values[name] = value
+    if option.type == "leave-engagement":
+        return LeaveEngagement(vehicle=values["vehicle"])
     attacker = values["attacker"]
+    if option.type == "granted-attack":
+        turn = values.get("turn_to_face")
+        return GrantedAttack(
+            attacker=attacker,
+            granted_by=values["granted_by"],
+            weapons=_items(values.get("weapons", UNARMED)),
+            targets=(values["targets"],),
+            turn_to_face=None if turn is None else list(_items(turn)),
+        )
     if option.type == "fight":
         turn = values.get("turn_to_face")
         return Fight(

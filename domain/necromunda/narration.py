@@ -13,6 +13,7 @@ _FIGHT_KINDS = {
     "fight": "makes a Fight (Basic) action",
     "free fight (charge)": "makes the free Fight (Basic) action of its charge",
     "reaction": "makes Reaction attacks",
+    "granted attack": "makes a close combat attack outside the normal sequence",
 }
 
 
@@ -188,6 +189,35 @@ def _step8_forgone(e: ev.Step8Forgone) -> str:
     return f"{e.fighter} neither consolidates nor makes a Coup de Grace: {e.reason}"
 
 
+def _attack_granted(e: ev.AttackGranted) -> str:
+    what = "the Mounted condition" if e.source == "Mounted" else f"the {e.source} {e.granted_by}"
+    return f"{e.fighter} may make a close combat attack outside the normal sequence: {what}"
+
+
+def _vehicle_leaves_engagement(e: ev.VehicleLeavesEngagement) -> str:
+    then = (
+        "each may test its Initiative to make Reaction attacks against it"
+        if e.attacks
+        else "none may attack it"
+    )
+    return f"{e.vehicle} moves out of engagement range of {', '.join(e.fighters)}; {then}"
+
+
+def _initiative_tested(e: ev.InitiativeTested) -> str:
+    return (
+        f"{e.fighter} Initiative test ({e.cause}): rolled {e.natural} against "
+        f"{e.target_number}+: {'passed' if e.passed else 'failed'}"
+    )
+
+
+def _vehicle_damaged(e: ev.VehicleDamaged) -> str:
+    dmg = "-" if e.damage == 0 else str(e.damage)
+    return (
+        f"{e.attacker}'s {e.weapon} damages {e.vehicle}'s {e.location} (Damage {dmg}): hull "
+        f"points {e.hull_points_before} -> {e.hull_points_after}"
+    )
+
+
 NARRATORS: Mapping[type[Event], Callable[[Any], str]] = {
     ev.FightDeclared: _fight_declared,
     ev.Charged: _charged,
@@ -218,6 +248,10 @@ NARRATORS: Mapping[type[Event], Callable[[Any], str]] = {
     ev.CoupDeGrace: _coup_de_grace,
     ev.Consolidated: _consolidated,
     ev.Step8Forgone: _step8_forgone,
+    ev.AttackGranted: _attack_granted,
+    ev.VehicleLeavesEngagement: _vehicle_leaves_engagement,
+    ev.InitiativeTested: _initiative_tested,
+    ev.VehicleDamaged: _vehicle_damaged,
 }
 
 

@@ -1,7 +1,8 @@
 """Nerve tests (Necromunda Core Rulebook (2023), Nerve Tests; ruling ``nerve-tests``): when a
 fighter becomes Seriously Injured or goes Out of Action, each friend within 3" of it that is
 Standing and not Broken tests 2D6 + 1 per other steady friend within 3" of it against its Cool;
-failure: Broken. The older rules' YAQ (ruling ``nerve-after-coup-de-grace``): no second test
+failure: Broken. A friendly vehicle Wrecked makes each such friend within 6" of it test
+(ruling ``nerve-wrecked-vehicle``, since 1.1). The older rules' YAQ (ruling ``nerve-after-coup-de-grace``): no second test
 for a fighter Seriously Injured and then finished by a free Coup de Grace."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from blowbyblow.domain.necromunda.state import (
     PRONE_PINNED,
     SERIOUSLY_INJURED,
     STANDING,
+    WRECKED,
     NecromundaState,
     Status,
 )
@@ -28,7 +30,15 @@ def within_3_of(state: NecromundaState, fighter: str) -> list[str]:
     return [x if y == fighter else y for x, y in state.within_3 if fighter in (x, y)]
 
 
+def within_6_of(state: NecromundaState, vehicle: str) -> list[str]:
+    """The friends listed within 6" of a vehicle (those within 3" are within 6" too)."""
+    listed = [x if y == vehicle else y for x, y in state.within_6 if vehicle in (x, y)]
+    return list(dict.fromkeys([*listed, *within_3_of(state, vehicle)]))
+
+
 def _cause(casualty: str, after: Status) -> str:
+    if after == WRECKED:
+        return f"friendly vehicle {casualty} was Wrecked"
     return (
         f"{casualty} {'went Out of Action' if after == OUT_OF_ACTION else 'was Seriously Injured'}"
     )
@@ -44,9 +54,10 @@ def nerve_tests(
     log = at.combat.nerve
     if after == SERIOUSLY_INJURED:
         log.seriously_injured.add(casualty)
-    for fid in sorted(set(within_3_of(state, casualty)) - {casualty}):
+    near = within_6_of(state, casualty) if after == WRECKED else within_3_of(state, casualty)
+    for fid in sorted(set(near) - {casualty}):
         f = state.fighters[fid]
-        if f.broken or f.status not in (*STANDING, PRONE_PINNED):
+        if f.broken or f.is_vehicle or f.status not in (*STANDING, PRONE_PINNED):
             continue
         if _yaq_no_second_test(at, casualty, after):
             state = yield from emit(

@@ -2,7 +2,11 @@
 
 - ``fight``: a Fight (Basic) action, the close combat sequence, steps 1 to 8;
 - ``charge``: a Charge (Double) action, then its free Fight (steps 1 to 8);
-- ``coup-de-grace``: a Coup de Grace (Simple) action.
+- ``coup-de-grace``: a Coup de Grace (Simple) action;
+- ``granted-attack``: a close combat attack outside the normal sequence of the battle (a skill,
+  a gang tactic or the Mounted condition allows it), steps 1 to 8;
+- ``leave-engagement``: a vehicle moves out of engagement range; the fighters it leaves may
+  test their Initiative to make Reaction attacks against it.
 
 Every command is checked whole before its first event: a command the rules do not allow raises
 RuleViolation and records nothing.
@@ -20,12 +24,14 @@ from blowbyblow.domain.necromunda.commands import (
     Charge,
     CoupDeGraceAction,
     Fight,
+    GrantedAttack,
+    LeaveEngagement,
     NecromundaCommand,
 )
 from blowbyblow.domain.necromunda.consolidate import step8_consolidate_or_coup_de_grace
 from blowbyblow.domain.necromunda.coup_de_grace import coup_de_grace_action
 from blowbyblow.domain.necromunda.editions import LEGACY, N23
-from blowbyblow.domain.necromunda.events import FightDeclared
+from blowbyblow.domain.necromunda.events import AttackGranted, FightDeclared
 from blowbyblow.domain.necromunda.fight import (
     FightOrder,
     FightPlan,
@@ -35,7 +41,9 @@ from blowbyblow.domain.necromunda.fight import (
     step3_determine_attack_dice,
     step4_declare_targets,
 )
+from blowbyblow.domain.necromunda.granted_attacks import grant_source
 from blowbyblow.domain.necromunda.hit_rolls import step5_make_hit_rolls
+from blowbyblow.domain.necromunda.leave_engagement import leave_engagement
 from blowbyblow.domain.necromunda.projection import evolve
 from blowbyblow.domain.necromunda.reaction_attacks import step7_reaction_attacks
 from blowbyblow.domain.necromunda.resolve_hits import step6_resolve_hits
@@ -60,6 +68,10 @@ def run_command(combat: Combat, state: NecromundaState, command: NecromundaComma
         yield from charge_action(combat, state, command)
     elif isinstance(command, CoupDeGraceAction):
         yield from coup_de_grace_action(combat, state, command)
+    elif isinstance(command, GrantedAttack):
+        yield from granted_attack(combat, state, command)
+    elif isinstance(command, LeaveEngagement):
+        yield from leave_engagement(combat, state, command)
     else:
         raise RuleViolation(combat.rule("CC"), f"unknown command {type(command).__name__}")
 
@@ -92,6 +104,25 @@ def charge_action(
     for event in events:
         state = yield from emit(event)
     state = yield from resync_statuses(state, f"{command.attacker} charged", ed.rule("Charge"))
+    return (yield from fight_sequence(combat, state, plan))
+
+
+def granted_attack(
+    combat: Combat, state: NecromundaState, command: GrantedAttack
+) -> Generator[Step, Any, NecromundaState]:
+    """A close combat attack outside the normal sequence: what grants it, then steps 1 to 8."""
+    ed = combat.edition
+    plan = plan_fight(state, ed, FightOrder.of_granted(command))
+    me = state.fighters[command.attacker]
+    source = grant_source(state, ed, me, command.granted_by)
+    state = yield from emit(
+        AttackGranted(
+            rule=ed.rule(ed.granted_attack_section),
+            fighter=me.id,
+            granted_by=command.granted_by,
+            source=source,
+        )
+    )
     return (yield from fight_sequence(combat, state, plan))
 
 

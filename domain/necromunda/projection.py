@@ -24,6 +24,7 @@ from blowbyblow.domain.necromunda.events import (
     FleshWoundSuffered,
     StatusChanged,
     TurnedToFace,
+    VehicleDamaged,
     VisionChanged,
 )
 from blowbyblow.domain.necromunda.state import (
@@ -44,7 +45,8 @@ def _with_fighter(state: NecromundaState, fighter: FighterState) -> NecromundaSt
 
 
 def evolve_status(state: NecromundaState, event: Event) -> NecromundaState:
-    """Fighter status, Broken, wounds, flesh wounds, ammunition."""
+    """Fighter status, Broken, wounds (a vehicle's Hull Points and the Locations hit), flesh
+    wounds, ammunition."""
     if isinstance(event, StatusChanged):
         f = replace(state.fighters[event.fighter], status=event.after)
         if event.after == OUT_OF_ACTION:
@@ -55,6 +57,11 @@ def evolve_status(state: NecromundaState, event: Event) -> NecromundaState:
         return _with_fighter(
             state, replace(state.fighters[event.target], wounds=event.wounds_after)
         )
+    if isinstance(event, VehicleDamaged):
+        v = state.fighters[event.vehicle]
+        assert v.vehicle is not None
+        hit = replace(v.vehicle, locations_hit=(*v.vehicle.locations_hit, event.location))
+        return _with_fighter(state, replace(v, wounds=event.hull_points_after, vehicle=hit))
     if isinstance(event, FleshWoundSuffered):
         return _with_fighter(
             state, replace(state.fighters[event.fighter], flesh_wounds=event.flesh_wounds)
@@ -130,6 +137,8 @@ def describe_state(state: NecromundaState) -> str:
                 extra.append("Broken")
             if f.vehicle is not None:
                 extra.append(f"hull points {f.wounds}/{f.vehicle.hull_points}")
+                if f.vehicle.locations_hit:
+                    extra.append("Locations hit: " + ", ".join(f.vehicle.locations_hit))
             else:
                 extra.append(f"wounds {f.wounds}/{f.w}")
                 extra.append(f"flesh wounds {f.flesh_wounds}")
@@ -165,7 +174,10 @@ def view(state: NecromundaState) -> StateView:
         units=tuple(_unit_view(state, f) for f in state.fighters.values()),
         locks=tuple(_lock_view(state, lk) for lk in state.links),
         phase=f"close combat, after {state.commands} command(s)",
-        notes=tuple(f'{a} and {b} are within 3" of each other' for a, b in state.within_3),
+        notes=(
+            *(f'{a} and {b} are within 3" of each other' for a, b in state.within_3),
+            *(f'{a} and {b} are within 6" of each other' for a, b in state.within_6),
+        ),
     )
 
 
@@ -182,6 +194,8 @@ def _unit_view(state: NecromundaState, f: FighterState) -> UnitView:
                 value=f"front {v.toughness_front}, side {v.toughness_side}, rear {v.toughness_rear}",
             )
         )
+        if v.locations_hit:
+            stats.append(Stat(name="locations hit", value=", ".join(v.locations_hit)))
         flags.append("vehicle")
     else:
         toughness = f"{f.toughness}" + (f" (of {f.t})" if f.flesh_wounds else "")
@@ -205,6 +219,11 @@ def _unit_view(state: NecromundaState, f: FighterState) -> UnitView:
         flags.append("Broken")
     if f.counts_as_turned:
         flags.append("counts as turned to face")
+    if f.mounted:
+        flags.append("Mounted")
+    if f.skills or state.tactics.get(f.gang):
+        granted = (*f.skills, *state.tactics.get(f.gang, ()))
+        stats.append(Stat(name="attacks outside the sequence", value=", ".join(granted)))
     flags.extend(f"{w.id} out of ammo" for w in f.weapons if w.out_of_ammo)
     return UnitView(
         id=f.id,

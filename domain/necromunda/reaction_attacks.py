@@ -3,19 +3,22 @@ step 7 and its "N17 (improved version)" box): each enemy still Standing and Enga
 attacker may make Reaction attacks, following steps 1 to 6. Vehicles never make Reaction
 attacks (they are never engaged). A charged Prone & Pinned fighter counts as having turned to
 face (2023; ruling ``charged-prone-reaction``); in the older rules' variant, Reaction attacks
-must target the attacker (ruling ``reaction-target``).
+must target the attacker (ruling ``reaction-target``), and their step list's "steps 1 to 5"
+leaves the hits unresolved (ruling ``reaction-attack-steps``). ``react`` is also what a fighter
+makes against a vehicle moving out of engagement (``leave_engagement``), at the vehicle alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from blowbyblow.domain.core import Step, ask
 from blowbyblow.domain.necromunda.combat import Attack, emit
 from blowbyblow.domain.necromunda.events import (
     FightDeclared,
+    HitDiscarded,
     ReactionAttacksBegun,
     ReactionForgone,
 )
@@ -32,9 +35,13 @@ from blowbyblow.domain.necromunda.fight import (
     step4_declare_targets,
     weapon_choices,
 )
-from blowbyblow.domain.necromunda.hit_rolls import step5_make_hit_rolls
+from blowbyblow.domain.necromunda.hit_rolls import Hit, step5_make_hit_rolls
 from blowbyblow.domain.necromunda.resolve_hits import step6_resolve_hits
-from blowbyblow.domain.necromunda.rulings import CHARGED_PRONE_REACTION, REACTION_TARGET
+from blowbyblow.domain.necromunda.rulings import (
+    CHARGED_PRONE_REACTION,
+    REACTION_ATTACK_STEPS,
+    REACTION_TARGET,
+)
 from blowbyblow.domain.necromunda.state import FighterState, NecromundaState, engaged_with
 
 
@@ -57,18 +64,28 @@ def reaction_attacks(
     at: Attack, state: NecromundaState, reactor: str
 ) -> Generator[Step, Any, NecromundaState]:
     """One fighter's Reaction attacks against ``at.attacker``: steps 1 to 6."""
-    rule = at.rule("CC 7")
     attacker = at.attacker
     if reactor not in engaged_with(state, attacker):
         return (
             yield from emit(
                 ReactionForgone(
-                    rule=rule,
+                    rule=at.rule("CC 7"),
                     fighter=reactor,
                     reason=f"no longer Standing and Engaged with {attacker}",
                 )
             )
         )
+    return (yield from react(at, state, reactor, only_attacker=False))
+
+
+def react(
+    at: Attack, state: NecromundaState, reactor: str, *, only_attacker: bool
+) -> Generator[Step, Any, NecromundaState]:
+    """``reactor`` makes Reaction attacks against ``at.attacker`` (at it alone if
+    ``only_attacker``: a vehicle leaving engagement), following steps 1 to 6 (or 1 to 5 under
+    the older rules' ruling ``reaction-attack-steps``)."""
+    rule = at.rule("CC 7")
+    attacker = at.attacker
     me = state.fighters[reactor]  # as it was before FightDeclared used up its mark
     react = Attack(combat=at.combat, attacker=reactor, key=f"react/{reactor}/", reaction=True)
     answer = yield from ask(
@@ -93,7 +110,7 @@ def reaction_attacks(
     )
     state, react = yield from _turn_to_face(react, state, me, attacker)
     weapons = yield from _choose_weapons(react, state, me)
-    state, target = yield from _choose_target(react, state, attacker, weapons)
+    state, target = yield from _choose_target(react, state, attacker, weapons, only_attacker)
     if target is None:
         return state
     state = yield from step2_choose_weapons(react, state, weapons)
@@ -101,7 +118,39 @@ def reaction_attacks(
     state, split = yield from step3_determine_attack_dice(react, state, weapons, dice, None)
     state, groups = yield from step4_declare_targets(react, state, split, [target], [])
     state, hits = yield from step5_make_hit_rolls(react, state, groups)
+    if (
+        react.edition.reaction_steps_variant
+        and react.ctx.ruling(REACTION_ATTACK_STEPS) == "steps-1-5"
+    ):
+        return (yield from _hits_not_resolved(react, state, hits))
     return (yield from step6_resolve_hits(react, state, hits))
+
+
+def _must_target(must: bool, only_attacker: bool, attacker: str) -> str:
+    if only_attacker:
+        return f" (its Reaction attacks may target only {attacker})"
+    return " (Reaction attacks must target the attacker)" if must else ""
+
+
+def _hits_not_resolved(
+    react: Attack, state: NecromundaState, hits: Sequence[Hit]
+) -> Generator[Step, Any, NecromundaState]:
+    """The older rules' step list: Reaction attacks follow steps 1 to 5, so no hit is
+    resolved."""
+    for hit in hits:
+        state = yield from emit(
+            HitDiscarded(
+                rule=react.rule("CC 7"),
+                attacker=react.attacker,
+                target=hit.target,
+                weapon=hit.weapon,
+                reason=(
+                    "Reaction attacks follow steps 1 to 5 (ruling reaction-attack-steps): "
+                    "the hit is not resolved"
+                ),
+            )
+        )
+    return state
 
 
 def _turn_to_face(
@@ -145,11 +194,16 @@ def _choose_weapons(
 
 
 def _choose_target(
-    react: Attack, state: NecromundaState, attacker: str, weapons: tuple[Profile, ...]
+    react: Attack,
+    state: NecromundaState,
+    attacker: str,
+    weapons: tuple[Profile, ...],
+    only_attacker: bool,
 ) -> Generator[Step, Any, tuple[NecromundaState, str | None]]:
     """Step 4 for Reaction attacks: the attacker by default, or another eligible target the
-    player picks (the older rules' variant: the attacker only). None: no eligible target."""
-    must_target_attacker = (
+    player picks (the older rules' variant, and attacks on a vehicle leaving engagement: the
+    attacker only). None: no eligible target."""
+    must_target_attacker = only_attacker or (
         react.edition.reaction_target_variant
         and react.ctx.ruling(REACTION_TARGET) == "attacker-only"
     )
@@ -164,7 +218,7 @@ def _choose_target(
                 rule=react.rule("CC 4"),
                 fighter=react.attacker,
                 reason="no eligible target in its vision arc"
-                + (" (Reaction attacks must target the attacker)" if must_target_attacker else ""),
+                + _must_target(must_target_attacker, only_attacker, attacker),
             )
         )
         return state, None

@@ -2,8 +2,9 @@
 1 the Wound roll (Strength against Toughness), 2 one Save roll (AP modifies it, a natural 1
 fails), 3 Damage removes Wounds and, from the point that takes a fighter to 0, rolls Injury
 dice: Flesh Wound (-1 Toughness), Serious Injury (Prone & Seriously Injured), Out of Action.
-Attacking Vehicles: the Toughness of the facing in contact, an extra Location dice, Hull Points
-(a vehicle with none left is Wrecked).
+Attacking Vehicles: the Toughness of the facing in contact, an extra Location dice whose chosen
+result the Damage is applied to (ruling ``vehicle-location``), Hull Points (a vehicle with none
+left is Wrecked).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from blowbyblow.domain.necromunda.events import (
     Location,
     LocationRolled,
     SaveRolled,
+    VehicleDamaged,
     WoundRolled,
 )
 from blowbyblow.domain.necromunda.fight import Profile, profile
@@ -30,6 +32,7 @@ from blowbyblow.domain.necromunda.hit_rolls import Hit
 from blowbyblow.domain.necromunda.rulings import (
     EXTRA_SERIOUS_INJURY,
     INJURY_DICE_FACES,
+    VEHICLE_LOCATION,
     VEHICLE_LOCATION_FACES,
 )
 from blowbyblow.domain.necromunda.state import (
@@ -101,12 +104,16 @@ def resolve_hit(
     state, wounded = yield from wound_roll(at, state, hit, prof)
     if not wounded:
         return state
-    if target.is_vehicle:
-        state = yield from location_dice(at, state, hit)
+    applied = at.ctx.ruling(VEHICLE_LOCATION) == "applied"
+    if target.is_vehicle and not applied:  # version 1.0: rolled before the save, not applied
+        state, _ = yield from location_dice(at, state, hit)
     if target.save is not None and target.save - prof.ap <= 6:  # AP can cancel a save entirely
         state, saved = yield from save_roll(at, state, hit, prof)
         if saved:
             return state
+    if target.is_vehicle and applied:
+        state, location = yield from location_dice(at, state, hit)
+        return (yield from damage_vehicle(at, state, hit, prof, location))
     return (yield from inflict_damage(at, state, hit, prof))
 
 
@@ -156,9 +163,9 @@ def wound_roll(
 
 def location_dice(
     at: Attack, state: NecromundaState, hit: Hit
-) -> Generator[Step, Any, NecromundaState]:
+) -> Generator[Step, Any, tuple[NecromundaState, Location]]:
     """Attacking Vehicles: a fighter in close combat rolls an extra Location dice and chooses
-    which result applies (recorded; only Hull Points are modelled)."""
+    which result applies. Returns the state and the Location chosen."""
     faces = at.ctx.ruling(VEHICLE_LOCATION_FACES)
     locs = yield from roll(
         f"{at.key}location/{hit.n}", 2, purpose="Location dice (one extra in close combat)"
@@ -175,18 +182,44 @@ def location_dice(
             prompt=f"{label}: which Location result applies?",
         )
         chosen = next(o for o in options if o == answer)
-    return (
-        yield from emit(
-            LocationRolled(
-                rule=at.rule("CC Attacking Vehicles"),
-                attacker=at.attacker,
-                target=hit.target,
-                naturals=list(locs),
-                results=results,
-                chosen=chosen,
-            )
+    state = yield from emit(
+        LocationRolled(
+            rule=at.rule("CC Attacking Vehicles"),
+            attacker=at.attacker,
+            target=hit.target,
+            naturals=list(locs),
+            results=results,
+            chosen=chosen,
         )
     )
+    return state, chosen
+
+
+def damage_vehicle(
+    at: Attack, state: NecromundaState, hit: Hit, prof: Profile, location: Location
+) -> Generator[Step, Any, NecromundaState]:
+    """The hit's Damage applied to the Location chosen: each point removes a Hull Point (ruling
+    ``vehicle-damage``: no Damage dice); a vehicle with none left is Wrecked."""
+    rule = at.rule("CC Attacking Vehicles")
+    before = state.fighters[hit.target].wounds
+    after = max(0, before - prof.damage)
+    state = yield from emit(
+        VehicleDamaged(
+            rule=rule,
+            attacker=at.attacker,
+            vehicle=hit.target,
+            weapon=hit.weapon,
+            location=location,
+            damage=prof.damage,
+            hull_points_before=before,
+            hull_points_after=after,
+        )
+    )
+    if after == 0 < before:
+        state = yield from set_status(
+            at, state, hit.target, WRECKED, Because("no Hull Points left", rule)
+        )
+    return state
 
 
 def save_roll(

@@ -53,6 +53,10 @@ SECTIONS_2023: dict[str, str] = {
     "CC Assists": f"{_CC}, Assists & Interference: Assists",
     "CC Interference": f"{_CC}, Assists & Interference: Interference",
     "CC Attacking Vehicles": f"{_CC}, box: Attacking Vehicles",
+    "CC Outside the Sequence": (
+        f"{_CC}, its opening (skills, gang tactics and the Mounted condition allow close combat "
+        "attacks outside the normal sequence of the battle)"
+    ),
     "CC Charging Out of Line of Sight": _BOX_CHARGING,
     "CC Charging Prone": _BOX_CHARGING,
     "CC Fighting Across Barricades": f"{_CC}, box: Fighting Across Barricades",
@@ -67,6 +71,8 @@ SECTIONS_LEGACY: dict[str, str] = {
     "CC Assists": f"{_CC}, Assists",
     "CC Interference": f"{_CC}, Interference",
     "CC Pistols at Close Quarters": f"{_CC}, Pistols at Close Quarters",
+    # these rules have no box of their own on vehicles: what they say is in steps 5 to 7
+    "CC Attacking Vehicles": f"{_STEPS_LEGACY['CC 6']}, Vehicles",
     "CC Fighting Across Barricades": f"{_CC}, step 4 (Declare Targets), across a barricade",
     "Charge (errata)": (
         "Actions: Charge (Double), with the FAQ and errata (a fighter is never Prone & Pinned "

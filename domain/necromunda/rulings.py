@@ -117,6 +117,68 @@ NERVE_TESTS = Ruling(
     ),
 )
 
+# --- both systems, since version 1.1 ---------------------------------------------------------
+# Each changes how a command of version 1.0 was adjudicated; ``before`` ("as-1.0") gives 1.0's
+# reading back, so a battle recorded under 1.0 re-adjudicates exactly.
+
+VEHICLE_LOCATION = Ruling(
+    name="vehicle-location",
+    default="applied",
+    choices=("applied", "as-1.0"),
+    summary=(
+        "applied: a wound on a vehicle that its crew do not save rolls the Location dice (one "
+        "extra in close combat), the attacker chooses the result to apply, and the hit's Damage "
+        "is applied to that Location (Hull Points lost; the vehicle keeps the Locations hit). "
+        "as-1.0: the Location dice are rolled after the Wound roll, before the save, and the "
+        "result is only recorded (version 1.0)."
+    ),
+    rule="N23 CC Attacking Vehicles",
+    note=(
+        "The Attacking Vehicles box has the attacker choose one Location result 'to apply'; "
+        "version 1.0 rolled it but applied it to nothing, and rolled it for wounds that were "
+        "then saved."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
+BROKEN_COUP_DE_GRACE = Ruling(
+    name="broken-coup-de-grace",
+    default="refused",
+    choices=("refused", "as-1.0"),
+    summary=(
+        "refused: a Broken fighter may not make a Coup de Grace (Simple) action; it must Run "
+        "for Cover when activated. as-1.0: the action was accepted from a Broken fighter "
+        "(version 1.0)."
+    ),
+    rule="N23 Broken",
+    note=(
+        "A fix: a Broken fighter must Run for Cover whenever it is activated, as it may not "
+        "Fight or Charge; version 1.0 refused those but accepted its Coup de Grace."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
+NERVE_WRECKED_VEHICLE = Ruling(
+    name="nerve-wrecked-vehicle",
+    default="test",
+    choices=("test", "as-1.0"),
+    summary=(
+        'test: when a vehicle is Wrecked, each friendly fighter listed within 6" (or within '
+        '3") of it that is Standing or Prone & Pinned and not Broken takes a Nerve test (when '
+        "the ruling nerve-tests is on). as-1.0: a Wrecked vehicle caused no Nerve test "
+        "(version 1.0)."
+    ),
+    rule="N23 Nerve",
+    note=(
+        'A fix: a friendly vehicle Wrecked within 6" is a cause of Nerve tests; version 1.0 '
+        "tested only for fighters Seriously Injured or taken Out of Action."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
 # --- necromunda-2023 only ---------------------------------------------------------------------
 
 CHARGED_PRONE_REACTION = Ruling(
@@ -199,6 +261,60 @@ FIREPOWER_AMMO_FACE = Ruling(
     ),
 )
 
+COUP_DE_GRACE_VISION_ARC = Ruling(
+    name="coup-de-grace-vision-arc",
+    default="required",
+    choices=("required", "as-1.0"),
+    summary=(
+        "required: a Coup de Grace (Simple), as an action or free at step 8, chooses a "
+        "Seriously Injured enemy within 1\" that is inside the fighter's vision arc. as-1.0: "
+        "the vision arc was not checked (version 1.0)."
+    ),
+    rule="N17 Coup de Grace",
+    note=(
+        "A fix: the 2017 rules' Coup de Grace names an enemy within 1\" and inside the "
+        "fighter's vision arc; version 1.0 did not check the arc."
+    ),
+    since="1.1",
+    before="as-1.0",
+)
+
+REACTION_ATTACK_STEPS = Ruling(
+    name="reaction-attack-steps",
+    default="steps-1-6",
+    choices=("steps-1-6", "steps-1-5"),
+    summary=(
+        "steps-1-6: Reaction attacks follow steps 1 to 6, so their hits are resolved (the "
+        "text of step 7). steps-1-5: they follow steps 1 to 5 (the step list's '7. Reaction "
+        "Attacks (steps 1 to 5)'), so their hits are rolled but not resolved."
+    ),
+    rule="N17 CC 7",
+    note=(
+        "The book contradicts itself: its list of steps says Reaction attacks follow steps 1 "
+        "to 5, its step 7 says steps 1-6. The default is step 7's text, as version 1.0 read it."
+    ),
+    since="1.1",
+    before="steps-1-6",
+)
+
+VEHICLE_LEAVING_ENGAGEMENT = Ruling(
+    name="vehicle-leaving-engagement",
+    default="initiative-test",
+    choices=("initiative-test", "no-attacks"),
+    summary=(
+        "When a vehicle moves out of engagement range of enemy fighters: initiative-test, "
+        "each of them may make an Initiative test and, if it passes, Reaction attacks against "
+        "the vehicle (as in 2023); no-attacks: the vehicle simply leaves."
+    ),
+    rule="N17 CC 7",
+    note=(
+        "unconfirmed: the rules before 2023 say vehicles make no Reaction attacks but not what "
+        "happens when one leaves; the default assumes the 2023 rule (a command added in 1.1)."
+    ),
+    since="1.1",
+    before="initiative-test",
+)
+
 WOUND_CHART = Ruling(
     name="wound-chart",
     default="as-2023",
@@ -254,6 +370,14 @@ LEGACY_EXTRA_SERIOUS_INJURY = _legacy(
 LEGACY_VEHICLE_LOCATION_FACES = _legacy(VEHICLE_LOCATION_FACES, "N17 CC 6")
 LEGACY_VEHICLE_DAMAGE = _legacy(VEHICLE_DAMAGE, "N17 CC 6")
 LEGACY_STEP8_DEFAULT = _legacy(STEP8_DEFAULT, "N17 CC 8")
+LEGACY_VEHICLE_LOCATION = _legacy(VEHICLE_LOCATION, "N17 CC 6")
+LEGACY_BROKEN_COUP_DE_GRACE = _legacy(BROKEN_COUP_DE_GRACE, "N17 Broken")
+LEGACY_NERVE_WRECKED_VEHICLE = _legacy(
+    NERVE_WRECKED_VEHICLE,
+    "N17 Nerve",
+    'unconfirmed: Nerve tests, and their cause "a friendly vehicle Wrecked within 6", are '
+    "assumed as in 2023; as-1.0 is version 1.0, which tested for fighters only.",
+)
 LEGACY_NERVE_TESTS = _legacy(
     NERVE_TESTS,
     "N17 Nerve",
@@ -271,6 +395,9 @@ RULINGS_2023: tuple[Ruling, ...] = (
     VEHICLE_DAMAGE,
     STEP8_DEFAULT,
     NERVE_TESTS,
+    VEHICLE_LOCATION,
+    BROKEN_COUP_DE_GRACE,
+    NERVE_WRECKED_VEHICLE,
 )
 
 RULINGS_LEGACY: tuple[Ruling, ...] = (
@@ -286,4 +413,10 @@ RULINGS_LEGACY: tuple[Ruling, ...] = (
     LEGACY_VEHICLE_DAMAGE,
     LEGACY_STEP8_DEFAULT,
     LEGACY_NERVE_TESTS,
+    REACTION_ATTACK_STEPS,
+    COUP_DE_GRACE_VISION_ARC,
+    VEHICLE_LEAVING_ENGAGEMENT,
+    LEGACY_VEHICLE_LOCATION,
+    LEGACY_BROKEN_COUP_DE_GRACE,
+    LEGACY_NERVE_WRECKED_VEHICLE,
 )

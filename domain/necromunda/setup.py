@@ -20,6 +20,7 @@ from blowbyblow.domain.core import SetupError
 from blowbyblow.domain.necromunda.state import (
     FACINGS,
     FIGHTER_STATUSES,
+    MOUNTED,
     OUT_OF_ACTION,
     PRONE_PINNED,
     STANDING,
@@ -83,11 +84,18 @@ class Fighter(_Setup, frozen=True, kw_only=True):
     flesh_wounds: int = 0
     vision: list[str] = []  # the models inside this fighter's vision arc at the start
     vehicle: Vehicle | None = None
+    # What lets it make a close combat attack outside the normal sequence of the battle (Close
+    # Combat, its opening): the skills it has that do, and whether it has the Mounted condition.
+    skills: list[str] = []
+    mounted: bool = False
 
 
 class Gang(_Setup, frozen=True, kw_only=True):
     id: str
     name: str = ""
+    # Gang tactics it may use that let a fighter make a close combat attack outside the normal
+    # sequence of the battle (Close Combat, its opening).
+    tactics: list[str] = []
 
 
 class Barricade(_Setup, frozen=True, kw_only=True):
@@ -111,6 +119,8 @@ class NecromundaSetup(_Setup, frozen=True, kw_only=True):
     engagements: list[Engagement] = []
     barricades: list[Barricade] = []
     within_3: list[list[str]] = []  # pairs of friends within 3" of each other (Nerve tests)
+    # pairs of a vehicle and a friendly fighter within 6" of it (a Nerve test if it is Wrecked)
+    within_6: list[list[str]] = []
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -134,6 +144,18 @@ def validate_setup(setup: NecromundaSetup) -> None:
             raise SetupError(f"within_3[{n}]: needs two known fighter ids")
         if by_id[pair[0]].gang != by_id[pair[1]].gang:
             raise SetupError(f"within_3[{n}]: Nerve tests count friends; {pair} are enemies")
+    for n, pair in enumerate(setup.within_6):
+        _check_within_6(f"within_6[{n}]", pair, by_id)
+
+
+def _check_within_6(where: str, pair: list[str], by_id: dict[str, Fighter]) -> None:
+    if len(pair) != 2 or any(p not in by_id for p in pair):
+        raise SetupError(f"{where}: needs two known ids, a vehicle and a fighter")
+    a, b = by_id[pair[0]], by_id[pair[1]]
+    if (a.vehicle is None) == (b.vehicle is None):
+        raise SetupError(f"{where}: needs one vehicle and one fighter, not {pair}")
+    if a.gang != b.gang:
+        raise SetupError(f"{where}: Nerve tests count friends; {pair} are enemies")
 
 
 def _check_ids(setup: NecromundaSetup) -> None:
@@ -149,6 +171,9 @@ def _check_ids(setup: NecromundaSetup) -> None:
         seen.add(fid)
     if len({b.id for b in setup.barricades}) != len(setup.barricades):
         raise SetupError("barricades: duplicate barricade id")
+    for n, g in enumerate(setup.gangs):
+        if len(set(g.tactics)) != len(g.tactics) or "" in g.tactics:
+            raise SetupError(f"gangs[{n}] ({g.id}).tactics: empty or duplicate tactic name")
 
 
 def _check_fighter(where: str, f: Fighter, gangs: list[str], by_id: dict[str, Fighter]) -> None:
@@ -168,6 +193,12 @@ def _check_fighter(where: str, f: Fighter, gangs: list[str], by_id: dict[str, Fi
     if f.flesh_wounds < 0 or f.flesh_wounds >= f.t:
         raise SetupError(f"{where}.flesh_wounds: must be 0 to T-1")
     _check_weapons(where, f.weapons)
+    if len(set(f.skills)) != len(f.skills) or "" in f.skills:
+        raise SetupError(f"{where}.skills: empty or duplicate skill name")
+    if MOUNTED in f.skills:
+        raise SetupError(f"{where}.skills: {MOUNTED} is a condition; give mounted = true")
+    if f.vehicle is not None and (f.skills or f.mounted):
+        raise SetupError(f"{where}: a vehicle has no skills and is never Mounted")
     for v in f.vision:
         if v not in by_id:
             raise SetupError(f"{where}.vision: unknown fighter {v!r}")

@@ -43,6 +43,7 @@ STANDING: tuple[FighterStatus, ...] = (STANDING_ACTIVE, STANDING_ENGAGED)
 FACINGS: tuple[Facing, ...] = get_args(Facing)
 
 UNARMED: Final = "unarmed"  # the weapon id of unarmed attacks (reserved)
+MOUNTED: Final = "Mounted"  # the condition that grants attacks outside the sequence
 TRAITS: tuple[str, ...] = ("Melee", "Sidearm", "Unwieldy", "Versatile")  # those with a rule here
 
 
@@ -67,6 +68,7 @@ class VehicleState(msgspec.Struct, frozen=True, kw_only=True):
     toughness_side: int
     toughness_rear: int
     hull_points: int
+    locations_hit: tuple[str, ...] = ()  # the Location each damaging hit was applied to, in order
 
 
 class FighterState(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,6 +95,8 @@ class FighterState(msgspec.Struct, frozen=True, kw_only=True):
     flesh_wounds: int
     vehicle: VehicleState | None = None
     counts_as_turned: bool = False  # charged while Prone & Pinned (2023: counts as turned to face)
+    skills: tuple[str, ...] = ()  # skills that grant close combat attacks outside the sequence
+    mounted: bool = False  # the Mounted condition (grants them too)
 
     @property
     def toughness(self) -> int:
@@ -139,6 +143,8 @@ class NecromundaState(msgspec.Struct, frozen=True, kw_only=True):
     vision: dict[str, tuple[str, ...]]
     barricades: dict[str, int]  # id -> width in tenths of an inch
     within_3: tuple[tuple[str, str], ...] = ()
+    within_6: tuple[tuple[str, str], ...] = ()  # a vehicle and a friendly fighter within 6"
+    tactics: dict[str, tuple[str, ...]] = {}  # gang -> its tactics granting attacks
     commands: int = 0
 
     def fighter(self, fighter_id: str) -> FighterState:
@@ -261,6 +267,8 @@ def initial_state(setup: NecromundaSetup) -> NecromundaState:
             wounds=(f.vehicle.hull_points if f.vehicle else f.w) if f.wounds is None else f.wounds,
             flesh_wounds=f.flesh_wounds,
             vehicle=vehicle,
+            skills=tuple(f.skills),
+            mounted=f.mounted,
         )
     links = tuple(
         sorted(
@@ -279,6 +287,8 @@ def initial_state(setup: NecromundaSetup) -> NecromundaState:
         vision=vision,
         barricades={b.id: tenths(b.width) for b in setup.barricades},
         within_3=tuple(sorted(set(pairs))),
+        within_6=tuple(sorted({(x, y) for x, y in (sorted(p) for p in setup.within_6)})),
+        tactics={g.id: tuple(g.tactics) for g in setup.gangs if g.tactics},
     )
     for fid, want in secondary_statuses(state).items():
         state.fighters[fid] = msgspec.structs.replace(state.fighters[fid], status=want)

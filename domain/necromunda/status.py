@@ -1,7 +1,8 @@
 """Status changes and what follows from them (Necromunda Core Rulebook (2023), Status): a
 fighter that goes Out of Action (or a vehicle that is Wrecked) leaves every engagement; every
 Standing fighter's secondary status (Active or Engaged) follows the engagement graph; a fighter
-Seriously Injured or taken Out of Action makes its friends test their nerve."""
+Seriously Injured or taken Out of Action, or a vehicle Wrecked, makes its friends test their
+nerve."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from blowbyblow.domain.core import Step
 from blowbyblow.domain.necromunda.combat import Attack, emit
 from blowbyblow.domain.necromunda.events import EngagementEnded, StatusChanged
 from blowbyblow.domain.necromunda.nerve import nerve_tests
+from blowbyblow.domain.necromunda.rulings import NERVE_WRECKED_VEHICLE
 from blowbyblow.domain.necromunda.state import (
     OUT_OF_ACTION,
     SERIOUSLY_INJURED,
@@ -77,6 +79,14 @@ def set_status(
             state, fighter, state.linked(fighter), rule, f"{fighter} is {after}"
         )
     state = yield from resync_statuses(state, f"{fighter} is {after}", rule)
-    if after in (SERIOUSLY_INJURED, OUT_OF_ACTION):
+    if _nerve_cause(at, after):
         state = yield from nerve_tests(at, state, fighter, after)
     return state
+
+
+def _nerve_cause(at: Attack, after: Status) -> bool:
+    """A fighter Seriously Injured or taken Out of Action; a vehicle Wrecked (ruling
+    ``nerve-wrecked-vehicle``)."""
+    if after == WRECKED:
+        return at.ctx.ruling(NERVE_WRECKED_VEHICLE) == "test"
+    return after in (SERIOUSLY_INJURED, OUT_OF_ACTION)

@@ -1,7 +1,12 @@
 """The two Necromunda game systems: ``necromunda-2023`` (the 2023 Core Rulebook) and
 ``necromunda-legacy`` (the rules before the 2023 Core books). They share setup, commands,
 events, state, fold, view, legal commands and narration; each runs the procedure under its own
-book and has its own rulings, rulebook and demo seed."""
+book and has its own rulings, rulebook and demo seed.
+
+Version 1.1 (both) adds the ``granted-attack`` and ``leave-engagement`` commands and the setup's
+``skills``, ``mounted``, ``tactics`` and ``within_6``; what it changed in the adjudication of 1.0's
+commands is a ruling with ``since="1.1"`` each (see rulings.py), so battles of 1.0 still
+re-adjudicate exactly (``reads_versions``)."""
 
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from blowbyblow.domain.system import GameSystem
 NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand] = GameSystem(
     id="necromunda-2023",
     game="necromunda",
-    version="1.0",
+    version="1.1",
     title="Necromunda (2023 Core Rulebook): close combat",
     rulebook=RULEBOOK_2023,
     rulings=RULINGS_2023,
@@ -39,12 +44,13 @@ NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand]
     command_from_option=command_from_option,
     demo=demo,
     validate_setup=validate_setup,
+    reads_versions=("1.0",),
 )
 
 NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand] = GameSystem(
     id="necromunda-legacy",
     game="necromunda",
-    version="1.0",
+    version="1.1",
     title="Necromunda before 2023 (the 2017/2018 rules with FAQs): close combat",
     rulebook=RULEBOOK_LEGACY,
     rulings=RULINGS_LEGACY,
@@ -62,4 +68,5 @@ NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaComman
     command_from_option=command_from_option,
     demo=legacy_demo,
     validate_setup=validate_setup,
+    reads_versions=("1.0",),
 )

@@ -20,7 +20,7 @@ from blowbyblow.domain.wh40k.state import Wh40kState, require_living
 def check_break_off(state: Wh40kState, model: str) -> None:
     """The model must be in hand-to-hand combat and must not have fought this phase."""
     require_living(state, model, RULE_BREAK_OFF)
-    if not state.opponents(model):
+    if not state.hth_opponents(model):
         raise RuleViolation(RULE_BREAK_OFF, f"{model} is not in hand-to-hand combat")
     if model in state.breaking_off:
         raise RuleViolation(RULE_BREAK_OFF, f"{model} has already declared a break off")

@@ -71,7 +71,7 @@ def combat_score(state: Wh40kState, rnd: CombatRound, model: str, dice: Dice) ->
     """The single highest die + WS (0 when breaking off) + the modifiers. Returns (state,
     score)."""
     own = dice[model]
-    profile_ws = state.profile(model).ws
+    profile_ws = state.profile(model).weapon_skill
     ws = 0 if model in state.breaking_off else profile_ws
     mods = score_modifiers(state, rnd, model, dice)
     highest = max(own)

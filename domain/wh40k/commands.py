@@ -1,5 +1,6 @@
 """Player commands of 40K 2nd edition hand-to-hand combat (``type`` tag in a scenario's
-``[[actions]]``): ``charge``, ``breakoff``, ``fight``, ``followup``, ``endturn``."""
+``[[actions]]``): ``charge``, ``breakoff``, ``leavecombat``, ``fight``, ``followup``,
+``endturn``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,16 @@ class Charge(Command, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 class BreakOff(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="breakoff"):
     """Declare, before ``model``'s Combat Round, that it tries to break off and escape."""
+
+    model: str
+
+
+class LeaveCombat(
+    Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="leavecombat"
+):
+    """Movement Phase: ``model`` (a Robot, a Dreadnought, a Greater Daemon or a Chaos Champion
+    riding a Juggernaut, of the player whose turn it is) moves out of Hand-to-Hand Combat; it may
+    then charge as normal."""
 
     model: str
 
@@ -46,5 +57,5 @@ class EndTurn(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, ta
     player's turn."""
 
 
-Wh40kCommand = Charge | BreakOff | Fight | FollowUp | EndTurn
-COMMAND_TYPES = (Charge, BreakOff, Fight, FollowUp, EndTurn)
+Wh40kCommand = Charge | BreakOff | LeaveCombat | Fight | FollowUp | EndTurn
+COMMAND_TYPES = (Charge, BreakOff, LeaveCombat, Fight, FollowUp, EndTurn)

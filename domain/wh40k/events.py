@@ -39,6 +39,16 @@ class BreakOffAttempted(RuleEvent, frozen=True, kw_only=True):
     opponents: tuple[str, ...]
 
 
+class LeftCombat(RuleEvent, frozen=True, kw_only=True):
+    """``model`` (``what`` it is: a Robot, a Dreadnought...) moved out of Hand-to-Hand Combat with
+    ``away_from`` in its Movement Phase; it may then Charge or Shoot as normal."""
+
+    model: str
+    what: str
+    away_from: tuple[str, ...]
+    turn: int
+
+
 class MultipleCombatBegun(RuleEvent, frozen=True, kw_only=True):
     """Two or more enemies are in base contact with ``lone``: the fight is a series of one-on-one
     duels in ``order``, chosen by ``outnumbering_player``; round k gives them k-1 extra dice."""
@@ -260,6 +270,7 @@ EVENT_TYPES = (
     TurnBegun,
     Charged,
     BreakOffAttempted,
+    LeftCombat,
     MultipleCombatBegun,
     CombatRoundBegun,
     AttackDiceRolled,
@@ -286,6 +297,7 @@ Wh40kEvent = (
     TurnBegun
     | Charged
     | BreakOffAttempted
+    | LeftCombat
     | MultipleCombatBegun
     | CombatRoundBegun
     | AttackDiceRolled

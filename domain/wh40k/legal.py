@@ -6,12 +6,15 @@ them (``legal_commands``).
   that is not in base contact, at any living enemy model (the target may already be fighting
   another model: that makes a Multiple Combat).
 - ``breakoff``: a model in base contact that has not fought this phase and has not declared one.
+- ``leavecombat``: in the Movement Phase, a Robot, Dreadnought, Greater Daemon or Juggernaut
+  rider of the player whose turn it is, in base contact with enemies none of which is one.
 - ``fight``: one option per combat still to fight (a one-on-one pair or a Multiple Combat),
   named by its lone model in a Multiple Combat; the order of the duels is asked when fought.
 - ``endturn``: once every pair in base contact has fought (combat is mandatory).
 
 Every option is checked with the procedure's own checks, so no option is refused when played.
-Order: follow-ups, charges, break offs, fights, end of turn; models in setup order.
+Order: follow-ups, charges, leaving combat, break offs, fights, end of turn; models in setup
+order.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from blowbyblow.domain.core import RuleViolation
 from blowbyblow.domain.system import CommandOption
 from blowbyblow.domain.wh40k.breaking_off import check_break_off
 from blowbyblow.domain.wh40k.charging import check_charge
-from blowbyblow.domain.wh40k.commands import Charge, FollowUp
+from blowbyblow.domain.wh40k.commands import Charge, FollowUp, LeaveCombat
 from blowbyblow.domain.wh40k.follow_up import check_follow_up
+from blowbyblow.domain.wh40k.leaving_combat import check_leave_combat
 from blowbyblow.domain.wh40k.state import Pair, Wh40kState, pair
 from blowbyblow.domain.wh40k.who_fights import check_end_turn, find_combat
 
@@ -76,6 +80,23 @@ def charge_options(state: Wh40kState) -> list[CommandOption]:
                 )
             )
     return options
+
+
+def leave_combat_options(state: Wh40kState) -> list[CommandOption]:
+    return [
+        CommandOption(
+            type="leavecombat",
+            side=state.player,
+            actor=m,
+            fields={"model": m},
+            summary=(
+                f"{m} moves out of Hand-to-Hand Combat with "
+                f"{', '.join(state.opponents(m))}; it may then charge as normal"
+            ),
+        )
+        for m in _living(state)
+        if _allowed(check_leave_combat, state, LeaveCombat(model=m))
+    ]
 
 
 def break_off_options(state: Wh40kState) -> list[CommandOption]:
@@ -147,6 +168,7 @@ def legal_commands(
     return (
         *follow_up_options(state),
         *charge_options(state),
+        *leave_combat_options(state),
         *break_off_options(state),
         *fight_options(state),
         *end_turn_options(state),
@@ -159,5 +181,6 @@ __all__ = [
     "end_turn_options",
     "fight_options",
     "follow_up_options",
+    "leave_combat_options",
     "legal_commands",
 ]

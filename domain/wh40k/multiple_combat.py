@@ -5,6 +5,7 @@ Combat is resolved as a series of one-on-one duels. The player whose models outn
 enemy may choose the order in which the models fight. If the outnumbered model survives the first
 Combat Round, the opposing player gains +1 Attack Dice for each subsequent Combat Round (+1 on
 round 2, +2 on round 3, and so on)." If the lone model dies, the duels left are not fought.
+Whether the count goes on in the next phase is ruling multiple-combat-rounds.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from blowbyblow.domain.core import Context, ask, emit
 from blowbyblow.domain.wh40k.combat_round import CombatRound, Gen
 from blowbyblow.domain.wh40k.events import MultipleCombatBegun
 from blowbyblow.domain.wh40k.rulebook import RULE_MULTIPLE
+from blowbyblow.domain.wh40k.rulings import MULTIPLE_COMBAT_ROUNDS
 from blowbyblow.domain.wh40k.state import Wh40kState
 
 
@@ -53,10 +55,22 @@ def begin_multiple_combat(state: Wh40kState, lone: str, order: list[str]) -> Gen
     )
 
 
-def duels(lone: str, order: list[str], ctx: Context) -> list[CombatRound]:
-    """The Combat Rounds of the series, the outnumbering model first in each: duel k gives it
-    k - 1 extra Attack dice (``CombatRound.extra_dice``)."""
-    return [CombatRound(models=(other, lone), duel=k, ctx=ctx) for k, other in enumerate(order, 1)]
+def first_round(state: Wh40kState, lone: str, ctx: Context) -> int:
+    """The rounds of ``lone``'s Multiple Combat already fought in earlier phases, which the count
+    goes on from (ruling multiple-combat-rounds=continue); 0 otherwise."""
+    if ctx.ruling(MULTIPLE_COMBAT_ROUNDS) != "continue":
+        return 0
+    return state.multiple_rounds.get(lone, 0)
 
 
-__all__ = ["begin_multiple_combat", "choose_order", "duels"]
+def duels(lone: str, order: list[str], ctx: Context, first: int = 0) -> list[CombatRound]:
+    """The Combat Rounds of the series, the outnumbering model first in each: round k gives it
+    k - 1 extra Attack dice (``CombatRound.extra_dice``); the rounds are numbered from
+    ``first`` + 1."""
+    return [
+        CombatRound(models=(other, lone), duel=first + k, ctx=ctx)
+        for k, other in enumerate(order, 1)
+    ]
+
+
+__all__ = ["begin_multiple_combat", "choose_order", "duels", "first_round"]

@@ -19,6 +19,7 @@ from blowbyblow.domain.wh40k.events import (
     FollowUpMove,
     FumblesCounted,
     HitsScored,
+    LeftCombat,
     ModelSlain,
     MultipleCombatBegun,
     NoSave,
@@ -59,6 +60,13 @@ def _charged(e: Charged) -> str:
 
 def _break_off_attempted(e: BreakOffAttempted) -> str:
     return f"{e.model} will try to break off from {', '.join(e.opponents)} (WS 0, no parry)"
+
+
+def _left_combat(e: LeftCombat) -> str:
+    return (
+        f"{e.model}, {e.what}, moves out of Hand-to-Hand Combat with {', '.join(e.away_from)} "
+        "in its Movement Phase; it may then Charge or Shoot as normal"
+    )
 
 
 def _multiple_combat_begun(e: MultipleCombatBegun) -> str:
@@ -202,14 +210,18 @@ def _follow_up_allowed(e: FollowUpAllowed) -> str:
 
 
 def _follow_up_move(e: FollowUpMove) -> str:
-    engaged = f", engaging {', '.join(e.engaged)} (no charge bonus)" if e.engaged else ""
-    return f'{e.model} makes a Follow-Up Move of {e.inches}"{engaged}'
+    if e.engaged:
+        after = f", engaging {', '.join(e.engaged)} (no charge bonus)"
+    else:
+        after = ", engaging no one: it may Move and Shoot normally in its next turn"
+    return f'{e.model} makes a Follow-Up Move of {e.inches}"{after}'
 
 
 NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     TurnBegun: _turn_begun,
     Charged: _charged,
     BreakOffAttempted: _break_off_attempted,
+    LeftCombat: _left_combat,
     MultipleCombatBegun: _multiple_combat_begun,
     CombatRoundBegun: _combat_round_begun,
     AttackDiceRolled: _attack_dice_rolled,

@@ -2,6 +2,8 @@
 
 - ``charge``: Charging (Movement Phase).
 - ``breakoff``: Breaking Off, the declaration before the model's Combat Round.
+- ``leavecombat``: Breaking Off, its last paragraph: a Robot, a Dreadnought, a Greater Daemon or
+  a Juggernaut rider moves out of Hand-to-Hand Combat in its Movement Phase.
 - ``fight``: Who Fights (the combat the model is in), then its Combat Rounds: one for a
   one-on-one fight, a series of duels for a Multiple Combat; then Breaking Off (the escape of a
   survivor) and Follow-Up Moves (who may make one).
@@ -29,12 +31,19 @@ from blowbyblow.domain.wh40k.commands import (
     EndTurn,
     Fight,
     FollowUp,
+    LeaveCombat,
     Wh40kCommand,
 )
 from blowbyblow.domain.wh40k.follow_up import allow_follow_ups, check_follow_up, follow_up_move
 from blowbyblow.domain.wh40k.fumbles_and_critical_hits import count_dice
 from blowbyblow.domain.wh40k.hits import resolve_hits
-from blowbyblow.domain.wh40k.multiple_combat import begin_multiple_combat, choose_order, duels
+from blowbyblow.domain.wh40k.leaving_combat import check_leave_combat, leave_combat
+from blowbyblow.domain.wh40k.multiple_combat import (
+    begin_multiple_combat,
+    choose_order,
+    duels,
+    first_round,
+)
 from blowbyblow.domain.wh40k.parrying import parry
 from blowbyblow.domain.wh40k.rulebook import RULE_GAME
 from blowbyblow.domain.wh40k.state import Wh40kState
@@ -78,12 +87,17 @@ def break_off(state: Wh40kState, command: BreakOff, ctx: Context) -> Procedure:
     yield from declare_break_off(state, command.model)
 
 
+def leave(state: Wh40kState, command: LeaveCombat, ctx: Context) -> Procedure:
+    check_leave_combat(state, command)
+    yield from leave_combat(state, command)
+
+
 def multiple_combat(state: Wh40kState, lone: str, combat: Combat, ctx: Context) -> Gen:
     """Multiple Combat against ``lone``: the order of the duels (the command's, else asked),
     then each duel while the lone model lives. Returns (state, the participants)."""
     order = yield from choose_order(lone, combat.models, combat.order)
     state = yield from begin_multiple_combat(state, lone, order)
-    for rnd in duels(lone, order, ctx):
+    for rnd in duels(lone, order, ctx, first_round(state, lone, ctx)):
         if not state.alive(lone):
             break
         state = yield from combat_round(state, rnd)
@@ -119,6 +133,8 @@ def procedure(state: Wh40kState, command: Wh40kCommand, ctx: Context) -> Procedu
         return charge(state, command, ctx)
     if isinstance(command, BreakOff):
         return break_off(state, command, ctx)
+    if isinstance(command, LeaveCombat):
+        return leave(state, command, ctx)
     if isinstance(command, Fight):
         return fight(state, command, ctx)
     if isinstance(command, FollowUp):

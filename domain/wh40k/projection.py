@@ -22,6 +22,7 @@ from blowbyblow.domain.wh40k.events import (
     CombatRoundBegun,
     FollowUpAllowed,
     FollowUpMove,
+    LeftCombat,
     ModelSlain,
     TurnBegun,
     WoundsLost,
@@ -49,7 +50,8 @@ def _without_contacts_of(contacts: tuple[Pair, ...], model: str) -> tuple[Pair, 
 
 
 def evolve_status(state: Wh40kState, event: Event) -> Wh40kState:
-    """Wounds, Slain, Broken and the turn each model last charged in."""
+    """Wounds, Slain, Broken, the turn each model last charged in, moved out of combat in, and
+    may Move and Shoot normally in after a Follow-Up Move that engaged no one."""
     if isinstance(event, Charged):
         return _set_model(state, event.model, charged_turn=event.turn)
     if isinstance(event, WoundsLost):
@@ -61,7 +63,24 @@ def evolve_status(state: Wh40kState, event: Event) -> Wh40kState:
         for m in event.broken:
             models[m] = msgspec.structs.replace(models[m], broken=True, broken_turn=event.turn)
         return msgspec.structs.replace(state, models=models)
+    if isinstance(event, LeftCombat):
+        return _set_model(state, event.model, left_combat_turn=event.turn)
+    if isinstance(event, FollowUpMove) and not event.engaged:
+        # "If the model does not end its Follow-Up Move engaged in Hand-to-Hand Combat, it may
+        # Move and Shoot normally in its next turn."
+        return _set_model(state, event.model, move_and_shoot_turn=_next_turn_of(state, event.model))
     return state
+
+
+def _next_turn_of(state: Wh40kState, model: str) -> int:
+    """The number of the next turn of ``model``'s player after the current one."""
+    players = state.players()
+    mine = state.profile(model).player
+    at = players.index(state.player)
+    for k in range(1, len(players) + 1):
+        if players[(at + k) % len(players)] == mine:
+            return state.turn + k
+    return state.turn + len(players)
 
 
 # --- engagement (base contact) --------------------------------------------------------------------
@@ -69,12 +88,12 @@ def evolve_status(state: Wh40kState, event: Event) -> Wh40kState:
 
 def evolve_contacts(state: Wh40kState, event: Event) -> Wh40kState:
     """Pairs of enemies in base-to-base contact: made by charges and follow-up moves, ended when
-    a model is slain or breaks off."""
+    a model is slain, breaks off or moves out of combat."""
     if isinstance(event, Charged):
         return msgspec.structs.replace(
             state, contacts=_add(state.contacts, pair(event.model, event.target))
         )
-    if isinstance(event, ModelSlain | BrokeOff):
+    if isinstance(event, ModelSlain | BrokeOff | LeftCombat):
         return msgspec.structs.replace(
             state, contacts=_without_contacts_of(state.contacts, event.model)
         )
@@ -116,8 +135,14 @@ def evolve_phase(state: Wh40kState, event: Event) -> Wh40kState:
         )
     if isinstance(event, CombatRoundBegun):
         a, b = event.models
+        rounds = state.multiple_rounds
+        if event.duel:  # a round of a Multiple Combat: b is the outnumbered model
+            rounds = {**rounds, b: event.duel}
         return msgspec.structs.replace(
-            state, phase="hand-to-hand", fought=_add(state.fought, pair(a, b))
+            state,
+            phase="hand-to-hand",
+            fought=_add(state.fought, pair(a, b)),
+            multiple_rounds=rounds,
         )
     if isinstance(event, BrokeOff):
         return msgspec.structs.replace(
@@ -140,10 +165,26 @@ def evolve_phase(state: Wh40kState, event: Event) -> Wh40kState:
     return state
 
 
+def evolve_multiple_combat(state: Wh40kState, event: Event) -> Wh40kState:
+    """A Multiple Combat lasts while its model stays outnumbered: its count of rounds goes once
+    the model is slain or has fewer than two enemies to fight."""
+    if not state.multiple_rounds:
+        return state
+    lasting = {
+        m: n
+        for m, n in state.multiple_rounds.items()
+        if state.alive(m) and len(state.hth_opponents(m)) >= 2
+    }
+    if lasting == state.multiple_rounds:
+        return state
+    return msgspec.structs.replace(state, multiple_rounds=lasting)
+
+
 FOLDS: tuple[Callable[[Wh40kState, Event], Wh40kState], ...] = (
     evolve_status,
     evolve_contacts,
     evolve_phase,
+    evolve_multiple_combat,
 )
 
 
@@ -165,6 +206,7 @@ def _stats(state: Wh40kState, m: ModelProfile) -> tuple[Stat, ...]:
     return (
         Stat(name="wounds", value=f"{state.models[m.id].wounds}/{m.w}"),
         Stat(name="WS", value=str(m.ws)),
+        *((Stat(name="may leave combat", value=m.leaves_combat),) if m.leaves_combat else ()),
         Stat(name="S", value=str(m.s)),
         Stat(name="T", value=str(m.t)),
         Stat(name="I", value=str(m.i)),
@@ -183,8 +225,29 @@ def _flags(state: Wh40kState, model: str) -> tuple[str, ...]:
         (model in state.breaking_off, "breaking off"),
         (state.alive(model) and state.has_fought(model), "fought this phase"),
         (model in state.follow_up, "may follow up"),
+        (
+            state.alive(model) and ms.left_combat_turn == state.turn,
+            "moved out of combat this turn (may Charge or Shoot as normal)",
+        ),
+        (_may_move_and_shoot(state, model), _move_and_shoot_words(state, model)),
+        (not state.fights(model), "no Weapon Skill: does not fight"),
     )
     return tuple(text for on, text in marks if on)
+
+
+def _may_move_and_shoot(state: Wh40kState, model: str) -> bool:
+    """After a Follow-Up Move that engaged no one, until the end of its next turn, while it is
+    not in base contact again."""
+    ms = state.models[model]
+    return (
+        state.alive(model) and state.turn <= ms.move_and_shoot_turn and not state.opponents(model)
+    )
+
+
+def _move_and_shoot_words(state: Wh40kState, model: str) -> str:
+    turn = state.models[model].move_and_shoot_turn
+    when = "this turn" if turn == state.turn else f"in its next turn (turn {turn})"
+    return f"may Move and Shoot normally {when} (Follow-Up Move that engaged no one)"
 
 
 def _unit(state: Wh40kState, m: ModelProfile) -> UnitView:
@@ -202,16 +265,9 @@ def _unit(state: Wh40kState, m: ModelProfile) -> UnitView:
 def _locks(state: Wh40kState) -> tuple[LockView, ...]:
     """Each pair in base contact is a combat; a model touched by two or more enemies is in a
     Multiple Combat."""
-    locks = [
-        LockView(
-            kind="combat",
-            members=p,
-            detail="fought this phase" if p in state.fought else "to fight this phase",
-        )
-        for p in state.contacts
-    ]
+    locks = [_contact_lock(state, p) for p in state.contacts]
     for m in state.setup.models:
-        opponents = state.opponents(m.id)
+        opponents = state.hth_opponents(m.id)
         if len(opponents) >= 2:
             locks.append(
                 LockView(
@@ -221,6 +277,23 @@ def _locks(state: Wh40kState) -> tuple[LockView, ...]:
                 )
             )
     return tuple(locks)
+
+
+def _contact_lock(state: Wh40kState, p: Pair) -> LockView:
+    """A pair in base contact: a combat, or, when one of them has no Weapon Skill value, only
+    base contact (no Combat Round)."""
+    idle = [m for m in p if not state.fights(m)]
+    if idle:
+        return LockView(
+            kind="base contact",
+            members=p,
+            detail=f"does not fight: {', '.join(idle)} has no Weapon Skill value",
+        )
+    return LockView(
+        kind="combat",
+        members=p,
+        detail="fought this phase" if p in state.fought else "to fight this phase",
+    )
 
 
 def _notes(state: Wh40kState) -> tuple[str, ...]:
@@ -260,6 +333,10 @@ def _model_line(state: Wh40kState, m: ModelProfile) -> str:
             status += ", breaking off"
         if m.id in state.follow_up:
             status += ", may follow up"
+        if ms.left_combat_turn == state.turn:
+            status += ", moved out of combat this turn"
+        if _may_move_and_shoot(state, m.id):
+            status += f", {_move_and_shoot_words(state, m.id)}"
     weapons = ", ".join(state.weapon(w).label for w in m.weapons) or "no weapons"
     return (
         f"  {m.id} ({m.player}{', ' + m.squad if m.squad else ''}): WS {m.ws} S {m.s} T {m.t} "
@@ -285,6 +362,7 @@ __all__ = [
     "describe_state",
     "evolve",
     "evolve_contacts",
+    "evolve_multiple_combat",
     "evolve_phase",
     "evolve_status",
     "view",

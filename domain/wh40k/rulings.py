@@ -10,6 +10,7 @@ from blowbyblow.domain.wh40k.rulebook import (
     RULE_CHARGE,
     RULE_FOLLOW_UP,
     RULE_HITS,
+    RULE_MULTIPLE,
     RULE_PARRY,
     RULE_SCORE,
 )
@@ -141,6 +142,26 @@ FOLLOW_UP_WHO = Ruling(
     ),
 )
 
+MULTIPLE_COMBAT_ROUNDS = Ruling(
+    name="multiple-combat-rounds",
+    default="each-phase",
+    choices=("each-phase", "continue"),
+    summary=(
+        "The extra Attack dice of a Multiple Combat that lasts into another Hand-to-Hand Combat "
+        "Phase. each-phase: each phase's series of duels counts its rounds from 1 again (+0 in "
+        "its first duel). continue: the rounds count on while the model stays outnumbered (a "
+        "series of two duels, then next phase's first duel is round 3: +2)."
+    ),
+    rule=RULE_MULTIPLE,
+    note=(
+        "The rulebook gives +1 Attack dice 'for each subsequent Combat Round (+1 on round 2, +2 "
+        "on round 3, and so on)' and does not say whether the count starts again in the next "
+        "phase; the default, each-phase, is how version 1.0 counted."
+    ),
+    since="1.1",
+    before="each-phase",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     CHARGE_BONUS,
     PARRY_RESPONSE,
@@ -150,6 +171,7 @@ RULINGS: tuple[Ruling, ...] = (
     SAVE_NATURAL_ONE,
     FOLLOW_UP_FIGHTS,
     FOLLOW_UP_WHO,
+    MULTIPLE_COMBAT_ROUNDS,
 )
 
 __all__ = [
@@ -157,6 +179,7 @@ __all__ = [
     "FOLLOW_UP_FIGHTS",
     "FOLLOW_UP_WHO",
     "IMPROVISED_ATTACK",
+    "MULTIPLE_COMBAT_ROUNDS",
     "PARRY_RESPONSE",
     "RULINGS",
     "SAVE_NATURAL_ONE",

@@ -8,6 +8,7 @@ A, and an armour save (``save = 3`` is a 3+ save on one D6; leave it out for no 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 import msgspec
 
@@ -37,15 +38,32 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         return self.name or self.id
 
 
+NO_VALUE = "-"  # a characteristic the model does not have (its profile shows "-")
+
+LeavesCombat = Literal["robot", "dreadnought", "greater daemon", "juggernaut rider"]
+"""The models that "may move out of Hand-to-Hand Combat in their Movement Phase" (Breaking Off):
+Robots, Dreadnoughts, Greater Daemons and Chaos Champions riding Juggernauts."""
+
+LEAVES_COMBAT_WORDS: dict[LeavesCombat, str] = {
+    "robot": "a Robot",
+    "dreadnought": "a Dreadnought",
+    "greater daemon": "a Greater Daemon",
+    "juggernaut rider": "a Chaos Champion riding a Juggernaut",
+}
+
+
 class ModelProfile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One model. ``player`` names its side; ``squad`` names its squad (Broken spreads to the
-    squad when it breaks off); ``weapons`` lists weapon ids from the setup's ``weapons``."""
+    squad when it breaks off); ``weapons`` lists weapon ids from the setup's ``weapons``.
+    ``ws = "-"``: the model has no Weapon Skill value, and does not fight in Hand-to-Hand
+    Combat. ``leaves_combat``: what it is, if it is one of the models that may move out of
+    Hand-to-Hand Combat in its Movement Phase."""
 
     id: str
     player: str
     name: str = ""
     squad: str = ""
-    ws: int
+    ws: int | Literal["-"]
     s: int
     t: int
     w: int = 1
@@ -53,10 +71,23 @@ class ModelProfile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     a: int = 1
     save: int | None = None
     weapons: list[str] = []
+    leaves_combat: LeavesCombat | None = None
 
     @property
     def label(self) -> str:
         return self.name or self.id
+
+    @property
+    def has_weapon_skill(self) -> bool:
+        """Who Fights: only "models with a Weapon Skill value" fight in Hand-to-Hand Combat."""
+        return self.ws != NO_VALUE
+
+    @property
+    def weapon_skill(self) -> int:
+        """The Weapon Skill of a model that has one."""
+        if isinstance(self.ws, int):
+            return self.ws
+        raise ValueError(f"{self.id} has no Weapon Skill value")
 
 
 class Wh40kSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -130,7 +161,7 @@ def _check_weapons(setup: Wh40kSetup) -> list[str]:
 
 def _check_characteristics(where: str, m: ModelProfile) -> None:
     for field, value, low in (
-        ("ws", m.ws, 0),
+        ("ws", m.ws if isinstance(m.ws, int) else 0, 0),
         ("s", m.s, 1),
         ("t", m.t, 1),
         ("w", m.w, 1),
@@ -188,6 +219,9 @@ def validate_setup(setup: Wh40kSetup) -> None:
 
 
 __all__ = [
+    "LEAVES_COMBAT_WORDS",
+    "NO_VALUE",
+    "LeavesCombat",
     "ModelProfile",
     "Weapon",
     "Wh40kSetup",

@@ -18,15 +18,20 @@ PHASE_WORDS: dict[Phase, str] = {
     "hand-to-hand": "Hand-to-Hand Combat Phase",
 }
 
-ModelStatus = Literal["slain", "in hand-to-hand combat", "Broken", "not engaged"]
-"""What a model is doing, first that holds: slain; in base contact with an enemy; Broken;
-otherwise not engaged."""
+ModelStatus = Literal[
+    "slain", "in hand-to-hand combat", "in base contact, not fighting", "Broken", "not engaged"
+]
+"""What a model is doing, first that holds: slain; in base contact with an enemy it fights; in
+base contact only where one of the two has no Weapon Skill value; Broken; otherwise not
+engaged."""
 
 
 class ModelState(msgspec.Struct, frozen=True, kw_only=True):
     """What has happened to one model. ``charged_turn`` is the turn it last charged in (0: never);
     ``broken_turn`` the turn it became Broken in (it may not Rally before the next turn);
-    ``slain_by`` the model that slew it."""
+    ``slain_by`` the model that slew it; ``left_combat_turn`` the turn it last moved out of
+    Hand-to-Hand Combat in its Movement Phase (0: never); ``move_and_shoot_turn`` the turn in
+    which it may Move and Shoot normally after a Follow-Up Move that engaged no one (0: none)."""
 
     id: str
     wounds: int
@@ -35,6 +40,8 @@ class ModelState(msgspec.Struct, frozen=True, kw_only=True):
     broken: bool = False
     broken_turn: int = 0
     charged_turn: int = 0
+    left_combat_turn: int = 0
+    move_and_shoot_turn: int = 0
 
 
 Pair = tuple[str, str]
@@ -48,7 +55,8 @@ class Wh40kState(msgspec.Struct, frozen=True, kw_only=True):
     have resolved their Combat Round in this turn's Hand-to-Hand Combat Phase (or may not fight
     again in it). ``breaking_off``: models that have declared a Break Off this phase.
     ``follow_up``: models that have just killed all their opponents and may make a Follow-Up Move
-    now."""
+    now. ``multiple_rounds``: for each model outnumbered in a Multiple Combat, the number of the
+    last Combat Round of that Multiple Combat (kept while it lasts, across phases)."""
 
     setup: Wh40kSetup
     turn: int
@@ -59,6 +67,7 @@ class Wh40kState(msgspec.Struct, frozen=True, kw_only=True):
     fought: tuple[Pair, ...] = ()
     breaking_off: tuple[str, ...] = ()
     follow_up: tuple[str, ...] = ()
+    multiple_rounds: dict[str, int] = {}
 
     # --- lookups (pure) ---
 
@@ -98,8 +107,19 @@ class Wh40kState(msgspec.Struct, frozen=True, kw_only=True):
                 found.append(a)
         return found
 
+    def fights(self, model_id: str) -> bool:
+        """Who Fights: a model with a Weapon Skill value."""
+        return self.profile(model_id).has_weapon_skill
+
+    def hth_opponents(self, model_id: str) -> list[str]:
+        """The enemies in base contact that ``model_id`` fights in Hand-to-Hand Combat: none if
+        it has no Weapon Skill value, and none that has no Weapon Skill value."""
+        if not self.fights(model_id):
+            return []
+        return [o for o in self.opponents(model_id) if self.fights(o)]
+
     def unfought_opponents(self, model_id: str) -> list[str]:
-        return [o for o in self.opponents(model_id) if pair(model_id, o) not in self.fought]
+        return [o for o in self.hth_opponents(model_id) if pair(model_id, o) not in self.fought]
 
     def has_fought(self, model_id: str) -> bool:
         """Whether a pair with ``model_id`` has fought (or may not fight) this phase."""
@@ -116,8 +136,10 @@ class Wh40kState(msgspec.Struct, frozen=True, kw_only=True):
     def status(self, model_id: str) -> ModelStatus:
         if not self.alive(model_id):
             return "slain"
-        if self.opponents(model_id):
+        if self.hth_opponents(model_id):
             return "in hand-to-hand combat"
+        if self.opponents(model_id):
+            return "in base contact, not fighting"
         if self.models[model_id].broken:
             return "Broken"
         return "not engaged"

@@ -1,4 +1,8 @@
-"""The binding of Warhammer 40,000 2nd edition (1993) hand-to-hand combat: ``wh40k-2e``."""
+"""The binding of Warhammer 40,000 2nd edition (1993) hand-to-hand combat: ``wh40k-2e``.
+
+Version 1.1 adds the ``leavecombat`` command, the profile's ``leaves_combat`` and ``ws = "-"``,
+and the ruling ``multiple-combat-rounds`` (since 1.1, its ``before`` is 1.0's count), so battles
+recorded under 1.0 still re-adjudicate exactly (``reads_versions``)."""
 
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from blowbyblow.domain.wh40k.state import Wh40kState, initial_state
 GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     id=RULESET_ID,
     game="wh40k",
-    version="1.0",
+    version="1.1",
     title="Warhammer 40,000 2nd edition: Hand-to-Hand Combat",
     rulebook=RULEBOOK,
     rulings=RULINGS,
@@ -35,6 +39,7 @@ GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     legal_commands=legal_commands,
     demo=demo,
     validate_setup=validate_setup,
+    reads_versions=("1.0",),
 )
 
 __all__ = ["GAME_SYSTEM"]

@@ -4,7 +4,9 @@
 contact with an enemy model fight in Hand-to-Hand Combat; combat is mandatory for every eligible
 model. Both sides fight and can inflict casualties, regardless of which player's turn it is."
 A ``fight`` command names one model; the combat it is in is a one-on-one fight or, when two or
-more enemies touch one model, a Multiple Combat.
+more enemies touch one model, a Multiple Combat. A model with no Weapon Skill value does not
+fight: a pair in base contact with such a model has no Combat Round, and combat is not mandatory
+for it.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ def lone_model(state: Wh40kState, model: str) -> str | None:
 def find_combat(state: Wh40kState, model: str, order: tuple[str, ...] = ()) -> Combat:
     """The combat ``model`` is in, checking the Multiple Combat ``order`` a command gives."""
     require_living(state, model, RULE_WHO)
+    if not state.fights(model):
+        raise RuleViolation(
+            RULE_WHO, f"{model} has no Weapon Skill value: it does not fight in Hand-to-Hand Combat"
+        )
     mine = state.unfought_opponents(model)
     if not mine:
         raise RuleViolation(
@@ -63,8 +69,13 @@ def find_combat(state: Wh40kState, model: str, order: tuple[str, ...] = ()) -> C
 
 
 def still_to_fight(state: Wh40kState) -> list[tuple[str, str]]:
-    """The pairs in base contact that have not fought this phase."""
-    return [p for p in state.contacts if p not in state.fought]
+    """The pairs in base contact that fight (both have a Weapon Skill value) and have not
+    fought this phase."""
+    return [
+        p
+        for p in state.contacts
+        if p not in state.fought and state.fights(p[0]) and state.fights(p[1])
+    ]
 
 
 def check_end_turn(state: Wh40kState) -> None:

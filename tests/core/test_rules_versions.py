@@ -17,30 +17,34 @@ from blowbyblow.replay.service import record
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.verify import verify_battle
 
+OLD = get_game_system("wh40k-2e").version  # the system's version today, whatever it is
+_major, _minor = OLD.split(".")
+NEXT = f"{_major}.{int(_minor) + 1}"  # the version the tests make of it
+
 NEW = Ruling(
     name="new-reading",
     default="corrected",
     choices=("corrected", "as-before"),
-    summary="a reading added in 1.1",
+    summary=f"a reading added in {NEXT}",
     rule="40K2 HtH: Parrying",
-    since="1.1",
+    since=NEXT,
     before="as-before",
 )
 
 
 def later(system: AnyGameSystem, *, reads: tuple[str, ...]) -> AnyGameSystem:
-    """``system`` as its version 1.1 would be: one ruling more, reading ``reads``."""
+    """``system`` as its next version would be: one ruling more, reading ``reads``."""
     return dataclasses.replace(
-        system, version="1.1", rulings=(*system.rulings, NEW), reads_versions=reads
+        system, version=NEXT, rulings=(*system.rulings, NEW), reads_versions=reads
     )
 
 
 def test_rulings_in_force_fill_a_later_ruling_with_its_value_before() -> None:
     old = get_game_system("wh40k-2e")
     recorded = old.resolve_rulings({})
-    new = later(old, reads=("1.0",))
-    assert new.rulings_in_force("1.0", recorded) == {**recorded, "new-reading": "as-before"}
-    assert new.rulings_in_force("1.1", {**recorded, "new-reading": "corrected"})["new-reading"] == (
+    new = later(old, reads=(OLD,))
+    assert new.rulings_in_force(OLD, recorded) == {**recorded, "new-reading": "as-before"}
+    assert new.rulings_in_force(NEXT, {**recorded, "new-reading": "corrected"})["new-reading"] == (
         "corrected"
     )
 
@@ -48,17 +52,17 @@ def test_rulings_in_force_fill_a_later_ruling_with_its_value_before() -> None:
 def test_rulings_in_force_refuse_what_they_cannot_read() -> None:
     old = get_game_system("wh40k-2e")
     recorded = old.resolve_rulings({})
-    with pytest.raises(RulingError, match=re.escape("re-adjudicates 1.1")):
-        later(old, reads=()).rulings_in_force("1.0", recorded)
+    with pytest.raises(RulingError, match=re.escape(f"re-adjudicates {NEXT}")):
+        later(old, reads=()).rulings_in_force(OLD, recorded)
     with pytest.raises(RulingError, match="not the full, valid set"):
-        later(old, reads=("1.0",)).rulings_in_force("1.1", recorded)  # 1.1 lacks new-reading
+        later(old, reads=(OLD,)).rulings_in_force(NEXT, recorded)  # NEXT lacks new-reading
     unruled = msgspec.structs.replace(NEW, since="")
-    bare = dataclasses.replace(old, version="1.1", rulings=(*old.rulings, unruled))
-    with pytest.raises(RulingError, match=re.escape("missing from a battle of 1.0")):
-        dataclasses.replace(bare, reads_versions=("1.0",)).rulings_in_force("1.0", recorded)
+    bare = dataclasses.replace(old, version=NEXT, rulings=(*old.rulings, unruled))
+    with pytest.raises(RulingError, match=re.escape(f"missing from a battle of {OLD}")):
+        dataclasses.replace(bare, reads_versions=(OLD,)).rulings_in_force(OLD, recorded)
 
 
-@pytest.mark.parametrize(("reads", "ok"), [(("1.0",), True), ((), False)])
+@pytest.mark.parametrize(("reads", "ok"), [((OLD,), True), ((), False)])
 def test_a_battle_of_an_older_version_verifies_when_the_new_one_reads_it(
     monkeypatch: pytest.MonkeyPatch, reads: tuple[str, ...], ok: bool
 ) -> None:
@@ -69,4 +73,4 @@ def test_a_battle_of_an_older_version_verifies_when_the_new_one_reads_it(
     report = verify_battle(store, battle)
     assert report.ok is ok, report.problem and report.problem.describe()
     if not ok:
-        assert report.problem is not None and "re-adjudicates 1.1" in report.problem.message
+        assert report.problem is not None and f"re-adjudicates {NEXT}" in report.problem.message

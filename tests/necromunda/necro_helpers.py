@@ -64,6 +64,7 @@ __all__ = [
     "CoupDeGraceAction",
     "Engagement",
     "Fight",
+    "Gang",
     "NecroScenario",
     "Vehicle",
     "fighter",
@@ -96,6 +97,7 @@ def setup(
     engagements: Sequence[tuple[str, str] | Engagement] = (),
     barricades: Sequence[Barricade] = (),
     within_3: Sequence[Sequence[str]] = (),
+    within_6: Sequence[Sequence[str]] = (),
 ) -> NecromundaSetup:
     gangs = list(dict.fromkeys(f.gang for f in fighters))
     return NecromundaSetup(
@@ -106,6 +108,7 @@ def setup(
         ],
         barricades=list(barricades),
         within_3=[list(p) for p in within_3],
+        within_6=[list(p) for p in within_6],
     )
 
 

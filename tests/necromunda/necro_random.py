@@ -28,6 +28,8 @@ from blowbyblow.domain.necromunda.commands import (
     Charge,
     CoupDeGraceAction,
     Fight,
+    GrantedAttack,
+    LeaveEngagement,
     NecromundaCommand,
 )
 from blowbyblow.domain.necromunda.setup import (
@@ -83,6 +85,8 @@ def _fighters(draw: st.DrawFn, ids: list[str], gangs: list[str]) -> list[Fighter
                 vision=ids
                 if draw(st.booleans())
                 else draw(st.lists(st.sampled_from(ids), unique=True)),
+                skills=["Counter-attack"] if draw(st.booleans()) else [],
+                mounted=draw(st.booleans()),
             )
         )
     return fighters
@@ -134,7 +138,7 @@ def _intent(draw: st.DrawFn, setup: NecromundaSetup) -> NecromundaCommand:
     attacker = draw(st.sampled_from(setup.fighters))
     foes = [f.id for f in setup.fighters if f.gang != attacker.gang]
     target = draw(st.sampled_from(foes or ids))
-    kind = draw(st.sampled_from(["fight", "fight", "charge", "cdg", "split"]))
+    kind = draw(st.sampled_from(["fight", "fight", "charge", "cdg", "split", "granted", "leave"]))
     mine = [w.id for w in attacker.weapons]
     chosen = tuple(draw(st.lists(st.sampled_from(mine), max_size=2, unique=True))) if mine else ()
     turn = draw(st.booleans())
@@ -154,6 +158,13 @@ def _intent(draw: st.DrawFn, setup: NecromundaSetup) -> NecromundaCommand:
         )
     if kind == "cdg":
         return CoupDeGraceAction(attacker=attacker.id, target=target)
+    if kind == "granted":
+        granted_by = draw(st.sampled_from(["Counter-attack", "Ambush", "Mounted"]))
+        return GrantedAttack(
+            attacker=attacker.id, granted_by=granted_by, weapons=chosen, targets=(target,)
+        )
+    if kind == "leave":
+        return LeaveEngagement(vehicle=attacker.id)
     other = draw(st.sampled_from(foes or ids))
     weapon = chosen[0] if chosen else "unarmed"
     return Fight(
@@ -178,16 +189,28 @@ def battles(draw: st.DrawFn, ruleset_id: str = "necromunda-2023") -> Battle:
     near = _pairs(ids, gangs, friends=True)
     within = draw(st.lists(st.sampled_from(near), unique=True)) if near else []
     vehicle = ids[-1] if n >= 3 and draw(st.booleans()) else None  # the last may be a vehicle
+    within_6: list[list[str]] = []
     if vehicle is not None:
         fighters[-1] = msgspec.structs.replace(
-            fighters[-1], weapons=[], vehicle=VEHICLE, save=draw(st.sampled_from([None, 4]))
+            fighters[-1],
+            weapons=[],
+            vehicle=VEHICLE,
+            save=draw(st.sampled_from([None, 4])),
+            skills=[],
+            mounted=False,
         )
+        friends = [f for f, g in zip(ids[:-1], gangs, strict=False) if g == gangs[-1]]
+        within_6 = [[vehicle, f] for f in friends if draw(st.booleans())]
     setup = NecromundaSetup(
-        gangs=[Gang(id=g) for g in dict.fromkeys(gangs)],
+        gangs=[
+            Gang(id=g, tactics=["Ambush"] if draw(st.booleans()) else [])
+            for g in dict.fromkeys(gangs)
+        ],
         fighters=_statuses(draw, fighters, engaged),
         engagements=_engagements(draw, engaged, vehicle),
         barricades=[Barricade(id="low", width=0.5), Barricade(id="wall", width=1.5)],
         within_3=[list(p) for p in within],
+        within_6=within_6,
     )
     rulings = {r.name: draw(st.sampled_from(r.choices)) for r in rs.rulings if r.choices}
     intents = [_intent(draw, setup) for _ in range(draw(st.integers(1, 10)))]

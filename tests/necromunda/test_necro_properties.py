@@ -32,7 +32,7 @@ from blowbyblow.replay.session import play
 raw = msgspec.msgpack.decode(sys.stdin.buffer.read())
 for item in raw:
     rs = get_game_system(item["ruleset"])
-    union = rs.command_types[0] | rs.command_types[1] | rs.command_types[2]
+    union = rs.command_type
     scenario = Scenario(
         ruleset=item["ruleset"], label=item["label"], rulings=item["rulings"],
         setup=msgspec.convert(item["setup"], rs.setup_type),

@@ -38,6 +38,7 @@ from blowbyblow.domain.necromunda.events import (
     ReactionForgone,
     SaveRolled,
     Step8Forgone,
+    VehicleDamaged,
     WoundRolled,
 )
 from blowbyblow.domain.necromunda.fight import split_attack_dice, weapon_profile
@@ -302,10 +303,10 @@ def test_attacking_a_vehicle() -> None:
     )
     init = get_game_system("necromunda-2023").initial_state(s)
     assert init.fighters["a"].status == STANDING_ACTIVE and init.fighters["v"].status == MOBILE
-    # hit 2 (+1 = 3), wound 5 (S3 vs rear T4: 5+), Location 1 and 6 (asked: default Body),
-    # save 1 fails, 1 Hull Point lost. No reactions.
+    # hit 2 (+1 = 3), wound 5 (S3 vs rear T4: 5+), save 1 fails, Location 1 and 6 (asked:
+    # default Body), 1 Hull Point lost from the Body. No reactions.
     cmd1 = Fight(attacker="a", weapons=("knife",), targets=("v",))
-    played = run(s, [cmd1], [2, 5, 1, 6, 1])
+    played = run(s, [cmd1], [2, 5, 1, 1, 6])
     hit = one(played, HitRolled)
     assert [(m.value, m.cause) for m in hit.modifiers] == [(1, "attacking a vehicle")] and hit.hit
     assert of(played, AssistClaimed) == []
@@ -313,13 +314,14 @@ def test_attacking_a_vehicle() -> None:
     loc = one(played, LocationRolled)
     assert (loc.naturals, loc.results, loc.chosen) == ([1, 6], ["Body", "Engine"], "Body")
     assert [c.key for c in of(played, ChoiceMade)] == ["c1/location-choice/1"]
-    dmg = one(played, DamageInflicted)
-    assert (dmg.wounds_before, dmg.wounds_after, dmg.injury_dice) == (2, 1, 0)
+    dmg = one(played, VehicleDamaged)
+    assert (dmg.location, dmg.hull_points_before, dmg.hull_points_after) == ("Body", 2, 1)
+    assert of(played, DamageInflicted) == []
     assert of(played, ReactionAttacksBegun) == []
     # second blow, with the club (S4 vs T4), Wrecks it; then consolidate (no Coup de Grace on a vehicle)
     cmd2 = Fight(attacker="a", weapons=("club",), targets=("v",))
     played = run(
-        s, [cmd1, cmd2], [2, 5, 1, 6, 1, 3, 4, 2, 2, 2], choices={"c2/step8": "consolidate"}
+        s, [cmd1, cmd2], [2, 5, 1, 1, 6, 3, 4, 2, 2, 2], choices={"c2/step8": "consolidate"}
     )
     assert played.state.fighters["v"].status == WRECKED
     asked = next(c for c in of(played, ChoiceMade) if c.key == "c2/step8")

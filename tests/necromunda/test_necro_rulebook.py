@@ -6,9 +6,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from necro_helpers import SCENARIOS, load_scenario
+from necro_helpers import (
+    SCENARIOS,
+    Engagement,
+    NecroScenario,
+    Vehicle,
+    fighter,
+    load_scenario,
+    setup,
+)
 
 from blowbyblow.domain.core import RuleEvent
+from blowbyblow.domain.necromunda.commands import GrantedAttack, LeaveEngagement, NecromundaCommand
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play
 
@@ -48,6 +57,45 @@ def test_every_rule_an_event_cites_reads_as_a_section(ruleset_id: str) -> None:
     assert len(rules) > 15
     for rule in rules:
         assert rs.rulebook.section(rule) != rule, rule
+
+
+@pytest.mark.parametrize("ruleset_id", SYSTEMS)
+def test_the_rules_the_1_1_commands_cite_read_as_sections(ruleset_id: str) -> None:
+    """A vehicle leaving engagement (Location dice applied, a friend's Nerve test when it is
+    Wrecked) and an attack a skill grants: every rule they cite is a section of the book."""
+    rs = get_game_system(ruleset_id)
+    s = setup(
+        [
+            fighter("a", "g", i=2, vision=["v", "b"], skills=["Counter-attack"]),
+            fighter("b", "e", vision=["a"]),
+            fighter("v", "e", weapons=[], vehicle=Vehicle(**{**_HULL, "hull_points": 1})),
+            fighter("d", "e"),
+        ],
+        [Engagement(a="a", b="v", facing="front"), Engagement(a="a", b="b")],
+        within_6=[["v", "d"]],
+    )
+    commands: list[NecromundaCommand] = [
+        LeaveEngagement(vehicle="v"),
+        GrantedAttack(attacker="a", granted_by="Counter-attack"),
+    ]
+    played = play(
+        NecroScenario(
+            ruleset=ruleset_id, label="t", setup=s, commands=commands, dice=[6] * 9 + [1] * 20
+        )
+    )
+    kinds = {type(e).__name__ for e in played.events}
+    assert {
+        "VehicleLeavesEngagement",
+        "InitiativeTested",
+        "VehicleDamaged",
+        "AttackGranted",
+    } <= kinds
+    assert "NerveTested" in kinds
+    for rule in {e.rule for e in played.events if isinstance(e, RuleEvent)}:
+        assert rs.rulebook.section(rule) != rule, rule
+
+
+_HULL = {"toughness_front": 3, "toughness_side": 3, "toughness_rear": 3, "hull_points": 1}
 
 
 def test_sections_in_words() -> None:

@@ -14,7 +14,7 @@ from wh40k_helpers import ALL_WEAPONS
 
 from blowbyblow.domain.core import RuleEvent
 from blowbyblow.domain.system import Scenario
-from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight, FollowUp
+from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight, FollowUp, LeaveCombat
 from blowbyblow.domain.wh40k.events import (
     AttackDiceRolled,
     CombatRoundBegun,
@@ -57,7 +57,7 @@ def profiles(draw: st.DrawFn, ident: str, player: str) -> ModelProfile:
         id=ident,
         player=player,
         squad=draw(st.sampled_from(["", f"{player}-1"])),
-        ws=draw(st.integers(0, 7)),
+        ws=draw(st.one_of(st.integers(0, 7), st.integers(0, 7), st.just("-"))),
         s=draw(st.integers(2, 7)),
         t=draw(st.integers(2, 7)),
         w=draw(st.integers(1, 3)),
@@ -65,6 +65,7 @@ def profiles(draw: st.DrawFn, ident: str, player: str) -> ModelProfile:
         a=draw(st.integers(1, 3)),
         save=draw(st.one_of(st.none(), st.integers(2, 6))),
         weapons=weapons,
+        leaves_combat=draw(st.sampled_from([None, None, "robot", "dreadnought"])),
     )
 
 
@@ -104,6 +105,12 @@ def legal_commands(state: Wh40kState, pick: int) -> list[Any]:
             for t in living:
                 if state.profile(t).player != state.player:
                     found.append(Charge(model=m, target=t))
+        for m in living:
+            mine = state.profile(m)
+            them = state.opponents(m)
+            alike = any(state.profile(o).leaves_combat for o in them)
+            if mine.player == state.player and mine.leaves_combat and them and not alike:
+                found.append(LeaveCombat(model=m))
     for m in living:
         if state.unfought_opponents(m):
             found.append(Fight(model=m))

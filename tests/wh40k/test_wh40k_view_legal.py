@@ -15,7 +15,14 @@ from wh40k_helpers import model, setup
 
 from blowbyblow.domain.core import Command, RuleViolation
 from blowbyblow.domain.system import CommandOption, StateView, UnitView
-from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight, FollowUp
+from blowbyblow.domain.wh40k.commands import (
+    BreakOff,
+    Charge,
+    EndTurn,
+    Fight,
+    FollowUp,
+    LeaveCombat,
+)
 from blowbyblow.domain.wh40k.legal import legal_commands
 from blowbyblow.domain.wh40k.projection import view
 from blowbyblow.domain.wh40k.rulebook import RULEBOOK, SECTIONS
@@ -339,6 +346,7 @@ def _fought_by(state: Wh40kState, model: str) -> frozenset[tuple[str, str]] | No
 TAGS: dict[type[Command], str] = {
     Charge: "charge",
     BreakOff: "breakoff",
+    LeaveCombat: "leavecombat",
     Fight: "fight",
     FollowUp: "followup",
 }
