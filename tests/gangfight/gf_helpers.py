@@ -20,7 +20,11 @@ WEAPONS = (
     Weapon(id="axe", name="Axe", kind="hand", dam=1),
     Weapon(id="great-axe", name="Double Handed Weapon", kind="double-handed", dam=2),
     Weapon(id="shield", name="Shield", kind="shield"),
-    Weapon(id="pistol", name="Pistol", kind="hand"),
+    Weapon(id="pistol", name="Pistol", kind="hand", range=6),
+    Weapon(id="bow", name="Bow", kind="double-handed", range=12),
+    Weapon(id="crossbow", name="Crossbow", kind="double-handed", dam=1, range=10, reload=True),
+    Weapon(id="grenade", name="Grenade", kind="other", range=6, area="indirect", reload=True),
+    Weapon(id="breath", name="Fire breath", kind="other", range=8, area="direct"),
 )
 
 

@@ -64,4 +64,4 @@ def test_rulings_cite_the_rules_and_say_why(ruling: Ruling) -> None:
 
 def test_unconfirmed_values_say_so() -> None:
     unconfirmed = {r.name for r in RULINGS if r.note.startswith("unconfirmed:")}
-    assert unconfirmed == {"action-points", "special-action-cost"}
+    assert unconfirmed == {"action-points", "special-action-cost", "dodge-tn", "charge-action"}

@@ -209,8 +209,10 @@ def test_a_prone_model_is_offered_only_to_stand_up() -> None:
 
 def test_out_of_action_points_or_out_of_the_fight_nothing_is_offered() -> None:
     options = offered(DEMO[-1])
-    # the veteran spent its 3 points; the Orc is Incapacitated; the Regular is 4" from the Orc
-    assert sorted(options) == [("move", "regular"), ("new-turn", "")]
+    # the veteran spent its 3 points; the Orc is Incapacitated; the Regular is 4" from the Orc:
+    # it may move, or charge the Orc's token (ruling attack-incapacitated)
+    assert sorted(options) == [("charge", "regular"), ("move", "regular"), ("new-turn", "")]
+    assert options[("charge", "regular")].options == {"target": ("brave",)}
     hit = Fight(attacker="veteran", target="brave")
     duel = setup(VETERAN, BRAVE, gaps=(("veteran", "brave", 0),))
     spent = after(duel, [hit, hit, hit], [1] * 9)
