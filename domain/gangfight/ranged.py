@@ -78,8 +78,7 @@ def ranged_weapons(state: GangfightState, fid: str, *, area: bool) -> tuple[str,
     once, in the order carried."""
     found: list[str] = []
     for wid in fighter(state, fid).weapons:
-        w = weapon(state, wid)
-        if w.range is None or (w.area is not None) != area or wid in found:
+        if not _is_kind(weapon(state, wid), area=area) or wid in found:
             continue
         if loaded(state, fid, wid):
             found.append(wid)
@@ -89,20 +88,28 @@ def ranged_weapons(state: GangfightState, fid: str, *, area: bool) -> tuple[str,
 def ranged_weapon(state: GangfightState, fid: str, name: str, *, area: bool) -> Weapon:
     """The weapon named (or the first loaded one carried): a ranged weapon (an Area of Effect
     one for an area attack), carried and loaded."""
-    what = "an Area of Effect weapon" if area else "a ranged weapon"
+    what = "Area of Effect weapon" if area else "ranged weapon"
+    carried = fighter(state, fid).weapons
     if not name:
         found = ranged_weapons(state, fid, area=area)
-        if not found:
-            raise RuleViolation(RULE, f"{fid} carries no loaded {what[3:]}")
-        return weapon(state, found[0])
-    if name not in fighter(state, fid).weapons:
+        if found:
+            return weapon(state, found[0])
+        kinds = [w for w in carried if _is_kind(weapon(state, w), area=area)]
+        if not kinds:
+            raise RuleViolation(RULE, f"{fid} carries no {what}")
+        name = kinds[0]  # carried but fired: refused below
+    if name not in carried:
         raise RuleViolation(RULE, f"{fid} does not carry {name!r}")
     w = weapon(state, name)
-    if w.range is None or (w.area is not None) != area:
-        raise RuleViolation(RULE, f"{name!r} is not {what}")
+    if not _is_kind(w, area=area):
+        raise RuleViolation(RULE, f"{name!r} is not a {what}")
     if not loaded(state, fid, name):
         raise RuleViolation(RULE, f"{fid}'s {name!r} is not loaded: it must be reloaded first")
     return w
+
+
+def _is_kind(w: Weapon, *, area: bool) -> bool:
+    return w.range is not None and (w.area is not None) == area
 
 
 # --- who may shoot, and at whom -----------------------------------------------------------------

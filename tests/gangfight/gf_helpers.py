@@ -11,6 +11,7 @@ from blowbyblow.domain.gangfight.setup import (
     Profile,
     Size,
     Weapon,
+    inches,
 )
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.session import Played, play
@@ -58,11 +59,11 @@ VETERAN = model("veteran", "humans", weapons=("sword",), att=3, defense=4, arm=4
 BRAVE = model("brave", "orcs", weapons=("great-axe",), att=4, defense=4, arm=4, en=4, dam=4)
 
 
-def setup(*fighters: Fighter, gaps: tuple[tuple[str, str, int], ...] = ()) -> GangfightSetup:
+def setup(*fighters: Fighter, gaps: tuple[tuple[str, str, float], ...] = ()) -> GangfightSetup:
     return GangfightSetup(
         weapons=WEAPONS,
         fighters=fighters,
-        gaps=tuple(GapSpec(a=a, b=b, inches=n) for a, b, n in gaps),
+        gaps=tuple(GapSpec(a=a, b=b, inches=inches(n)) for a, b, n in gaps),
     )
 
 
