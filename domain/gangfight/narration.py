@@ -8,6 +8,7 @@ from typing import Any
 
 from blowbyblow.domain.core import Event, Modifier
 from blowbyblow.domain.gangfight import events as ev
+from blowbyblow.domain.gangfight.cover import WITHIN
 
 
 def _mods(mods: tuple[Modifier, ...]) -> str:
@@ -183,7 +184,7 @@ def _target_in_sight(e: ev.TargetInSight) -> str:
 def _cover_checked(e: ev.CoverChecked) -> str:
     where = f'{e.cover} cover {e.inches}" away'
     if not e.benefit:
-        why = 'more than 3" away' if e.inches > 3 else "covering less than half of it"
+        why = f'more than {WITHIN}" away' if e.inches > WITHIN else "covering less than half of it"
         return f"{e.rule}: {e.fighter} has {where}, {why}: no benefit."
     return f"{e.rule}: {e.fighter} is behind {where}: +{e.defense} DEF, +{e.armour} ARM."
 
@@ -210,7 +211,7 @@ def _area_covered(e: ev.AreaCovered) -> str:
 
 
 def _dodge_rolled(e: ev.DodgeRolled) -> str:
-    words = f"{e.rule}: {e.fighter} tries to dodge {e.hits} hit(s): {_test(e.test, 'IV', 'TN')}"
+    words = f"{e.rule}: {e.fighter} tries to dodge {e.hits} hit(s): {_test(e.test, 'IV', 'the dodge TN')}"
     if e.dodged:
         return words + ": dodged completely."
     return words + f": hit, the damage reduced by {e.reduction}."
