@@ -79,15 +79,18 @@ def caught_by(
     """The models under the area (the target first, then the others in setup order) and those
     named near it that are not. No success: nothing is hit. An Incapacitation token near the
     target is not a model on the table and is not caught."""
+    near = [
+        f.id
+        for f in state.setup.fighters
+        if f.id in command.near and status(state, f.id).condition == "active"
+    ]
     if successes < 1:
-        return (), tuple(f.id for f in state.setup.fighters if f.id in command.near)
+        return (), tuple(near)
     size = area_size(area, successes)
     caught: list[str] = [command.target]
     clear: list[str] = []
-    for f in state.setup.fighters:
-        if f.id not in command.near or status(state, f.id).condition != "active":
-            continue
-        (caught if under(area, size, command.near[f.id]) else clear).append(f.id)
+    for fid in near:
+        (caught if under(area, size, command.near[fid]) else clear).append(fid)
     return tuple(caught), tuple(clear)
 
 

@@ -171,8 +171,8 @@ ATTACK_INCAPACITATED = Ruling(
     default="allowed",
     choices=("allowed", "not-allowed"),
     summary=(
-        "Whether a model may attack an Incapacitation token within its threat range (any damage "
-        "then kills it)."
+        "Whether a model may attack an Incapacitation token within its threat range, or shoot "
+        "or charge it (any damage then kills it)."
     ),
     rule="GF Incapacitation",
     note=(
