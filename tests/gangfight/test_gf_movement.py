@@ -35,7 +35,6 @@ from blowbyblow.domain.gangfight.procedure import procedure
 from blowbyblow.domain.gangfight.rulings import RULINGS
 from blowbyblow.domain.gangfight.setup import GangfightSetup
 from blowbyblow.domain.gangfight.state import gap, initial_state
-from blowbyblow.domain.gangfight.system import GAME_SYSTEM
 
 DEFAULTS = {r.name: r.default for r in RULINGS}
 
@@ -349,27 +348,3 @@ def test_a_third_hand_weapon_carried(ruling: str, allowed: bool) -> None:
         assert "axe" in refused(s, fight, "GF Two Weapons", {"spare-weapons": ruling})
     shielded = model("dual", "humans", weapons=("sword", "sword", "shield"))
     refused(setup(shielded, brute, gaps=(("dual", "brute", 0),)), fight, "GF Two Weapons")
-
-
-# --- battles of 1.0 ----------------------------------------------------------------------------
-
-
-def test_battles_of_1_0_are_read_with_the_rules_of_1_0() -> None:
-    """Every ruling added since 1.0 says so, and its value for a 1.0 battle is one of its
-    choices; a 1.0 battle's rulings are completed with them."""
-    old = {r.name: r.default for r in RULINGS if not r.since}
-    added = [r for r in RULINGS if r.since]
-    assert {r.name for r in added} == {
-        "spare-weapons",
-        "ranged-range",
-        "shooting-into-combat",
-        "shooter-threat-range",
-        "dodge-tn",
-        "dodge-reduces",
-        "charge-action",
-    }
-    assert (GAME_SYSTEM.version, GAME_SYSTEM.reads_versions) == ("1.1", ("1.0",))
-    in_force = GAME_SYSTEM.rulings_in_force("1.0", old)
-    for r in added:
-        assert r.since == "1.1" and in_force[r.name] == r.before
-    assert in_force["spare-weapons"] == "allowed"  # 1.0 let a spare weapon be carried
