@@ -9,11 +9,11 @@ from typing import Literal
 import msgspec
 
 from blowbyblow.domain.core import Modifier, RuleEvent
-from blowbyblow.domain.gangfight.setup import Size
+from blowbyblow.domain.gangfight.setup import AreaKind, CoverKind, Inches, Size, Terrain
 from blowbyblow.domain.gangfight.state import Gap
 
 # What kind of attack an Attack Roll is for: Fight!, a Power or Finesse Attack, Slam!, Trample,
-# a Free Strike.
+# a Free Strike. (A charge's free Fight! is a "fight"; shots have their own Marksmanship roll.)
 AttackKind = Literal["fight", "power", "finesse", "slam", "trample", "free-strike"]
 
 
@@ -64,8 +64,8 @@ class InThreatRange(RuleEvent, frozen=True, kw_only=True):
 
     attacker: str
     target: str
-    inches: int
-    threat: int
+    inches: Inches
+    threat: Inches
 
 
 class AttackRolled(RuleEvent, frozen=True, kw_only=True):
@@ -142,8 +142,8 @@ class KnockedBack(RuleEvent, frozen=True, kw_only=True):
     fighter: str
     by: str
     inches: int
-    gap_before: int
-    gap_after: int
+    gap_before: Inches
+    gap_after: Inches
 
 
 class KnockedDown(RuleEvent, frozen=True, kw_only=True):
@@ -160,8 +160,8 @@ class Disengaged(RuleEvent, frozen=True, kw_only=True):
     from_fighter: str
     allowed: int
     inches: int
-    gap_before: int
-    gap_after: int
+    gap_before: Inches
+    gap_after: Inches
 
 
 class FreeStrike(RuleEvent, frozen=True, kw_only=True):
@@ -215,7 +215,7 @@ class FallingDamage(RuleEvent, frozen=True, kw_only=True):
 
     fighter: str
     size: Size
-    inches: int
+    inches: Inches
     height_half_inches: int
     hits: int
     damage: int
@@ -232,8 +232,105 @@ class Moved(RuleEvent, frozen=True, kw_only=True):
     distances."""
 
     fighter: str
-    inches: int
+    inches: Inches
     gaps: tuple[Gap, ...]
+
+
+class DisengagedTo(RuleEvent, frozen=True, kw_only=True):
+    """GF Finesse Attacks: the attacker moves where its command said (``gaps``) when its
+    ``allowed`` inches reach the ``needed`` ones (``moved``); otherwise it stays put."""
+
+    fighter: str
+    from_fighter: str
+    allowed: int
+    needed: Inches
+    moved: bool
+    gaps: tuple[Gap, ...]
+
+
+class TargetInSight(RuleEvent, frozen=True, kw_only=True):
+    """GF Ranged 1 (or GF Area of Effect): the target is in the shooter's line of sight,
+    ``inches`` away; the weapon's range is ``weapon_range``."""
+
+    shooter: str
+    target: str
+    weapon: str
+    inches: Inches
+    weapon_range: Inches
+
+
+class CoverChecked(RuleEvent, frozen=True, kw_only=True):
+    """GF Cover: a model targeted by a ranged attack benefits from ``cover`` ``inches`` away
+    when it is within 3" and covers at least half of it (``benefit``): +``defense`` DEF and
+    +``armour`` ARM."""
+
+    fighter: str
+    cover: CoverKind
+    inches: Inches
+    covers_half: bool
+    benefit: bool
+    defense: int
+    armour: int
+
+
+class MarksmanshipRolled(RuleEvent, frozen=True, kw_only=True):
+    """GF Ranged 2-5: MRK dice (Point Blank, Long Range, at most 3 into close combat) against
+    the target's DEF."""
+
+    shooter: str
+    target: str
+    weapon: str
+    test: PoolTest
+
+
+class WeaponReloaded(RuleEvent, frozen=True, kw_only=True):
+    """Reload (Actions and Action Points): a fired weapon is loaded again."""
+
+    fighter: str
+    weapon: str
+
+
+class AreaCovered(RuleEvent, frozen=True, kw_only=True):
+    """GF Direct / Indirect Area of Effect: ``successes`` make the line ``size`` inches wide (a
+    model within half of it from the line is under it) or the blast ``size`` inches in radius;
+    ``caught`` are under it, ``clear`` are the models named near it that are not."""
+
+    attacker: str
+    target: str
+    area: AreaKind
+    successes: int
+    size: Inches
+    caught: tuple[str, ...]
+    clear: tuple[str, ...]
+
+
+class DodgeRolled(RuleEvent, frozen=True, kw_only=True):
+    """GF Area of Effect: a model caught makes an Opposed Initiative Value Test against the
+    attack's ``hits``: more successes dodge it completely (``dodged``); otherwise each success
+    reduces the attack's damage by one (``reduction``)."""
+
+    fighter: str
+    against: str
+    hits: int
+    test: PoolTest
+    dodged: bool
+    reduction: int
+
+
+class ChargeRolled(RuleEvent, frozen=True, kw_only=True):
+    """Charge!: MOV dice against the ground's Target Number; each success adds 1" to MOV
+    (``reach``); the charge gets where it meant to (``reached``) when ``needed`` is within it.
+    ``distance``: how far the target was."""
+
+    fighter: str
+    target: str
+    terrain: Terrain
+    distance: Inches
+    test: PoolTest
+    mov: int
+    reach: Inches
+    needed: Inches
+    reached: bool
 
 
 EVENT_TYPES = (
@@ -258,4 +355,12 @@ EVENT_TYPES = (
     FallingDamage,
     StoodUp,
     Moved,
+    DisengagedTo,
+    TargetInSight,
+    CoverChecked,
+    MarksmanshipRolled,
+    WeaponReloaded,
+    AreaCovered,
+    DodgeRolled,
+    ChargeRolled,
 )

@@ -58,7 +58,7 @@ def free_strike(state: GangfightState, ctx: Context, provoked: Provoked) -> Gen:
     refusal = free_strike_refusal(state, ctx, striker, target)
     if refusal:
         return (yield from emit(_declined(provoked, refusal), GangfightState))
-    used = weapons_used(state, striker, provoked.weapons)
+    used = weapons_used(state, ctx, striker, provoked.weapons)
     if provoked.offer:
         answer = yield from ask(
             f"{provoked.key}/free-strike",
@@ -90,7 +90,7 @@ def take_free_strike(state: GangfightState, ctx: Context, command: TakeFreeStrik
     striker could not make one now."""
     fighter(state, command.striker)
     check_target(state, ctx, command.striker, command.target)
-    weapons_used(state, command.striker, command.weapons)
+    weapons_used(state, ctx, command.striker, command.weapons)
     refusal = free_strike_refusal(state, ctx, command.striker, command.target)
     if refusal:
         raise RuleViolation(RULE, refusal)

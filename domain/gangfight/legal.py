@@ -19,11 +19,13 @@ from collections.abc import Mapping
 
 from blowbyblow.domain.core import Context
 from blowbyblow.domain.gangfight.action_points import STANDARD, affords, special_cost
-from blowbyblow.domain.gangfight.melee import may_be_attacked
-from blowbyblow.domain.gangfight.rulings import RULINGS
+from blowbyblow.domain.gangfight.charge import charge_cost
+from blowbyblow.domain.gangfight.melee import may_be_attacked, targets_in_reach
+from blowbyblow.domain.gangfight.ranged import models_in_threat_range, ranged_weapons
+from blowbyblow.domain.gangfight.rulings import RANGED_RANGE, RULINGS
 from blowbyblow.domain.gangfight.setup import Fighter, size_rank
 from blowbyblow.domain.gangfight.slam import may_slam, smaller_in_range
-from blowbyblow.domain.gangfight.state import GangfightState, fighter, gap, status
+from blowbyblow.domain.gangfight.state import GangfightState, fighter, gap, status, weapon
 from blowbyblow.domain.system import CommandOption
 
 # The rulings' defaults, which the options follow (see the module docstring).
@@ -35,15 +37,7 @@ def melee_targets(
 ) -> tuple[str, ...]:
     """Opposing models (or their tokens) within the attacker's threat range (Melee Combat
     step 1), in setup order."""
-    a = fighter(state, attacker)
-    found = []
-    for f in state.setup.fighters:
-        d = gap(state, attacker, f.id)
-        if f.side == a.side or d is None or d > a.threat:
-            continue
-        if may_be_attacked(state, ctx, f.id):
-            found.append(f.id)
-    return tuple(found)
+    return targets_in_reach(state, ctx, attacker)
 
 
 def _option(
@@ -62,6 +56,11 @@ SUMMARY = {
     "trample": "Trample (a Special Action) every smaller model within the threat range",
     "move": "Move (a Standard Action) up to MOV inches; leaving a threat range gives Free Strikes",
     "stand-up": "stand up (Knocked Down): a Prone model must before any other action",
+    "shoot": "Shoot! (a Standard Action): Ranged Combat steps 1-9 with a loaded ranged weapon",
+    "area-attack": "an Area of Effect attack (Shoot!) on a nominated target; its successes "
+    "decide who is caught",
+    "charge": "Charge! (MOV dice for extra inches) at a model in sight, then a free Fight!",
+    "reload": "Reload (a Standard Action) a weapon that has been fired",
     "new-turn": "the next turn: every model in the fight has IV action points again",
 }
 
@@ -88,6 +87,55 @@ def _attacks(state: GangfightState, f: Fighter, ctx: Context) -> list[CommandOpt
     return out
 
 
+def shooting_targets(state: GangfightState, f: Fighter, wid: str, ctx: Context) -> tuple[str, ...]:
+    """Opposing models (or their tokens) a gap says how far they are, within the weapon's range
+    under ruling ranged-range = within-range; none while a model is in the shooter's threat
+    range (Ranged Combat)."""
+    if models_in_threat_range(state, ctx, f.id):
+        return ()
+    reach = weapon(state, wid).range or 0
+    limit = ctx.ruling(RANGED_RANGE) == "within-range"
+    found = []
+    for other in state.setup.fighters:
+        d = gap(state, f.id, other.id)
+        if other.side == f.side or d is None or (limit and d > reach):
+            continue
+        if may_be_attacked(state, ctx, other.id):
+            found.append(other.id)
+    return tuple(found)
+
+
+def _ranged(state: GangfightState, f: Fighter, ctx: Context) -> list[CommandOption]:
+    """Shoot! and Area of Effect attacks with each loaded weapon, Reload of each fired one."""
+    out = []
+    for kind, area in (("shoot", False), ("area-attack", True)):
+        who = "shooter" if kind == "shoot" else "attacker"
+        for wid in ranged_weapons(state, f.id, area=area):
+            targets = shooting_targets(state, f, wid, ctx)
+            if targets:
+                out.append(_option(kind, f, {who: f.id, "weapon": wid}, {"target": targets}))
+    fired = tuple(dict.fromkeys(status(state, f.id).fired))
+    if fired:
+        out.append(_option("reload", f, {"fighter": f.id}, {"weapon": fired}))
+    return out
+
+
+def _charge(state: GangfightState, f: Fighter, ctx: Context) -> list[CommandOption]:
+    """Charge! at an opposing model (or token) a gap says how far it is, in open ground."""
+    if not affords(state, ctx, f.id, charge_cost(ctx)):
+        return []
+    targets = tuple(
+        o.id
+        for o in state.setup.fighters
+        if o.side != f.side
+        and gap(state, f.id, o.id) is not None
+        and may_be_attacked(state, ctx, o.id)
+    )
+    if not targets:
+        return []
+    return [_option("charge", f, {"fighter": f.id}, {"target": targets})]
+
+
 def model_options(
     state: GangfightState, f: Fighter, ctx: Context = DEFAULT_RULINGS
 ) -> list[CommandOption]:
@@ -97,7 +145,7 @@ def model_options(
         return []
     if s.prone:
         return [_option("stand-up", f, {"fighter": f.id}, {})]
-    out = _attacks(state, f, ctx)
+    out = [*_attacks(state, f, ctx), *_ranged(state, f, ctx), *_charge(state, f, ctx)]
     if f.profile.mov >= 1:
         inches = tuple(str(n) for n in range(1, f.profile.mov + 1))
         out.append(_option("move", f, {"fighter": f.id}, {"inches": inches}))

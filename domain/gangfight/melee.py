@@ -31,7 +31,7 @@ from blowbyblow.domain.gangfight.events import (
 )
 from blowbyblow.domain.gangfight.knocked_down import defence
 from blowbyblow.domain.gangfight.rulings import ATTACK_INCAPACITATED, INCAPACITATION
-from blowbyblow.domain.gangfight.setup import Weapon
+from blowbyblow.domain.gangfight.setup import Weapon, inches
 from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, gap, status
 from blowbyblow.domain.gangfight.two_weapons import (
     damage_modifiers,
@@ -40,11 +40,26 @@ from blowbyblow.domain.gangfight.two_weapons import (
 )
 
 
+@dataclass(frozen=True)
+class Steps:
+    """The rules Wounds on a model cite: the Armour roll, negation and Endurance steps of Melee
+    Combat (4-6) or of Ranged Combat (7-9)."""
+
+    armour: str
+    negate: str
+    endurance: str
+
+
+MELEE_STEPS = Steps("GF Melee 4", "GF Melee 5", "GF Melee 6")
+RANGED_STEPS = Steps("GF Ranged 7", "GF Ranged 8", "GF Ranged 9")
+
+
 @dataclass(frozen=True, kw_only=True)
 class Wounding:
-    """Wounds coming onto one model (Melee Combat steps 4-6): ``against`` is who inflicted them
-    (or "fall"); the Armour roll's TN is ``damage`` plus ``damage_modifiers``; no Armour roll is
-    made when ``armour`` is False. Rolls and choices are asked under ``key``."""
+    """Wounds coming onto one model (Melee Combat steps 4-6, or Ranged Combat 7-9: ``steps``):
+    ``against`` is who inflicted them (or "fall"); the Armour roll is ARM plus
+    ``armour_modifiers`` (cover) dice against ``damage`` plus ``damage_modifiers``; no Armour
+    roll is made when ``armour`` is False. Rolls and choices are asked under ``key``."""
 
     ctx: Context
     key: str
@@ -52,7 +67,9 @@ class Wounding:
     against: str
     damage: int
     damage_modifiers: tuple[Modifier, ...] = ()
+    armour_modifiers: tuple[Modifier, ...] = ()
     armour: bool = True
+    steps: Steps = MELEE_STEPS
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,13 +115,15 @@ def may_be_attacked(state: GangfightState, ctx: Context, target: str) -> bool:
     )
 
 
-def check_target(state: GangfightState, ctx: Context, attacker: str, target: str) -> None:
-    """A melee target is an opposing model that is still on the table (or its Incapacitation
-    token, ruling attack-incapacitated)."""
+def check_target(
+    state: GangfightState, ctx: Context, attacker: str, target: str, rule: str = "GF Melee 1"
+) -> None:
+    """A target (of a melee attack, or ``rule``'s) is an opposing model that is still on the
+    table (or its Incapacitation token, ruling attack-incapacitated)."""
     if attacker == target:
-        raise RuleViolation("GF Melee 1", f"{attacker} cannot attack itself")
+        raise RuleViolation(rule, f"{attacker} cannot attack itself")
     if fighter(state, attacker).side == fighter(state, target).side:
-        raise RuleViolation("GF Melee 1", f"{target} is not an opposing model of {attacker}")
+        raise RuleViolation(rule, f"{target} is not an opposing model of {attacker}")
     cond = status(state, target).condition
     if cond == "dead":
         raise RuleViolation("GF Incapacitation", f"{target} is Dead and removed from the game")
@@ -124,8 +143,22 @@ def check_threat_range(state: GangfightState, attacker: str, target: str) -> InT
             "GF Melee 1", f"{target} is {where}, outside {attacker}'s threat range of {threat}\""
         )
     return InThreatRange(
-        rule="GF Melee 1", attacker=attacker, target=target, inches=d, threat=threat
+        rule="GF Melee 1", attacker=attacker, target=target, inches=d, threat=inches(threat)
     )
+
+
+def targets_in_reach(state: GangfightState, ctx: Context, attacker: str) -> tuple[str, ...]:
+    """Opposing models (or their tokens, ruling attack-incapacitated) within the attacker's
+    threat range (Melee Combat step 1), in setup order."""
+    a = fighter(state, attacker)
+    found = []
+    for f in state.setup.fighters:
+        d = gap(state, attacker, f.id)
+        if f.side == a.side or d is None or d > a.threat:
+            continue
+        if may_be_attacked(state, ctx, f.id):
+            found.append(f.id)
+    return tuple(found)
 
 
 def check_melee(state: GangfightState, ctx: Context, attacker: str, target: str) -> None:
@@ -223,6 +256,7 @@ def armour_roll(
         f"{wounding.key}/armour",
         Pool(
             base=fighter(state, fid).profile.arm,
+            modifiers=wounding.armour_modifiers,
             tn_base=wounding.damage,
             tn_modifiers=wounding.damage_modifiers,
         ),
@@ -231,7 +265,11 @@ def armour_roll(
     )
     state = yield from emit(
         ArmourRolled(
-            rule="GF Melee 4", fighter=fid, against=wounding.against, wounds=wounds, test=test
+            rule=wounding.steps.armour,
+            fighter=fid,
+            against=wounding.against,
+            wounds=wounds,
+            test=test,
         ),
         GangfightState,
     )
@@ -249,9 +287,12 @@ def is_incapacitated(wounds: int, en: int, ruling: str) -> bool:
     return wounds > en if ruling == "more-than-en" else en - wounds <= 0
 
 
-def apply_wounds(state: GangfightState, ctx: Context, fid: str, wounds: int) -> Gen:
-    """GF Melee 6: the remaining Wounds come off Endurance; the model is Incapacitated per
-    ruling incapacitation; GF Incapacitation: any damage to an Incapacitated model kills it."""
+def apply_wounds(
+    state: GangfightState, ctx: Context, fid: str, wounds: int, steps: Steps = MELEE_STEPS
+) -> Gen:
+    """GF Melee 6 (GF Ranged 9): the remaining Wounds come off Endurance; the model is
+    Incapacitated per ruling incapacitation; GF Incapacitation: any damage to an Incapacitated
+    model kills it."""
     if wounds <= 0:
         return state
     s = status(state, fid)
@@ -259,7 +300,7 @@ def apply_wounds(state: GangfightState, ctx: Context, fid: str, wounds: int) -> 
     after = s.wounds + wounds
     state = yield from emit(
         WoundsApplied(
-            rule="GF Melee 6",
+            rule=steps.endurance,
             fighter=fid,
             wounds=wounds,
             before=s.wounds,
@@ -276,7 +317,7 @@ def apply_wounds(state: GangfightState, ctx: Context, fid: str, wounds: int) -> 
     elif s.condition == "active":
         ruling = ctx.ruling(INCAPACITATION)
         if is_incapacitated(after, en, ruling):
-            rule = "GF Incapacitation" if ruling == "more-than-en" else "GF Melee 6"
+            rule = "GF Incapacitation" if ruling == "more-than-en" else steps.endurance
             state = yield from emit(
                 Incapacitated(rule=rule, fighter=fid, wounds=after, en=en, ruling=ruling),
                 GangfightState,
@@ -295,7 +336,7 @@ def take_wounds(state: GangfightState, wounding: Wounding, wounds: int) -> Gen:
         left = wounds - negated
         state = yield from emit(
             WoundsNegated(
-                rule="GF Melee 5",
+                rule=wounding.steps.negate,
                 fighter=wounding.fighter,
                 wounds=wounds,
                 successes=test.successes,
@@ -304,7 +345,7 @@ def take_wounds(state: GangfightState, wounding: Wounding, wounds: int) -> Gen:
             ),
             GangfightState,
         )
-    return (yield from apply_wounds(state, wounding.ctx, wounding.fighter, left))
+    return (yield from apply_wounds(state, wounding.ctx, wounding.fighter, left, wounding.steps))
 
 
 # --- Fight! ---------------------------------------------------------------------------------------
@@ -313,7 +354,7 @@ def take_wounds(state: GangfightState, wounding: Wounding, wounds: int) -> Gen:
 def fight(state: GangfightState, ctx: Context, command: Fight) -> Gen:
     """Fight! (a Standard Action): GF Melee 1 to 6."""
     check_melee(state, ctx, command.attacker, command.target)
-    used = weapons_used(state, command.attacker, command.weapons)
+    used = weapons_used(state, ctx, command.attacker, command.weapons)
     check_points(state, ctx, command.attacker, STANDARD)
     state = yield from spend(state, ctx, command.attacker, "Fight!", STANDARD)
     state = yield from emit(

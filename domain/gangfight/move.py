@@ -1,14 +1,18 @@
 """Move (Actions and Action Points: a Standard Action, up to MOV inches), with the Free Strikes
 it provokes (Combat, Free Strikes). Enough geometry for the Melee locks: the gaps between
-models."""
+models. The same movement rules serve every action that moves a model (Charge!, a Slam! or
+Trample's approach and follow-through, a Finesse Attack's move)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+
 from blowbyblow.domain.core import Context, RuleViolation, emit
 from blowbyblow.domain.gangfight.action_points import STANDARD, check_can_act, check_points, spend
-from blowbyblow.domain.gangfight.commands import Move
+from blowbyblow.domain.gangfight.commands import Move, Movement
 from blowbyblow.domain.gangfight.events import Moved
 from blowbyblow.domain.gangfight.free_strikes import Provoked, free_strike
+from blowbyblow.domain.gangfight.setup import inches
 from blowbyblow.domain.gangfight.state import (
     GangfightState,
     Gen,
@@ -16,13 +20,14 @@ from blowbyblow.domain.gangfight.state import (
     fighter,
     gap,
     gaps_of,
+    set_gap,
     status,
 )
 
 RULE = "G2 Move"
 
 
-def leaves_threat(state: GangfightState, mover: str, enemy: str, to: dict[str, int]) -> bool:
+def leaves_threat(state: GangfightState, mover: str, enemy: str, to: Mapping[str, float]) -> bool:
     """The mover starts within the enemy's threat range and ends outside it."""
     threat = fighter(state, enemy).threat
     before = gap(state, mover, enemy)
@@ -32,49 +37,96 @@ def leaves_threat(state: GangfightState, mover: str, enemy: str, to: dict[str, i
     return after > threat
 
 
-def check_gaps(state: GangfightState, command: Move) -> None:
+def enters_threat(state: GangfightState, mover: str, enemy: str, to: Mapping[str, float]) -> bool:
+    """The mover starts outside the enemy's threat range (or far away) and ends within it."""
+    threat = fighter(state, enemy).threat
+    before = gap(state, mover, enemy)
+    after = to.get(enemy, before)
+    return (before is None or before > threat) and after is not None and after <= threat
+
+
+def check_gaps(
+    state: GangfightState,
+    fid: str,
+    moved: float,
+    to: Mapping[str, float],
+    rule: str = RULE,
+) -> None:
     """Each new gap is to another known model, not negative, and within the inches moved of the
     old one."""
-    fid, inches = command.fighter, command.inches
-    for other, new in command.to.items():
+    for other, new in to.items():
         fighter(state, other)
         if other == fid:
-            raise RuleViolation(RULE, "a model has no gap to itself")
+            raise RuleViolation(rule, "a model has no gap to itself")
         if new < 0:
-            raise RuleViolation(RULE, f"gap to {other} cannot be {new}")
+            raise RuleViolation(rule, f"gap to {other} cannot be {new}")
         old = gap(state, fid, other)
-        if old is not None and abs(new - old) > inches:
+        if old is not None and abs(new - old) > moved:
             raise RuleViolation(
-                RULE, f'a {inches}" move cannot change the gap to {other} from {old}" to {new}"'
+                rule, f'a {moved}" move cannot change the gap to {other} from {old}" to {new}"'
             )
+
+
+def check_through(state: GangfightState, fid: str, through: Collection[str]) -> None:
+    """``through`` names enemies of the moving model (whose threat range it crosses)."""
+    foes = enemies(state, fid)
+    for t in through:
+        if t not in foes:
+            raise RuleViolation("GF Free Strikes", f"{t} is not an enemy of {fid}")
 
 
 def check_move(state: GangfightState, ctx: Context, command: Move) -> None:
     """A model able to act, up to MOV inches, sensible gaps, ``through`` naming enemies, and
     an action point to spend."""
-    fid, inches = command.fighter, command.inches
+    fid, moved = command.fighter, command.inches
     check_can_act(state, fid)
     f = fighter(state, fid)
-    if inches < 0 or inches > f.profile.mov:
-        raise RuleViolation(RULE, f'{fid} moves up to MOV {f.profile.mov}", not {inches}"')
-    check_gaps(state, command)
-    foes = enemies(state, fid)
-    for t in command.through:
-        if t not in foes:
-            raise RuleViolation("GF Free Strikes", f"{t} is not an enemy of {fid}")
+    if moved < 0 or moved > f.profile.mov:
+        raise RuleViolation(RULE, f'{fid} moves up to MOV {f.profile.mov}", not {moved}"')
+    check_gaps(state, fid, moved, command.to)
+    check_through(state, fid, command.through)
     check_points(state, ctx, fid, STANDARD)
 
 
-def strikers(state: GangfightState, command: Move) -> list[str]:
+def strikers(
+    state: GangfightState,
+    fid: str,
+    to: Mapping[str, float],
+    through: Collection[str],
+    spared: Collection[str] = (),
+) -> list[str]:
     """GF Free Strikes: every enemy still in the fight whose threatened area the model moves out
-    of or through."""
-    fid = command.fighter
+    of or through (but those ``spared``, whose Free Strike another rule decides)."""
     return [
         e
         for e in enemies(state, fid)
         if status(state, e).condition == "active"
-        and (leaves_threat(state, fid, e, dict(command.to)) or e in command.through)
+        and e not in spared
+        and (leaves_threat(state, fid, e, to) or e in through)
     ]
+
+
+def free_strikes_on(state: GangfightState, ctx: Context, fid: str, key: str, who: list[str]) -> Gen:
+    """Each of ``who`` may make a Free Strike on the moving model (asked under ``key/<striker>``),
+    until one Incapacitates it."""
+    for e in who:
+        provoked = Provoked(
+            key=f"{key}/{e}", striker=e, target=fid, reason="moved through its threatened area"
+        )
+        state = yield from free_strike(state, ctx, provoked)
+        if status(state, fid).condition != "active":
+            break
+    return state
+
+
+def moved(rule: str, fid: str, distance: float, to: Mapping[str, float]) -> Moved:
+    """The model has moved ``distance`` inches; ``to`` are its new gaps."""
+    return Moved(
+        rule=rule,
+        fighter=fid,
+        inches=inches(distance),
+        gaps=gaps_of((fid, o, n) for o, n in to.items()),
+    )
 
 
 def move(state: GangfightState, ctx: Context, command: Move) -> Gen:
@@ -84,16 +136,70 @@ def move(state: GangfightState, ctx: Context, command: Move) -> Gen:
     fid = command.fighter
     check_move(state, ctx, command)
     state = yield from spend(state, ctx, fid, "Move", STANDARD)
-    for e in strikers(state, command):
-        provoked = Provoked(
-            key=f"move/{e}", striker=e, target=fid, reason="moved through its threatened area"
-        )
-        state = yield from free_strike(state, ctx, provoked)
-        if status(state, fid).condition != "active":
-            return state
-    gaps = gaps_of((fid, o, n) for o, n in command.to.items())
-    return (
-        yield from emit(
-            Moved(rule=RULE, fighter=fid, inches=command.inches, gaps=gaps), GangfightState
-        )
-    )
+    who = strikers(state, fid, command.to, command.through)
+    state = yield from free_strikes_on(state, ctx, fid, "move", who)
+    if status(state, fid).condition != "active":
+        return state
+    return (yield from emit(moved(RULE, fid, command.inches, command.to), GangfightState))
+
+
+# --- movement within another action (Slam!, Trample) ------------------------------------------
+
+
+def ahead(state: GangfightState, fid: str, movement: Movement | None) -> GangfightState:
+    """The state as it will be once the model has moved (its new gaps), to check what an action
+    may do after it."""
+    if movement is None:
+        return state
+    for other, n in movement.to.items():
+        state = set_gap(state, fid, other, n)
+    return state
+
+
+def check_action_movement(
+    state: GangfightState,
+    fid: str,
+    parts: tuple[Movement | None, Movement | None],
+    rule: str,
+    moving_target: str = "",
+) -> None:
+    """An action's approach and follow-through together move at most MOV inches; each has
+    sensible gaps (the follow-through's from where the approach left the model; the gap to
+    ``moving_target``, which the attack itself may change, is not checked) and ``through``
+    naming enemies."""
+    approach, follow = parts
+    mov = fighter(state, fid).profile.mov
+    total = sum(m.inches for m in parts if m is not None)
+    if any(m.inches < 0 for m in parts if m is not None) or total > mov:
+        raise RuleViolation(rule, f'{fid} moves up to MOV {mov}" in all, not {total}"')
+    if approach is not None:
+        check_gaps(state, fid, approach.inches, approach.to, rule)
+        check_through(state, fid, approach.through)
+    if follow is not None:
+        later = ahead(state, fid, approach)
+        to = {k: v for k, v in follow.to.items() if k != moving_target}
+        check_gaps(later, fid, follow.inches, to, rule)
+        if moving_target in follow.to and follow.to[moving_target] < 0:
+            raise RuleViolation(rule, f"gap to {moving_target} cannot be negative")
+        check_through(state, fid, follow.through)
+
+
+def move_on(
+    state: GangfightState,
+    ctx: Context,
+    fid: str,
+    movement: Movement | None,
+    how: tuple[str, str, Collection[str]],
+) -> Gen:
+    """Part of an action's movement (``how``: the rule it cites, the key its Free Strikes are
+    asked under, the enemies whose Free Strike another rule decides): the Free Strikes it
+    provokes, then the move, unless the model is no longer standing in the fight."""
+    rule, key, spared = how
+    s = status(state, fid)
+    if movement is None or s.condition != "active" or s.prone:
+        return state
+    who = strikers(state, fid, movement.to, movement.through, spared)
+    state = yield from free_strikes_on(state, ctx, fid, key, who)
+    if status(state, fid).condition != "active":
+        return state
+    return (yield from emit(moved(rule, fid, movement.inches, movement.to), GangfightState))

@@ -8,6 +8,7 @@ from typing import Any
 
 from blowbyblow.domain.core import Event, Modifier
 from blowbyblow.domain.gangfight import events as ev
+from blowbyblow.domain.gangfight.cover import WITHIN
 
 
 def _mods(mods: tuple[Modifier, ...]) -> str:
@@ -160,6 +161,71 @@ def _moved(e: ev.Moved) -> str:
     return f'{e.rule}: {e.fighter} moves {e.inches}" ({gaps}).'
 
 
+def _disengaged_to(e: ev.DisengagedTo) -> str:
+    if not e.moved:
+        return (
+            f'{e.rule}: {e.fighter} has {e.allowed}" to move but needs {e.needed}" to get where '
+            "it meant to: it stays where it is."
+        )
+    gaps = ", ".join(f'{g.a}-{g.b} {g.inches}"' for g in e.gaps)
+    return (
+        f'{e.rule}: {e.fighter} moves {e.needed}" of {e.allowed}" ({gaps}), no Free Strike '
+        f"from {e.from_fighter}."
+    )
+
+
+def _target_in_sight(e: ev.TargetInSight) -> str:
+    return (
+        f"{e.rule}: {e.target} is in {e.shooter}'s Line of Sight, {e.inches}\" away "
+        f'({e.weapon}, range {e.weapon_range}").'
+    )
+
+
+def _cover_checked(e: ev.CoverChecked) -> str:
+    where = f'{e.cover} cover {e.inches}" away'
+    if not e.benefit:
+        why = f'more than {WITHIN}" away' if e.inches > WITHIN else "covering less than half of it"
+        return f"{e.rule}: {e.fighter} has {where}, {why}: no benefit."
+    return f"{e.rule}: {e.fighter} is behind {where}: +{e.defense} DEF, +{e.armour} ARM."
+
+
+def _marksmanship_rolled(e: ev.MarksmanshipRolled) -> str:
+    return (
+        f"{e.rule}: {e.shooter} shoots at {e.target} with {e.weapon}: "
+        f"{_test(e.test, 'MRK', 'DEF')}."
+    )
+
+
+def _weapon_reloaded(e: ev.WeaponReloaded) -> str:
+    return f"{e.rule}: {e.fighter} reloads {e.weapon}."
+
+
+def _area_covered(e: ev.AreaCovered) -> str:
+    if not e.successes:
+        return f"{e.rule}: no success: the Area of Effect hits nothing."
+    shape = f'a line {e.size}" wide' if e.area == "direct" else f'a blast {e.size}" in radius'
+    words = f"{e.rule}: {e.successes} success(es): {shape}; under it: {', '.join(e.caught)}"
+    if e.clear:
+        words += f"; clear of it: {', '.join(e.clear)}"
+    return words + "."
+
+
+def _dodge_rolled(e: ev.DodgeRolled) -> str:
+    words = f"{e.rule}: {e.fighter} tries to dodge {e.hits} hit(s): {_test(e.test, 'IV', 'the dodge TN')}"
+    if e.dodged:
+        return words + ": dodged completely."
+    return words + f": hit, the damage reduced by {e.reduction}."
+
+
+def _charge_rolled(e: ev.ChargeRolled) -> str:
+    outcome = "it gets there" if e.reached else "it falls short and moves its full distance"
+    return (
+        f'{e.rule}: {e.fighter} charges {e.target} ({e.distance}" away, {e.terrain} ground): '
+        f'{_test(e.test, "MOV", "the ground")}; it reaches {e.reach}" (MOV {e.mov}), '
+        f'needs {e.needed}": {outcome}.'
+    )
+
+
 NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     ev.TurnStarted: _turn_started,
     ev.ActionPointsSpent: _action_points_spent,
@@ -182,6 +248,14 @@ NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     ev.FallingDamage: _falling_damage,
     ev.StoodUp: _stood_up,
     ev.Moved: _moved,
+    ev.DisengagedTo: _disengaged_to,
+    ev.TargetInSight: _target_in_sight,
+    ev.CoverChecked: _cover_checked,
+    ev.MarksmanshipRolled: _marksmanship_rolled,
+    ev.WeaponReloaded: _weapon_reloaded,
+    ev.AreaCovered: _area_covered,
+    ev.DodgeRolled: _dodge_rolled,
+    ev.ChargeRolled: _charge_rolled,
 }
 
 

@@ -10,13 +10,16 @@ from blowbyblow.domain.core import Event
 from blowbyblow.domain.gangfight.events import (
     ActionPointsSpent,
     Disengaged,
+    DisengagedTo,
     Incapacitated,
     Killed,
     KnockedBack,
     KnockedDown,
+    MarksmanshipRolled,
     Moved,
     StoodUp,
     TurnStarted,
+    WeaponReloaded,
     WoundsApplied,
 )
 from blowbyblow.domain.gangfight.state import (
@@ -27,6 +30,7 @@ from blowbyblow.domain.gangfight.state import (
     replace_fighter,
     set_gap,
     status,
+    weapon,
 )
 from blowbyblow.domain.system import LockView, Stat, StateView, UnitView
 
@@ -69,6 +73,23 @@ def evolve_status(state: GangfightState, event: Event) -> GangfightState:
     return state
 
 
+def evolve_weapons(state: GangfightState, event: Event) -> GangfightState:
+    """Which ranged weapons are loaded: firing one that must be reloaded unloads it (Ranged
+    Combat: "a model must have a loaded weapon"); Reload loads it again."""
+    match event:
+        case MarksmanshipRolled() if weapon(state, event.weapon).reload:
+            s = status(state, event.shooter)
+            return replace_fighter(
+                state, msgspec.structs.replace(s, fired=(*s.fired, event.weapon))
+            )
+        case WeaponReloaded():
+            s = status(state, event.fighter)
+            fired = list(s.fired)
+            fired.remove(event.weapon)
+            return replace_fighter(state, msgspec.structs.replace(s, fired=tuple(fired)))
+    return state
+
+
 def evolve_locks(state: GangfightState, event: Event) -> GangfightState:
     """The gaps between models, i.e. who is within whose threat range."""
     match event:
@@ -76,7 +97,7 @@ def evolve_locks(state: GangfightState, event: Event) -> GangfightState:
             return set_gap(state, event.fighter, event.by, event.gap_after)
         case Disengaged():
             return set_gap(state, event.fighter, event.from_fighter, event.gap_after)
-        case Moved():
+        case Moved() | DisengagedTo():
             for g in event.gaps:
                 state = set_gap(state, g.a, g.b, g.inches)
             return state
@@ -84,7 +105,7 @@ def evolve_locks(state: GangfightState, event: Event) -> GangfightState:
 
 
 def evolve(state: GangfightState, event: Event) -> GangfightState:
-    return evolve_locks(evolve_status(state, event), event)
+    return evolve_locks(evolve_weapons(evolve_status(state, event), event), event)
 
 
 # --- the state as a front end shows it ----------------------------------------------------------
@@ -110,6 +131,7 @@ def unit_view(state: GangfightState, s: FighterStatus) -> UnitView:
             Stat(name="action points", value=str(s.ap)),
             Stat(name="size", value=f.size),
             Stat(name="threat range", value=f'{f.threat}"'),
+            *((Stat(name="unloaded", value=", ".join(s.fired)),) if s.fired else ()),
         ),
         flags=flags,
     )
@@ -160,6 +182,7 @@ def describe_state(state: GangfightState) -> str:
         f = fighter(state, s.id)
         p = f.profile
         posture = ", Prone" if s.prone else ""
+        posture += f"; unloaded: {', '.join(s.fired)}" if s.fired else ""
         lines.append(
             f"  {s.id} ({f.name or f.id}; {f.side}, {f.size}): {s.condition}{posture}; "
             f"wounds {s.wounds}/EN {p.en} ({p.en - s.wounds} left); AP {s.ap}; "

@@ -171,8 +171,8 @@ ATTACK_INCAPACITATED = Ruling(
     default="allowed",
     choices=("allowed", "not-allowed"),
     summary=(
-        "Whether a model may attack an Incapacitation token within its threat range (any damage "
-        "then kills it)."
+        "Whether a model may attack an Incapacitation token within its threat range, or shoot "
+        "or charge it (any damage then kills it)."
     ),
     rule="GF Incapacitation",
     note=(
@@ -212,6 +212,146 @@ SPECIAL_ACTION_COST = Ruling(
     ),
 )
 
+# --- added in version 1.1 (each with the value that gives the rules of 1.0) ---------------------
+
+SPARE_WEAPONS = Ruling(
+    name="spare-weapons",
+    default="allowed",
+    choices=("allowed", "not-allowed"),
+    summary=(
+        "Whether a model fighting with two hand weapons may carry another weapon besides them. "
+        "allowed: a spare weapon is carried, not held in the off-hand; only a shield or another "
+        "off-hand item forbids fighting with two (as 1.0 did). not-allowed: anything else "
+        "carried forbids it."
+    ),
+    rule="GF Two Weapons",
+    note=(
+        "'A model attacking with two weapons cannot carry a shield, or anything else in their "
+        "off-hand': a third weapon carried on the belt is not in the off-hand, but 'cannot carry "
+        "... anything else' can be read as forbidding it. The default reads 'in their off-hand' "
+        "as the limit."
+    ),
+    since="1.1",
+    before="allowed",
+)
+
+RANGED_RANGE = Ruling(
+    name="ranged-range",
+    default="long-range",
+    choices=("long-range", "within-range"),
+    summary=(
+        "How far a ranged weapon reaches. long-range: within its range is Point Blank (+1 die); "
+        'from 6" beyond it is Long Range (-1 die, -1 more for each further 6"); no maximum. '
+        "within-range: a target beyond the weapon's range cannot be shot, so every shot is at "
+        "Point Blank and Long Range never applies."
+    ),
+    rule="GF Ranged 2",
+    note=(
+        "Ranged Combat step 2 asks for the target 'within the threat range of the weapon', but "
+        "step 5 penalises a target '6\" or more of your weapon's range' away, which can only "
+        "be beyond it; step 4 calls the weapon's range or less Short (Point Blank) Range. The "
+        "default reads steps 4 and 5 together; within-range takes step 2 as a limit. No battle "
+        "of 1.0 shoots."
+    ),
+    since="1.1",
+    before="long-range",
+)
+
+SHOOTING_INTO_COMBAT = Ruling(
+    name="shooting-into-combat",
+    default="dice-rolled",
+    choices=("dice-rolled", "marksmanship"),
+    summary=(
+        "The 3-dice limit on shooting at a target in close combat. dice-rolled: at most 3 dice "
+        "are rolled, after Point Blank and Long Range. marksmanship: MRK counts as at most 3, "
+        "then Point Blank and Long Range apply (4 dice at Point Blank)."
+    ),
+    rule="GF Ranged 3",
+    note=(
+        "'You can only roll a maximum of 3 dice to hit with, even if your Marksmanship attribute "
+        "is higher than 3' speaks of the dice rolled and of the attribute; step 3 comes before "
+        "the Point Blank bonus of step 4. The default caps the dice rolled. No battle of 1.0 "
+        "shoots."
+    ),
+    since="1.1",
+    before="dice-rolled",
+)
+
+SHOOTER_THREAT_RANGE = Ruling(
+    name="shooter-threat-range",
+    default="any-model",
+    choices=("any-model", "enemies-only"),
+    summary=(
+        "Which models in a shooter's threat range stop it from making a ranged attack. "
+        "any-model: any model still in the fight, friends too (as written); enemies-only: only "
+        "enemy models."
+    ),
+    rule="GF Ranged Combat",
+    note=(
+        "A model making a ranged attack 'cannot have any models in their Threat range': as "
+        "written, friends count too, though the point is plainly that it is not in a fight. "
+        "The default takes it as written. No battle of 1.0 shoots."
+    ),
+    since="1.1",
+    before="any-model",
+)
+
+DODGE_TN = Ruling(
+    name="dodge-tn",
+    default="4",
+    choices=("4", "3", "5"),
+    summary=(
+        "The Target Number of the Opposed Initiative Value Test a model caught by an Area of "
+        "Effect makes (IV dice)."
+    ),
+    rule="GF Area of Effect",
+    note=(
+        "unconfirmed: the Area of Effect sections call for an Opposed Initiative Value Test "
+        "without its Target Number; the Opposed Initiative Value Test of the Setting up the Game "
+        "page is rolled at 4+, which is the default. No battle of 1.0 has an Area of Effect."
+    ),
+    since="1.1",
+    before="4",
+)
+
+DODGE_REDUCES = Ruling(
+    name="dodge-reduces",
+    default="wounds",
+    choices=("wounds", "damage"),
+    summary=(
+        "What each success of a model's dodge (that does not dodge completely) reduces. "
+        "wounds: the Wounds the attack inflicts on it, one each; damage: the attack's Damage, "
+        "the Target Number of its Armour roll, one each."
+    ),
+    rule="GF Area of Effect",
+    note=(
+        "'For each success they get, it reduces the damage of the attack by 1': the Damage "
+        "section calls damage what successes inflict (Wounds), while DAM is also the Damage "
+        "attribute. The default follows the Damage section. No battle of 1.0 has an Area of "
+        "Effect."
+    ),
+    since="1.1",
+    before="wounds",
+)
+
+CHARGE_ACTION = Ruling(
+    name="charge-action",
+    default="standard",
+    choices=("standard", "special"),
+    summary=(
+        "What a Charge! costs: standard = a Standard Action (1 AP); special = a Special Action "
+        "(ruling special-action-cost)."
+    ),
+    rule="GF Charge!",
+    note=(
+        "unconfirmed: the Actions and Action Points page lists Charge! among the actions without "
+        "saying whether it is a Standard or a Special Action; the default counts it with Move "
+        "and Fight! as Standard. No battle of 1.0 charges."
+    ),
+    since="1.1",
+    before="standard",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     INCAPACITATION,
     VOLUNTARY_DROP,
@@ -226,4 +366,11 @@ RULINGS: tuple[Ruling, ...] = (
     ATTACK_INCAPACITATED,
     ACTION_POINTS,
     SPECIAL_ACTION_COST,
+    SPARE_WEAPONS,
+    RANGED_RANGE,
+    SHOOTING_INTO_COMBAT,
+    SHOOTER_THREAT_RANGE,
+    DODGE_TN,
+    DODGE_REDUCES,
+    CHARGE_ACTION,
 )

@@ -5,7 +5,7 @@ A scenario file's top-level keys are the fields of :class:`GangfightSetup`."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -17,7 +17,33 @@ SIZES: tuple[Size, ...] = ("small", "medium", "large", "huge")
 # Combat, Falling: a model's height, in half inches (1" Small, 1.5" Medium, 2" Large, 3" Huge).
 HEIGHT_HALF_INCHES: dict[Size, int] = {"small": 2, "medium": 3, "large": 4, "huge": 6}
 
+# A distance on the table, measured to the half inch (the rules use half inches: a Medium model
+# is 1.5" tall, a Direct Area of Effect 3" wide reaches 1.5" either side of its line). Whole
+# inches are integers, as battles recorded by version 1.0 give every distance; a half inch is a
+# float (1.5). Use :func:`inches` on any sum so that a whole number is always an integer: the
+# same distance then always has the same recorded bytes.
+HalfInch = Annotated[float, msgspec.Meta(multiple_of=0.5)]
+Inches = int | HalfInch
+
+
+def inches(value: float) -> Inches:
+    """A distance in its one recorded form: an integer when whole, else a half-inch float."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def half_inches(value: float) -> int:
+    """A distance counted in half inches (exact: every distance is a multiple of 0.5)."""
+    return round(2 * value)
+
+
 WeaponKind = Literal["hand", "double-handed", "shield", "other"]
+# Combat, Area of Effect Attacks: a Direct one is a line to the target, an Indirect one a blast
+# centred on it.
+AreaKind = Literal["direct", "indirect"]
+# Combat, Cover: soft (forests, shrubs, fences) or hard (walls, large stones).
+CoverKind = Literal["soft", "hard"]
+# Actions and Action Points, Charge!: the ground decides the charge roll's Target Number.
+Terrain = Literal["open", "light", "dense"]
 
 # The Perks whose models make Special Attacks as part of a normal attack (Combat, Special
 # Attacks); no other Perk has an effect here, so no other is accepted.
@@ -48,12 +74,20 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """A weapon or off-hand item. ``kind`` "hand" weapons (swords, axes, hammers, pistols) may be
     paired (Attacking with Two Weapons); a "shield" or "other" off-hand item forbids that.
     ``dam`` is what it adds to the wielder's DAM (a Double Handed Weapon brings the Orc Brave's
-    DAM to 6)."""
+    DAM to 6).
+
+    A ranged weapon has a ``range`` in inches (Ranged Combat: its Short Range; Point Blank within
+    it, Long Range from 6" beyond it). ``area`` makes it an Area of Effect weapon (``direct``: a
+    line, ``indirect``: a blast). ``reload``: firing it unloads it, and it must be reloaded (a
+    Reload action) before it fires again; a weapon without it is always loaded."""
 
     id: str
     name: str = ""
     kind: WeaponKind = "hand"
     dam: int = 0
+    range: Inches | None = None
+    area: AreaKind | None = None
+    reload: bool = False
 
 
 class Fighter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -64,19 +98,19 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     name: str = ""
     side: str
     size: Size = "medium"
-    threat: int = 1
+    threat: Inches = 1
     profile: Profile
     weapons: tuple[str, ...] = ()
     perks: tuple[str, ...] = ()
 
 
 class GapSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The distance in whole inches between two models' bases (0 = base contact). Pairs not
-    listed are far apart: outside each other's threat range."""
+    """The distance in inches between two models' bases (0 = base contact), to the half inch.
+    Pairs not listed are far apart: outside each other's threat range."""
 
     a: str
     b: str
-    inches: int
+    inches: Inches
 
 
 class GangfightSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -107,6 +141,15 @@ def _check_profile(where: str, profile: Profile) -> None:
             raise SetupError(f"{where}.profile.{name}: {value} is negative")
     if profile.en < 1:
         raise SetupError(f"{where}.profile.en: Endurance must be at least 1")
+
+
+def _check_weapon(where: str, w: Weapon) -> None:
+    if w.range is not None and w.range < 0:
+        raise SetupError(f"{where}.range: {w.range} inches is negative")
+    if w.area is not None and w.range is None:
+        raise SetupError(f"{where}: an Area of Effect weapon needs a range (in inches)")
+    if w.reload and w.range is None:
+        raise SetupError(f"{where}: only a ranged weapon (one with a range) is reloaded")
 
 
 def _check_fighter(where: str, f: Fighter, weapon_ids: set[str]) -> None:
@@ -146,6 +189,8 @@ def validate_setup(setup: GangfightSetup) -> None:
     """Unique ids, at least one model, known weapons and perks, no negative numbers, EN of at
     least 1, gaps between two different known models given once."""
     _check_unique_ids(setup)
+    for i, w in enumerate(setup.weapons):
+        _check_weapon(f"weapons[{i}] ({w.id})", w)
     weapon_ids = {w.id for w in setup.weapons}
     for i, f in enumerate(setup.fighters):
         _check_fighter(f"fighters[{i}] ({f.id})", f, weapon_ids)

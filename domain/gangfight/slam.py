@@ -34,6 +34,7 @@ from blowbyblow.domain.gangfight.melee import (
     check_threat_range,
     inflict_wounds,
 )
+from blowbyblow.domain.gangfight.move import ahead, check_action_movement, move_on
 from blowbyblow.domain.gangfight.rulings import TRAMPLE_FRIENDS, TRAMPLE_ROLL
 from blowbyblow.domain.gangfight.setup import Size, Weapon, size_rank
 from blowbyblow.domain.gangfight.special_attacks import knock_back
@@ -76,9 +77,12 @@ def slam_as_trample(state: GangfightState, ctx: Context, command: Slam) -> Gen:
     """GF Slam!: a Slam! on a smaller model is treated as a Trample, checked as both."""
     attacker, target = command.attacker, command.target
     cost = special_cost(ctx)
-    check_melee(state, ctx, attacker, target)
-    weapons_used(state, attacker, command.weapons)
-    trample_targets(state, ctx, attacker)
+    parts = (command.approach, command.follow_through)
+    check_action_movement(state, attacker, parts, TRAMPLE)
+    there = ahead(state, attacker, command.approach)
+    check_melee(there, ctx, attacker, target)
+    weapons_used(state, ctx, attacker, command.weapons)
+    trample_targets(there, ctx, attacker)
     check_points(state, ctx, attacker, cost)
     state = yield from emit(
         SlamTreatedAsTrample(
@@ -90,25 +94,59 @@ def slam_as_trample(state: GangfightState, ctx: Context, command: Slam) -> Gen:
         ),
         GangfightState,
     )
-    return (yield from trample(state, ctx, Trample(attacker=attacker, weapons=command.weapons)))
+    instead = Trample(
+        attacker=attacker,
+        weapons=command.weapons,
+        approach=command.approach,
+        follow_through=command.follow_through,
+    )
+    return (yield from trample(state, ctx, instead))
+
+
+def check_slam(state: GangfightState, ctx: Context, command: Slam) -> tuple[Weapon, ...]:
+    """GF Slam! (after its approach): the target within threat range, the action points, the
+    weapons; the approach and follow-through within MOV."""
+    attacker, target = command.attacker, command.target
+    parts = (command.approach, command.follow_through)
+    check_action_movement(state, attacker, parts, SLAM, moving_target=target)
+    check_melee(ahead(state, attacker, command.approach), ctx, attacker, target)
+    check_points(state, ctx, attacker, special_cost(ctx))
+    return weapons_used(state, ctx, attacker, command.weapons)
+
+
+def slam_attack(state: GangfightState, attack: Attack) -> Gen:
+    """GF Slam!: the attack, its successes wounding as well as knocking the target back and
+    then over; a miss lets the target make a Free Strike."""
+    state, test = yield from attack_roll(state, attack)
+    state = yield from inflict_wounds(state, attack, test.successes, effect=test.successes)
+    if test.successes == 0:
+        reply = Provoked(
+            key="slam/reply",
+            striker=attack.target,
+            target=attack.attacker,
+            reason="the Slam! missed",
+        )
+        return (yield from free_strike(state, attack.ctx, reply))
+    return (yield from knock_back(state, attack, test.successes))
 
 
 def slam(state: GangfightState, ctx: Context, command: Slam) -> Gen:
-    """GF Slam!: resolved like a Power Attack, but the successes apply to damage as well as
-    knocking the target back and then over; a miss lets the target make a Free Strike. Against
-    a smaller model it is a Trample instead."""
+    """GF Slam!: the approach, then an attack resolved like a Power Attack, but the successes
+    apply to damage as well as knocking the target back and then over; a miss lets the target
+    make a Free Strike; then the follow-through with the rest of the model's movement. Against a
+    smaller model it is a Trample instead."""
     attacker, target = command.attacker, command.target
     a_size = fighter(state, attacker).size
     t_size = fighter(state, target).size
     check_big(state, attacker, "Slam!")
     if size_rank(t_size) < size_rank(a_size):
         return (yield from slam_as_trample(state, ctx, command))
-    cost = special_cost(ctx)
-    check_melee(state, ctx, attacker, target)
-    check_points(state, ctx, attacker, cost)
-    used = weapons_used(state, attacker, command.weapons)
+    used = check_slam(state, ctx, command)
     pool_mods, def_mods = slam_modifiers(a_size, t_size)
-    state = yield from spend(state, ctx, attacker, "Slam!", cost)
+    state = yield from spend(state, ctx, attacker, "Slam!", special_cost(ctx))
+    state = yield from move_on(state, ctx, attacker, command.approach, (SLAM, "slam/approach", ()))
+    if status(state, attacker).condition != "active":
+        return state
     state = yield from emit(check_threat_range(state, attacker, target), GangfightState)
     state = yield from emit(
         Slammed(
@@ -132,14 +170,9 @@ def slam(state: GangfightState, ctx: Context, command: Slam) -> Gen:
         pool_modifiers=pool_mods,
         def_modifiers=def_mods,
     )
-    state, test = yield from attack_roll(state, attack)
-    state = yield from inflict_wounds(state, attack, test.successes, effect=test.successes)
-    if test.successes == 0:
-        reply = Provoked(
-            key="slam/reply", striker=target, target=attacker, reason="the Slam! missed"
-        )
-        return (yield from free_strike(state, ctx, reply))
-    return (yield from knock_back(state, attack, test.successes))
+    state = yield from slam_attack(state, attack)
+    follow = (SLAM, "slam/follow", (target,))
+    return (yield from move_on(state, ctx, attacker, command.follow_through, follow))
 
 
 # --- Trample ----------------------------------------------------------------------------------
@@ -240,17 +273,38 @@ def strike_each(
 
 
 def trample(state: GangfightState, ctx: Context, command: Trample) -> Gen:
-    """GF Trample (a Special Action): attack every smaller model within threat range; each gets
-    +1 DEF; dice dropped to lower the TN are dropped for each model struck; then every model
-    the Trample failed against may make a Free Strike on the attacker."""
+    """GF Trample (a Special Action): the approach; attack every smaller model within threat
+    range; each gets +1 DEF; dice dropped to lower the TN are dropped for each model struck;
+    every model the Trample failed against may make a Free Strike on the attacker; then "he
+    continues to move the rest of his movement" (the follow-through)."""
     attacker = command.attacker
     check_big(state, attacker, "Trample")
     check_can_act(state, attacker)
     cost = special_cost(ctx)
-    targets = trample_targets(state, ctx, attacker)
-    used = weapons_used(state, attacker, command.weapons)
+    check_action_movement(state, attacker, (command.approach, command.follow_through), TRAMPLE)
+    trample_targets(ahead(state, attacker, command.approach), ctx, attacker)
+    used = weapons_used(state, ctx, attacker, command.weapons)
     check_points(state, ctx, attacker, cost)
     state = yield from spend(state, ctx, attacker, "Trample", cost)
+    approach = (TRAMPLE, "trample/approach", ())
+    state = yield from move_on(state, ctx, attacker, command.approach, approach)
+    if status(state, attacker).condition != "active":
+        return state
+    targets = trample_targets(state, ctx, attacker)
+    state = yield from trample_attacks(state, ctx, attacker, used, targets)
+    follow = (TRAMPLE, "trample/follow", targets)
+    return (yield from move_on(state, ctx, attacker, command.follow_through, follow))
+
+
+def trample_attacks(
+    state: GangfightState,
+    ctx: Context,
+    attacker: str,
+    used: tuple[Weapon, ...],
+    targets: tuple[str, ...],
+) -> Gen:
+    """The level the TNs are lowered to, the attack on each model, then the Free Strikes of
+    those it failed against."""
     pool = fighter(state, attacker).profile.att + sum(m.value for m in two_weapon_bonus(used))
     most = trample_levels(pool, len(targets))
     level = 0

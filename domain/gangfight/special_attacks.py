@@ -7,11 +7,16 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from blowbyblow.domain.core import Context, Step, emit
+from blowbyblow.domain.core import Context, RuleViolation, Step, emit
 from blowbyblow.domain.gangfight.action_points import check_points, special_cost, spend
 from blowbyblow.domain.gangfight.commands import FinesseAttack, PowerAttack
 from blowbyblow.domain.gangfight.dice_pool import ask_count
-from blowbyblow.domain.gangfight.events import Disengaged, KnockedBack, KnockedDown
+from blowbyblow.domain.gangfight.events import (
+    Disengaged,
+    DisengagedTo,
+    KnockedBack,
+    KnockedDown,
+)
 from blowbyblow.domain.gangfight.melee import (
     Attack,
     attack_roll,
@@ -20,9 +25,18 @@ from blowbyblow.domain.gangfight.melee import (
     hits_to_wounds,
     inflict_wounds,
 )
+from blowbyblow.domain.gangfight.move import check_gaps, enters_threat, leaves_threat
 from blowbyblow.domain.gangfight.rulings import SPECIAL_ATTACK_DAMAGE
-from blowbyblow.domain.gangfight.setup import KNOWN_PERKS, size_rank
-from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, gap, status
+from blowbyblow.domain.gangfight.setup import KNOWN_PERKS, Inches, inches, size_rank
+from blowbyblow.domain.gangfight.state import (
+    GangfightState,
+    Gen,
+    enemies,
+    fighter,
+    gap,
+    gaps_of,
+    status,
+)
 from blowbyblow.domain.gangfight.two_weapons import weapons_used
 
 POWER = "GF Power Attacks"
@@ -112,6 +126,60 @@ def disengage(state: GangfightState, attack: Attack, allowed: int) -> Gen:
     )
 
 
+def check_finesse_move(state: GangfightState, command: FinesseAttack) -> Inches:
+    """GF Finesse Attacks: "may not move through another enemy's Threat Range, though can move
+    in any direction through the model who he executed the successful attack". A move given by
+    ``to`` may not enter or leave the threat range of an enemy other than the model attacked,
+    and ``through`` may name only that model. Returns the inches the move needs."""
+    fid, target = command.attacker, command.target
+    check_gaps(state, fid, float("inf"), command.to, FINESSE)
+    for t in command.through:
+        if t != target:
+            raise RuleViolation(
+                FINESSE, f"{fid} may not move through {t}'s threat range, only through {target}"
+            )
+    need: float = 0
+    for other, new in command.to.items():
+        old = gap(state, fid, other)
+        if old is None:
+            raise RuleViolation(
+                FINESSE,
+                f"no gap records how far {other} is from {fid}: a Finesse move cannot "
+                "be measured to it",
+            )
+        need = max(need, abs(new - old))
+    for e in enemies(state, fid):
+        if e == target or status(state, e).condition != "active":
+            continue
+        if leaves_threat(state, fid, e, command.to) or enters_threat(state, fid, e, command.to):
+            raise RuleViolation(FINESSE, f"{fid} may not move through {e}'s threat range")
+    return inches(need)
+
+
+def finesse_move(state: GangfightState, attack: Attack, allowed: int, to: dict[str, Inches]) -> Gen:
+    """GF Finesse Attacks with a destination: the model goes there when its successes reach
+    that far, and stays where it is otherwise (it "may move", and not elsewhere than it said)."""
+    fid = attack.attacker
+    if allowed <= 0 or status(state, fid).condition != "active":
+        return state
+    need = inches(max(abs(n - (gap(state, fid, o) or 0)) for o, n in to.items()))
+    reached = need <= allowed
+    return (
+        yield from emit(
+            DisengagedTo(
+                rule=FINESSE,
+                fighter=fid,
+                from_fighter=attack.target,
+                allowed=allowed,
+                needed=need,
+                moved=reached,
+                gaps=gaps_of((fid, o, n) for o, n in to.items()) if reached else (),
+            ),
+            GangfightState,
+        )
+    )
+
+
 def special_attack(
     state: GangfightState, ctx: Context, command: PowerAttack | FinesseAttack
 ) -> Gen:
@@ -122,7 +190,9 @@ def special_attack(
     cost = special_cost(ctx)
     check_melee(state, ctx, command.attacker, command.target)
     check_points(state, ctx, command.attacker, cost)
-    used = weapons_used(state, command.attacker, command.weapons)
+    used = weapons_used(state, ctx, command.attacker, command.weapons)
+    if isinstance(command, FinesseAttack) and (command.to or command.through):
+        check_finesse_move(state, command)
     state = yield from spend(state, ctx, command.attacker, f"{kind} attack", cost)
     state = yield from emit(
         check_threat_range(state, command.attacker, command.target), GangfightState
@@ -139,6 +209,8 @@ def special_attack(
     state, test = yield from attack_roll(state, attack)
     wounds, effect = yield from allocate(state, attack, test.successes)
     state = yield from inflict_wounds(state, attack, test.successes, wounds, effect)
-    if power:
+    if isinstance(command, PowerAttack):
         return (yield from knock_back(state, attack, effect))
+    if command.to:
+        return (yield from finesse_move(state, attack, effect, command.to))
     return (yield from disengage(state, attack, effect))

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import msgspec
 
 from blowbyblow.domain.core import RuleViolation, Step
-from blowbyblow.domain.gangfight.setup import Fighter, GangfightSetup, Weapon
+from blowbyblow.domain.gangfight.setup import Fighter, GangfightSetup, Inches, Weapon, inches
 
 # Combat, Incapacitation: a model in the fight, replaced by an Incapacitation token, or Dead.
 Condition = Literal["active", "incapacitated", "dead"]
@@ -24,6 +24,8 @@ class FighterStatus(msgspec.Struct, frozen=True, kw_only=True):
     ap: int = 0
     prone: bool = False
     condition: Condition = "active"
+    # Ranged weapons fired and not yet reloaded (an id once per weapon of that id unloaded).
+    fired: tuple[str, ...] = ()
 
     @property
     def posture(self) -> Posture:
@@ -31,11 +33,11 @@ class FighterStatus(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Gap(msgspec.Struct, frozen=True, kw_only=True):
-    """Distance in inches between the bases of ``a`` and ``b`` (``a`` < ``b``)."""
+    """Distance in inches (to the half inch) between the bases of ``a`` and ``b`` (``a`` < ``b``)."""
 
     a: str
     b: str
-    inches: int
+    inches: Inches
 
 
 class GangfightState(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,9 +55,9 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
 
-def gaps_of(distances: Iterable[tuple[str, str, int]]) -> tuple[Gap, ...]:
+def gaps_of(distances: Iterable[tuple[str, str, float]]) -> tuple[Gap, ...]:
     """Gaps from (model, model, inches), each with its ends in order, sorted by (a, b)."""
-    gaps = (Gap(a=pair(a, b)[0], b=pair(a, b)[1], inches=n) for a, b, n in distances)
+    gaps = (Gap(a=pair(a, b)[0], b=pair(a, b)[1], inches=inches(n)) for a, b, n in distances)
     return tuple(sorted(gaps, key=lambda g: (g.a, g.b)))
 
 
@@ -93,7 +95,7 @@ def weapon(state: GangfightState, wid: str) -> Weapon:
     raise RuleViolation("setup", f"there is no weapon {wid!r}")
 
 
-def gap(state: GangfightState, a: str, b: str) -> int | None:
+def gap(state: GangfightState, a: str, b: str) -> Inches | None:
     """Inches between ``a`` and ``b``, or None when they are far apart."""
     x, y = pair(a, b)
     for g in state.gaps:
@@ -119,8 +121,8 @@ def replace_fighter(state: GangfightState, new: FighterStatus) -> GangfightState
     )
 
 
-def set_gap(state: GangfightState, a: str, b: str, inches: int) -> GangfightState:
+def set_gap(state: GangfightState, a: str, b: str, distance: float) -> GangfightState:
     x, y = pair(a, b)
     kept = [g for g in state.gaps if (g.a, g.b) != (x, y)]
-    kept.append(Gap(a=x, b=y, inches=inches))
+    kept.append(Gap(a=x, b=y, inches=inches(distance)))
     return msgspec.structs.replace(state, gaps=tuple(sorted(kept, key=lambda g: (g.a, g.b))))

@@ -18,8 +18,13 @@ from blowbyblow.domain.system import GameSystem
 GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = GameSystem(
     id="gangfight",
     game="gangfight",
-    version="1.0",
-    title="Gangfight: Combat (melee, special attacks, Slam!/Trample, falling)",
+    # 1.1: ranged combat, Area of Effect, cover, Charge!, Reload, movement in Slam!/Trample and
+    # Finesse Attacks, half inches; its new rulings give 1.0's rules with their ``before``.
+    version="1.1",
+    title=(
+        "Gangfight: Combat (melee, ranged, Area of Effect, cover, special attacks, Slam!/Trample, "
+        "Charge!, falling)"
+    ),
     rulebook=RULEBOOK,
     rulings=RULINGS,
     setup_type=GangfightSetup,
@@ -35,4 +40,5 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     legal_commands=legal_commands,
     demo=demo,
     validate_setup=validate_setup,
+    reads_versions=("1.0",),
 )

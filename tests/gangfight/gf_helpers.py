@@ -11,6 +11,7 @@ from blowbyblow.domain.gangfight.setup import (
     Profile,
     Size,
     Weapon,
+    inches,
 )
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.session import Played, play
@@ -20,7 +21,11 @@ WEAPONS = (
     Weapon(id="axe", name="Axe", kind="hand", dam=1),
     Weapon(id="great-axe", name="Double Handed Weapon", kind="double-handed", dam=2),
     Weapon(id="shield", name="Shield", kind="shield"),
-    Weapon(id="pistol", name="Pistol", kind="hand"),
+    Weapon(id="pistol", name="Pistol", kind="hand", range=6),
+    Weapon(id="bow", name="Bow", kind="double-handed", range=12),
+    Weapon(id="crossbow", name="Crossbow", kind="double-handed", dam=1, range=10, reload=True),
+    Weapon(id="grenade", name="Grenade", kind="other", range=6, area="indirect", reload=True),
+    Weapon(id="breath", name="Fire breath", kind="other", range=8, area="direct"),
 )
 
 
@@ -54,11 +59,11 @@ VETERAN = model("veteran", "humans", weapons=("sword",), att=3, defense=4, arm=4
 BRAVE = model("brave", "orcs", weapons=("great-axe",), att=4, defense=4, arm=4, en=4, dam=4)
 
 
-def setup(*fighters: Fighter, gaps: tuple[tuple[str, str, int], ...] = ()) -> GangfightSetup:
+def setup(*fighters: Fighter, gaps: tuple[tuple[str, str, float], ...] = ()) -> GangfightSetup:
     return GangfightSetup(
         weapons=WEAPONS,
         fighters=fighters,
-        gaps=tuple(GapSpec(a=a, b=b, inches=n) for a, b, n in gaps),
+        gaps=tuple(GapSpec(a=a, b=b, inches=inches(n)) for a, b, n in gaps),
     )
 
 

@@ -25,6 +25,16 @@ REFERENCES = [
     "GF Knocked Down",
     "G2 Action Points",
     "G2 Move",
+    *(f"GF Ranged {n}" for n in range(1, 10)),
+    "GF Ranged Combat",
+    "GF Area of Effect",
+    "GF Direct Area of Effect",
+    "GF Indirect Area of Effect",
+    "GF Cover",
+    "GF Soft Cover",
+    "GF Hard Cover",
+    "GF Charge!",
+    "GF Reload",
 ]
 
 
@@ -44,6 +54,23 @@ def test_sections_in_words() -> None:
         "Gangfight rules (gangfightgames.com), Combat, Melee Combat, step 4 (the Armour roll"
     )
     assert RULEBOOK.section("GF Melee 7") == "GF Melee 7"  # no such step: as written
+    assert RULEBOOK.section("GF Ranged 9") == (
+        "Combat, Ranged Combat, step 9 (the rest off Endurance; 0 or less is Incapacitated)"
+    )
+    assert RULEBOOK.section("GF Ranged 10") == "GF Ranged 10"
+    assert RULEBOOK.section("GF Soft Cover") == "Combat, Cover, Soft Cover"
+    assert RULEBOOK.section("GF Charge!") == "Actions and Action Points, Charge!"
+
+
+def test_every_event_of_the_example_scenario_cites_a_known_reference() -> None:
+    """The example scenario (melee, shooting, an Area of Effect, a charge) cites only the
+    references above."""
+    from test_gf_scenario import SCENARIO, load
+
+    played = play(load(SCENARIO))
+    cited = {e.rule for e in played.events if isinstance(e, RuleEvent)}
+    assert cited <= set(REFERENCES), cited - set(REFERENCES)
+    assert {"GF Ranged 2", "GF Charge!", "GF Indirect Area of Effect"} <= cited
 
 
 def test_the_demo_cites_only_known_references() -> None:
@@ -64,4 +91,4 @@ def test_rulings_cite_the_rules_and_say_why(ruling: Ruling) -> None:
 
 def test_unconfirmed_values_say_so() -> None:
     unconfirmed = {r.name for r in RULINGS if r.note.startswith("unconfirmed:")}
-    assert unconfirmed == {"action-points", "special-action-cost"}
+    assert unconfirmed == {"action-points", "special-action-cost", "dodge-tn", "charge-action"}

@@ -472,6 +472,24 @@ def test_setup_errors(bad: Any) -> None:
         validate_setup(bad)
 
 
+@pytest.mark.parametrize(
+    ("weapon", "words"),
+    [
+        ({"id": "w", "range": -1}, "negative"),
+        ({"id": "w", "area": "direct"}, "needs a range"),
+        ({"id": "w", "reload": True}, "only a ranged weapon"),
+    ],
+)
+def test_ranged_weapon_setup_errors(weapon: dict[str, Any], words: str) -> None:
+    from blowbyblow.domain.gangfight.setup import GangfightSetup
+
+    s = msgspec.convert(
+        {"weapons": [weapon], "fighters": [msgspec.to_builtins(VETERAN)]}, GangfightSetup
+    )
+    with pytest.raises(SetupError, match=words):
+        validate_setup(s)
+
+
 def test_unknown_profile_field_is_refused() -> None:
     from blowbyblow.domain.gangfight.setup import GangfightSetup
 

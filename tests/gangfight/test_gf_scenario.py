@@ -11,11 +11,15 @@ import msgspec
 from blowbyblow.domain.core import RuleEvent
 from blowbyblow.domain.gangfight.commands import GangfightCommand
 from blowbyblow.domain.gangfight.events import (
+    AreaCovered,
     AttackRolled,
+    ChargeRolled,
+    DodgeRolled,
     FallingDamage,
     FreeStrike,
     Incapacitated,
     KnockedBack,
+    MarksmanshipRolled,
     Slammed,
     SlamTreatedAsTrample,
     StoodUp,
@@ -58,8 +62,21 @@ def test_scenario_file_plays() -> None:
     for cls in (Trampled, FreeStrike, Slammed, KnockedBack, FallingDamage, StoodUp):
         assert cls.__name__ in names
     assert SlamTreatedAsTrample.__name__ not in names
-    ogre = next(s for s in played.state.fighters if s.id == "ogre")
-    assert (ogre.wounds, ogre.prone, ogre.condition) == (4, False, "active")
+    by_id = {s.id: s for s in played.state.fighters}
+    ogre = by_id["ogre"]
+    # 4 wounds from the fight and the fall, 1 more from the crossbow through the fence
+    assert (ogre.wounds, ogre.prone, ogre.condition) == (5, False, "active")
+    shot = next(
+        e for e in played.events if isinstance(e, MarksmanshipRolled) and e.shooter == "marksman"
+    )
+    assert (shot.test.pool, shot.test.tn) == (3, 4)  # at most 3 into the melee; soft cover
+    area = next(e for e in played.events if isinstance(e, AreaCovered))
+    assert (area.caught, area.clear) == (("marksman", "knight"), ("guard-2",))
+    assert [d.dodged for d in played.events if isinstance(d, DodgeRolled)] == [False, True]
+    assert next(e for e in played.events if isinstance(e, ChargeRolled)).reached
+    assert by_id["goblin"].condition == "incapacitated"
+    assert by_id["marksman"].fired == ()  # reloaded
+    assert by_id["goblin"].fired == ("grenade",)
     assert (
         fold(played.ruleset, played.ruleset.initial_state(scenario.setup), played.events[1:])
         == played.state

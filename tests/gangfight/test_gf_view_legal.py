@@ -12,7 +12,14 @@ import pytest
 from gf_helpers import BRAVE, VETERAN, model, run, setup
 
 from blowbyblow.domain.core import CommandIssued, RuleViolation
-from blowbyblow.domain.gangfight.commands import Fight, NewTurn, PowerAttack
+from blowbyblow.domain.gangfight.commands import (
+    AreaAttack,
+    Charge,
+    Fight,
+    NewTurn,
+    PowerAttack,
+    Shoot,
+)
 from blowbyblow.domain.gangfight.legal import legal_commands
 from blowbyblow.domain.gangfight.projection import view
 from blowbyblow.domain.gangfight.setup import GangfightSetup
@@ -122,7 +129,27 @@ def dead_state() -> GangfightState:
     return after(TOKEN_DUEL, [hit, hit], [4, 1, 1, 5, 1, 1])
 
 
-HAND_BUILT = [alley_state, token_state, dead_state]
+SHOOTERS = setup(
+    model("gunner", "humans", weapons=("pistol", "crossbow", "grenade")),
+    model("friend", "humans"),
+    model("orc", "orcs", weapons=("breath",)),
+    model("orc-2", "orcs"),
+    gaps=(
+        ("gunner", "orc", 9),
+        ("gunner", "orc-2", 4),
+        ("friend", "orc-2", 0),
+        ("orc", "friend", 7),
+    ),
+)
+
+
+def shooters_state() -> GangfightState:
+    """The gunner has fired its crossbow at the orc; the orc is 7" from the friend, who is in
+    base contact with orc-2."""
+    return after(SHOOTERS, [Shoot(shooter="gunner", target="orc", weapon="crossbow")], [1] * 4)
+
+
+HAND_BUILT = [alley_state, token_state, dead_state, shooters_state]
 
 
 # --- view -------------------------------------------------------------------------------------
@@ -209,8 +236,10 @@ def test_a_prone_model_is_offered_only_to_stand_up() -> None:
 
 def test_out_of_action_points_or_out_of_the_fight_nothing_is_offered() -> None:
     options = offered(DEMO[-1])
-    # the veteran spent its 3 points; the Orc is Incapacitated; the Regular is 4" from the Orc
-    assert sorted(options) == [("move", "regular"), ("new-turn", "")]
+    # the veteran spent its 3 points; the Orc is Incapacitated; the Regular is 4" from the Orc:
+    # it may move, or charge the Orc's token (ruling attack-incapacitated)
+    assert sorted(options) == [("charge", "regular"), ("move", "regular"), ("new-turn", "")]
+    assert options[("charge", "regular")].options == {"target": ("brave",)}
     hit = Fight(attacker="veteran", target="brave")
     duel = setup(VETERAN, BRAVE, gaps=(("veteran", "brave", 0),))
     spent = after(duel, [hit, hit, hit], [1] * 9)
@@ -234,6 +263,28 @@ def test_slam_and_trample_follow_size() -> None:
     # with only a same-size model in reach there is nothing to trample
     pair = initial_state(setup(OGRE, KNIGHT, gaps=(("ogre", "knight", 0),)))
     assert ("trample", "ogre") not in offered(pair) and ("slam", "ogre") in offered(pair)
+
+
+def test_shooting_charging_and_reloading_are_offered() -> None:
+    """Shoot! with each loaded ranged weapon at opposing models a gap measures, an Area of Effect
+    with an area weapon, Reload of a fired weapon, Charge! at any opposing model a gap measures;
+    a model with another in its threat range (the friend, engaged with orc-2) may not shoot."""
+    options = legal_commands(shooters_state())
+    by = {(o.type, o.actor, o.fields.get("weapon", "")): o for o in options}
+    assert by[("shoot", "gunner", "pistol")].options == {"target": ("orc", "orc-2")}
+    assert ("shoot", "gunner", "crossbow") not in by  # fired, not reloaded
+    assert by[("area-attack", "gunner", "grenade")].options == {"target": ("orc", "orc-2")}
+    assert by[("reload", "gunner", "")].options == {"weapon": ("crossbow",)}
+    assert by[("charge", "gunner", "")].options == {"target": ("orc", "orc-2")}
+    assert by[("area-attack", "orc", "breath")].options == {"target": ("gunner", "friend")}
+    assert not any(o.actor == "friend" and o.type in ("shoot", "area-attack") for o in options)
+    within = {**DEFAULTS, "ranged-range": "within-range"}
+    limited = {
+        (o.type, o.fields.get("weapon", "")): o
+        for o in legal_commands(shooters_state(), within)
+        if o.actor == "gunner"
+    }
+    assert limited[("shoot", "pistol")].options == {"target": ("orc-2",)}
 
 
 def test_tokens_may_be_attacked_and_the_dead_may_not() -> None:
@@ -272,6 +323,34 @@ def test_every_attack_the_rules_accept_is_offered(index: int) -> None:
         for kind, field in (("trample", "attacker"), ("stand-up", "fighter")):
             command = msgspec.convert({"type": kind, field: fid}, SYSTEM.command_type)
             assert accepted(state, command) == ((kind, fid) in options), command
+
+
+@pytest.mark.parametrize("index", range(len(STATES)))
+def test_every_shot_and_charge_the_rules_accept_is_offered(index: int) -> None:
+    """Shoot! and Area of Effect attacks with each weapon, and Charge!, at each model, with the
+    distance their gap gives: accepted exactly when offered."""
+    state = STATES[index]
+    options = legal_commands(state)
+    ids = [f.id for f in state.setup.fighters]
+    weapons = [w.id for w in state.setup.weapons if w.range is not None]
+
+    def offers(kind: str, actor: str, target: str, weapon: str = "") -> bool:
+        return any(
+            o.type == kind
+            and o.actor == actor
+            and o.fields.get("weapon", "") == weapon
+            and target in o.options["target"]
+            for o in options
+        )
+
+    for actor, target in product(ids, ids):
+        for wid in weapons:
+            shot = Shoot(shooter=actor, target=target, weapon=wid)
+            area = AreaAttack(attacker=actor, target=target, weapon=wid)
+            assert accepted(state, shot) == offers("shoot", actor, target, wid), shot
+            assert accepted(state, area) == offers("area-attack", actor, target, wid), area
+        charge = Charge(fighter=actor, target=target)
+        assert accepted(state, charge) == offers("charge", actor, target), charge
 
 
 def test_a_power_attack_is_not_offered_to_a_model_that_may_not_make_one() -> None:
