@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from blowbyblow.domain.core import BattleStarted, ChoiceMade, CommandIssued, DiceRolled, Event
+from blowbyblow.domain.core import (
+    BattleStarted,
+    ChoiceMade,
+    CommandIssued,
+    CommandVoided,
+    DiceRolled,
+    Event,
+)
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.codec import encode_json, to_builtins
 
@@ -42,6 +49,11 @@ def narrate(ruleset: AnyGameSystem, event: Event) -> str:
     if isinstance(event, DiceRolled):
         what = f" for {event.purpose}" if event.purpose else ""
         return f"  rolled {len(event.values)}D{event.sides}{what}: {' '.join(map(str, event.values))} ({event.source}, {event.key})"
+    if isinstance(event, CommandVoided):
+        return (
+            f"Command {event.index} (position {event.position}) voided by {event.by}: "
+            f"{event.reason}; it is not played"
+        )
     if isinstance(event, ChoiceMade):
         return f"  choice {event.key}: {event.answer} ({event.source}; options {', '.join(event.options)})"
     told = ruleset.narrate(event)
