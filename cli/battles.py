@@ -39,6 +39,7 @@ from blowbyblow.replay.service import (
     AlreadyRecorded,
     record,
 )
+from blowbyblow.replay.session import ActionRefused, ActionUnanswered
 from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
 from blowbyblow.replay.verify import verify_battle
 
@@ -138,6 +139,14 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         store = open_store()
         choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
         rec = record(store, sc, dice=source, choices=choices, fair=fair)
+    except (ActionRefused, ActionUnanswered) as e:
+        hint = ""
+        if dice is not None or fair:
+            hint = (
+                f"; the file's actions were planned for its own dice, not these: to go on from "
+                f"what these dice give, play it live (`bxb play {scenario}` without its actions)"
+            )
+        fail(f"{scenario}: {e}{hint}")
     except BlowByBlowError as e:
         fail(str(e))
     if not quiet:

@@ -267,6 +267,7 @@ def cmd_diff(
         note = f" as played ({voided} voided events left out)" if voided else ""
         typer.echo(f"identical{note}: {len(pa)} events")
         return
+    where: list[int] = []
     for label, events, played in (("A", ea, pa), ("B", eb, pb)):
         if n <= len(played):
             first = events[0].event
@@ -274,12 +275,18 @@ def cmd_diff(
             position, event = played[n - 1]
             text = narrate(get_game_system(first.ruleset), event)
         else:
-            position = (played[-1][0] if played else 0) + 1
-            text = "(the battle ends before this point)"
+            position = len(events) + 1
+            text = "(the battle ends before this position)"
+        where.append(position)
         typer.echo(f"{label} position {position}: {text.strip()}")
-    typer.echo(
-        f"first divergence at event {n} as played (A has {len(pa)} events played, B {len(pb)})"
+    at = (
+        f"position {where[0]}"
+        if where[0] == where[1]
+        else f"position {where[0]} of A, {where[1]} of B"
     )
+    voided = len(ea) - len(pa) + len(eb) - len(pb)
+    note = f"; {voided} events of voided commands left out" if voided else ""
+    typer.echo(f"first divergence at {at} (A has {len(ea)} events, B has {len(eb)}{note})")
     raise typer.Exit(1)
 
 
