@@ -107,6 +107,7 @@ class Player:
         return int(self.child.exitstatus if self.child.exitstatus is not None else -1)
 
     def kill9(self) -> None:
+        assert self.child.pid is not None
         os.kill(self.child.pid, signal.SIGKILL)
         self.child.close(force=True)
 
