@@ -115,9 +115,11 @@ class Inputs:
     dice: dict[str, tuple[int, ...]] = field(default_factory=dict)
     choices: dict[str, str] = field(default_factory=dict)
     asked: list[tuple[str, str]] = field(default_factory=list)  # (key, what), in the order asked
+    retyping: dict[str, tuple[int, ...]] = field(default_factory=dict)  # what was typed before
 
     def forget(self, key: str) -> None:
-        self.dice.pop(key, None)
+        if key in self.dice:
+            self.retyping[key] = self.dice.pop(key)
         self.choices.pop(key, None)
 
 
@@ -141,6 +143,8 @@ class TypedDice:
         if again is not None and (len(again) != n or not all(1 <= v <= sides for v in again)):
             again = None
         hint = f" (Enter: {' '.join(map(str, again))}, as in the voided command)" if again else ""
+        before = self.inputs.retyping.get(key)
+        hint += f" (typed before: {' '.join(map(str, before))})" if before else ""
         values_word = "value" if n == 1 else "values"
         while True:
             text = self.screen.ask(
@@ -438,7 +442,9 @@ class Live:
                 self.screen.say("  cancelled: nothing of it was written")
                 return
             inputs.forget(answer)
-            self.screen.say(f"  {answer}: type it again; the command is adjudicated again")
+            self.screen.say(
+                f"-- {answer} to be typed again: command {result.index} adjudicated again"
+            )
 
     def adjudicate(
         self, command: Any, inputs: Inputs, offered: dict[str, tuple[int, ...]]

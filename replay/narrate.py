@@ -15,23 +15,15 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.codec import encode_json, to_builtins
+from blowbyblow.replay.typed import format_command
 
 
 def describe_command(command: Any) -> str:
-    data = to_builtins(command)
-    kind = (
-        data.pop("type", type(command).__name__)
-        if isinstance(data, dict)
-        else type(command).__name__
-    )
-    if isinstance(data, dict):
-        parts = [
-            f"{k}={encode_json(v).decode()}"
-            for k, v in data.items()
-            if v not in (None, [], {}, "", False)
-        ]
-        return f"{kind} " + " ".join(parts)
-    return str(kind)
+    """A command as a player types it at ``bxb play`` (``replay/typed.py``)."""
+    try:
+        return format_command(command)
+    except (TypeError, ValueError):  # not a msgspec struct: say what it is
+        return f"{type(command).__name__} {encode_json(to_builtins(command)).decode()}"
 
 
 def narrate(ruleset: AnyGameSystem, event: Event) -> str:

@@ -187,7 +187,8 @@ def parse_command(system: AnyGameSystem, text: str) -> Any:
     try:
         return msgspec.convert({"type": tag, **data}, info.cls, strict=False)
     except msgspec.ValidationError as e:
-        raise TypedCommandError(f"{tag}: {_where(str(e))}") from None
+        expected = " ".join(_describe_command(tag, info))
+        raise TypedCommandError(f"{tag}: {_where(str(e))} (expected: {expected})") from None
 
 
 def _where(message: str) -> str:
@@ -232,8 +233,9 @@ def _render(value: Any) -> str:
 
 def _inline(value: Any) -> str:
     """``value`` in TOML's inline syntax."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k)} = {_inline(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, dict):  # TOML has no null: a field left out takes its default, None
+        shown = [f"{json.dumps(k)} = {_inline(v)}" for k, v in value.items() if v is not None]
+        return "{" + ", ".join(shown) + "}"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_inline(v) for v in value) + "]"
     if isinstance(value, bool):
@@ -322,16 +324,17 @@ def _describe_field(name: str, kind: mi.Type) -> Iterator[str]:
         yield shown if f.required else f"[{shown}]"
 
 
+def _describe_command(tag: str, info: mi.StructType) -> list[str]:
+    parts = [tag]
+    for f in info.fields:
+        for shown in _describe_field(f.name, f.type):
+            parts.append(shown if f.required or shown.startswith("[") else f"[{shown}]")
+    return parts
+
+
 def syntax(system: AnyGameSystem) -> list[str]:
     """One line per command of ``system``: its type, its fields (optional ones in brackets)."""
-    lines = []
-    for tag, info in command_types(system).items():
-        parts = [tag]
-        for f in info.fields:
-            for shown in _describe_field(f.name, f.type):
-                parts.append(shown if f.required or shown.startswith("[") else f"[{shown}]")
-        lines.append(" ".join(parts))
-    return lines
+    return [" ".join(_describe_command(tag, info)) for tag, info in command_types(system).items()]
 
 
 __all__ = [

@@ -39,7 +39,7 @@ PREFERENCE = {
 
 PROMPT = re.compile(
     r"(?P<dice>(?P<key>c\d+/\S+): [^\n]*?: type (?P<n>\d+) values? 1-(?P<sides>\d+)"
-    r"(?: \(Enter: (?P<again>[\d ]+), as in the voided command\))?:)"
+    r"(?: \(Enter: (?P<again>[\d ]+), as in the voided command\))?(?: \(typed before: [\d ]+\))?:)"
     r"|(?P<confirm>Enter: record command (?P<index>\d+) [^\n]*>)"
     r"|(?P<choice>c\d+/\S+: [^\n]*\(Enter: [^)\n]*\):)"
     r"|(?P<pick>(?<=\n)  [\w.]+ \[[^\n]*\] \(Enter: [^)\n]*\):)"
@@ -105,6 +105,7 @@ class Pilot:
             self.player.type(number.group(1))  # type that roll again
             m = self.until_prompt()
             assert m["dice"] and m["key"] == key, m.group(0)
+            assert "(typed before: " in m.group(0), "the prompt shows what was typed before"
             self.player.type(" ".join(map(str, self.corrected[key])))
             return
         self.player.type("")  # Enter: record it

@@ -74,6 +74,7 @@ def test_two_sessions_one_command_lands_the_other_is_told_and_rereads(tmp_path: 
     events = [e.event for e in BattleStore(db).read(battle)]
     assert [e.index for e in events if isinstance(e, CommandIssued)] == [1, 2]
     assert verify_battle(BattleStore(db), battle).ok
+    winner.wait(r"\ncommand 2>")  # each at its prompt, then Ctrl-D
     for session in sessions:
         session.child.sendeof()
         assert session.end() == 0
@@ -117,7 +118,7 @@ def test_completion_offers_commands_fields_and_the_values_the_rules_allow(tmp_pa
     table.wait(r"nyx[\s\S]*sera|sera[\s\S]*nyx")
     table.child.sendline("sera")
     # the line completed is the command given: "charge attacker=grax targets=sera"
-    table.wait(r"Command 1: charge [^\n]*attacker=\"grax\"[^\n]*targets=\[\"sera\"\]")
+    table.wait(r"Command 1: charge attacker=grax targets=sera\n")
     table.wait(r"type \d values? 1-6")
     table.interrupt()
     table.wait("nothing of it was written")
@@ -142,6 +143,7 @@ def test_seeded_dice_are_rolled_and_shown(tmp_path: Path) -> None:
     assert report.ok and report.dice_checked > 0
     values = tuple(int(v) for v in shown.group(2).split())
     assert values == seeded_roll("table-7", shown.group(3), int(shown.group(1)), 6)
+    table.wait(r"\ncommand 2>")
     table.child.sendeof()
     assert table.end() == 0
     assert re.search(r"1 command\(s\) played", table.text)
