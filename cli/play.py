@@ -41,6 +41,7 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import CommandOption, StateView
 from blowbyblow.projections.battle import voided_commands
+from blowbyblow.replay import logs
 from blowbyblow.replay.dice import (
     ChoiceSource,
     DiceError,
@@ -51,6 +52,7 @@ from blowbyblow.replay.dice import (
 )
 from blowbyblow.replay.driver import Adjudication
 from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.scenario import load_scenario
 from blowbyblow.replay.service import AlreadyRecorded, BattleSession, record
 from blowbyblow.replay.store import BattleStore, StaleVersion
@@ -586,6 +588,14 @@ def render_option(option: CommandOption) -> str:
 # --- starting and resuming -------------------------------------------------------------------
 
 
+def quiet_logs(ctx: typer.Context) -> None:
+    """At the table the narration is printed in words, so the structured log on stderr keeps to
+    warnings unless asked for (``--log-level`` or ``--log-json``), as ``bxb demo`` does."""
+    given = ctx.parent.params if ctx.parent is not None else {}
+    if given.get("log_level") is None and not given.get("log_json"):
+        logs.configure(json=False, level="warning")
+
+
 def _start(
     store: BattleStore, setup: Path, dice: str | None, label: str | None, screen: Screen
 ) -> tuple[BattleSession, bool]:
@@ -605,18 +615,26 @@ def _start(
     if physical:
         opening = ListedDice(scenario.dice) if scenario.dice else TypedDice(screen, Inputs(), {})
     choices = ScriptedChoices(scenario.choices, fallback=TypedChoices(screen, Inputs()))
+    system = get_game_system(scenario.ruleset)
     base = scenario.label
+    if scenario.commands:
+        screen.say(f"the setup's {len(scenario.commands)} action(s) first:")
     for attempt in range(2, 1000):
         try:
-            recorded = record(store, scenario, dice=opening, choices=choices, quiet=True)
+            recorded = record(
+                store,
+                scenario,
+                dice=opening,
+                choices=choices,
+                quiet=True,
+                observe=lambda event: screen.say(narrate(system, event)),
+            )
             break
         except AlreadyRecorded:
             scenario = msgspec.structs.replace(scenario, label=f"{base} #{attempt}")
     else:  # pragma: no cover
         raise BlowByBlowError("too many battles with this label in the store")
     screen.say(f"started battle {recorded.battle} ({scenario.label!r}) under {recorded.ruleset.id}")
-    for logged in recorded.events[1:]:
-        screen.say(f"{logged.position:>5}  {narrate(recorded.ruleset, logged.event)}")
     return BattleSession(store, recorded.battle), physical
 
 
@@ -663,7 +681,8 @@ def _resume(
 
 
 @app.command("play")
-def cmd_play(
+def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line option
+    ctx: typer.Context,
     setup: Annotated[
         Path | None,
         typer.Argument(help="A setup: a scenario file; its [[actions]], if any, are played first."),
@@ -689,6 +708,7 @@ def cmd_play(
     with --battle. Each command is written when it is complete; Ctrl-C writes nothing of it."""
     if (setup is None) == (battle is None):
         fail("give a setup file to start a battle, or --battle ID to resume one (not both)")
+    quiet_logs(ctx)
     screen = Screen()
     store = open_store()
     try:

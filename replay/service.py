@@ -3,6 +3,7 @@ nothing), then its first event and each command's events are appended, one trans
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
@@ -70,6 +71,7 @@ class HowToRecord(TypedDict, total=False):
     choices: ChoiceSource | None  # default: the scenario's choices, the rules' default otherwise
     quiet: bool  # True: do not log the rule steps
     fair: bool  # True: dice from a fresh secret seed, committed now, revealed by the seal
+    observe: Callable[[Event], None] | None  # told each event as it is adjudicated (narration)
 
 
 def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]) -> Recorded:
@@ -89,6 +91,7 @@ def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]
         choices=how.get("choices") or ScriptedChoices(scenario.choices),
         battle=str(battle),
         quiet=how.get("quiet", False),
+        observe=how.get("observe"),
     )
     try:
         batches, state = adjudicate_all(table, started, scenario.commands)

@@ -147,3 +147,19 @@ def test_seeded_dice_are_rolled_and_shown(tmp_path: Path) -> None:
     table.child.sendeof()
     assert table.end() == 0
     assert re.search(r"1 command\(s\) played", table.text)
+
+
+def test_the_readmes_first_play_command(tmp_path: Path) -> None:
+    """`bxb play cli/scenarios/necromunda-2023.toml --dice physical`, as the README's tour gives
+    it: the file's two actions are played first (their dice typed), then the prompt."""
+    readme = (SCENARIOS.parents[1] / "README.md").read_text()
+    line = re.search(r"^bxb play (cli/scenarios/\S+) --dice physical", readme, re.M)
+    assert line is not None
+    table = Player(
+        tmp_path / "t.sqlite", str(SCENARIOS.parents[1] / line.group(1)), "--dice", "physical"
+    )
+    pilot = Pilot(table, random.Random(3), mistype=False)
+    assert pilot.answer()["next"] == "3"
+    assert "Command 2: charge attacker=sera targets=grax weapons=whip" in table.text
+    table.child.sendeof()
+    assert table.end() == 0
