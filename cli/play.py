@@ -275,10 +275,13 @@ def field_words(system: Any) -> dict[str, list[str]]:
 class Live:
     """A battle at the table: the state shown, the commands offered, one command at a time."""
 
-    def __init__(self, screen: Screen, session: BattleSession, *, physical: bool, by: str):
+    def __init__(
+        self, screen: Screen, session: BattleSession, *, rolled: DiceSource | None, by: str
+    ):
         self.screen = screen
         self.session = session
-        self.physical = physical
+        self.rolled = rolled  # digital dice; None: the players type each roll
+        self.physical = rolled is None
         self.by = by
         self.system = session.ruleset
         self.started: BattleStarted[Any] = session.started
@@ -451,11 +454,7 @@ class Live:
     def adjudicate(
         self, command: Any, inputs: Inputs, offered: dict[str, tuple[int, ...]]
     ) -> Adjudication | None:
-        dice: DiceSource = (
-            TypedDice(self.screen, inputs, offered)
-            if self.physical
-            else SeededDice(str(self.started.dice.seed))
-        )
+        dice: DiceSource = self.rolled or TypedDice(self.screen, inputs, offered)
         choices: ChoiceSource = TypedChoices(self.screen, inputs)
         table = self.session.table(dice=dice, choices=choices, observe=self.narrate, quiet=True)
         try:
@@ -598,9 +597,9 @@ def quiet_logs(ctx: typer.Context) -> None:
 
 def _start(
     store: BattleStore, setup: Path, dice: str | None, label: str | None, screen: Screen
-) -> tuple[BattleSession, bool]:
-    """Record the setup's first event (and its actions, if it has any); the session and whether
-    its dice are physical."""
+) -> tuple[BattleSession, DiceSource | None]:
+    """Record the setup's first event (and its actions, if it has any); the session and its
+    digital dice (None when they are typed)."""
     scenario = load_scenario(setup, needs_actions=False)
     if label:
         scenario = msgspec.structs.replace(scenario, label=label)
@@ -635,7 +634,7 @@ def _start(
     else:  # pragma: no cover
         raise BlowByBlowError("too many battles with this label in the store")
     screen.say(f"started battle {recorded.battle} ({scenario.label!r}) under {recorded.ruleset.id}")
-    return BattleSession(store, recorded.battle), physical
+    return BattleSession(store, recorded.battle), None if physical else SeededDice(str(seed))
 
 
 def _seed_option(dice: str) -> str | None:
@@ -649,8 +648,9 @@ def _seed_option(dice: str) -> str | None:
 
 def _resume(
     store: BattleStore, ref: str, dice: str | None, screen: Screen
-) -> tuple[BattleSession, bool]:
-    """Pick a battle up where it stands; its dice stay as they were started."""
+) -> tuple[BattleSession, DiceSource | None]:
+    """Pick a battle up where it stands; its dice stay as they were started (the session and
+    its digital dice, None when they are typed)."""
     session = BattleSession(store, _battle(store, ref))
     if session.sealed:
         raise BlowByBlowError(
@@ -661,14 +661,12 @@ def _resume(
         raise BlowByBlowError(
             f"battle {session.battle} rolls {spec.mode} dice; `bxb play` rolls physical or seeded dice"
         )
-    physical = spec.mode == "physical"
-    if (dice is not None and (_seed_option(dice) is None) != physical) or (
-        dice is not None and not physical and _seed_option(dice) != spec.seed
-    ):
+    rolled = None if spec.mode == "physical" else SeededDice(str(spec.seed))
+    if dice is not None and _seed_option(dice) != (rolled.seed if rolled else None):
+        started = f"seeded dice (seed {spec.seed})" if rolled else "physical dice"
         fail(
-            f"--dice {dice}: battle {session.battle} was started with "
-            + ("physical dice" if physical else f"seeded dice (seed {spec.seed})")
-            + "; a battle keeps its dice (leave --dice out to resume)"
+            f"--dice {dice}: battle {session.battle} was started with {started}; "
+            "a battle keeps its dice (leave --dice out to resume)"
         )
     screen.say(
         f"resuming battle {session.battle} ({session.started.label!r}): {session.commands} "
@@ -677,7 +675,7 @@ def _resume(
     recent = [e for e in session.events if e.position > 1][-3:]
     for logged in recent:
         screen.say(f"{logged.position:>5}  {narrate(session.ruleset, logged.event)}")
-    return session, physical
+    return session, rolled
 
 
 @app.command("play")
@@ -713,15 +711,15 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     store = open_store()
     try:
         if setup is not None:
-            session, physical = _start(store, setup, dice, label, screen)
+            session, rolled = _start(store, setup, dice, label, screen)
         else:
             assert battle is not None
-            session, physical = _resume(store, battle, dice, screen)
+            session, rolled = _resume(store, battle, dice, screen)
     except (KeyboardInterrupt, EOFError):
         fail("abandoned: nothing of the opening was written", code=1)
     except BlowByBlowError as e:
         fail(str(e), code=1)
-    Live(screen, session, physical=physical, by=by or who_am_i()).run()
+    Live(screen, session, rolled=rolled, by=by or who_am_i()).run()
     screen.say(
         f"\nleft the table: battle {session.battle} has {session.commands} command(s) played; "
         f"resume with `bxb play --battle {str(session.battle)[:8]}`"
