@@ -55,7 +55,7 @@ from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.scenario import load_scenario
 from blowbyblow.replay.service import AlreadyRecorded, BattleSession, record
-from blowbyblow.replay.store import BattleStore, StaleVersion
+from blowbyblow.replay.store import BattleStore, StaleVersion, StoreError
 from blowbyblow.replay.typed import (
     TypedCommandError,
     command_types,
@@ -334,7 +334,9 @@ class Live:
                 return
             try:
                 self.dispatch(line)
-            except Quit:
+            except KeyboardInterrupt:
+                self.screen.say("\n  abandoned: nothing written")
+            except (Quit, EOFError):
                 return
 
     def completer(self) -> CommandCompleter:
@@ -388,20 +390,16 @@ class Live:
             return
         option = self.offered[number - 1]
         picks: dict[str, str] = {}
-        for word in tokens(rest):
-            name, sep, value = word.partition("=")
-            if not sep:
-                self.screen.say(f"  expected FIELD=VALUE after the number, not {word!r}")
-                return
-            picks[name] = value
         try:
+            for word in tokens(rest):
+                name, sep, value = word.partition("=")
+                if not sep:
+                    raise TypedCommandError(f"expected FIELD=VALUE after the number, not {word!r}")
+                picks[name] = value
             for name, allowed in option.options.items():
                 if name not in picks and len(allowed) > 1:
                     picks[name] = self.ask_pick(name, allowed)
             command = self.system.build_command(option, picks)
-        except KeyboardInterrupt:
-            self.screen.say("  abandoned: nothing written")
-            return
         except BlowByBlowError as e:
             self.screen.say(f"  not accepted: {e}")
             return
@@ -490,7 +488,10 @@ class Live:
     def commit(self, result: Adjudication) -> None:
         try:
             logged = self.session.commit(result)
-        except StaleVersion:
+        except StoreError as e:
+            if not isinstance(e, StaleVersion):
+                self.screen.say(f"  not written: {e}")
+                return
             self.screen.say(
                 f"  not written: another session recorded in this battle while command "
                 f"{result.index} was being entered. Here is what it played; give your command "
