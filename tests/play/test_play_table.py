@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from pathlib import Path
 from uuid import UUID
 
@@ -163,3 +164,22 @@ def test_the_readmes_first_play_command(tmp_path: Path) -> None:
     assert "Command 2: charge attacker=sera targets=grax weapons=whip" in table.text
     table.child.sendeof()
     assert table.end() == 0
+
+
+def test_bxb_log_strikes_a_voided_command_through_on_a_terminal(tmp_path: Path) -> None:
+    import pexpect
+
+    from blowbyblow.replay.service import void_command
+    from blowbyblow.replay.store import BattleStore as Store
+
+    db = tmp_path / "t.sqlite"
+    scenario = load_scenario(SCENARIOS / f"{RULESET}.toml")
+    battle = record(Store(db), scenario, quiet=True).battle
+    void_command(Store(db), battle, command=2, by="judge", reason="wrong charge")
+    shown = pexpect.run(
+        f"{Path(sys.executable).parent / 'bxb'} --db {db} log", encoding="utf-8", timeout=20
+    )
+    struck = [line for line in shown.splitlines() if "\x1b[9m" in line]  # SGR 9: strike
+    assert struck and all("[voided]" not in line for line in struck)
+    assert "voided at" in struck[0] and "wrong charge" in struck[0]
+    assert "Command 2 (position" in shown and "voided by judge: wrong charge" in shown
