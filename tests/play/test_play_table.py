@@ -179,6 +179,7 @@ def test_bxb_log_strikes_a_voided_command_through_on_a_terminal(tmp_path: Path) 
     shown = pexpect.run(
         f"{Path(sys.executable).parent / 'bxb'} --db {db} log", encoding="utf-8", timeout=20
     )
+    assert isinstance(shown, str)
     struck = [line for line in shown.splitlines() if "\x1b[9m" in line]  # SGR 9: strike
     assert struck and all("[voided]" not in line for line in struck)
     assert "voided at" in struck[0] and "wrong charge" in struck[0]
