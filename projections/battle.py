@@ -82,6 +82,8 @@ def standing(events: Sequence[Event]) -> list[tuple[int, Event]]:
     """The events that are played, each with its position: every event but those of a voided
     command and the ``CommandVoided`` events themselves."""
     voided = voided_commands(events)
+    if not voided and not any(isinstance(event, CommandVoided) for event in events):
+        return list(enumerate(events, start=1))
     return [
         (position, event)
         for position, event in enumerate(events, start=1)
@@ -103,8 +105,10 @@ def fold_battle(system: AnyGameSystem, events: Sequence[Event], position: int | 
     end = len(events) if position is None else position
     if not 1 <= end <= len(events):
         raise ValueError(f"the battle has events 1 to {len(events)}, not {end}")
-    played = (event for at, event in standing(events) if 1 < at <= end)
-    return fold(system, system.initial_state(events[0].setup), played)
+    state = system.initial_state(events[0].setup)
+    if not any(isinstance(event, CommandVoided) for event in events):
+        return fold(system, state, events[1:end])  # nothing voided: every event is played
+    return fold(system, state, (event for at, event in standing(events) if 1 < at <= end))
 
 
 __all__ = [
