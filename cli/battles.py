@@ -39,7 +39,7 @@ from blowbyblow.replay.service import (
     AlreadyRecorded,
     record,
 )
-from blowbyblow.replay.session import ActionRefused, ActionUnanswered
+from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
 from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
 from blowbyblow.replay.verify import verify_battle
 
@@ -139,7 +139,7 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         store = open_store()
         choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
         rec = record(store, sc, dice=source, choices=choices, fair=fair)
-    except (ActionRefused, ActionUnanswered) as e:
+    except (ActionRefused, ActionUnanswered, UnusedInput) as e:
         hint = ""
         if dice is not None or fair:
             hint = (
