@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
+from uuid import UUID
 
 import msgspec
 import typer
+from rich.console import Console
+from rich.text import Text
 
 from blowbyblow.cli.app import OPTS, _battle, _events, _verdict, app, fail, open_store, print_log
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError
-from blowbyblow.projections.battle import fold_battle
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
+from blowbyblow.projections.battle import (
+    VoidedCommand,
+    commands_standing,
+    fold_battle,
+    voided_commands,
+)
 from blowbyblow.replay.codec import encode_json, to_builtins
 from blowbyblow.replay.dice import (
     DiceSource,
@@ -22,6 +31,7 @@ from blowbyblow.replay.dice import (
     SeededDice,
     iter_ints,
 )
+from blowbyblow.replay.judging import BattleSealed
 from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.scenario import load_scenario
@@ -29,7 +39,8 @@ from blowbyblow.replay.service import (
     AlreadyRecorded,
     record,
 )
-from blowbyblow.replay.store import default_db_path
+from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
+from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
 from blowbyblow.replay.verify import verify_battle
 
 
@@ -128,6 +139,14 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         store = open_store()
         choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
         rec = record(store, sc, dice=source, choices=choices, fair=fair)
+    except (ActionRefused, ActionUnanswered, UnusedInput) as e:
+        hint = ""
+        if dice is not None or fair:
+            hint = (
+                f"; the file's actions were planned for its own dice, not these: to go on from "
+                f"what these dice give, play it live (`bxb play {scenario}` without its actions)"
+            )
+        fail(f"{scenario}: {e}{hint}")
     except BlowByBlowError as e:
         fail(str(e))
     if not quiet:
@@ -175,25 +194,75 @@ def cmd_demo(
         raise typer.Exit(1)
 
 
+ABANDONED_AFTER_HOURS = 24.0
+
+
 @app.command("battles")
-def cmd_battles(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """List the battles in the store, oldest first."""
+def cmd_battles(
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    abandoned_after: Annotated[
+        float,
+        typer.Option(
+            "--abandoned-after",
+            help="Hours without a new event after which a battle that is not sealed counts as "
+            "abandoned.",
+        ),
+    ] = ABANDONED_AFTER_HOURS,
+) -> None:
+    """List the battles in the store, oldest first, each with its status: started (not sealed,
+    played in within --abandoned-after hours, or with no command yet), abandoned (not sealed and
+    nothing recorded for longer), sealed; and its commands played and voided."""
     store = open_store()
+    now = datetime.datetime.now(datetime.UTC)
     for b in store.battles():
-        version = store.version(b.battle)
+        shown = battle_status(store, b.battle, now, abandoned_after)
         if as_json:
-            typer.echo(
-                encode_json(
-                    {
-                        "battle": str(b.battle),
-                        "ruleset": b.ruleset,
-                        "label": b.label,
-                        "events": version,
-                    }
-                ).decode()
-            )
+            row = {"battle": str(b.battle), "ruleset": b.ruleset, "label": b.label, **shown}
+            typer.echo(encode_json(row).decode())
         else:
-            typer.echo(f"{b.battle}  {b.ruleset:<18} {version:>6} events  {b.label}")
+            typer.echo(
+                f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  "
+                f"{shown['status']:<9} {shown['commands']:>3} played {shown['voided']:>2} voided  "
+                f"{shown['dice']:<8} {b.label}"
+            )
+
+
+def battle_status(
+    store: BattleStore, battle: UUID, now: datetime.datetime, abandoned_after: float
+) -> dict[str, Any]:
+    """What ``bxb battles`` says of a battle: its events, status, commands played and voided,
+    dice mode, and when its last event was recorded."""
+    try:
+        events = store.read(battle)
+    except BlowByBlowError:
+        version = store.version(battle)
+        return {"events": version, "status": "unreadable", "commands": 0, "voided": 0,
+                "dice": "?", "last_recorded": ""}  # fmt: skip
+    plain = [e.event for e in events]
+    first = plain[0]
+    last_at = events[-1].recorded_at
+    if isinstance(plain[-1], BattleSealed):
+        status = "sealed"
+    elif _hours_since(last_at, now) > abandoned_after:
+        status = "abandoned"
+    else:
+        status = "started"
+    return {
+        "events": len(events),
+        "status": status,
+        "commands": commands_standing(plain),
+        "voided": len(voided_commands(plain)),
+        "dice": first.dice.mode if isinstance(first, BattleStarted) else "?",
+        "last_recorded": last_at,
+    }
+
+
+def _hours_since(stamp: str, now: datetime.datetime) -> float:
+    try:
+        then = datetime.datetime.fromisoformat(stamp)
+    except ValueError:
+        return 0.0
+    return (now - then).total_seconds() / 3600
 
 
 @app.command("log")
@@ -203,9 +272,58 @@ def cmd_log(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, one event a line.")] = False,
 ) -> None:
-    """The blow-by-blow account of a battle, with the rule behind every step."""
+    """The blow-by-blow account of a battle, with the rule behind every step. A voided command
+    is shown struck through (marked [voided] when the output is not a terminal), with the
+    reason it was voided; it is not played."""
     store = open_store()
-    print_log(_events(store, _battle(store, battle)), as_json)
+    events = _events(store, _battle(store, battle))
+    voided = voided_commands([e.event for e in events])
+    if as_json:
+        print_json_log(events, voided)
+    elif voided:
+        print_struck_log(events, voided)
+    else:
+        print_log(events)
+
+
+def print_json_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> None:
+    """JSON Lines: position, type, rule, event, hash; and for an event of a voided command,
+    ``voided_at``, the position of its ``CommandVoided``."""
+    for logged in events:
+        ev = logged.event
+        line: dict[str, Any] = {"position": logged.position, "type": type(ev).__name__}
+        if isinstance(ev, RuleEvent):
+            line["rule"] = ev.rule
+        line["event"] = to_builtins(ev)
+        line["hash"] = logged.hash.hex()
+        void = next((v for v in voided if v.covers(logged.position)), None)
+        if void is not None:
+            line["voided_at"] = void.voided_at
+        typer.echo(msgspec.json.encode(line).decode())
+
+
+def print_struck_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> None:
+    """The log with each voided command's events struck through: Rich's strike style on a
+    terminal, a plain ``[voided]`` mark otherwise (pipes, files, screen readers)."""
+    first = events[0].event
+    assert isinstance(first, BattleStarted)
+    ruleset = get_game_system(first.ruleset)
+    console = Console(highlight=False, soft_wrap=True)
+    for logged in events:
+        text = narrate(ruleset, logged.event)
+        void = next((v for v in voided if v.covers(logged.position)), None)
+        if void is None:
+            console.print(Text(f"{logged.position:>5}  {text}"))
+            continue
+        why = f"  (voided at {void.voided_at} by {void.by}: {void.reason})"
+        tail = why if logged.position == void.first else ""
+        if console.is_terminal:
+            line = Text(f"{logged.position:>5}  ")
+            line.append(text, style="strike")
+            line.append(tail)
+        else:
+            line = Text(f"{logged.position:>5}  [voided] {text}{tail}")
+        console.print(line)
 
 
 @app.command("at")
@@ -216,17 +334,20 @@ def cmd_at(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The state of a battle right after the event at POSITION (time travel)."""
+    """The state of a battle right after the event at POSITION (time travel). Voided commands
+    are not played: at a position inside one, the state is the state before it."""
     store = open_store()
     bid = _battle(store, battle)
     total = store.version(bid)
     if not 1 <= position <= total:
         fail(f"position: battle {bid} has events 1 to {total}, not {position}")
-    events = _events(store, bid)[:position]
+    events = _events(store, bid)
     first = events[0].event
     assert isinstance(first, BattleStarted)
     ruleset = get_game_system(first.ruleset)
-    state = fold_battle(ruleset, [e.event for e in events])
+    plain = [e.event for e in events]
+    state = fold_battle(ruleset, plain, position)
+    void = next((v for v in voided_commands(plain) if v.covers(position)), None)
     if as_json:
         typer.echo(
             encode_json(
@@ -234,12 +355,18 @@ def cmd_at(
                     "battle": str(bid),
                     "position": position,
                     "of": total,
-                    "event": type(events[-1].event).__name__,
+                    "event": type(events[position - 1].event).__name__,
+                    "voided": void is not None,
                     "state": to_builtins(state),
                 }
             ).decode()
         )
         return
     typer.echo(f"battle {bid} after position {position} of {total}:")
-    typer.echo(f"  {narrate(ruleset, events[-1].event).strip()}")
+    typer.echo(f"  {narrate(ruleset, events[position - 1].event).strip()}")
+    if void is not None:
+        typer.echo(
+            f"  (this is command {void.index}, voided at position {void.voided_at} by "
+            f"{void.by}: {void.reason}; it is not played, so the state is the one before it)"
+        )
     typer.echo(ruleset.describe_state(state))

@@ -1,8 +1,9 @@
 """The judges' toolkit: ``bxb verify``, ``keys new``, ``seal``, ``export``, ``import``, ``whatif``,
-``diff``."""
+``diff``, ``void``."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -12,6 +13,7 @@ import typer
 from blowbyblow.cli.app import _battle, _events, _verdict, app, fail, open_store
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
+from blowbyblow.projections.battle import standing
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
 from blowbyblow.replay.judging import (
     BattleSealed,
@@ -25,7 +27,9 @@ from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import (
     save_events,
     seal_battle,
+    void_command,
 )
+from blowbyblow.replay.store import LoggedEvent
 from blowbyblow.replay.verify import verify_battle
 from blowbyblow.replay.whatif import first_divergence, parse_rulings, what_if
 
@@ -239,7 +243,10 @@ def cmd_whatif(
             )
             b = narrate(wi.ruleset, wi.alternative[q - 1]) if q <= len(wi.alternative) else "(ends)"
             mark = "*" if q >= p else " "
-            typer.echo(f"{mark}{q:>4}" + _side_by_side(a.strip(), b.strip()))
+            # the original is the battle as played: its log position may differ (voided commands)
+            moved = wi.log_position(q) != q and q <= len(wi.original)
+            where = f"{q:>4}" + (f" (log {wi.log_position(q)})" if moved else "")
+            typer.echo(f"{mark}{where}" + _side_by_side(a.strip(), b.strip()))
     if wi.fresh_dice:
         typer.echo(
             f"dice the original never rolled, drawn from the battle's seed: {', '.join(wi.fresh_dice)}"
@@ -265,20 +272,75 @@ def cmd_diff(
     a: Annotated[str, typer.Argument(help="First battle.")],
     b: Annotated[str, typer.Argument(help="Second battle.")],
 ) -> None:
-    """Compare two battles event by event and show the first divergence in plain words."""
+    """Compare two battles as played, event by event, and show the first divergence in plain
+    words. Voided commands are left out of both; positions are those of each battle's log."""
     store = open_store()
     ea, eb = _events(store, _battle(store, a)), _events(store, _battle(store, b))
-    pos = first_divergence([e.event for e in ea], [e.event for e in eb])
-    if pos is None:
-        typer.echo(f"identical: {len(ea)} events")
+    pa, pb = standing([e.event for e in ea]), standing([e.event for e in eb])
+    n = first_divergence([e for _, e in pa], [e for _, e in pb])
+    if n is None:
+        voided = len(ea) - len(pa) + len(eb) - len(pb)
+        note = f" as played ({voided} voided events left out)" if voided else ""
+        typer.echo(f"identical{note}: {len(pa)} events")
         return
-    for label, events in (("A", ea), ("B", eb)):
-        if pos <= len(events):
+    where: list[int] = []
+    for label, events, played in (("A", ea, pa), ("B", eb, pb)):
+        if n <= len(played):
             first = events[0].event
             assert isinstance(first, BattleStarted)
-            text = narrate(get_game_system(first.ruleset), events[pos - 1].event)
+            position, event = played[n - 1]
+            text = narrate(get_game_system(first.ruleset), event)
         else:
+            position = len(events) + 1
             text = "(the battle ends before this position)"
-        typer.echo(f"{label} position {pos}: {text.strip()}")
-    typer.echo(f"first divergence at position {pos} (A has {len(ea)} events, B has {len(eb)})")
+        where.append(position)
+        typer.echo(f"{label} position {position}: {text.strip()}")
+    at = (
+        f"position {where[0]}"
+        if where[0] == where[1]
+        else f"position {where[0]} of A, {where[1]} of B"
+    )
+    voided = len(ea) - len(pa) + len(eb) - len(pb)
+    note = f"; {voided} events of voided commands left out" if voided else ""
+    typer.echo(f"first divergence at {at} (A has {len(ea)} events, B has {len(eb)}{note})")
     raise typer.Exit(1)
+
+
+@app.command("void")
+def cmd_void(
+    command: Annotated[
+        int,
+        typer.Argument(
+            help="The command's number, as `bxb log` shows it ('Command 3'): the last command "
+            "that stands (void later ones first, newest first)."
+        ),
+    ],
+    reason: Annotated[str, typer.Option("--reason", help="Why it is voided (recorded).")],
+    battle: Annotated[
+        str | None,
+        typer.Option("--battle", help="Battle id, prefix or label (default: the latest)."),
+    ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option("--by", help="Who voids it (recorded; default: your login name)."),
+    ] = None,
+) -> None:
+    """Void a command: record that it is not played, who voided it and why. Nothing is deleted:
+    `bxb log` shows it struck through, and every read-back (`at`, verify, export, whatif, diff)
+    leaves it out. Only the last command that stands may be voided."""
+    store = open_store()
+    bid = _battle(store, battle)
+    try:
+        logged = void_command(store, bid, command=command, by=by or who_am_i(), reason=reason)
+    except BlowByBlowError as e:
+        fail(str(e), code=1)
+    typer.echo(f"battle {bid}, position {logged.position}: {narrate_plain(logged)}")
+
+
+def who_am_i() -> str:
+    """Who is at the keyboard, for the record: the login name, or "player"."""
+    return os.environ.get("USER") or os.environ.get("USERNAME") or "player"
+
+
+def narrate_plain(logged: LoggedEvent) -> str:
+    return narrate(get_game_system(logged.ruleset), logged.event)

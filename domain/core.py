@@ -146,7 +146,20 @@ class ChoiceMade(Event, frozen=True, kw_only=True):
     source: str
 
 
-CORE_EVENT_TYPES: tuple[type[Event], ...] = (DiceRolled, ChoiceMade)
+class CommandVoided(Event, frozen=True, kw_only=True):
+    """A correction, as an input: the command numbered ``index``, whose ``CommandIssued`` stands
+    at ``position``, is not played. Nothing is deleted: the voided command's events stay in the
+    log (evidence), and every read-back leaves them out. ``by`` names who voided it, ``reason``
+    says why (a die typed wrong, a rule misapplied). Only the last command that stands may be
+    voided, so the next command played takes the voided one's number again."""
+
+    index: int
+    position: int
+    by: str
+    reason: str
+
+
+CORE_EVENT_TYPES: tuple[type[Event], ...] = (DiceRolled, ChoiceMade, CommandVoided)
 
 
 # --- errors ---------------------------------------------------------------------------------
@@ -234,6 +247,7 @@ __all__ = [
     "ChoiceMade",
     "Command",
     "CommandIssued",
+    "CommandVoided",
     "Context",
     "DiceRolled",
     "DiceSpec",

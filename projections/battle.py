@@ -3,14 +3,19 @@
 A game system folds one event into its state (``GameSystem.evolve``, in the system's own
 ``projection.py``); these functions fold a whole log with it. Every read-back folds here: the
 state after recording, a live session picking a battle up, ``bxb at``, what-if, the benchmark.
+
+A voided command (``CommandVoided``) is not played: its events stay in the log as evidence, and
+every fold here leaves them out, with the ``CommandVoided`` itself. ``voided_commands`` says which
+commands a log voids and ``standing`` gives the events that are played.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from blowbyblow.domain.core import BattleStarted, Event
+from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, Event
 from blowbyblow.domain.system import AnyGameSystem
 
 
@@ -21,15 +26,96 @@ def fold(system: AnyGameSystem, state: Any, events: Iterable[Event]) -> Any:
     return state
 
 
+@dataclass(frozen=True)
+class VoidedCommand:
+    """A command a ``CommandVoided`` cancels: its number, where its events stand in the log
+    (``first`` is its ``CommandIssued``, ``last`` its last event), and the void itself."""
+
+    index: int
+    first: int  # position of its CommandIssued (1 = the battle's start)
+    last: int  # position of its last event
+    voided_at: int  # position of the CommandVoided
+    by: str
+    reason: str
+
+    def covers(self, position: int) -> bool:
+        return self.first <= position <= self.last
+
+
+def voided_commands(events: Sequence[Event]) -> list[VoidedCommand]:
+    """The commands ``events`` (a battle from position 1) voids, in the order they were voided.
+    A command's events run from its ``CommandIssued`` to the event before the next
+    ``CommandIssued`` or ``CommandVoided``. A void naming no command that stands at that point is
+    left out here (verification reports it)."""
+    found: list[VoidedCommand] = []
+    ends: dict[int, int] = {}  # CommandIssued position -> last position of its events
+    current: int | None = None
+    for position, event in enumerate(events, start=1):
+        if isinstance(event, CommandIssued):
+            current = position
+        elif isinstance(event, CommandVoided):
+            current = None
+        if current is not None:
+            ends[current] = position
+    for position, event in enumerate(events, start=1):
+        if not isinstance(event, CommandVoided) or event.position not in ends:
+            continue
+        issued = events[event.position - 1]
+        if not isinstance(issued, CommandIssued) or issued.index != event.index:
+            continue
+        if event.position >= position or any(v.first == event.position for v in found):
+            continue
+        found.append(
+            VoidedCommand(
+                index=event.index,
+                first=event.position,
+                last=ends[event.position],
+                voided_at=position,
+                by=event.by,
+                reason=event.reason,
+            )
+        )
+    return found
+
+
+def standing(events: Sequence[Event]) -> list[tuple[int, Event]]:
+    """The events that are played, each with its position: every event but those of a voided
+    command and the ``CommandVoided`` events themselves."""
+    voided = voided_commands(events)
+    if not voided and not any(isinstance(event, CommandVoided) for event in events):
+        return list(enumerate(events, start=1))
+    return [
+        (position, event)
+        for position, event in enumerate(events, start=1)
+        if not isinstance(event, CommandVoided) and not any(v.covers(position) for v in voided)
+    ]
+
+
+def commands_standing(events: Sequence[Event]) -> int:
+    """How many commands are played (not voided): the next command's number less one."""
+    return sum(1 for _, event in standing(events) if isinstance(event, CommandIssued))
+
+
 def fold_battle(system: AnyGameSystem, events: Sequence[Event], position: int | None = None) -> Any:
     """The state of a battle right after the event at ``position`` (1 = its ``BattleStarted``),
-    or after its last event when ``position`` is None. ``events`` is the battle from position 1."""
+    or after its last event when ``position`` is None. ``events`` is the battle from position 1;
+    a command that any of them voids is left out wherever ``position`` stands."""
     if not events or not isinstance(events[0], BattleStarted):
         raise ValueError("a battle's log starts with BattleStarted")
     end = len(events) if position is None else position
     if not 1 <= end <= len(events):
         raise ValueError(f"the battle has events 1 to {len(events)}, not {end}")
-    return fold(system, system.initial_state(events[0].setup), events[1:end])
+    state = system.initial_state(events[0].setup)
+    if not any(isinstance(event, CommandVoided) for event in events):
+        return fold(system, state, events[1:end])  # nothing voided: every event is played
+    return fold(system, state, (event for at, event in standing(events) if 1 < at <= end))
 
 
-__all__ = ["fold", "fold_battle"]
+__all__ = [
+    "VoidedCommand",
+    "commands_standing",
+    "fold",
+    "fold_battle",
+    "standing",
+    "voided_commands",
+]

@@ -98,6 +98,17 @@ class ListedDice:
     def unused(self) -> int:
         return len(self._values) - self._next
 
+    @property
+    def used(self) -> int:
+        return self._next
+
+    @property
+    def listed(self) -> int:
+        return len(self._values)
+
+    def leftover(self) -> str:
+        return " ".join(map(str, self._values[self._next :]))
+
 
 class PromptedDice:
     """Physical dice typed in by a person at a prompt, as they are rolled on the table."""
@@ -164,10 +175,17 @@ class ScriptedChoices:
         self._answers = dict(answers or {})
         self._fallback = fallback
         self.used: set[str] = set()
+        self.asked: list[str] = []  # every question asked, by its full key
+
+    @property
+    def unused(self) -> list[str]:
+        """The answers given for questions the rules never asked."""
+        return [k for k in self._answers if k not in self.used]
 
     def choose(
         self, key: str, options: tuple[str, ...], default: str, prompt: str
     ) -> tuple[str, str]:
+        self.asked.append(key)
         short = key.split("/", 1)[1] if "/" in key else key
         for k in (key, short):
             if k in self._answers:

@@ -13,7 +13,7 @@ Nothing is written here: the caller appends the events in one transaction, or no
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,9 @@ class Table:
     choices: ChoiceSource
     battle: str = ""  # the battle's id, for the log lines
     quiet: bool = False  # True: do not log the rule steps
+    # Told each event as soon as it is adjudicated (a live table narrates it); it must not
+    # write anything: the command's events are written together, or not at all.
+    observe: Callable[[Event], None] | None = None
 
     def adjudicate(
         self, state: Any, command: Any, index: int, *, first_position: int = 0
@@ -78,6 +81,8 @@ class Table:
         )
         if bound is not None:
             _log_step(bound, issued, first_position)
+        if self.observe is not None:
+            self.observe(issued)
         answer: Any = None
         while True:
             try:
@@ -91,6 +96,8 @@ class Table:
                 answer = state
             if bound is not None:
                 _log_step(bound, event, first_position + len(events) - 1)
+            if self.observe is not None:
+                self.observe(event)
         return Adjudication(events=events, state=state, index=index)
 
 

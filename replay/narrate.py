@@ -5,26 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from blowbyblow.domain.core import BattleStarted, ChoiceMade, CommandIssued, DiceRolled, Event
+from blowbyblow.domain.core import (
+    BattleStarted,
+    ChoiceMade,
+    CommandIssued,
+    CommandVoided,
+    DiceRolled,
+    Event,
+)
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.codec import encode_json, to_builtins
+from blowbyblow.replay.typed import format_command
 
 
 def describe_command(command: Any) -> str:
-    data = to_builtins(command)
-    kind = (
-        data.pop("type", type(command).__name__)
-        if isinstance(data, dict)
-        else type(command).__name__
-    )
-    if isinstance(data, dict):
-        parts = [
-            f"{k}={encode_json(v).decode()}"
-            for k, v in data.items()
-            if v not in (None, [], {}, "", False)
-        ]
-        return f"{kind} " + " ".join(parts)
-    return str(kind)
+    """A command as a player types it at ``bxb play`` (``replay/typed.py``)."""
+    try:
+        return format_command(command)
+    except (TypeError, ValueError):  # not a msgspec struct: say what it is
+        return f"{type(command).__name__} {encode_json(to_builtins(command)).decode()}"
 
 
 def narrate(ruleset: AnyGameSystem, event: Event) -> str:
@@ -42,6 +41,11 @@ def narrate(ruleset: AnyGameSystem, event: Event) -> str:
     if isinstance(event, DiceRolled):
         what = f" for {event.purpose}" if event.purpose else ""
         return f"  rolled {len(event.values)}D{event.sides}{what}: {' '.join(map(str, event.values))} ({event.source}, {event.key})"
+    if isinstance(event, CommandVoided):
+        return (
+            f"Command {event.index} (position {event.position}) voided by {event.by}: "
+            f"{event.reason}; it is not played"
+        )
     if isinstance(event, ChoiceMade):
         return f"  choice {event.key}: {event.answer} ({event.source}; options {', '.join(event.options)})"
     told = ruleset.narrate(event)

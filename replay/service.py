@@ -3,17 +3,25 @@ nothing), then its first event and each command's events are appended, one trans
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
 import structlog
 
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
+from blowbyblow.domain.core import (
+    BattleStarted,
+    BlowByBlowError,
+    CommandIssued,
+    CommandVoided,
+    DiceSpec,
+    Event,
+)
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
-from blowbyblow.projections.battle import fold_battle
+from blowbyblow.projections.battle import fold_battle, standing
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Table
+from blowbyblow.replay.driver import Adjudication, Table
 from blowbyblow.replay.judging import (
     BattleSealed,
     Checkpoint,
@@ -23,7 +31,13 @@ from blowbyblow.replay.judging import (
     seal,
 )
 from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import adjudicate_all, dice_for, split_by_command, start_event
+from blowbyblow.replay.session import (
+    adjudicate_all,
+    check_all_used,
+    dice_for,
+    split_by_command,
+    start_event,
+)
 from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
 
 log = structlog.get_logger("blowbyblow.service")
@@ -57,6 +71,7 @@ class HowToRecord(TypedDict, total=False):
     choices: ChoiceSource | None  # default: the scenario's choices, the rules' default otherwise
     quiet: bool  # True: do not log the rule steps
     fair: bool  # True: dice from a fresh secret seed, committed now, revealed by the seal
+    observe: Callable[[Event], None] | None  # told each event as it is adjudicated (narration)
 
 
 def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]) -> Recorded:
@@ -76,9 +91,11 @@ def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]
         choices=how.get("choices") or ScriptedChoices(scenario.choices),
         battle=str(battle),
         quiet=how.get("quiet", False),
+        observe=how.get("observe"),
     )
     try:
         batches, state = adjudicate_all(table, started, scenario.commands)
+        check_all_used(table.dice, table.choices)
     except BlowByBlowError as e:
         # The steps logged so far were adjudicated, never recorded: say so in the same log.
         log.warning(
@@ -120,7 +137,11 @@ def _append_all(
 
 
 class BattleSession:
-    """A battle being played live, one command at a time, from the version it was read at."""
+    """A battle being played live, one command at a time, from the version it was read at.
+
+    ``adjudicate`` runs a command in memory (nothing written); ``commit`` appends its events in
+    one transaction at the version this session read, so a session holding a stale version gets
+    StaleVersion and writes nothing; ``refresh`` reads what others recorded since."""
 
     def __init__(self, store: BattleStore, battle: UUID) -> None:
         events = store.read(battle)
@@ -130,12 +151,37 @@ class BattleSession:
         self.battle = battle
         self.started: BattleStarted[Any] = events[0].event
         self.ruleset = get_game_system(self.started.ruleset)
-        self.state = fold_battle(self.ruleset, [e.event for e in events])
-        self.version = len(events)
-        self.commands = sum(1 for e in events if isinstance(e.event, CommandIssued))
+        self.events: list[LoggedEvent] = []
+        self._take(events)
 
-    def play(self, command: Any, *, dice: DiceSource, choices: ChoiceSource) -> list[LoggedEvent]:
-        table = Table(
+    def _take(self, events: list[LoggedEvent]) -> None:
+        self.events = events
+        plain = [e.event for e in events]
+        self.state = fold_battle(self.ruleset, plain)
+        self.version = len(events)
+        played = standing(plain)
+        self.commands = sum(1 for _, e in played if isinstance(e, CommandIssued))
+        self.sealed = isinstance(plain[-1], BattleSealed)
+        # The last command that stands: the one `undo` voids (its number and position).
+        issued = [(at, e) for at, e in played if isinstance(e, CommandIssued)]
+        self.last_command: tuple[int, int] | None = (
+            (issued[-1][1].index, issued[-1][0]) if issued else None
+        )
+
+    def refresh(self) -> list[LoggedEvent]:
+        """Re-read the battle; the events recorded since this session last read it."""
+        seen = self.version
+        self._take(self.store.read(self.battle))
+        return self.events[seen:]
+
+    def moved(self) -> bool:
+        """Has anyone recorded in this battle since this session read it?"""
+        return self.store.version(self.battle) != self.version
+
+    def table(
+        self, *, dice: DiceSource, choices: ChoiceSource, observe: Any = None, quiet: bool = False
+    ) -> Table:
+        return Table(
             system=self.ruleset,
             rulings=self.ruleset.rulings_in_force(
                 self.started.ruleset_version, self.started.rulings
@@ -143,15 +189,82 @@ class BattleSession:
             dice=dice,
             choices=choices,
             battle=str(self.battle),
+            quiet=quiet,
+            observe=observe,
         )
-        result = table.adjudicate(
+
+    def adjudicate(self, command: Any, table: Table) -> Adjudication:
+        """Run ``command`` as the next command, in memory: nothing is written."""
+        if self.sealed:
+            raise JudgingError(f"battle {self.battle} is sealed; nothing more can be played in it")
+        return table.adjudicate(
             self.state, command, self.commands + 1, first_position=self.version + 1
         )
+
+    def commit(self, result: Adjudication) -> list[LoggedEvent]:
+        """Append one adjudicated command's events in one transaction (StaleVersion, writing
+        nothing, when someone else has recorded since this session read the battle)."""
         logged = self.store.append(self.battle, self.ruleset.id, self.version, result.events)
-        self.version += len(logged)
-        self.commands += 1
-        self.state = result.state
+        self._take([*self.events, *logged])
         return logged
+
+    def play(self, command: Any, *, dice: DiceSource, choices: ChoiceSource) -> list[LoggedEvent]:
+        return self.commit(self.adjudicate(command, self.table(dice=dice, choices=choices)))
+
+    def void(self, command: int, *, by: str, reason: str) -> LoggedEvent:
+        """Void command number ``command`` as this session last read the battle (StaleVersion
+        when someone else has recorded since)."""
+        logged = _void(self.store, self, command=command, by=by, reason=reason)
+        self._take([*self.events, logged])
+        return logged
+
+
+class VoidRefused(BlowByBlowError):
+    """A ``CommandVoided`` that may not be recorded (the rule: only the last command that stands,
+    in a battle not sealed, with who voids it and why)."""
+
+
+def void_command(
+    store: BattleStore, battle: UUID, *, command: int, by: str, reason: str
+) -> LoggedEvent:
+    """Record that command number ``command`` (as ``bxb log`` numbers it: "Command 3") of
+    ``battle`` is not played, by ``by``, for ``reason``, in one transaction of its own.
+
+    Only the last command that stands may be voided (void later commands first, newest first);
+    nothing is deleted, and the next command played takes the voided one's number again.
+    Raises VoidRefused (nothing written), or StaleVersion when the battle moved while voiding."""
+    return _void(store, BattleSession(store, battle), command=command, by=by, reason=reason)
+
+
+def _void(
+    store: BattleStore, session: BattleSession, *, command: int, by: str, reason: str
+) -> LoggedEvent:
+    if not by.strip():
+        raise VoidRefused("a void names who voids the command (by)")
+    if not reason.strip():
+        raise VoidRefused("a void says why the command is voided (reason)")
+    if session.sealed:
+        raise VoidRefused(
+            f"battle {session.battle} is sealed; its commands can no longer be voided"
+        )
+    last = session.last_command
+    if last is None:
+        raise VoidRefused(f"battle {session.battle} has no command to void")
+    index, position = last
+    if command != index:
+        if 1 <= command < index:
+            later = ", ".join(str(n) for n in range(index, command, -1))
+            raise VoidRefused(
+                f"command {command} cannot be voided while later commands stand: only the last "
+                f"command that stands ({index}) may be voided; void {later} first, newest first"
+            )
+        raise VoidRefused(
+            f"no command {command} stands in battle {session.battle}; the last one is {index}"
+        )
+    voided = CommandVoided(index=index, position=position, by=by.strip(), reason=reason.strip())
+    [logged] = store.append(session.battle, session.ruleset.id, session.version, [voided])
+    log.info("CommandVoided", battle=str(session.battle), command=index, position=position, by=by)
+    return logged
 
 
 def resolve_battle(store: BattleStore, ref: str | None) -> UUID:

@@ -6,15 +6,22 @@ with its position and the rule of the event concerned.
 The steps, in the order they run: read every record (``read_all``) and the seal record kept
 beside the battle; the hash chain (``check_chain``); the battle id against its first event
 (``check_battle_id``); the seal (``check_seal``); the battle's start and setup (``_started``,
-``_setup``); the dice seed (``_dice_seed``); then command by command, its number and every die
-against the battle's dice mode (``_turns``, ``_check_dice``), its re-adjudication through the
-engine's one loop (``driver.adjudicate_commands``) and the comparison with the log
-(``_compare``)."""
+``_setup``); the dice seed (``_dice_seed``); then command by command (``_readjudicate``), its
+number and every die against the battle's dice mode (``_check_dice``), its re-adjudication at
+the engine's one ``driver.Table`` and the comparison with the log (``_compare``).
+
+A voided command (``CommandVoided``) is checked as it was played: its events are in the hash
+chain, its seeded dice are recomputed, it is re-adjudicated from its recorded dice and choices
+against the state it was played in and compared with the log, so the record of what was voided
+is genuine. Then it is left out: the void must name the last command standing (its number and
+position) and say who voided it and why (``_check_void``); the next command is re-adjudicated
+from the state before the voided one, and takes its number again."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid5
@@ -23,6 +30,7 @@ from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
     CommandIssued,
+    CommandVoided,
     DiceRolled,
     Event,
     RuleEvent,
@@ -36,7 +44,7 @@ from blowbyblow.replay.dice import (
     recorded_inputs,
     seeded_roll,
 )
-from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.driver import Table
 from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
 from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
@@ -54,7 +62,8 @@ from blowbyblow.replay.store import (
 @dataclass(frozen=True)
 class Problem:
     position: int
-    # unreadable | chain | identity | sequence | seal | setup | dice | rejected | differs | file
+    # unreadable | chain | identity | sequence | seal | setup | dice | rejected | differs | void
+    # | file
     kind: str
     message: str
     rule: str = ""
@@ -78,6 +87,7 @@ class Report:
     events: int = 0
     commands: int = 0
     dice_checked: int = 0
+    voided: int = 0  # commands voided (each re-adjudicated as played, then left out)
     problem: Problem | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -246,7 +256,12 @@ def verify_events(
         first = _started(events)
         table, state = _setup(first)
         dice = _Dice(first.dice.mode, _dice_seed(report, first, sealed))
-        _readjudicate(report, table, state, _commands(events), dice)
+        _readjudicate(report, table, state, _segments(events), dice)
+        if report.voided:
+            report.notes.append(
+                f"{report.voided} voided command(s): each re-adjudicated as it was played, "
+                "then left out"
+            )
     except _Failed as failed:
         report.problem = failed.problem
     return report
@@ -318,58 +333,101 @@ def _dice_seed(
     return revealed
 
 
-def _commands(events: Sequence[LoggedEvent]) -> list[Sequence[LoggedEvent]]:
-    """The log after ``BattleStarted`` split into commands, each ``CommandIssued`` first."""
-    starts = [i for i, e in enumerate(events) if isinstance(e.event, CommandIssued)]
-    if len(events) > 1 and (not starts or starts[0] != 1):
-        raise _Failed(Problem(2, "sequence", "events before the first command"))
-    ends = [*starts[1:], len(events)] if starts else []  # a battle started, nothing played yet
-    return [events[start:end] for start, end in zip(starts, ends, strict=True)]
+def _segments(events: Sequence[LoggedEvent]) -> list[Sequence[LoggedEvent]]:
+    """The log after ``BattleStarted`` split into commands (each ``CommandIssued`` first, then
+    its events) and voids (a ``CommandVoided`` alone, written in a transaction of its own)."""
+    segments: list[list[LoggedEvent]] = []
+    for logged in events[1:]:
+        starts = isinstance(logged.event, CommandIssued | CommandVoided)
+        if starts or not segments or isinstance(segments[-1][0].event, CommandVoided):
+            segments.append([])
+        segments[-1].append(logged)
+    return list(segments)
+
+
+@dataclass(frozen=True)
+class _Played:
+    """A command that stands, and the state before it (where a void of it goes back to)."""
+
+    index: int
+    position: int
+    before: Any
 
 
 def _readjudicate(
     report: Report,
     table: Table,
     state: Any,
-    commands: list[Sequence[LoggedEvent]],
+    segments: list[Sequence[LoggedEvent]],
     dice: _Dice,
 ) -> None:
-    """Re-adjudicate each command from its recorded dice and choices and compare its events
-    with the log's, command by command, stopping at the first difference."""
-    results = adjudicate_commands(table, state, _turns(report, commands, dice))
-    for segment in commands:
-        try:
-            result = next(results)
-        except BlowByBlowError as e:
-            raise _Failed(
-                Problem(
-                    segment[0].position,
-                    "rejected",
-                    f"command {report.commands + 1} cannot be re-adjudicated from its recorded "
-                    f"inputs: {e}",
-                )
-            ) from None
-        _fail_on(_compare(segment, result.events))
-        report.commands += 1
-
-
-def _turns(report: Report, commands: list[Sequence[LoggedEvent]], dice: _Dice) -> Iterator[Turn]:
-    """Each command as it is about to be re-adjudicated: its number checked, its dice checked
-    against the battle's dice mode, and its recorded dice and choices to answer from."""
-    for n, segment in enumerate(commands, start=1):
-        issued = segment[0].event
-        assert isinstance(issued, CommandIssued)
+    """Re-adjudicate each command from its recorded dice and choices, against the state the
+    commands standing before it leave, and compare its events with the log's, stopping at the
+    first difference. A void must name the last command standing; the state goes back to the
+    one before that command, and the next command takes its number again."""
+    played: list[_Played] = []
+    for segment in segments:
+        head = segment[0]
+        if isinstance(head.event, CommandVoided):
+            state = _check_void(report, head, played)
+            continue
+        issued = head.event
+        if not isinstance(issued, CommandIssued):
+            where = "before the first command" if not played else "outside any command"
+            raise _Failed(Problem(head.position, "sequence", f"an event {where}"))
+        n = len(played) + 1
         if issued.index != n:
             raise _Failed(
                 Problem(
-                    segment[0].position,
+                    head.position,
                     "sequence",
                     f"command number {issued.index} where {n} was expected",
                 )
             )
         _check_dice(report, segment, dice)
         rolled, choices = recorded_inputs(logged.event for logged in segment)
-        yield Turn(issued.command, RecordedDice(rolled), RecordedChoices(choices))
+        own = dataclasses.replace(
+            table, dice=RecordedDice(rolled), choices=RecordedChoices(choices)
+        )
+        try:
+            result = own.adjudicate(state, issued.command, n, first_position=head.position)
+        except BlowByBlowError as e:
+            raise _Failed(
+                Problem(
+                    head.position,
+                    "rejected",
+                    f"command {n} cannot be re-adjudicated from its recorded inputs: {e}",
+                )
+            ) from None
+        _fail_on(_compare(segment, result.events))
+        played.append(_Played(n, head.position, state))
+        state = result.state
+        report.commands += 1
+
+
+def _check_void(report: Report, logged: LoggedEvent, played: list[_Played]) -> Any:
+    """A ``CommandVoided``: it names the last command standing (number and position), who voided
+    it and why. Returns the state before the voided command."""
+    void = logged.event
+    assert isinstance(void, CommandVoided)
+    if not void.by.strip() or not void.reason.strip():
+        raise _Failed(Problem(logged.position, "void", "a void must say who voided and why"))
+    if not played or (played[-1].index, played[-1].position) != (void.index, void.position):
+        last = (
+            f"command {played[-1].index} at position {played[-1].position}"
+            if played
+            else "no command"
+        )
+        raise _Failed(
+            Problem(
+                logged.position,
+                "void",
+                f"voids command {void.index} at position {void.position}, but the last command "
+                f"standing is {last}: only the last command that stands may be voided",
+            )
+        )
+    report.voided += 1
+    return played.pop().before
 
 
 @dataclass(frozen=True)

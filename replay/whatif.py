@@ -1,5 +1,6 @@
 """What-if: re-run a recorded battle's commands with the same recorded inputs under other
 rulings (or another version of the same game), and show where the outcome first diverges.
+The battle is taken as played: its voided commands are neither re-run nor compared.
 
 A roll the new path makes that the original did not is drawn from the battle's seed by its key
 (seeded battles, and fair battles once sealed), or reported as *needs a die* for physical dice.
@@ -20,7 +21,7 @@ from blowbyblow.domain.core import (
     Event,
 )
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.projections.battle import fold_battle
+from blowbyblow.projections.battle import fold_battle, standing
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.dice import (
     DiceError,
@@ -51,6 +52,13 @@ class WhatIf:
     needs_die: list[str] = field(default_factory=list)
     stopped: str = ""  # why the re-run stopped early, if it did
     fresh_dice: list[str] = field(default_factory=list)  # keys drawn from the seed
+    # Where each event of ``original`` stands in the battle's log: the original is the battle as
+    # played, without its voided commands, so its n-th event may stand later in the log.
+    original_positions: list[int] = field(default_factory=list)
+
+    def log_position(self, n: int) -> int:
+        """The log position of the original's ``n``-th event (1-based)."""
+        return self.original_positions[n - 1] if n <= len(self.original_positions) else n
 
 
 def parse_rulings(pairs: Sequence[str]) -> dict[str, str]:
@@ -81,8 +89,10 @@ def what_if(
     if not events or not isinstance(events[0].event, BattleStarted):
         raise WhatIfError("the battle has no BattleStarted")
     first: BattleStarted[Any] = events[0].event
-    body = [e.event for e in events]
-    sealed = body.pop() if isinstance(body[-1], BattleSealed) else None
+    # The battle as played: a voided command is not re-run, and its dice are not reused.
+    played = standing([e.event for e in events])
+    sealed = played.pop()[1] if isinstance(played[-1][1], BattleSealed) else None
+    body = [event for _, event in played]
     original_rs = get_game_system(first.ruleset)
     ruleset = get_game_system(ruleset_id) if ruleset_id else original_rs
     if ruleset.game != original_rs.game:
@@ -115,6 +125,7 @@ def what_if(
         needs_die=list(recorded_dice.missing),
         stopped=stopped,
         fresh_dice=drawn,
+        original_positions=[position for position, _ in played],
     )
 
 

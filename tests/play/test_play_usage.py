@@ -1,0 +1,71 @@
+"""``bxb play`` refusing what it cannot do: one ``error:`` line, nothing written. Run without a
+terminal (standard input a pipe), as a script would run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from play_helpers import SCENARIOS, setup_file
+from typer.testing import CliRunner
+
+from blowbyblow.cli.main import app
+from blowbyblow.replay.dice import ListedDice
+from blowbyblow.replay.judging import load_private_key, new_keys
+from blowbyblow.replay.scenario import load_scenario
+from blowbyblow.replay.service import record, seal_battle
+from blowbyblow.replay.store import BattleStore
+
+
+def bxb(db: Path, *args: str, given: str = "") -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["--db", str(db), *args], input=given)
+    return result.exit_code, result.output
+
+
+def one_error(out: str) -> str:
+    errors = [line for line in out.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "Traceback" not in out, out
+    return errors[0]
+
+
+def test_a_setup_or_a_battle_not_both_nor_neither(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    code, out = bxb(db, "play")
+    assert code == 2 and "give a setup file to start a battle, or --battle ID" in one_error(out)
+    code, out = bxb(db, "play", str(SCENARIOS / "asl.toml"), "--battle", "x")
+    assert code == 2 and "(not both)" in one_error(out)
+    code, out = bxb(db, "play", str(tmp_path / "missing.toml"))
+    assert code == 1 and "cannot read" in one_error(out)
+    code, out = bxb(db, "play", str(SCENARIOS / "asl.toml"), "--dice", "values:1,2")
+    assert code == 2 and "--dice: expected physical or seed:TEXT" in one_error(out)
+    assert BattleStore(db).battles() == []
+
+
+def test_a_battle_keeps_its_dice_and_a_sealed_one_takes_no_command(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    scenario = load_scenario(setup_file("wh40k-2e", tmp_path), needs_actions=False)
+    battle = record(BattleStore(db), scenario, dice=ListedDice([]), quiet=True).battle
+    code, out = bxb(db, "play", "--battle", str(battle), "--dice", "seed:7")
+    assert code == 2 and "was started with physical dice" in one_error(out)
+    version = BattleStore(db).version(battle)
+    private, _ = new_keys(tmp_path / "keys")
+    seal_battle(BattleStore(db), battle, load_private_key(private))
+    code, out = bxb(db, "play", "--battle", str(battle))
+    assert code == 1 and "is sealed" in one_error(out)
+    assert BattleStore(db).version(battle) == version + 1  # the seal alone
+
+
+def test_commands_from_a_pipe(tmp_path: Path) -> None:
+    """Without a terminal the prompts read plain lines: a script can play a battle."""
+    db = tmp_path / "b.sqlite"
+    setup = setup_file("wh40k-2e", tmp_path)
+    code, out = bxb(
+        db,
+        "play",
+        str(setup),
+        "--dice",
+        "physical",
+        given="charge model=gorg target=varro\ncharge model=snagga target=varro\n",
+    )
+    assert code == 0, out
+    assert "recorded command 1" in out and "recorded command 2" in out
+    assert "2 command(s) played" in out
