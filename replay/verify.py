@@ -5,9 +5,11 @@ with its position and the rule of the event concerned.
 
 The steps, in the order they run: read every record (``read_all``) and the seal record kept
 beside the battle; the hash chain (``check_chain``); the seal (``check_seal``); the battle's start
-and setup (``_started``, ``_setup``); the dice seed (``_dice_seed``); then command by command, its
-number and seeded dice (``_turns``, ``_check_dice``), its re-adjudication through the engine's one
-loop (``driver.adjudicate_commands``) and the comparison with the log (``_compare``)."""
+and setup (``_started``, ``_setup``); a fair battle's escrow and contributions (``_fair_start``);
+the dice seed (``_dice_seed``); then command by command, its number and seeded dice (``_turns``,
+``_check_dice``: a fair battle's dice must all be drawn from its seed), its re-adjudication
+through the engine's one loop (``driver.adjudicate_commands``) and the comparison with the log
+(``_compare``)."""
 
 from __future__ import annotations
 
@@ -34,6 +36,14 @@ from blowbyblow.replay.dice import (
     seeded_roll,
 )
 from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.fairness import (
+    FairnessError,
+    OutOfPlace,
+    check_contributions,
+    dice_seed,
+    is_escrowed,
+    read_fair_start,
+)
 from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
 from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
@@ -216,8 +226,9 @@ def verify_events(
             )
         first = _started(events)
         table, state = _setup(first)
-        seed = _dice_seed(report, first, sealed)
-        _readjudicate(report, table, state, _commands(events), seed)
+        start = _fair_start(report, first, events, table.system.view(state).sides)
+        dice = _DiceCheck(_dice_seed(report, first, sealed, events), fair=first.dice.mode == "fair")
+        _readjudicate(report, table, state, _commands(events, start), dice)
     except _Failed as failed:
         report.problem = failed.problem
     return report
@@ -270,20 +281,67 @@ def _setup(first: BattleStarted[Any]) -> tuple[Table, Any]:
     return table, state
 
 
+@dataclass(frozen=True)
+class _DiceCheck:
+    """How a battle's digital dice are checked: the seed they are recomputed from (None: they
+    cannot be), and whether every die must be drawn from it (a fair battle's)."""
+
+    seed: str | None
+    fair: bool
+
+
+def _fair_start(
+    report: Report, first: BattleStarted[Any], events: Sequence[LoggedEvent], sides: tuple[str, ...]
+) -> int:
+    """How many events precede the first command: ``BattleStarted`` and, in a fair battle, its
+    escrow and one contribution from each side, all of them given before the first command."""
+    if not is_escrowed(first.dice) or first.origin is not None:
+        return 1
+    plain = [e.event for e in events]
+    try:
+        start = read_fair_start(plain)
+        check_contributions(sides, start.contributions)
+    except OutOfPlace as e:
+        raise _Failed(Problem(e.position, "dice", e.message)) from None
+    except FairnessError as e:
+        raise _Failed(Problem(3, "dice", str(e))) from None
+    missing = [s for s in sides if s not in start.contributions]
+    if start.length < len(events) and (missing or not start.contributions):
+        raise _Failed(
+            Problem(
+                start.length + 1,
+                "dice",
+                "command 1 of a fair battle was played before every side gave its "
+                f"contribution (missing: {', '.join(missing) or 'every side'})",
+            )
+        )
+    if start.length == len(events):
+        waiting = f"; waiting for contributions from {', '.join(missing)}" if missing else ""
+        report.notes.append(f"fair battle started, no command yet{waiting}")
+    return start.length
+
+
 def _dice_seed(
-    report: Report, first: BattleStarted[Any], sealed: BattleSealed | None
+    report: Report,
+    first: BattleStarted[Any],
+    sealed: BattleSealed | None,
+    events: Sequence[LoggedEvent],
 ) -> str | None:
-    """The seed every digital die is recomputed from: a seeded battle's, or the one a fair
-    battle's seal reveals, which must be the one committed to at the start."""
+    """The seed every digital die is recomputed from: a seeded battle's, or, once the seal has
+    revealed the seed a fair battle committed to at its start, the one drawn from it (and, since
+    ``bxb-fair-v2``, from the sides' contributions)."""
     if first.dice.mode == "seeded":
         return first.dice.seed
     if first.dice.mode != "fair":
         return None
     revealed = sealed.checkpoint.seed if sealed is not None else None
     if revealed is None:
+        if sealed is not None:
+            raise _Failed(
+                Problem(report.events, "seal", "the seal of a fair battle does not reveal its seed")
+            )
         report.notes.append(
-            "fair dice: the seed is not revealed until the battle is sealed, "
-            "so digital dice were not recomputed"
+            "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
         )
         return None
     if commitment(revealed) != first.dice.commitment:
@@ -294,16 +352,19 @@ def _dice_seed(
                 "the revealed seed does not match the commitment made at the start",
             )
         )
-    return revealed
+    return dice_seed(first, [e.event for e in events], revealed)
 
 
-def _commands(events: Sequence[LoggedEvent]) -> list[Sequence[LoggedEvent]]:
-    """The log after ``BattleStarted`` split into commands, each ``CommandIssued`` first."""
+def _commands(events: Sequence[LoggedEvent], start: int = 1) -> list[Sequence[LoggedEvent]]:
+    """The log after its ``start`` events (``BattleStarted``, a fair battle's escrow and
+    contributions) split into commands, each ``CommandIssued`` first."""
     starts = [i for i, e in enumerate(events) if isinstance(e.event, CommandIssued)]
-    if len(events) > 1 and (not starts or starts[0] != 1):
-        raise _Failed(Problem(2, "sequence", "events before the first command"))
+    if len(events) > start and (not starts or starts[0] != start):
+        raise _Failed(Problem(start + 1, "sequence", "events before the first command"))
+    if not starts:
+        return []
     ends = [*starts[1:], len(events)]
-    return [events[start:end] for start, end in zip(starts, ends, strict=True)]
+    return [events[s:end] for s, end in zip(starts, ends, strict=True)]
 
 
 def _readjudicate(
@@ -311,11 +372,11 @@ def _readjudicate(
     table: Table,
     state: Any,
     commands: list[Sequence[LoggedEvent]],
-    seed: str | None,
+    dice: _DiceCheck,
 ) -> None:
     """Re-adjudicate each command from its recorded dice and choices and compare its events
     with the log's, command by command, stopping at the first difference."""
-    results = adjudicate_commands(table, state, _turns(report, commands, seed))
+    results = adjudicate_commands(table, state, _turns(report, commands, dice))
     for segment in commands:
         try:
             result = next(results)
@@ -333,7 +394,7 @@ def _readjudicate(
 
 
 def _turns(
-    report: Report, commands: list[Sequence[LoggedEvent]], seed: str | None
+    report: Report, commands: list[Sequence[LoggedEvent]], dice_check: _DiceCheck
 ) -> Iterator[Turn]:
     """Each command as it is about to be re-adjudicated: its number checked, its seeded dice
     recomputed, and its recorded dice and choices to answer from."""
@@ -348,17 +409,30 @@ def _turns(
                     f"command number {issued.index} where {n} was expected",
                 )
             )
-        if seed is not None:
-            _check_dice(report, segment, seed)
+        _check_dice(report, segment, dice_check)
         dice, choices = recorded_inputs(logged.event for logged in segment)
         yield Turn(issued.command, RecordedDice(dice), RecordedChoices(choices))
 
 
-def _check_dice(report: Report, segment: Sequence[LoggedEvent], seed: str) -> None:
-    """Every digital die of a command recomputed from the battle's seed and the roll's key."""
+def _check_dice(report: Report, segment: Sequence[LoggedEvent], check: _DiceCheck) -> None:
+    """Every digital die of a command recomputed from the battle's seed and the roll's key; in a
+    fair battle, every die must be a digital one (a die labelled otherwise would escape the
+    check)."""
+    seed = check.seed
     for logged in segment:
         ev = logged.event
         if not isinstance(ev, DiceRolled):
+            continue
+        if check.fair and ev.source != SeededDice.source:
+            raise _Failed(
+                Problem(
+                    logged.position,
+                    "dice",
+                    f"die {ev.key} is labelled {ev.source!r}, but every die of a fair battle "
+                    f"is drawn from its seed ({SeededDice.source!r})",
+                )
+            )
+        if seed is None:
             continue
         report.dice_checked += 1
         expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
