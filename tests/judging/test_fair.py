@@ -494,7 +494,7 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-@pytest.mark.parametrize("umask", [0o000, 0o077])
+@pytest.mark.parametrize("umask", [0o000, 0o077, 0o277])
 def test_key_files_are_private_whatever_the_umask(tmp_path: Path, umask: int) -> None:
     old = os.umask(umask)
     try:
