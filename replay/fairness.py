@@ -265,6 +265,16 @@ def read_fair_start(events: Sequence[Event]) -> FairStart:
     return FairStart(escrow=escrow, contributions=contributions, length=n)
 
 
+def start_length(events: Sequence[Event]) -> int:
+    """How many events of a battle's log come before its first command: 1 (``BattleStarted``),
+    or, in a fair battle, its escrow and contributions too (what-if and other re-runs start
+    after them)."""
+    first = events[0] if events else None
+    if isinstance(first, BattleStarted) and is_escrowed(first.dice) and first.origin is None:
+        return read_fair_start(events).length
+    return 1
+
+
 def _load(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], FairStart]:
     events = store.read(battle)
     if not events or not isinstance(events[0].event, BattleStarted):
@@ -366,4 +376,5 @@ __all__ = [
     "reveal_seed",
     "sides_of",
     "start_fair",
+    "start_length",
 ]

@@ -35,6 +35,7 @@ from blowbyblow.replay.fairness import (
     contribute,
     open_fair,
     start_fair,
+    start_length,
 )
 from blowbyblow.replay.judging import (
     BattleSealed,
@@ -576,3 +577,11 @@ def test_record_fair_needs_an_escrow_key(
     code, out = bxb(db, "record", scenario_file(), "--judge-key", str(judge.escrow))
     assert code == 2 and "go with --fair" in out, out
     assert BattleStore(db).battles() == []
+
+
+def test_the_start_of_a_log_is_counted_for_re_runs(judge: KeyFiles) -> None:
+    store = BattleStore(":memory:")
+    fair = record(store, demo(), quiet=True, fair=terms(judge))
+    plain = record(store, get_game_system("necromunda-2023").demo(), quiet=True)
+    assert start_length([e.event for e in fair.events]) == 4
+    assert start_length([e.event for e in plain.events]) == 1
