@@ -127,7 +127,7 @@ def _ask_contributions(fair: FairBattle) -> dict[str, str]:
         f"fair battle {fair.battle}: the table's secret seed is committed: {fair.commitment}"
     )
     typer.echo("Each side now gives a value of its own (a word, a number, a phrase);")
-    typer.echo("the dice depend on every one, and on the seed nobody at the table knows.")
+    typer.echo("the dice depend on every one, and on the seed above, kept secret until the seal.")
     asked: dict[str, str] = {}
     for side in fair.missing:
         while True:
@@ -209,7 +209,9 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         ),
     ] = None,
 ) -> None:
-    """Record a battle from a scenario file. Nothing is written unless every action is legal."""
+    """Record a battle from a scenario file. Nothing is written unless every action is legal;
+    with --fair, the battle's start (commitment, escrow, contributions) is written first and
+    stays, whatever its actions do."""
     try:
         sc = load_scenario(scenario, ruleset)
         if label:
@@ -230,8 +232,8 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
             rec = record(store, sc, dice=source, choices=choices)
     except StartedAndKept as e:
         fail(str(e), code=1)
-    except FairnessError as e:
-        fail(f"--fair: {e}")
+    except FairnessError as e:  # before anything is written: the contributions given
+        fail(f"--contribution: {e}")
     except BlowByBlowError as e:
         fail(str(e))
     if not quiet:

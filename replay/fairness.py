@@ -196,7 +196,7 @@ def start_fair(store: BattleStore, scenario: AnyScenario, terms: FairTerms) -> F
     if terms.all_at_start and terms.ask is None and (missing or not given):
         raise FairnessError(
             f"every side gives a contribution at the start: missing {', '.join(missing) or 'all'}"
-            " (give SIDE=VALUE for each)"
+            f" (expected SIDE=VALUE for each of {', '.join(sides) or 'the sides'})"
         )
     battle = battle_id_for(started)
     if store.version(battle):
