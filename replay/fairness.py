@@ -245,9 +245,7 @@ def read_fair_start(events: Sequence[Event]) -> FairStart:
     the first command. FairnessError naming what is out of place."""
     escrow = events[1] if len(events) > 1 and isinstance(events[1], SeedEscrowed) else None
     if escrow is None:
-        raise FairnessError(
-            "position 2: a fair battle's seed must be escrowed right after its start"
-        )
+        raise OutOfPlace(2, "a fair battle's seed must be escrowed right after its start")
     contributions: dict[str, str] = {}
     n = 2
     while n < len(events) and isinstance(events[n], ContributionGiven):

@@ -297,14 +297,15 @@ def _fair_start(
     escrow and one contribution from each side, all of them given before the first command."""
     if not is_escrowed(first.dice) or first.origin is not None:
         return 1
-    plain = [e.event for e in events]
     try:
-        start = read_fair_start(plain)
-        check_contributions(sides, start.contributions)
+        start = read_fair_start([e.event for e in events])
     except OutOfPlace as e:
         raise _Failed(Problem(e.position, "dice", e.message)) from None
-    except FairnessError as e:
-        raise _Failed(Problem(3, "dice", str(e))) from None
+    for position, (side, value) in enumerate(start.contributions.items(), start=3):
+        try:
+            check_contributions(sides, {side: value})
+        except FairnessError as e:
+            raise _Failed(Problem(position, "dice", str(e))) from None
     missing = [s for s in sides if s not in start.contributions]
     if start.length < len(events) and (missing or not start.contributions):
         raise _Failed(

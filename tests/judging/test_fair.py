@@ -439,6 +439,7 @@ def test_a_fair_start_out_of_shape_is_refused(
     copy, battle, _ = _forge(store, position, change)
     report = verify_battle(copy, battle)
     assert not report.ok and report.problem is not None and message in report.problem.message
+    assert (report.problem.kind, report.problem.position) == ("dice", position)
 
 
 def test_a_command_before_every_contribution_is_refused(
