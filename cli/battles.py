@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
@@ -31,7 +32,21 @@ from blowbyblow.replay.dice import (
     SeededDice,
     iter_ints,
 )
-from blowbyblow.replay.judging import BattleSealed
+from blowbyblow.replay.fairness import (
+    FairBattle,
+    FairnessError,
+    FairTerms,
+    StartedAndKept,
+    check_contributions,
+)
+from blowbyblow.replay.judging import (
+    ESCROW_KEY_TAG,
+    BattleSealed,
+    ContributionGiven,
+    SeedEscrowed,
+    default_key_dir,
+    load_escrow_public_key,
+)
 from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.scenario import load_scenario
@@ -89,6 +104,69 @@ def _dice_option(spec: str | None) -> DiceSource | None:
     fail(f"--dice: expected seed:TEXT, physical or values:1,2,3, not {spec!r}")
 
 
+def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -> FairTerms:
+    """--fair's judge keys and contributions, checked; the missing contributions are asked for
+    at the prompt when there is one (after the commitment is shown)."""
+    default = default_key_dir() / "judge.escrow.pub"
+    if not judge_keys and not default.exists():
+        fail(
+            f"--fair: no judge's escrow key at {default}; give --judge-key FILE (a judge's "
+            "NAME.escrow.pub, made by `bxb keys new`) or --judge-key x25519:HEX"
+        )
+    try:
+        keys = [ESCROW_KEY_TAG + load_escrow_public_key(k) for k in judge_keys or [str(default)]]
+    except BlowByBlowError as e:
+        fail(f"--judge-key: {e}")
+    given: dict[str, str] = {}
+    for pair in contributions or []:
+        side, sep, value = pair.partition("=")
+        if not sep or not side.strip():
+            fail(f"--contribution: expected SIDE=VALUE such as Orks=waaagh, not {pair!r}")
+        if side.strip().casefold() in {s.casefold() for s in given}:
+            fail(f"--contribution: {side.strip()} given twice; a side gives one value")
+        given[side.strip()] = value
+    return FairTerms(
+        judge_keys=keys,
+        contributions=given,
+        ask=_ask_contributions if sys.stdin.isatty() else None,
+    )
+
+
+def _ask_contributions(fair: FairBattle) -> dict[str, str]:
+    """At the table: the commitment is shown first, then each side types its value."""
+    typer.echo(
+        f"fair battle {fair.battle}: the table's secret seed is committed: {fair.commitment}"
+    )
+    typer.echo("Each side now gives a value of its own (a word, a number, a phrase);")
+    typer.echo("the dice depend on every one, and on the seed above, kept secret until the seal.")
+    asked: dict[str, str] = {}
+    for side in fair.missing:
+        while True:
+            text = input(f"{side}'s contribution: ")
+            try:
+                asked.update(check_contributions(fair.sides, {side: text}))
+                break
+            except FairnessError as e:
+                typer.echo(f"  not accepted: {e}")
+    return asked
+
+
+def _print_fair_start(events: list[LoggedEvent]) -> None:
+    first = events[0].event
+    assert isinstance(first, BattleStarted)
+    escrow = next(e.event for e in events if isinstance(e.event, SeedEscrowed))
+    given = [e.event for e in events if isinstance(e.event, ContributionGiven)]
+    typer.echo(f"fair dice: seed committed {first.dice.commitment}")
+    typer.echo(
+        "  escrowed to judge key(s) "
+        + ", ".join(f"{ESCROW_KEY_TAG}{b.judge[:16]}…" for b in escrow.boxes)
+    )
+    typer.echo("  contributions: " + ", ".join(f"{g.side}={g.value!r}" for g in given))
+    typer.echo(
+        "  `bxb seal` (with the judge's key) reveals the seed; then `bxb verify` checks every die"
+    )
+
+
 @app.command("record")
 def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line option
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
@@ -120,12 +198,31 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         bool,
         typer.Option(
             "--fair",
-            help="Provably fair dice: record a commitment to a "
-            "fresh secret seed now, reveal the seed when the battle is sealed.",
+            help="Provably fair dice: a fresh secret seed, committed and escrowed to the "
+            "judge's key, mixed with a value from each side; the seal reveals it.",
         ),
     ] = False,
+    judge_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--judge-key",
+            help="With --fair: the judge's escrow key the seed is encrypted to, a "
+            "NAME.escrow.pub file or x25519:HEX; repeatable "
+            f"(default {default_key_dir() / 'judge.escrow.pub'}).",
+        ),
+    ] = None,
+    contribution: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--contribution",
+            help="With --fair: SIDE=VALUE, a side's own value the dice depend on; one per side, "
+            "repeatable; asked at the prompt when missing and the terminal is interactive.",
+        ),
+    ] = None,
 ) -> None:
-    """Record a battle from a scenario file. Nothing is written unless every action is legal."""
+    """Record a battle from a scenario file. Nothing is written unless every action is legal;
+    with --fair, the battle's start (commitment, escrow, contributions) is written first and
+    stays, whatever its actions do."""
     try:
         sc = load_scenario(scenario, ruleset)
         if label:
@@ -136,12 +233,21 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
             source = None
         if fair and (source is not None or dice is not None):
             fail("--fair makes its own secret seed; do not combine it with --dice")
+        if not fair and (judge_key or contribution):
+            fail("--judge-key and --contribution go with --fair")
         store = open_store()
         choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
-        rec = record(store, sc, dice=source, choices=choices, fair=fair)
+        if fair:
+            rec = record(store, sc, choices=choices, fair=_fair_terms(judge_key, contribution))
+        else:
+            rec = record(store, sc, dice=source, choices=choices)
+    except StartedAndKept as e:
+        fail(str(e), code=1)
+    except FairnessError as e:  # before anything is written: the contributions given
+        fail(f"--contribution: {e}")
     except (ActionRefused, ActionUnanswered, UnusedInput) as e:
         hint = ""
-        if dice is not None or fair:
+        if dice is not None:
             hint = (
                 f"; the file's actions were planned for its own dice, not these: to go on from "
                 f"what these dice give, play it live (`bxb play {scenario}` without its actions)"
@@ -151,6 +257,8 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         fail(str(e))
     if not quiet:
         print_log(rec.events)
+    if fair:
+        _print_fair_start(rec.events)
     typer.echo(
         f"recorded battle {rec.battle} ({sc.label!r}, {len(rec.events)} events) in {store_name()}"
     )

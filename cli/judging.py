@@ -18,9 +18,11 @@ from blowbyblow.replay.export import ExportError, export_battle, import_battle, 
 from blowbyblow.replay.judging import (
     BattleSealed,
     default_key_dir,
+    key_files,
     load_private_key,
     load_public_key,
     new_keys,
+    write_public_keys,
 )
 from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import get_game_system
@@ -103,8 +105,18 @@ def cmd_verify(
         raise typer.Exit(1)
 
 
-keys_app = typer.Typer(help="Signing keys for sealing battles (Ed25519).", no_args_is_help=True)
+keys_app = typer.Typer(
+    help="A judge's keys: one Ed25519 private key signs seals; the escrow key fair battles' "
+    "seeds are encrypted to is derived from it.",
+    no_args_is_help=True,
+)
 app.add_typer(keys_app, name="keys")
+
+
+def _show_keys(private: Path, public: Path, escrow: Path) -> None:
+    typer.echo(f"private key: {private} (yours alone: it signs seals and opens escrowed seeds)")
+    typer.echo(f"public key:  {public} ({public.read_text().strip()}; for --public-key)")
+    typer.echo(f"escrow key:  {escrow} ({escrow.read_text().strip()}; for record --fair)")
 
 
 @keys_app.command("new")
@@ -112,17 +124,40 @@ def cmd_keys_new(
     directory: Annotated[
         Path | None,
         typer.Option(
-            "--dir", help=f"Where to write NAME.key and NAME.pub (default {default_key_dir()})."
+            "--dir",
+            help=f"Where to write NAME.key, NAME.pub and NAME.escrow.pub (default "
+            f"{default_key_dir()}); a folder only you can open.",
         ),
     ] = None,
     name: Annotated[str, typer.Option("--name")] = "judge",
 ) -> None:
-    """Make a new signing key pair (the private key file is readable by you alone)."""
+    """Make a new key pair: the private key file (mode 0600, in a folder of mode 0700) and the
+    two public keys to hand out, for checking seals and for escrowing fair seeds."""
     try:
-        private, public = new_keys(directory or default_key_dir(), name)
+        files = new_keys(directory or default_key_dir(), name)
     except BlowByBlowError as e:
         fail(str(e))
-    typer.echo(f"private key: {private}\npublic key:  {public} ({public.read_text().strip()})")
+    _show_keys(*files)
+
+
+@keys_app.command("public")
+def cmd_keys_public(
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."
+        ),
+    ] = None,
+) -> None:
+    """Write NAME.pub and NAME.escrow.pub again beside a private key NAME.key (for a key made
+    before escrow keys existed, or public files lost) and show them."""
+    path = key or default_key_dir() / "judge.key"
+    try:
+        files = key_files(path)
+        write_public_keys(files, load_private_key(path))
+    except (BlowByBlowError, OSError) as e:
+        fail(str(e))
+    _show_keys(*files)
 
 
 @app.command("seal")
@@ -137,7 +172,9 @@ def cmd_seal(
         ),
     ] = None,
 ) -> None:
-    """Verify a battle, then close it with a signed checkpoint (revealing a fair battle's seed)."""
+    """Verify a battle, then close it with a signed checkpoint. A fair battle's seed is opened
+    from the escrow in the store with the key, checked against its commitment and revealed; the
+    battle must verify with it, every die recomputed. Needs only the key, on any machine."""
     store = open_store()
     bid = _battle(store, battle)
     try:

@@ -12,6 +12,14 @@ a new algorithm gets a new name):
 
 It uses neither Python's ``random`` nor anything about the machine, so any program in any
 language can recompute every die from the seed and the roll keys.
+
+Fair dice, algorithm ``bxb-fair-v2`` (docs/dice.md): the dice seed is the hex of
+
+    SHA-256( "bxb-fair-v2" 0x00 || u32(len S) || S || u32(k)
+             || for each contribution, in order of side:  u32(len side) || side || u32(len value) || value )
+
+where S is the table's secret seed, k the number of contributions, u32 a 4-byte big-endian
+length in bytes, every text UTF-8; every die is then drawn by ``bxb-dice-v1`` from that seed.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from typing import Protocol
 from blowbyblow.domain.core import BlowByBlowError, ChoiceMade, DiceRolled, Event
 
 ALGORITHM = "bxb-dice-v1"
+FAIR_ALGORITHM = "bxb-fair-v2"
 _SPACE = 2**64
 
 
@@ -63,6 +72,30 @@ class SeededDice:
 
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
         return seeded_roll(self.seed, key, n, sides), self.source
+
+
+def _framed(text: str) -> bytes:
+    data = text.encode("utf-8")
+    return len(data).to_bytes(4, "big") + data
+
+
+def fair_dice_seed(seed: str, contributions: Mapping[str, str]) -> str:
+    """The seed a fair battle's dice are drawn from (``bxb-fair-v2``): the table's secret seed
+    mixed with every side's contribution, so that no one of them alone decides any die."""
+    ordered = sorted(contributions.items(), key=lambda kv: kv[0].encode("utf-8"))
+    material = FAIR_ALGORITHM.encode() + b"\x00" + _framed(seed)
+    material += len(ordered).to_bytes(4, "big")
+    for side, value in ordered:
+        material += _framed(side) + _framed(value)
+    return hashlib.sha256(material).hexdigest()
+
+
+class FairDice(SeededDice):
+    """A fair battle's digital dice: seeded dice (recorded as ``seeded``) whose seed is the
+    table's secret seed mixed with the sides' contributions."""
+
+    def __init__(self, seed: str, contributions: Mapping[str, str]) -> None:
+        super().__init__(fair_dice_seed(seed, contributions))
 
 
 def _check(key: str, values: Sequence[int], n: int, sides: int) -> tuple[int, ...]:

@@ -4,9 +4,13 @@
   appended to the battle as ``BattleSealed`` (so the battle is closed to further commands) and
   kept as well in a seal record of its own beside the battle, so that deleting the battle's
   trailing events, the seal included, is still caught.
-- *Fair mode*: at the start the battle records only a commitment to its dice seed,
-  ``SHA-256("bxb-commit-v1" 0x00 seed)``; the seed is kept aside and revealed in the seal, and
-  anyone can then recompute every digital die from it and the roll keys.
+- *Fair dice* (docs/dice.md, docs/judging.md): at the start the battle records only a commitment
+  to the table's secret seed, ``SHA-256("bxb-commit-v1" 0x00 seed)``, and the seed itself
+  encrypted to the judges' escrow keys (``SeedEscrowed``); then each side gives a value of its own
+  (``ContributionGiven``); the dice come from the seed mixed with every contribution
+  (``dice.FAIR_ALGORITHM``). The seal reveals the seed, and anyone can then recompute every die.
+  ``replay.fairness`` starts fair battles and finds their dice; this module holds the events,
+  the keys and the escrow's cryptography.
 """
 
 from __future__ import annotations
@@ -14,17 +18,25 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import stat
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
+from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.hazmat.primitives import hashes, hpke, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from blowbyblow.domain.core import BlowByBlowError, Event
 
 CHECKPOINT_ALGORITHM = "bxb-checkpoint-v1"
 COMMIT_ALGORITHM = "bxb-commit-v1"
+ESCROW_ALGORITHM = "bxb-escrow-v1"
+# RFC 9180 HPKE, base mode: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305. The
+# library makes a fresh ephemeral key for every box and binds ``info`` into the key schedule.
+_ESCROW_SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
 
 
 class JudgingError(BlowByBlowError):
@@ -50,7 +62,29 @@ class BattleSealed(Event, frozen=True, kw_only=True):
     signature: str  # hex
 
 
-JUDGE_EVENT_TYPES: tuple[type[Event], ...] = (BattleSealed,)
+class EscrowBox(msgspec.Struct, frozen=True, kw_only=True):
+    """The seed encrypted to one judge's escrow key."""
+
+    judge: str  # hex of the judge's X25519 escrow public key
+    sealed: str  # hex of HPKE's encapsulated key followed by the ciphertext
+
+
+class SeedEscrowed(Event, frozen=True, kw_only=True):
+    """Position 2 of a fair battle: its secret seed, readable only with a judge's private key
+    (``bxb-escrow-v1``, docs/judging.md), so whoever seals it can reveal it from the store."""
+
+    algorithm: str
+    boxes: tuple[EscrowBox, ...]
+
+
+class ContributionGiven(Event, frozen=True, kw_only=True):
+    """A side's own value, given after the seed was committed: the dice depend on it."""
+
+    side: str
+    value: str
+
+
+JUDGE_EVENT_TYPES: tuple[type[Event], ...] = (BattleSealed, SeedEscrowed, ContributionGiven)
 
 
 def commitment(seed: str) -> str:
@@ -72,6 +106,25 @@ def _signed_bytes(checkpoint: Checkpoint) -> bytes:
 
 
 # --- keys ------------------------------------------------------------------------------------
+#
+# A judge has ONE secret: an Ed25519 private key (NAME.key). It signs seals, and the judge's
+# escrow key, the X25519 key fair battles' seeds are encrypted to, is derived from it
+# (``bxb-escrow-key-v1``: HKDF-SHA256 over the Ed25519 private key's 32 raw bytes, info
+# "bxb-escrow-key-v1", 32 bytes, taken as an X25519 private key). One file to guard, back up and
+# carry to whatever machine seals; HKDF with its own label makes the escrow key independent of
+# the signing key, so using one reveals nothing of the other. Two public keys are published:
+# NAME.pub (hex, for `--public-key`) and NAME.escrow.pub (``x25519:HEX``, for `record --fair`).
+# The escrow key is written with its ``x25519:`` tag so that a sealing key (bare hex of the same
+# length) cannot be taken for it by mistake: a seed escrowed to that would be lost.
+
+ESCROW_KEY_ALGORITHM = "bxb-escrow-key-v1"
+ESCROW_KEY_TAG = "x25519:"
+
+
+class KeyFiles(NamedTuple):
+    private: Path  # NAME.key, PEM PKCS#8, 0600: the judge's one secret
+    public: Path  # NAME.pub: the sealing public key, hex
+    escrow: Path  # NAME.escrow.pub: the escrow public key, x25519:HEX
 
 
 def default_key_dir() -> Path:
@@ -79,21 +132,89 @@ def default_key_dir() -> Path:
     return Path(base) / "blowbyblow" / "keys"
 
 
-def new_keys(directory: Path, name: str = "judge") -> tuple[Path, Path]:
-    """Write NAME.key (private, PEM PKCS#8, mode 0600) and NAME.pub (hex) in ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
-    private_path, public_path = directory / f"{name}.key", directory / f"{name}.pub"
-    if private_path.exists():
-        raise JudgingError(f"{private_path} exists already; not overwriting a signing key")
+def private_folder(directory: Path, *, ours: bool = False) -> Path:
+    """``directory``, created with mode 0700 whatever the umask (and any missing parent too).
+    An existing folder others may open is closed to them when it is ``ours`` (blowbyblow's own:
+    the default key folder, a seed vault), refused otherwise: a secret goes nowhere else."""
+    missing = [d for d in (directory, *directory.parents) if not d.exists()]
+    for d in reversed(missing):
+        d.mkdir(mode=0o700)
+        os.chmod(d, 0o700)  # mkdir's mode is masked by the umask; chmod is not
+    mode = stat.S_IMODE(directory.stat().st_mode)
+    if mode & 0o077 and ours:
+        os.chmod(directory, 0o700)
+    elif mode & 0o077:
+        raise JudgingError(
+            f"{directory} may be opened by others (mode {mode:04o}); keys go in a folder only "
+            f"you can open: `chmod 700 {directory}`, or choose another folder"
+        )
+    return directory
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """A new file readable and writable by its owner alone (0600 whatever the umask), written
+    and flushed to disk; never overwrites."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def new_keys(directory: Path, name: str = "judge") -> KeyFiles:
+    """Write NAME.key (the private key, PEM PKCS#8, mode 0600, in a folder of mode 0700),
+    NAME.pub and NAME.escrow.pub in ``directory``."""
+    if not name or "/" in name or name.startswith("."):
+        raise JudgingError(f"--name: expected a plain file name such as judge, not {name!r}")
+    private_folder(directory, ours=directory == default_key_dir())
+    files = key_files(directory / f"{name}.key")
+    if files.private.exists():
+        raise JudgingError(f"{files.private} exists already; not overwriting a signing key")
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem)
-    public_path.write_text(public_hex(key) + "\n", encoding="ascii")
-    return private_path, public_path
+    write_private(files.private, pem)
+    write_public_keys(files, key)
+    return files
+
+
+def key_files(private: Path) -> KeyFiles:
+    """The files of the key pair whose private key is ``private`` (NAME.key)."""
+    stem = private.name.removesuffix(".key")
+    return KeyFiles(
+        private=private,
+        public=private.with_name(f"{stem}.pub"),
+        escrow=private.with_name(f"{stem}.escrow.pub"),
+    )
+
+
+def write_public_keys(files: KeyFiles, key: Ed25519PrivateKey) -> None:
+    """(Re)write the two public key files of ``key`` (mode 0644 whatever the umask: anyone may
+    read them, only the judge may change them); they can always be made again from it."""
+    _write_public(files.public, public_hex(key))
+    _write_public(files.escrow, escrow_public_text(escrow_key(key)))
+
+
+def _write_public(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.fchmod(fd, 0o644)
+        os.write(fd, (text + "\n").encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def public_hex(key: Ed25519PrivateKey) -> str:
@@ -102,6 +223,30 @@ def public_hex(key: Ed25519PrivateKey) -> str:
         .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         .hex()
     )
+
+
+def escrow_key(key: Ed25519PrivateKey) -> X25519PrivateKey:
+    """The judge's escrow key, derived from the signing key (``bxb-escrow-key-v1``)."""
+    raw = key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    derived = HKDF(
+        algorithm=hashes.SHA256(), length=32, salt=None, info=ESCROW_KEY_ALGORITHM.encode()
+    ).derive(raw)
+    return X25519PrivateKey.from_private_bytes(derived)
+
+
+def escrow_public_hex(key: X25519PrivateKey) -> str:
+    return (
+        key.public_key()
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        .hex()
+    )
+
+
+def escrow_public_text(key: X25519PrivateKey) -> str:
+    """The escrow public key as it is published and given to `record --fair`: x25519:HEX."""
+    return ESCROW_KEY_TAG + escrow_public_hex(key)
 
 
 def load_private_key(path: Path) -> Ed25519PrivateKey:
@@ -114,12 +259,20 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     return key
 
 
-def load_public_key(text_or_path: str) -> str:
-    """A public key as hex, given the hex itself or a .pub file holding it."""
+def _key_text(text_or_path: str) -> str:
     candidate = text_or_path.strip()
     p = Path(candidate)
-    if p.exists():
-        candidate = p.read_text(encoding="ascii").strip()
+    if candidate and p.is_file():
+        try:
+            candidate = p.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise JudgingError(f"{text_or_path}: cannot read a key from it: {e}") from None
+    return candidate
+
+
+def load_public_key(text_or_path: str) -> str:
+    """A sealing public key as hex, given the hex itself or a .pub file holding it."""
+    candidate = _key_text(text_or_path)
     try:
         raw = bytes.fromhex(candidate)
         Ed25519PublicKey.from_public_bytes(raw)
@@ -128,6 +281,26 @@ def load_public_key(text_or_path: str) -> str:
             f"{text_or_path!r} is neither a hex Ed25519 public key nor a file holding one"
         ) from None
     return candidate.lower()
+
+
+def load_escrow_public_key(text_or_path: str) -> str:
+    """A judge's escrow public key as hex, given x25519:HEX or a NAME.escrow.pub file."""
+    candidate = _key_text(text_or_path)
+    expected = "expected the judge's escrow key, x25519:HEX, or a NAME.escrow.pub file holding it"
+    if not candidate.lower().startswith(ESCROW_KEY_TAG):
+        hint = " (that is a sealing key, NAME.pub)" if _is_hex32(candidate) else ""
+        raise JudgingError(f"{text_or_path!r} is not an escrow key{hint}: {expected}")
+    hex_part = candidate[len(ESCROW_KEY_TAG) :].lower()
+    if not _is_hex32(hex_part):
+        raise JudgingError(f"{text_or_path!r}: {expected} (64 hex digits after x25519:)")
+    return hex_part
+
+
+def _is_hex32(text: str) -> bool:
+    try:
+        return len(bytes.fromhex(text)) == 32
+    except ValueError:
+        return False
 
 
 def seal(checkpoint: Checkpoint, key: Ed25519PrivateKey) -> BattleSealed:
@@ -148,9 +321,64 @@ def signature_ok(sealed: BattleSealed) -> bool:
     return True
 
 
+# --- escrow ----------------------------------------------------------------------------------
+
+
+def _escrow_info(battle: str, commitment_hex: str) -> bytes:
+    """What binds a box to its battle: a box copied into another battle does not open."""
+    return f"{ESCROW_ALGORITHM}\x00{battle}\x00{commitment_hex}".encode()
+
+
+def escrow_seed(seed: str, battle: str, commitment_hex: str, judges: list[str]) -> SeedEscrowed:
+    """``seed`` encrypted to each judge's escrow key (hex), for the battle ``battle``."""
+    if not judges:
+        raise JudgingError("a fair battle's seed must be escrowed to at least one judge's key")
+    info = _escrow_info(battle, commitment_hex)
+    boxes = []
+    for judge in dict.fromkeys(judges):
+        public = X25519PublicKey.from_public_bytes(bytes.fromhex(judge))
+        sealed = _ESCROW_SUITE.encrypt(seed.encode("ascii"), public, info=info)
+        boxes.append(EscrowBox(judge=judge, sealed=sealed.hex()))
+    return SeedEscrowed(algorithm=ESCROW_ALGORITHM, boxes=tuple(boxes))
+
+
+def open_escrow(
+    escrowed: SeedEscrowed, battle: str, commitment_hex: str, key: Ed25519PrivateKey
+) -> str:
+    """The seed in ``escrowed``, opened with the judge's key; it must match the commitment."""
+    if escrowed.algorithm != ESCROW_ALGORITHM:
+        raise JudgingError(f"unknown escrow algorithm {escrowed.algorithm!r}")
+    mine = escrow_key(key)
+    me = escrow_public_hex(mine)
+    box = next((b for b in escrowed.boxes if b.judge == me), None)
+    if box is None:
+        to = ", ".join(ESCROW_KEY_TAG + b.judge[:16] + "…" for b in escrowed.boxes) or "no key"
+        raise JudgingError(
+            f"the seed of battle {battle} is escrowed to {to}, not to your key "
+            f"({ESCROW_KEY_TAG}{me[:16]}…)"
+        )
+    try:
+        seed = _ESCROW_SUITE.decrypt(
+            bytes.fromhex(box.sealed), mine, info=_escrow_info(battle, commitment_hex)
+        ).decode("ascii")
+    except (InvalidTag, ValueError, UnicodeDecodeError):
+        raise JudgingError(
+            f"the escrowed seed of battle {battle} does not open with your key: "
+            "the escrow was altered, or made for another battle"
+        ) from None
+    if commitment(seed) != commitment_hex:
+        raise JudgingError(
+            f"the escrowed seed of battle {battle} does not match the commitment made at its "
+            "start: the escrow was altered"
+        )
+    return seed
+
+
 class SeedVault:
-    """Where a fair battle's seed waits, secret, until the seal reveals it: one file per battle
-    (mode 0600) in a folder beside the store, or memory for an in-memory store."""
+    """The table's own copy of its fair battles' seeds, so that a battle played live can be
+    resumed on the same machine: one file per battle (mode 0600, fsynced) in a folder (mode 0700)
+    beside the store, or memory for an in-memory store. The judge does not need it: the seal
+    opens the escrow in the store. Battles recorded before escrow existed have only this copy."""
 
     def __init__(self, directory: Path | None) -> None:
         self.directory = directory
@@ -160,10 +388,11 @@ class SeedVault:
         if self.directory is None:
             self._memory[battle] = seed
             return
-        self.directory.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.directory / battle, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(seed)
+        private_folder(self.directory, ours=True)
+        path = self.directory / battle
+        if path.exists():
+            raise JudgingError(f"a seed for battle {battle} is kept already; not overwriting it")
+        write_private(path, seed.encode("ascii"))
 
     def get(self, battle: str) -> str | None:
         if self.directory is None:

@@ -1,14 +1,18 @@
 """Recording battles: a scenario is played in memory first (so a bad action anywhere writes
-nothing), then its first event and each command's events are appended, one transaction each."""
+nothing), then its first event and each command's events are appended, one transaction each.
+A fair battle is the exception: its start is written first (``fairness.start_fair``), since its
+dice depend on contributions given after the seed is committed, and it stays once written."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
 import structlog
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import (
     BattleStarted,
@@ -21,13 +25,12 @@ from blowbyblow.domain.core import (
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold_battle, standing
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Adjudication, Table
+from blowbyblow.replay.driver import Adjudication, Table, Turn, adjudicate_commands
+from blowbyblow.replay.fairness import FairTerms, StartedAndKept, reveal_seed, start_fair
 from blowbyblow.replay.judging import (
     BattleSealed,
     Checkpoint,
     JudgingError,
-    commitment,
-    new_fair_seed,
     seal,
 )
 from blowbyblow.replay.registry import get_game_system
@@ -38,7 +41,7 @@ from blowbyblow.replay.session import (
     split_by_command,
     start_event,
 )
-from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
+from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for, chain
 
 log = structlog.get_logger("blowbyblow.service")
 
@@ -70,16 +73,22 @@ class HowToRecord(TypedDict, total=False):
     dice: DiceSource | None  # default: the scenario's seed, or its listed dice
     choices: ChoiceSource | None  # default: the scenario's choices, the rules' default otherwise
     quiet: bool  # True: do not log the rule steps
-    fair: bool  # True: dice from a fresh secret seed, committed now, revealed by the seal
+    # Fair dice (docs/judging.md): a fresh secret seed, committed and escrowed to the judges'
+    # keys, mixed with each side's contribution; revealed by the seal.
+    fair: FairTerms
     observe: Callable[[Event], None] | None  # told each event as it is adjudicated (narration)
 
 
 def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]) -> Recorded:
     """Record ``scenario`` as a new battle: every command is adjudicated before anything is
-    written. With ``fair``, the dice come from a fresh secret seed whose commitment is recorded
-    now and which the seal will reveal."""
+    written. With ``fair``, the battle's start (commitment, escrow, contributions) is written
+    first and stays, whatever its commands do; the commands are then adjudicated with the fair
+    dice, and written only if every one of them is legal."""
+    fair = how.get("fair")
+    if fair is not None:
+        return _record_fair(store, scenario, fair, how)
     ruleset = get_game_system(scenario.ruleset)
-    dice, spec, fair_seed = _dice(scenario, how.get("dice"), fair=how.get("fair", False))
+    dice, spec = _dice(scenario, how.get("dice"))
     started = start_event(ruleset, scenario, spec)
     battle = battle_id_for(started)
     if store.version(battle):
@@ -102,8 +111,6 @@ def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]
             "BattleRefused", battle=str(battle), ruleset=ruleset.id, reason=str(e), written=0
         )
         raise
-    if fair_seed is not None:
-        store.vault.put(str(battle), fair_seed)
     return Recorded(
         battle=battle,
         ruleset=ruleset,
@@ -112,18 +119,47 @@ def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]
     )
 
 
-def _dice(
-    scenario: AnyScenario, given: DiceSource | None, *, fair: bool
-) -> tuple[DiceSource, DiceSpec, str | None]:
-    """The battle's dice, how they are recorded, and a fair battle's secret seed."""
-    if fair:
-        fair_seed = new_fair_seed()
-        spec = DiceSpec(mode="fair", algorithm=ALGORITHM, commitment=commitment(fair_seed))
-        return SeededDice(fair_seed), spec, fair_seed
+def _record_fair(
+    store: BattleStore, scenario: AnyScenario, terms: FairTerms, how: HowToRecord
+) -> Recorded:
+    """A fair battle: its start written first, then its commands, all or none."""
+    if how.get("dice") is not None:
+        raise JudgingError("a fair battle makes its own dice: give no other dice source")
+    fair = start_fair(
+        store,
+        scenario,
+        dataclasses.replace(terms, all_at_start=True, keep_seed=False),
+    )
+    table = Table(
+        system=fair.ruleset,
+        rulings=fair.started.rulings,
+        dice=fair.dice(),
+        choices=how.get("choices") or ScriptedChoices(scenario.choices),
+        battle=str(fair.battle),
+        quiet=how.get("quiet", False),
+    )
+    state = fold_battle(fair.ruleset, [e.event for e in fair.events])
+    turns = (Turn(command) for command in scenario.commands)
+    batches: list[list[Event]] = []
+    try:
+        for result in adjudicate_commands(table, state, turns, first_position=len(fair.events) + 1):
+            batches.append(result.events)
+            state = result.state
+    except BlowByBlowError as e:
+        log.warning("BattleRefused", battle=str(fair.battle), reason=str(e), written="start")
+        raise StartedAndKept(fair.battle, f"no command was written: {e}") from None
+    logged = list(fair.events)
+    for batch in batches:
+        logged.extend(store.append(fair.battle, fair.ruleset.id, len(logged), batch))
+    return Recorded(battle=fair.battle, ruleset=fair.ruleset, events=logged, state=state)
+
+
+def _dice(scenario: AnyScenario, given: DiceSource | None) -> tuple[DiceSource, DiceSpec]:
+    """The battle's dice and how they are recorded."""
     dice = given or dice_for(scenario)[0]
     if isinstance(dice, SeededDice):
-        return dice, DiceSpec(mode="seeded", algorithm=ALGORITHM, seed=dice.seed), None
-    return dice, DiceSpec(mode="physical"), None
+        return dice, DiceSpec(mode="seeded", algorithm=ALGORITHM, seed=dice.seed)
+    return dice, DiceSpec(mode="physical")
 
 
 def _append_all(
@@ -290,9 +326,12 @@ def resolve_battle(store: BattleStore, ref: str | None) -> UUID:
     raise BattleNotFound(f"no battle {ref!r} in this store (see `bxb battles`)")
 
 
-def seal_battle(store: BattleStore, battle: UUID, key: Any) -> LoggedEvent:
-    """Verify the battle, then close it with a signed checkpoint (revealing a fair battle's seed)."""
-    from blowbyblow.replay.verify import verify_battle
+def seal_battle(store: BattleStore, battle: UUID, key: Ed25519PrivateKey) -> LoggedEvent:
+    """Verify the battle, then close it with a signed checkpoint. A fair battle's seed is opened
+    from its escrow with the judge's key (or, recorded before escrow, taken from this store's
+    seed vault), checked against its commitment, and revealed in the checkpoint; the battle must
+    verify with it, every digital die recomputed, before the seal is written."""
+    from blowbyblow.replay.verify import verify_battle, verify_events
 
     report = verify_battle(store, battle)
     if not report.ok:
@@ -305,13 +344,7 @@ def seal_battle(store: BattleStore, battle: UUID, key: Any) -> LoggedEvent:
         raise JudgingError(f"battle {battle} is sealed already")
     first = events[0].event
     assert isinstance(first, BattleStarted)
-    seed: str | None = None
-    if first.dice.mode == "fair":
-        seed = store.vault.get(str(battle))
-        if seed is None or commitment(seed) != first.dice.commitment:
-            raise JudgingError(
-                f"the secret seed of fair battle {battle} is not in this store's vault"
-            )
+    seed = reveal_seed(store, events, key) if first.dice.mode == "fair" else None
     checkpoint = Checkpoint(
         algorithm="bxb-checkpoint-v1",
         battle=str(battle),
@@ -319,7 +352,18 @@ def seal_battle(store: BattleStore, battle: UUID, key: Any) -> LoggedEvent:
         last_hash=events[-1].hash.hex(),
         seed=seed,
     )
-    return store.seal(battle, first.ruleset, seal(checkpoint, key))
+    sealed = seal(checkpoint, key)
+    if seed is not None:
+        # The battle as it will read once sealed: now its dice can be checked.
+        as_sealed = [*events, *chain(battle, first.ruleset, events[-1], [sealed], [""])]
+        report = verify_events(battle, as_sealed)
+        if not report.ok:
+            assert report.problem is not None
+            raise JudgingError(
+                "will not seal: with the revealed seed the battle fails verification: "
+                + report.problem.describe()
+            )
+    return store.seal(battle, first.ruleset, sealed)
 
 
 def save_events(store: BattleStore, ruleset: AnyGameSystem, events: list[Event]) -> Recorded:

@@ -6,7 +6,8 @@ with its position and the rule of the event concerned.
 The steps, in the order they run: read every record (``read_all``) and the seal record kept
 beside the battle; the hash chain (``check_chain``); the battle id against its first event
 (``check_battle_id``); the seal (``check_seal``); the battle's start and setup (``_started``,
-``_setup``); the dice seed (``_dice_seed``); then command by command (``_readjudicate``), its
+``_setup``); a fair battle's escrow and contributions (``_fair_start``); the dice seed
+(``_dice_seed``); then command by command (``_readjudicate``), its
 number and every die against the battle's dice mode (``_check_dice``), its re-adjudication at
 the engine's one ``driver.Table`` and the comparison with the log (``_compare``).
 
@@ -45,6 +46,14 @@ from blowbyblow.replay.dice import (
     seeded_roll,
 )
 from blowbyblow.replay.driver import Table
+from blowbyblow.replay.fairness import (
+    FairnessError,
+    OutOfPlace,
+    check_contributions,
+    dice_seed,
+    is_escrowed,
+    read_fair_start,
+)
 from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
 from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
@@ -255,8 +264,9 @@ def verify_events(
             )
         first = _started(events)
         table, state = _setup(first)
-        dice = _Dice(first.dice.mode, _dice_seed(report, first, sealed))
-        _readjudicate(report, table, state, _segments(events), dice)
+        start = _fair_start(report, first, events, table.system.view(state).sides)
+        dice = _Dice(first.dice.mode, _dice_seed(report, first, sealed, events))
+        _readjudicate(report, table, state, _segments(events, start), dice)
         if report.voided:
             report.notes.append(
                 f"{report.voided} voided command(s): each re-adjudicated as it was played, "
@@ -306,20 +316,59 @@ def _setup(first: BattleStarted[Any]) -> tuple[Table, Any]:
     return table, state
 
 
+def _fair_start(
+    report: Report, first: BattleStarted[Any], events: Sequence[LoggedEvent], sides: tuple[str, ...]
+) -> int:
+    """How many events precede the first command: ``BattleStarted`` and, in a fair battle, its
+    escrow and one contribution from each side, all of them given before the first command."""
+    if not is_escrowed(first.dice) or first.origin is not None:
+        return 1
+    try:
+        start = read_fair_start([e.event for e in events])
+    except OutOfPlace as e:
+        raise _Failed(Problem(e.position, "dice", e.message)) from None
+    for position, (side, value) in enumerate(start.contributions.items(), start=3):
+        try:
+            check_contributions(sides, {side: value})
+        except FairnessError as e:
+            raise _Failed(Problem(position, "dice", str(e))) from None
+    missing = [s for s in sides if s not in start.contributions]
+    if start.length < len(events) and (missing or not start.contributions):
+        raise _Failed(
+            Problem(
+                start.length + 1,
+                "dice",
+                "command 1 of a fair battle was played before every side gave its "
+                f"contribution (missing: {', '.join(missing) or 'every side'})",
+            )
+        )
+    if start.length == len(events):
+        waiting = f"; waiting for contributions from {', '.join(missing)}" if missing else ""
+        report.notes.append(f"fair battle started, no command yet{waiting}")
+    return start.length
+
+
 def _dice_seed(
-    report: Report, first: BattleStarted[Any], sealed: BattleSealed | None
+    report: Report,
+    first: BattleStarted[Any],
+    sealed: BattleSealed | None,
+    events: Sequence[LoggedEvent],
 ) -> str | None:
-    """The seed every digital die is recomputed from: a seeded battle's, or the one a fair
-    battle's seal reveals, which must be the one committed to at the start."""
+    """The seed every digital die is recomputed from: a seeded battle's, or, once the seal has
+    revealed the seed a fair battle committed to at its start, the one drawn from it (and, since
+    ``bxb-fair-v2``, from the sides' contributions)."""
     if first.dice.mode == "seeded":
         return first.dice.seed
     if first.dice.mode != "fair":
         return None
     revealed = sealed.checkpoint.seed if sealed is not None else None
     if revealed is None:
+        if sealed is not None:
+            raise _Failed(
+                Problem(report.events, "seal", "the seal of a fair battle does not reveal its seed")
+            )
         report.notes.append(
-            "fair dice: the seed is not revealed until the battle is sealed, "
-            "so digital dice were not recomputed"
+            "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
         )
         return None
     if commitment(revealed) != first.dice.commitment:
@@ -330,14 +379,15 @@ def _dice_seed(
                 "the revealed seed does not match the commitment made at the start",
             )
         )
-    return revealed
+    return dice_seed(first, [e.event for e in events], revealed)
 
 
-def _segments(events: Sequence[LoggedEvent]) -> list[Sequence[LoggedEvent]]:
-    """The log after ``BattleStarted`` split into commands (each ``CommandIssued`` first, then
-    its events) and voids (a ``CommandVoided`` alone, written in a transaction of its own)."""
+def _segments(events: Sequence[LoggedEvent], start: int = 1) -> list[Sequence[LoggedEvent]]:
+    """The log after its ``start`` events (``BattleStarted``, a fair battle's escrow and
+    contributions) split into commands (each ``CommandIssued`` first, then its events) and voids
+    (a ``CommandVoided`` alone, written in a transaction of its own)."""
     segments: list[list[LoggedEvent]] = []
-    for logged in events[1:]:
+    for logged in events[start:]:
         starts = isinstance(logged.event, CommandIssued | CommandVoided)
         if starts or not segments or isinstance(segments[-1][0].event, CommandVoided):
             segments.append([])

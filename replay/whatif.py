@@ -31,6 +31,7 @@ from blowbyblow.replay.dice import (
     recorded_inputs,
 )
 from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.fairness import dice_seed, start_length
 from blowbyblow.replay.judging import BattleSealed
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.store import LoggedEvent
@@ -92,6 +93,11 @@ def what_if(
     # The battle as played: a voided command is not re-run, and its dice are not reused.
     played = standing([e.event for e in events])
     sealed = played.pop()[1] if isinstance(played[-1][1], BattleSealed) else None
+    # A fair battle's seed is drawn from its start (escrow, contributions): the re-run is not
+    # fair itself, it reuses the dice, so those events are not part of what is compared.
+    opening = start_length([event for _, event in played])
+    seed = _seed(first, sealed, [event for _, event in played])
+    played = [played[0], *played[opening:]]
     body = [event for _, event in played]
     original_rs = get_game_system(first.ruleset)
     ruleset = get_game_system(ruleset_id) if ruleset_id else original_rs
@@ -101,7 +107,6 @@ def what_if(
         )
     started = _restart(first, ruleset, rulings, origin=str(events[0].originator_id))
     drawn: list[str] = []
-    seed = _seed(first, sealed)
     dice, choices = recorded_inputs(body)
     recorded_dice = RecordedDice(
         dice, fallback=_DrawFromSeed(seed, drawn) if seed is not None else None
@@ -153,12 +158,14 @@ def _restart(
     )
 
 
-def _seed(first: BattleStarted[Any], sealed: Event | None) -> str | None:
-    """The seed new rolls are drawn from: a seeded battle's, or a sealed fair battle's."""
+def _seed(first: BattleStarted[Any], sealed: Event | None, events: Sequence[Event]) -> str | None:
+    """The seed new rolls are drawn from: a seeded battle's, or a sealed fair battle's (mixed
+    with the sides' contributions, as its dice were)."""
     if first.dice.mode == "seeded":
         return first.dice.seed
     if first.dice.mode == "fair" and isinstance(sealed, BattleSealed):
-        return sealed.checkpoint.seed
+        revealed = sealed.checkpoint.seed
+        return dice_seed(first, events, revealed) if revealed is not None else None
     return None
 
 

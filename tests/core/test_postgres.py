@@ -1,15 +1,40 @@
 """The same store on PostgreSQL, as a tournament server runs it: battles recorded and verified,
-and many tables writing at once with a stale writer writing nothing."""
+many tables writing at once with a stale writer writing nothing, and a fair battle recorded at a
+table and sealed on the judge's machine."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from uuid import uuid4
 
+import msgspec
 import psycopg
 import pytest
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hpke
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from psycopg import sql
 
+from blowbyblow.domain.core import BattleStarted
+from blowbyblow.replay.dice import fair_dice_seed
+from blowbyblow.replay.fairness import FairTerms
+from blowbyblow.replay.judging import (
+    BattleSealed,
+    JudgingError,
+    SeedEscrowed,
+    load_private_key,
+    new_keys,
+    open_escrow,
+)
+from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.service import record
 from blowbyblow.replay.store import BattleStore, StaleVersion
 from blowbyblow.replay.verify import verify_battle
 
@@ -68,3 +93,94 @@ def test_concurrent_writers_one_wins_the_other_writes_nothing(pg_url: str) -> No
         verify_battle(store, rec.battle).ok is False
     )  # the copied tail does not follow from the rules
     assert [e.position for e in store.read(rec.battle)] == list(range(1, version + len(tail) + 1))
+
+
+# --- fair dice with the store on a server -----------------------------------------------------
+
+
+def _every_byte(url: str) -> bytes:
+    """Every row of every table of the database, as bytes: all that reading the store can see."""
+    out: list[bytes] = []
+    with psycopg.connect(url) as con:
+        tables = con.execute(
+            "select table_schema, table_name from information_schema.tables "
+            "where table_schema not in ('pg_catalog', 'information_schema')"
+        ).fetchall()
+        assert tables
+        for schema, table in tables:
+            query = sql.SQL("select * from {}.{}").format(
+                sql.Identifier(schema), sql.Identifier(table)
+            )
+            for row in con.execute(query):
+                for value in row:
+                    out.append(value if isinstance(value, bytes) else str(value).encode())
+    return b"\n".join(out)
+
+
+def _forms(hex_text: str) -> list[bytes]:
+    return [hex_text.encode(), hex_text.upper().encode(), bytes.fromhex(hex_text)]
+
+
+def test_a_fair_battle_recorded_at_a_table_is_sealed_on_the_judges_machine(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The table records against the server with only the judge's escrow public key; the
+    judge's machine, holding only the judge's private key (no seed folder, nothing else),
+    seals it from the server; until then nothing in the database tells the seed."""
+    judge = new_keys(tmp_path / "judge-keys")
+    sides = {"goliath": "chainaxe", "escher": "wych"}
+    scenario = get_game_system("necromunda-2023").demo()
+    scenario = msgspec.structs.replace(
+        scenario, commands=scenario.commands[:1]
+    )  # legal whatever the dice
+    table = BattleStore(pg_url)
+    terms = FairTerms(judge_keys=[judge.escrow.read_text()], contributions=sides)
+    rec = record(table, scenario, quiet=True, fair=terms)
+    before = _every_byte(pg_url)
+    report = verify_battle(table, rec.battle)
+    assert (
+        report.ok and report.dice_checked == 0 and "cannot be checked yet" in "".join(report.notes)
+    )
+
+    # The judge's machine: a home of its own holding the private key and nothing else.
+    home = tmp_path / "judge-machine"
+    (home / "keys").mkdir(parents=True, mode=0o700)
+    key = home / "keys" / "judge.key"
+    shutil.copyfile(judge.private, key)
+    os.chmod(key, 0o600)
+    env = {k: v for k, v in os.environ.items() if k != "BXB_DB"}
+    env |= {"HOME": str(home), "XDG_CONFIG_HOME": str(home), "XDG_DATA_HOME": str(home)}
+    bxb = str(Path(sys.executable).with_name("bxb"))
+    sealed = subprocess.run(
+        [bxb, "--db", pg_url, "--log-level", "warning", "seal", str(rec.battle), "--key", str(key)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert sealed.returncode == 0, sealed.stderr
+    assert "seed revealed" in sealed.stdout
+    assert sorted(p.name for p in home.rglob("*")) == ["judge.key", "keys"]
+
+    report = verify_battle(BattleStore(pg_url), rec.battle)
+    assert report.ok and report.dice_checked > 0, report
+    last = BattleStore(pg_url).read(rec.battle)[-1].event
+    assert isinstance(last, BattleSealed) and last.checkpoint.seed is not None
+    seed = last.checkpoint.seed
+    # Before the seal no row held the seed, nor the seed the dice are drawn from, in any form...
+    secrets = _forms(seed) + _forms(fair_dice_seed(seed, sides))
+    assert [s for s in secrets if s in before] == []
+    # ...and the search does find it once the seal has revealed it.
+    assert seed.encode() in _every_byte(pg_url)
+
+    # The escrow opens with the judge's key only.
+    started, escrow = (e.event for e in table.read(rec.battle)[:2])
+    assert isinstance(started, BattleStarted) and isinstance(escrow, SeedEscrowed)
+    commit = started.dice.commitment or ""
+    assert open_escrow(escrow, str(rec.battle), commit, load_private_key(judge.private)) == seed
+    with pytest.raises(JudgingError):
+        open_escrow(escrow, str(rec.battle), commit, Ed25519PrivateKey.generate())
+    with pytest.raises(InvalidTag):  # even aimed straight at the box, another key fails
+        suite = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
+        info = f"bxb-escrow-v1\x00{rec.battle}\x00{commit}".encode()
+        suite.decrypt(bytes.fromhex(escrow.boxes[0].sealed), X25519PrivateKey.generate(), info=info)

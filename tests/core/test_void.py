@@ -145,7 +145,7 @@ def test_a_sealed_battle_cannot_be_voided_and_a_stale_session_cannot_void(tmp_pa
     with pytest.raises(StaleVersion):
         stale.void(last, by="b", reason="typo too")
     replay_last_voided(store, rec.battle)
-    private, _ = new_keys(tmp_path / "keys")
+    private = new_keys(tmp_path / "keys").private
     from blowbyblow.replay.judging import load_private_key
 
     seal_battle(store, rec.battle, load_private_key(private))

@@ -18,7 +18,8 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued
 from blowbyblow.replay.dice import RecordedChoices, recorded_inputs
 from blowbyblow.replay.driver import Table
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
-from blowbyblow.replay.judging import JudgingError, load_private_key, new_keys
+from blowbyblow.replay.fairness import FairTerms
+from blowbyblow.replay.judging import JudgingError, KeyFiles, load_private_key, new_keys
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import Recorded, record, seal_battle
 from blowbyblow.replay.session import adjudicate_all
@@ -81,12 +82,18 @@ def _relabelled(forged: list[Event]) -> list[DiceRolled]:
     return [e for e in forged if isinstance(e, DiceRolled) and e.source == "physical"]
 
 
-def _fair_battle(store: BattleStore) -> Recorded:
-    demo = get_game_system("necromunda-2023").demo()
-    for n in range(100):  # a fair seed under which the demo's commands all stay legal
+def _fair_battle(store: BattleStore, keys: KeyFiles) -> Recorded:
+    system = get_game_system("necromunda-2023")
+    demo = system.demo()
+    sides = system.view(system.initial_state(demo.setup)).sides
+    for n in range(100):  # players' values under which the demo's commands all stay legal
+        terms = FairTerms(
+            judge_keys=[keys.escrow.read_text()],
+            contributions={side: f"{side} {n}" for side in sides},
+        )
         try:
             return record(
-                store, msgspec.structs.replace(demo, label=f"fair {n}"), quiet=True, fair=True
+                store, msgspec.structs.replace(demo, label=f"fair {n}"), quiet=True, fair=terms
             )
         except BlowByBlowError:
             continue
@@ -123,7 +130,8 @@ def test_a_fair_battle_with_a_die_relabelled_physical_fails_before_and_after_the
 ) -> None:
     db = tmp_path / "b.sqlite"
     store = BattleStore(db)
-    rec = _fair_battle(store)
+    keys = new_keys(tmp_path / "keys")
+    rec = _fair_battle(store, keys)
     forged = _forge_a_die(rec.events)
     assert _relabelled(forged)
     rewrite(db, rec.battle, forged, [""] * len(forged))
@@ -132,7 +140,7 @@ def test_a_fair_battle_with_a_die_relabelled_physical_fails_before_and_after_the
     report = verify_battle(BattleStore(db), rec.battle)
     assert report.problem is not None and report.problem.kind == "dice", report.problem
     assert "fair battle" in report.problem.message
-    key = load_private_key(new_keys(tmp_path / "keys")[0])
+    key = load_private_key(keys.private)
     with pytest.raises(JudgingError, match="fails verification"):
         seal_battle(BattleStore(db), rec.battle, key)
 

@@ -133,7 +133,7 @@ def test_a_rewritten_middle_command_re_chained_passes_verify_but_not_a_receipt(
 def test_bxb_receipt_and_verify_receipt(tmp_path: Path) -> None:
     db = tmp_path / "b.sqlite"
     rec = record_demo(BattleStore(db), "necromunda-2023")
-    private, public = new_keys(tmp_path / "keys")
+    private, public, _ = new_keys(tmp_path / "keys")
     base = ["--db", str(db), "--log-level", "warning"]
     line = runner.invoke(app, [*base, "receipt", "--key", str(private)])
     assert line.exit_code == 0, line.output

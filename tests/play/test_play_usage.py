@@ -47,7 +47,7 @@ def test_a_battle_keeps_its_dice_and_a_sealed_one_takes_no_command(tmp_path: Pat
     code, out = bxb(db, "play", "--battle", str(battle), "--dice", "seed:7")
     assert code == 2 and "was started with physical dice" in one_error(out)
     version = BattleStore(db).version(battle)
-    private, _ = new_keys(tmp_path / "keys")
+    private = new_keys(tmp_path / "keys").private
     seal_battle(BattleStore(db), battle, load_private_key(private))
     code, out = bxb(db, "play", "--battle", str(battle))
     assert code == 1 and "is sealed" in one_error(out)
