@@ -82,7 +82,7 @@ def _method(o: Odds) -> str:
 
 
 def print_odds(o: Odds, title: str) -> None:
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(f"[bold]{escape(title)}[/bold]: command {o.command} ({o.action}), {o.ruleset}")
     console.print(escape(f"method: {_method(o)}; choices: {o.policy}"))
     summary = RichTable(title="fighters and units", title_justify="left")
@@ -112,6 +112,12 @@ def print_odds(o: Odds, title: str) -> None:
             _shares(console, f"{u.name} [{u.id}]: becomes", u.renamed)
     for side in o.sides:
         _shares(console, f"{side.side}: loss (E = {_mean(side.expected_loss)})", side.loss)
+        _shares(
+            console,
+            f"{side.side}: net loss, its loss less the others' (E = "
+            f"{_mean(side.expected_net_loss)})",
+            side.net_loss,
+        )
     counts = RichTable(title="tallies and rule steps", title_justify="left")
     for name in ("", "expected (E)", "at least one"):
         counts.add_column(name)
@@ -125,7 +131,7 @@ def print_odds(o: Odds, title: str) -> None:
         )
         for s in h.sides:
             console.print(
-                f"  {s.side}: loss {s.loss}; an outcome at least as bad: "
+                f"  {s.side}: net loss {s.net_loss}; an outcome at least as bad: "
                 f"{_pct(s.at_least_as_bad).strip()}, at most as bad: {_pct(s.at_most_as_bad).strip()}"
             )
 
@@ -280,7 +286,7 @@ def cmd_luck(  # noqa: PLR0913 - typer makes each parameter a command-line optio
 
 
 def print_luck(luck: Luck, rolls: bool) -> None:
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(
         f"[bold]luck[/bold] over {len(luck.battles)} battle(s): {', '.join(luck.battles)}"
     )

@@ -39,8 +39,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.dice import ChoiceSource, DiceError, ScriptedChoices, seeded_roll
+from blowbyblow.domain.core import BlowByBlowError, Event
+from blowbyblow.replay.dice import (
+    ChoiceSource,
+    DiceError,
+    DiceSource,
+    ScriptedChoices,
+    seeded_roll,
+)
 from blowbyblow.replay.driver import Adjudication, Table
 
 # --- dice that remember what the rules asked of them --------------------------------------------
@@ -331,15 +337,48 @@ class Command:
     index: int
     leaf: LeafFunction
     choices: ChoiceSource = field(default_factory=ScriptedChoices)
+    # Stop the command after the first event this is true of (e.g. the end of a combat round):
+    # the outcome is then the state at that point, and the dice after it are never explored.
+    until: Callable[[Event], bool] | None = None
+
+
+class _Stop(Exception):
+    """Control flow: the event the exploration stops after has been folded in."""
+
+    def __init__(self, state: Any) -> None:
+        super().__init__("stop")
+        self.state = state
+
+
+def adjudicate(cmd: Command, dice: DiceSource, choices: ChoiceSource) -> Adjudication:
+    """Run ``cmd`` at its table with these sources (up to ``cmd.until``). The driver is not
+    changed to stop early: its game system's fold is wrapped to note the events and raise once
+    the stopping event is folded."""
+    table = dataclasses.replace(cmd.table, dice=dice, choices=choices, quiet=True)
+    until = cmd.until
+    if until is None:
+        return table.adjudicate(cmd.state, cmd.command, cmd.index)
+    seen: list[Event] = []
+    fold = table.system.evolve
+
+    def evolve(state: Any, event: Event) -> Any:
+        state = fold(state, event)
+        seen.append(event)
+        if until(event):
+            raise _Stop(state)
+        return state
+
+    stopping = dataclasses.replace(table, system=dataclasses.replace(table.system, evolve=evolve))
+    try:
+        return stopping.adjudicate(cmd.state, cmd.command, cmd.index)
+    except _Stop as stop:
+        return Adjudication(events=seen, state=stop.state, index=cmd.index)
 
 
 def run_path(cmd: Command, path: Sequence[Answer], *, traced: bool, decisions: bool) -> Run:
     """Adjudicate ``cmd`` once along ``path`` (the first answer of every node past it)."""
     cursor = _Cursor(path=path, traced=traced, decisions=decisions)
-    table = dataclasses.replace(
-        cmd.table, dice=_PathDice(cursor), choices=_PathChoices(cursor, cmd.choices), quiet=True
-    )
-    result = table.adjudicate(cmd.state, cmd.command, cmd.index)
+    result = adjudicate(cmd, _PathDice(cursor), _PathChoices(cursor, cmd.choices))
     outcome = cmd.leaf(result)
     return Run(nodes=cursor.nodes, answers=cursor.answers, outcome=outcome, facts=cursor.facts)
 
@@ -662,8 +701,7 @@ def sample(
     counts: dict[Hashable, int] = {}
     for i in range(samples):
         dice = _SampledDice(f"{seed}/{i}", path)
-        table = dataclasses.replace(cmd.table, dice=dice, choices=cmd.choices, quiet=True)
-        outcome = cmd.leaf(table.adjudicate(cmd.state, cmd.command, cmd.index))
+        outcome = cmd.leaf(adjudicate(cmd, dice, cmd.choices))
         counts[outcome] = counts.get(outcome, 0) + 1
     return counts
 
@@ -712,6 +750,7 @@ __all__ = [
     "Subtree",
     "TooBig",
     "Watched",
+    "adjudicate",
     "count_faces",
     "faces_of",
     "matcher",

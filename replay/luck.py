@@ -1,9 +1,10 @@
 """How lucky a battle was, per side, roll by roll, with a distribution to judge it against.
 
 A die roll is lucky for a side when it leaves the side better off than the other faces would
-have. "Better off" is the side's expected loss (``replay.outcomes``) at the end of the command,
-given the dice rolled so far and this roll's face, the rest of the command's dice still to come;
-the roll's *luck* for the side is its mid-rank among the faces, weighted by their chances:
+have. "Better off" is a lower expected net loss (``replay.outcomes``: what the side suffers less
+what it deals) at the end of the command, given the dice rolled so far and this roll's face, the
+rest of the command's dice still to come; so an attacker's hit is its luck and its target's bad
+luck. The roll's *luck* for the side is its mid-rank among the faces, weighted by their chances:
 
     u = P(E[loss | F] > E[loss | f]) + ½ P(E[loss | F] = E[loss | f])
 
@@ -80,7 +81,7 @@ class CommandLuck(msgspec.Struct, frozen=True, kw_only=True):
     position: int
     action: str
     method: str  # of the command's whole distribution: "exact", or "" when it did not fit
-    at_least_as_bad: dict[str, str]  # side -> P(a loss at least as bad), a fraction (exact only)
+    at_least_as_bad: dict[str, str]  # side -> P(a net loss at least as bad): a fraction (exact)
 
 
 class SideLuck(msgspec.Struct, frozen=True, kw_only=True):
@@ -224,9 +225,9 @@ def _summary(
     if root is not None:
         outcome = outcome_of(at, own)
         for side in measure.before.sides:
-            seen = measure.loss(outcome, side)
+            seen = measure.net_loss(outcome, side)
             p = sum(
-                (q for o, q in root.items() if measure.loss(o, side) >= seen), start=Fraction(0)
+                (q for o, q in root.items() if measure.net_loss(o, side) >= seen), start=Fraction(0)
             )
             worse[side] = f"{p.numerator}/{p.denominator}"
     return CommandLuck(
@@ -280,7 +281,7 @@ def _expected_losses(
 
 def _losses(measure: Measure, dist: chance.Distribution, sides: Sequence[str]) -> dict[str, Any]:
     return {
-        side: sum((p * measure.loss(o, side) for o, p in dist.items()), start=Fraction(0))  # type: ignore[arg-type]
+        side: sum((p * measure.net_loss(o, side) for o, p in dist.items()), start=Fraction(0))  # type: ignore[arg-type]
         for side in sides
     }
 
@@ -300,7 +301,7 @@ def _sampled(
         counts = chance.sample(cmd, how.samples, f"{how.seed}/luck", path=[*prefix, face])
         losses: dict[str, Fraction] = {}
         for side in measure.before.sides:
-            total = sum(measure.loss(cast(Outcome, o), side) * n for o, n in counts.items())
+            total = sum(measure.net_loss(cast(Outcome, o), side) * n for o, n in counts.items())
             losses[side] = Fraction(total, how.samples)
         faces.append((face, p, losses))
     return faces

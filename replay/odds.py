@@ -16,12 +16,14 @@ it), ``recorded_odds`` (any recorded command, from the state before it, with wha
 
 Choices follow a named policy: ``default`` (the rules' default answer), ``scripted`` (answers by
 key, the default otherwise), ``recorded`` (the answers the log holds) or ``best-for:SIDE`` /
-``worst-for:SIDE``: every choice made for the least / the most loss of SIDE, looking at the whole
+``worst-for:SIDE``: every choice made for the least / the most net loss of SIDE (what it suffers
+less what it deals, ``replay.outcomes``), looking at the whole
 tree below it. An ``Ask`` does not say who chooses, so these are bounds on SIDE's prospects, not a
 two-player minimax; they need the exact tree."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -174,9 +176,14 @@ class UnitOdds(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SideOdds(msgspec.Struct, frozen=True, kw_only=True):
+    """What a side suffers (``loss``) and how bad the outcome is for it (``net_loss``: its loss
+    less the other sides'), see ``replay.outcomes``."""
+
     side: str
     loss: list[Share]
     expected_loss: Estimate
+    net_loss: list[Share]
+    expected_net_loss: Estimate
 
 
 class CountOdds(msgspec.Struct, frozen=True, kw_only=True):
@@ -189,11 +196,11 @@ class CountOdds(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SidePercentile(msgspec.Struct, frozen=True, kw_only=True):
-    """What happened to ``side``, against the odds: its loss, and the probability of a loss at
-    least as bad (small: unlucky) and of a loss at most as bad (small: lucky)."""
+    """What happened to ``side``, against the odds: its net loss, and the probability of an
+    outcome at least as bad for it (small: unlucky) and at most as bad (small: lucky)."""
 
     side: str
-    loss: int
+    net_loss: int
     at_least_as_bad: Estimate
     at_most_as_bad: Estimate
 
@@ -293,7 +300,9 @@ def wilson(hits: int, n: int) -> Estimate:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Estimate(value=p, low=max(0.0, centre - half), high=min(1.0, centre + half))
+    low = 0.0 if hits == 0 else max(0.0, centre - half)  # no rounding dust at the ends
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return Estimate(value=p, low=low, high=high)
 
 
 # --- one command ---------------------------------------------------------------------------------
@@ -306,6 +315,7 @@ class HowToExplore:
     samples: int = DEFAULT_SAMPLES
     seed: str = DEFAULT_SEED
     group: Sequence[str] | None = None  # order-insensitive rolls; None: the system's own claims
+    until: frozenset[str] = frozenset()  # stop after the first event of one of these types
 
 
 @dataclass(frozen=True)
@@ -327,7 +337,7 @@ def command_odds(
     Raises RuleViolation when the command is not allowed in the state, OddsError when the policy
     cannot be followed (best-for / worst-for on a tree larger than the budget)."""
     how = how or HowToExplore()
-    measure, cmd = _prepare(at, how.policy)
+    measure, cmd = _prepare(at, how.policy, how.until)
     rules = measure.rules
     patterns = list(rules.order_insensitive if how.group is None else how.group)
     # An illegal command fails here, on its first run, with the rules' own error.
@@ -357,7 +367,9 @@ def command_odds(
     )
 
 
-def _prepare(at: Situation, policy: Policy) -> tuple[Measure, chance.Command]:
+def _prepare(
+    at: Situation, policy: Policy, until: frozenset[str] = frozenset()
+) -> tuple[Measure, chance.Command]:
     before = at.system.view(at.state)
     measure = Measure(system=at.system, before=before, rules=outcome_rules(at.system.id))
     choices = policy.choices()
@@ -369,6 +381,7 @@ def _prepare(at: Situation, policy: Policy) -> tuple[Measure, chance.Command]:
         index=at.index,
         leaf=lambda adj: measure(adj.events, adj.state),
         choices=choices,
+        until=(lambda event: type(event).__name__ in until) if until else None,
     )
     if policy.side and policy.side not in before.sides:
         raise OddsError(
@@ -394,7 +407,7 @@ def _explore(
 
         def expected_loss(dist: chance.Distribution) -> Fraction:
             return sum(
-                (p * measure.loss(o, side) for o, p in dist.items()),  # type: ignore[arg-type]
+                (p * measure.net_loss(o, side) for o, p in dist.items()),  # type: ignore[arg-type]
                 start=Fraction(0),
             )
 
@@ -476,11 +489,14 @@ def _sides(measure: Measure, w: _Weights) -> list[SideOdds]:
     out = []
     for side in measure.before.sides:
         losses = [measure.loss(o, side) for o in w.outcomes]
+        net = [measure.net_loss(o, side) for o in w.outcomes]
         out.append(
             SideOdds(
                 side=side,
                 loss=w.shares(losses, numeric=True),
                 expected_loss=w.expected(losses),
+                net_loss=w.shares(net, numeric=True),
+                expected_net_loss=w.expected(net),
             )
         )
     return out
@@ -498,12 +514,12 @@ def _count(name: str, w: _Weights, values: list[int]) -> CountOdds:
 def _happened(measure: Measure, w: _Weights, outcome: Outcome) -> Happened:
     sides = []
     for side in measure.before.sides:
-        seen = measure.loss(outcome, side)
-        losses = [measure.loss(o, side) for o in w.outcomes]
+        seen = measure.net_loss(outcome, side)
+        losses = [measure.net_loss(o, side) for o in w.outcomes]
         sides.append(
             SidePercentile(
                 side=side,
-                loss=seen,
+                net_loss=seen,
                 at_least_as_bad=w.probability([x >= seen for x in losses]),
                 at_most_as_bad=w.probability([x <= seen for x in losses]),
             )
@@ -532,14 +548,23 @@ def outcome_of(at: Situation, events: Sequence[Event]) -> Outcome:
 
 def scenario_odds(scenario: AnyScenario, number: int = 1, how: HowToExplore | None = None) -> Odds:
     """The odds of the scenario's ``number``-th action (from 1), after the actions before it are
-    adjudicated with the scenario's dice and choices. When the scenario's dice also reach through
-    this action, what they give is the outcome that happened."""
+    adjudicated with the scenario's dice and choices (by default, choices follow the scenario's
+    ``[choices]``). When the scenario's dice also reach through this action, what they give is
+    the outcome that happened."""
+    at, happened = scenario_command(scenario, number)
+    how = how or HowToExplore(policy=Policy(name="scripted", answers=scenario.choices))
+    outcome = outcome_of(at, happened) if happened is not None else None
+    return command_odds(at, how, outcome)
+
+
+def scenario_command(scenario: AnyScenario, number: int) -> tuple[Situation, list[Event] | None]:
+    """Where the scenario's ``number``-th action stands, and its events when the scenario's dice
+    reach through it (None when they stop short)."""
     if not 1 <= number <= len(scenario.commands):
         raise OddsError(f"the scenario has actions 1 to {len(scenario.commands)}, not {number}")
     system = get_game_system(scenario.ruleset)
     dice, spec = dice_for(scenario)
     started = start_event(system, scenario, spec)
-    how = how or HowToExplore(policy=Policy(name="scripted", answers=scenario.choices))
     table = Table(
         system=system,
         rulings=started.rulings,
@@ -547,18 +572,17 @@ def scenario_odds(scenario: AnyScenario, number: int = 1, how: HowToExplore | No
         choices=ScriptedChoices(scenario.choices),
         quiet=True,
     )
-    before_state = fold_battle(system, [started])
+    before = fold_battle(system, [started])
     happened: list[Event] | None = None
     done = 0
+    turns = (Turn(c) for c in scenario.commands[:number])
     try:
-        for result in adjudicate_commands(
-            table, before_state, (Turn(c) for c in scenario.commands[:number])
-        ):
+        for result in adjudicate_commands(table, before, turns):
             done = result.index
             if done == number:
                 happened = result.events
             else:
-                before_state = result.state
+                before = result.state
     except BlowByBlowError:
         # The scenario's own dice may stop short of this action: then nothing "happened" yet.
         # An error before it leaves no state to start from.
@@ -567,12 +591,11 @@ def scenario_odds(scenario: AnyScenario, number: int = 1, how: HowToExplore | No
     at = Situation(
         system=system,
         rulings=started.rulings,
-        state=before_state,
+        state=before,
         command=scenario.commands[number - 1],
         index=number,
     )
-    outcome = outcome_of(at, happened) if happened is not None else None
-    return command_odds(at, how, outcome)
+    return at, happened
 
 
 def recorded_odds(events: Sequence[Event], position: int, how: HowToExplore | None = None) -> Odds:
@@ -581,14 +604,8 @@ def recorded_odds(events: Sequence[Event], position: int, how: HowToExplore | No
     at, own = recorded_command(events, position)
     answers = {e.key: e.answer for e in own if isinstance(e, ChoiceMade)}
     how = how or HowToExplore()
-    if how.policy.name == "default" and answers:
-        how = HowToExplore(
-            policy=Policy(name="recorded", answers=answers),
-            budget=how.budget,
-            samples=how.samples,
-            seed=how.seed,
-            group=how.group,
-        )
+    if how.policy.name == "default":
+        how = dataclasses.replace(how, policy=Policy(name="recorded", answers=answers))
     return command_odds(at, how, outcome_of(at, own))
 
 
@@ -668,6 +685,7 @@ __all__ = [
     "outcome_of",
     "recorded_command",
     "recorded_odds",
+    "scenario_command",
     "scenario_odds",
     "wilson",
 ]

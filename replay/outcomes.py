@@ -8,9 +8,12 @@ ASL squad Reduced to a half-squad is renamed); then the *tallies* (hits, kills, 
 captures…) and the count of each kind of rule step (the outcome classes the system itself names,
 one per event type).
 
-How bad an outcome is for a side (its *loss*) adds, over its units: wounds lost, how much worse
-the status got on the system's scale of statuses (``OutcomeRules.severity``), 3 for a unit that
-left the table or was captured (unless the scale says more), 1 for a Reduced (renamed) unit.
+What a side suffers (its *loss*) adds, over its units: wounds lost, how much worse the status
+got on the system's scale of statuses (``OutcomeRules.severity``), 3 for a unit that left the
+table or was captured (unless the scale says more), 1 for a Reduced (renamed) unit. How bad an
+outcome is for a side (its *net loss*) is its loss less the other sides' losses: a miss is bad
+for the attacker although it lost nothing. Percentiles, luck and the best-for / worst-for
+choices go by the net loss.
 
 A game system says which tallies it counts and how bad each status is by registering
 ``OutcomeRules`` (``register_outcome_rules``); the shipped systems' rules are in
@@ -156,11 +159,20 @@ class Measure:
         return unit.wounds_lost + max(rise, 0) + (1 if unit.name != before.name else 0)
 
     def loss(self, outcome: Outcome, side: str) -> int:
-        """How bad ``outcome`` is for ``side``: the harm to its units, added."""
+        """What ``side`` suffered in ``outcome``: the harm to its units, added."""
         return sum(
             self.harm(i, u)
             for i, u in enumerate(outcome.units)
             if self.before.units[i].side == side
+        )
+
+    def net_loss(self, outcome: Outcome, side: str) -> int:
+        """How bad ``outcome`` is for ``side``: what it suffered less what the other sides did.
+        An attack that fails is bad for the attacker although it lost nothing."""
+        harms = [self.harm(i, u) for i, u in enumerate(outcome.units)]
+        own = [self.before.units[i].side == side for i in range(len(harms))]
+        return sum(h for h, mine in zip(harms, own, strict=True) if mine) - sum(
+            h for h, mine in zip(harms, own, strict=True) if not mine
         )
 
 
