@@ -140,8 +140,8 @@ PolicyOption = Annotated[
     str,
     typer.Option(
         "--policy",
-        help="How choices are made: default, scripted (the file's [choices]), best-for:SIDE or "
-        "worst-for:SIDE (every choice for the least / most loss of SIDE).",
+        help="How choices are made: default, scripted (the scenario file's choices), "
+        "best-for:SIDE or worst-for:SIDE (every choice for the least / most net loss of SIDE).",
     ),
 ]
 
@@ -182,6 +182,14 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             "repeat it. Default: the game system's own list. --group none: none.",
         ),
     ] = None,
+    until: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--until",
+            help="Stop the command after the first event of this type (e.g. RoundWon): the "
+            "odds of that point of it. Repeat it for several types.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """The odds of one command: each fighter's or unit's status after it, wounds lost, the
@@ -200,6 +208,7 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
         samples=samples,
         seed=seed,
         group=None if group is None else [g for g in group if g != "none"],
+        until=frozenset(until or ()),
     )
     try:
         if scenario is not None:

@@ -30,11 +30,12 @@ that do not matter tie exactly."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, cast
+from typing import cast
 
 import msgspec
 
@@ -42,16 +43,18 @@ from blowbyblow.domain.core import BattleStarted, ChoiceMade, CommandIssued, Dic
 from blowbyblow.replay import chance
 from blowbyblow.replay.chance import Explorer, Follow, RollNode, Watched, faces_of, matcher
 from blowbyblow.replay.odds import (
+    DEFAULT_BUDGET,
     DEFAULT_SEED,
     Policy,
     Situation,
-    _prepare,
+    action_of,
     outcome_of,
+    prepare,
     recorded_command,
 )
 from blowbyblow.replay.outcomes import Measure, Outcome
 
-DEFAULT_LUCK_BUDGET = 1500  # exact runs per command
+DEFAULT_LUCK_BUDGET = DEFAULT_BUDGET  # exact runs per command
 DEFAULT_LUCK_SAMPLES = 40  # samples per face where the exact tree does not fit
 MAX_SAMPLED_FACES = 64  # a roll with more faces than this is not assessed past the budget
 
@@ -109,6 +112,7 @@ class HowToJudge:
     budget: int = DEFAULT_LUCK_BUDGET
     samples: int = DEFAULT_LUCK_SAMPLES
     seed: str = DEFAULT_SEED
+    traced: bool = True  # group equivalent faces (False: every face run, as a check)
 
 
 def mid_rank(faces: Sequence[tuple[Fraction, Fraction]], seen: Fraction) -> tuple[float, float]:
@@ -178,32 +182,35 @@ def _command(
 ) -> tuple[list[RollRecord], CommandLuck]:
     at, own = recorded_command(events, position)
     answers = {e.key: e.answer for e in own if isinstance(e, ChoiceMade)}
-    measure, cmd = _prepare(at, Policy(name="recorded", answers=answers))
+    measure, cmd = prepare(at, Policy(name="recorded", answers=answers))
     group = matcher(measure.rules.order_insensitive)
     dice = [(i, e) for i, e in enumerate(own) if isinstance(e, DiceRolled)]
     nodes = [
         RollNode(key=e.key.split("/", 1)[1], n=len(e.values), sides=e.sides, purpose=e.purpose)
         for _, e in dice
     ]
+    # A roll taken as a multiset is explored in sorted order: its recorded face is sorted too.
     path: list[chance.Answer] = [
         tuple(sorted(e.values)) if group(node) and node.n > 1 else tuple(e.values)
         for node, (_, e) in zip(nodes, dice, strict=True)
     ]
-    sides = measure.before.sides
-    expected = _expected_losses(cmd, measure, nodes, path, how)
+    try:
+        weighed = _weigh(cmd, measure, nodes, path, how)
+    except TypeError:  # a rule used a die in a way a Die cannot follow: weigh plain dice
+        if not how.traced:
+            raise
+        weighed = _weigh(cmd, measure, nodes, path, dataclasses.replace(how, traced=False))
     records = []
     for depth, (offset, event) in enumerate(dice):
-        found = expected.get(depth)
+        found = weighed.rolls.get(depth)
         luck: list[RollLuck] = []
-        if found is not None:
-            method, faces = found
-            observed = path[depth]
-            for side in sides:
-                table = [(p, losses[side]) for face, p, losses in faces]
-                seen = next(losses[side] for face, p, losses in faces if face == observed)
-                u, var = mid_rank(table, seen)
-                if var > 0:
-                    luck.append(RollLuck(side=side, u=u, variance=var, method=method))
+        for side in measure.before.sides if found is not None else ():
+            assert found is not None
+            table = [(p, losses[side]) for _, p, losses in found.faces]
+            seen = next(losses[side] for face, _, losses in found.faces if face == path[depth])
+            u, var = mid_rank(table, seen)
+            if var > 0:
+                luck.append(RollLuck(side=side, u=u, variance=var, method=found.method))
         records.append(
             RollRecord(
                 command=at.index,
@@ -215,11 +222,15 @@ def _command(
                 assessed=found is not None,
             )
         )
-    return records, _summary(at, own, position, measure, expected.get(-1))
+    return records, _summary(at, own, position, measure, weighed.root)
 
 
 def _summary(
-    at: Situation, own: list[Event], position: int, measure: Measure, root: Any
+    at: Situation,
+    own: list[Event],
+    position: int,
+    measure: Measure,
+    root: chance.Distribution | None,
 ) -> CommandLuck:
     worse: dict[str, str] = {}
     if root is not None:
@@ -227,34 +238,51 @@ def _summary(
         for side in measure.before.sides:
             seen = measure.net_loss(outcome, side)
             p = sum(
-                (q for o, q in root.items() if measure.net_loss(o, side) >= seen), start=Fraction(0)
+                (q for o, q in root.items() if measure.net_loss(cast(Outcome, o), side) >= seen),
+                start=Fraction(0),
             )
             worse[side] = f"{p.numerator}/{p.denominator}"
     return CommandLuck(
         command=at.index,
         position=position,
-        action=type(at.command).__name__,
+        action=action_of(at.command),
         method="exact" if root is not None else "",
         at_least_as_bad=worse,
     )
 
 
+# Each face of a roll: the face, its probability, the expected net loss of each side after it.
 Faces = list[tuple[chance.Answer, Fraction, dict[str, Fraction]]]
 
 
-def _expected_losses(
+@dataclass(frozen=True)
+class _Weighed:
+    """A roll's faces: how their expected net losses were found, and the faces."""
+
+    method: str
+    faces: Faces
+
+
+@dataclass(frozen=True)
+class _Weighing:
+    rolls: dict[int, _Weighed]  # by depth on the recorded path
+    root: chance.Distribution | None  # the whole command's, when the exact tree reached it
+
+
+def _weigh(
     cmd: chance.Command,
     measure: Measure,
     nodes: list[RollNode],
     path: list[chance.Answer],
     how: HowToJudge,
-) -> dict[int, Any]:
-    """Per roll on the path (by depth): how its faces' expected losses were found and the faces
-    (face, probability, expected loss per side); at -1, the command's whole distribution when the
-    exact tree reached its start."""
-    out: dict[int, Any] = {}
+) -> _Weighing:
+    """Every roll on the recorded path, weighed: exactly from the last roll back as far as the
+    budget goes (each subtree explored once, reused by the roll above it), by sampling above."""
+    rolls: dict[int, _Weighed] = {}
     sides = measure.before.sides
-    explorer = Explorer(cmd, budget=how.budget, group=matcher(measure.rules.order_insensitive))
+    explorer = Explorer(
+        cmd, budget=how.budget, group=matcher(measure.rules.order_insensitive), traced=how.traced
+    )
     known: dict[int, chance.Subtree] = {}
     watched = Watched()
     depth = len(path)
@@ -263,27 +291,19 @@ def _expected_losses(
             depth -= 1
             follow = Follow(path=path, known=known, watched=watched)
             known[depth] = explorer.explore(path[:depth], follow)
-            children = watched.children[depth]
-            out[depth] = (
-                "exact",
-                [(face, p, _losses(measure, dist, sides)) for face, p, dist in children],
-            )
-        out[-1] = known[0].dist if path else None
+            faces = [
+                (face, p, {side: measure.expected_net_loss(dist, side) for side in sides})
+                for face, p, dist in watched.children[depth]
+            ]
+            rolls[depth] = _Weighed("exact", faces)
+        root = known[0].dist if path else explorer.explore(()).dist
     except chance.TooBig:
         for d in range(depth, -1, -1):
-            faces = _sampled(cmd, measure, nodes[d], path[:d], how)
-            if faces is not None:
-                out[d] = ("monte-carlo", faces)
-    if not path:
-        out[-1] = explorer.explore(()).dist
-    return out
-
-
-def _losses(measure: Measure, dist: chance.Distribution, sides: Sequence[str]) -> dict[str, Any]:
-    return {
-        side: sum((p * measure.net_loss(o, side) for o, p in dist.items()), start=Fraction(0))  # type: ignore[arg-type]
-        for side in sides
-    }
+            sampled = _sampled(cmd, measure, nodes[d], path[:d], how)
+            if sampled is not None:
+                rolls[d] = _Weighed("monte-carlo", sampled)
+        root = None
+    return _Weighing(rolls=rolls, root=root)
 
 
 def _sampled(
@@ -298,6 +318,7 @@ def _sampled(
         return None
     faces: Faces = []
     for face, p in faces_of(node, grouped):
+        # the same seed for every face: the later dice are the same, only this face differs
         counts = chance.sample(cmd, how.samples, f"{how.seed}/luck", path=[*prefix, face])
         losses: dict[str, Fraction] = {}
         for side in measure.before.sides:

@@ -55,7 +55,7 @@ from blowbyblow.replay.outcomes import Measure, Outcome, outcome_rules
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import dice_for, start_event
 
-DEFAULT_BUDGET = 3000  # runs of the procedure before the exact tree gives way to Monte Carlo
+DEFAULT_BUDGET = 2000  # runs of the procedure before the exact tree gives way to Monte Carlo
 DEFAULT_SAMPLES = 4000
 DEFAULT_SEED = "bxb-odds"
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile: two-sided 95% intervals
@@ -337,7 +337,7 @@ def command_odds(
     Raises RuleViolation when the command is not allowed in the state, OddsError when the policy
     cannot be followed (best-for / worst-for on a tree larger than the budget)."""
     how = how or HowToExplore()
-    measure, cmd = _prepare(at, how.policy, how.until)
+    measure, cmd = prepare(at, how.policy, how.until)
     rules = measure.rules
     patterns = list(rules.order_insensitive if how.group is None else how.group)
     # An illegal command fails here, on its first run, with the rules' own error.
@@ -354,7 +354,7 @@ def command_odds(
     return Odds(
         ruleset=at.system.id,
         command=at.index,
-        action=_action(at.command),
+        action=action_of(at.command),
         method="exact" if weights.exact else "monte-carlo",
         policy=how.policy.describe(),
         budget=how.budget,
@@ -367,7 +367,7 @@ def command_odds(
     )
 
 
-def _prepare(
+def prepare(
     at: Situation, policy: Policy, until: frozenset[str] = frozenset()
 ) -> tuple[Measure, chance.Command]:
     before = at.system.view(at.state)
@@ -383,6 +383,13 @@ def _prepare(
         choices=choices,
         until=(lambda event: type(event).__name__ in until) if until else None,
     )
+    known = {t.__name__ for t in at.system.event_types}
+    unknown = sorted(until - known)
+    if unknown:
+        raise OddsError(
+            f"until: {', '.join(unknown)} is not an event of {at.system.id}; its events are: "
+            + ", ".join(sorted(known))
+        )
     if policy.side and policy.side not in before.sides:
         raise OddsError(
             f"policy {policy.describe()}: no side {policy.side!r} here; the sides are "
@@ -405,13 +412,10 @@ def _explore(
     if how.policy.decides:
         side = how.policy.side
 
-        def expected_loss(dist: chance.Distribution) -> Fraction:
-            return sum(
-                (p * measure.net_loss(o, side) for o, p in dist.items()),  # type: ignore[arg-type]
-                start=Fraction(0),
-            )
+        def expected(dist: chance.Distribution) -> Fraction:
+            return measure.expected_net_loss(dist, side)
 
-        decide = chance.Decider(expected_loss, maximise=how.policy.name == "worst-for")
+        decide = chance.Decider(expected, maximise=how.policy.name == "worst-for")
 
     for traced in (True, False):
         explorer = Explorer(
@@ -458,7 +462,7 @@ def _explore(
     return _Weights(found, [Fraction(counts[o]) for o in found], exact=False), facts
 
 
-def _action(command: Any) -> str:
+def action_of(command: Any) -> str:
     tag = msgspec.inspect.type_info(type(command))
     return str(getattr(tag, "tag", type(command).__name__))
 
@@ -680,9 +684,11 @@ __all__ = [
     "SidePercentile",
     "Situation",
     "UnitOdds",
+    "action_of",
     "command_odds",
     "next_odds",
     "outcome_of",
+    "prepare",
     "recorded_command",
     "recorded_odds",
     "scenario_command",

@@ -22,9 +22,10 @@ captures, renames and the per-event counts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from fractions import Fraction
+from typing import Any, NamedTuple, cast
 
 from blowbyblow.domain.core import Event, RuleEvent
 from blowbyblow.domain.system import AnyGameSystem, StateView, UnitView
@@ -173,6 +174,12 @@ class Measure:
         own = [self.before.units[i].side == side for i in range(len(harms))]
         return sum(h for h, mine in zip(harms, own, strict=True) if mine) - sum(
             h for h, mine in zip(harms, own, strict=True) if not mine
+        )
+
+    def expected_net_loss(self, dist: Mapping[Hashable, Fraction], side: str) -> Fraction:
+        """The expected net loss of ``side`` over a distribution of outcomes."""
+        return sum(
+            (p * self.net_loss(cast(Outcome, o), side) for o, p in dist.items()), Fraction(0)
         )
 
 

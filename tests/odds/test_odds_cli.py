@@ -85,6 +85,7 @@ def test_odds_of_a_live_battles_next_command(tmp_path: Path) -> None:
         (("FILE", "--command", "9"), 1, "actions 1 to 1, not 9"),
         (("FILE", "--policy", "kindest"), 1, "policy 'kindest'"),
         (("FILE", "--policy", "best-for:elves"), 1, "no side 'elves'"),
+        (("FILE", "--until", "Lunch"), 1, "Lunch is not an event of asl"),
         (("nowhere.toml",), 1, "cannot read"),
         (("--battle", "nope", "--position", "2"), 2, "no battle"),
         (("--battle", "BATTLE", "--position", "999"), 1, "positions 1 to"),
