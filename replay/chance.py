@@ -21,7 +21,14 @@ What is grouped, and why it stays exact:
 - **Order-insensitive rolls (opt-in).** A roll whose caller says only the multiset of its dice
   matters (the rules count successes, take the highest die…) is explored once per multiset, with
   its multinomial weight: 56 outcomes of 3D6 instead of 216. This is exact only if the claim is
-  true for the measured outcome; ``check_order_insensitive`` compares both ways on a command.
+  true for the measured outcome; tests/odds explores each shipped claim both ways.
+
+The grouping of faces rests on what the engine already requires of rules: a procedure is a
+function of the state, the command, the rulings and the answers it gets, and keeps nothing from
+one adjudication to the next (no cache of dice values). A rule that does with a die what a
+``Die`` cannot follow (``d ** 2``, ``round(d)``) raises ``TypeError``; the callers then explore
+again with plain dice and group nothing. tests/odds also runs every demo command along random
+paths with and without tracing and compares every event.
 
 Nothing here knows a game system: a *leaf function* turns each finished adjudication into the
 outcome to count. Past the budget of runs, ``sample`` estimates the same distribution by seeded
@@ -159,7 +166,7 @@ class Die:
         return self._compare(other, "<")
 
     def __le__(self, other: object) -> Any:
-        return self._compare(other, "<=")
+        return self._compare(other, "<")
 
     def __gt__(self, other: object) -> Any:
         return self._compare(other, "<", swapped=True)
@@ -255,13 +262,17 @@ class _Cursor:
     path: Sequence[Answer]
     traced: bool
     decisions: bool
+    beyond: Callable[[Node], Answer] | None = None  # the answers past the path (default: first)
     nodes: list[Node] = field(default_factory=list)
     answers: list[Answer] = field(default_factory=list)
     facts: list[tuple[Fact, bool]] = field(default_factory=list)
 
     def next(self, node: Node, first: Answer) -> Answer:
         depth = len(self.answers)
-        answer = self.path[depth] if depth < len(self.path) else first
+        if depth < len(self.path):
+            answer = self.path[depth]
+        else:
+            answer = first if self.beyond is None else self.beyond(node)
         if type(answer) is not type(first) or (
             isinstance(node, RollNode) and len(answer) != node.n
         ):
@@ -375,9 +386,17 @@ def adjudicate(cmd: Command, dice: DiceSource, choices: ChoiceSource) -> Adjudic
         return Adjudication(events=seen, state=stop.state, index=cmd.index)
 
 
-def run_path(cmd: Command, path: Sequence[Answer], *, traced: bool, decisions: bool) -> Run:
-    """Adjudicate ``cmd`` once along ``path`` (the first answer of every node past it)."""
-    cursor = _Cursor(path=path, traced=traced, decisions=decisions)
+def run_path(
+    cmd: Command,
+    path: Sequence[Answer],
+    *,
+    traced: bool,
+    decisions: bool,
+    beyond: Callable[[Node], Answer] | None = None,
+) -> Run:
+    """Adjudicate ``cmd`` once along ``path``; past it, each node gets ``beyond``'s answer (by
+    default its first: all 1s, the default option)."""
+    cursor = _Cursor(path=path, traced=traced, decisions=decisions, beyond=beyond)
     result = adjudicate(cmd, _PathDice(cursor), _PathChoices(cursor, cmd.choices))
     outcome = cmd.leaf(result)
     return Run(nodes=cursor.nodes, answers=cursor.answers, outcome=outcome, facts=cursor.facts)
