@@ -166,7 +166,7 @@ class Die:
         return self._compare(other, "<")
 
     def __le__(self, other: object) -> Any:
-        return self._compare(other, "<")
+        return self._compare(other, "<=")
 
     def __gt__(self, other: object) -> Any:
         return self._compare(other, "<", swapped=True)
