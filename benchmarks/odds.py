@@ -21,7 +21,14 @@ from fractions import Fraction
 from typing import Any
 
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.odds import HowToExplore, Odds, Policy, scenario_command, scenario_odds
+from blowbyblow.replay.odds import (
+    DEFAULT_BUDGET,
+    HowToExplore,
+    Odds,
+    Policy,
+    scenario_command,
+    scenario_odds,
+)
 from blowbyblow.replay.registry import game_systems
 from blowbyblow.replay.scenario import scenario_from_dict
 
@@ -77,7 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=100_000)
     parser.add_argument("--mc", type=int, default=2000, help="samples past the budget")
-    parser.add_argument("--budget", type=int, default=3000)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     args = parser.parse_args()
     how = HowToExplore(budget=args.budget, samples=args.mc)
     print("| demo command | method | runs | outcomes | seconds |")

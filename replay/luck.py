@@ -70,6 +70,7 @@ class RollLuck(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RollRecord(msgspec.Struct, frozen=True, kw_only=True):
+    battle: int = 0  # its battle's place in ``Luck.battles``
     command: int
     position: int  # of its DiceRolled in the battle
     key: str
@@ -80,6 +81,7 @@ class RollRecord(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CommandLuck(msgspec.Struct, frozen=True, kw_only=True):
+    battle: int = 0  # its battle's place in ``Luck.battles``
     command: int
     position: int
     action: str
@@ -138,7 +140,7 @@ def luck_of(battles: Sequence[Sequence[Event]], how: HowToJudge | None = None) -
     rolls: list[RollRecord] = []
     commands: list[CommandLuck] = []
     labels: list[str] = []
-    for events in battles:
+    for number, events in enumerate(battles):
         first = events[0] if events else None
         if not isinstance(first, BattleStarted):
             raise chance.OddsError("a battle's log starts with BattleStarted")
@@ -146,12 +148,13 @@ def luck_of(battles: Sequence[Sequence[Event]], how: HowToJudge | None = None) -
         for position, event in enumerate(events, start=1):
             if isinstance(event, CommandIssued):
                 found, summary = _command(events, position, how)
-                rolls.extend(found)
-                commands.append(summary)
-    return Luck(battles=labels, sides=_sides(rolls), rolls=rolls, commands=commands)
+                rolls.extend(msgspec.structs.replace(r, battle=number) for r in found)
+                commands.append(msgspec.structs.replace(summary, battle=number))
+    return Luck(battles=labels, sides=sides_luck(rolls), rolls=rolls, commands=commands)
 
 
-def _sides(rolls: Sequence[RollRecord]) -> list[SideLuck]:
+def sides_luck(rolls: Sequence[RollRecord]) -> list[SideLuck]:
+    """Each side's luck over ``rolls`` (any of them: one battle's, one player's…)."""
     per: dict[str, list[RollLuck]] = {}
     for r in rolls:
         for x in r.luck:
@@ -340,4 +343,5 @@ __all__ = [
     "battle_luck",
     "luck_of",
     "mid_rank",
+    "sides_luck",
 ]

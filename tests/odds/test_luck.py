@@ -9,7 +9,14 @@ from fractions import Fraction
 
 from odds_helpers import ASL, asl, recorded, scenario
 
-from blowbyblow.replay.luck import HowToJudge, Luck, battle_luck, luck_of, mid_rank
+from blowbyblow.replay.luck import (
+    HowToJudge,
+    Luck,
+    battle_luck,
+    luck_of,
+    mid_rank,
+    sides_luck,
+)
 
 # Both sides attack: the 4-6-7 the 4-4-7 and back, simultaneously, 1-1 each (Kill Number 5).
 BOTH_ATTACK = ASL.format(terrain="open").replace(
@@ -59,21 +66,20 @@ def test_mid_ranks_have_mean_one_half_and_the_stated_variance() -> None:
 
 
 def test_fair_dice_look_fair() -> None:
-    """120 battles on seeded (fair) dice, both sides attacking: each battle's z for a side has
-    mean 0 and variance 1 with fair dice. The sample mean of 120 stays within 3 standard errors
-    (3/√120) of 0, the sample variance near 1, and the tournament's pooled z is unremarkable."""
-    battles = [recorded(scenario(BOTH_ATTACK, dice=None, seed=f"fair-{i}")) for i in range(120)]
-    how = HowToJudge()
-    zs = {"German": [], "Russian": []}  # type: ignore[var-annotated]
-    for events in battles:
-        for s in battle_luck(events, how).sides:
+    """80 battles on seeded (fair) dice, both sides attacking: each battle's z for a side has
+    mean 0 and variance 1 with fair dice. The sample mean of 80 stays within 3 standard errors
+    (3/√80) of 0, the sample variance near 1, and the tournament's pooled z is unremarkable."""
+    battles = [recorded(scenario(BOTH_ATTACK, dice=None, seed=f"fair-{i}")) for i in range(80)]
+    pooled = luck_of(battles)
+    assert all(abs(s.z) < 3 and s.rolls == 160 for s in pooled.sides)
+    zs: dict[str, list[float]] = {"German": [], "Russian": []}
+    for number in range(80):
+        for s in sides_luck([r for r in pooled.rolls if r.battle == number]):
             zs[s.side].append(s.z)
     for name, values in zs.items():
-        assert len(values) == 120, name
-        assert abs(statistics.fmean(values)) < 3 / math.sqrt(120), name
+        assert len(values) == 80, name
+        assert abs(statistics.fmean(values)) < 3 / math.sqrt(80), name
         assert 0.6 < statistics.variance(values) < 1.5, name
-    pooled = luck_of(battles, how)
-    assert all(abs(s.z) < 3 and s.rolls == 240 for s in pooled.sides)
 
 
 def test_loaded_dice_show() -> None:
@@ -96,10 +102,11 @@ def test_loaded_dice_show() -> None:
 def test_past_the_budget_faces_are_sampled_with_common_dice() -> None:
     """With a budget too small for the exact tree, the rolls above it are weighed by sampling
     the rest of the command, every face with the same later dice: the luck of the German
-    Ambush dr comes out near its exact value."""
+    Ambush dr (the first roll, the only one past a budget of 40 runs) comes out near its exact
+    value."""
     events = recorded(scenario(ASL.format(terrain="building"), dice=[1, 5, 3, 2]))
     exact = battle_luck(events)
-    sampled = battle_luck(events, HowToJudge(budget=2, samples=200))
+    sampled = battle_luck(events, HowToJudge(budget=40, samples=60))
     first_exact, first_sampled = exact.rolls[0], sampled.rolls[0]
     assert first_exact.key == "c1/ambush/German"
     assert {x.method for x in first_exact.luck} == {"exact"}
