@@ -7,7 +7,8 @@ Prints, for the demo of every game system:
     another one, with the default budget of runs (past it, Monte Carlo with --mc samples): the
     method reached, runs of the rules, distinct outcomes, seconds;
   - Monte Carlo: --samples samples of the first command that rolls dice (samples per second);
-then one simple case, an ASL CC attack at 1-1 (Kill Number 5 on 2D6), three ways: the exact odds
+then the two ways to walk the exact tree (each run goes on to a leaf with the first face of every
+later roll, or stops at its first new roll); then one simple case, an ASL CC attack at 1-1 (Kill Number 5 on 2D6), three ways: the exact odds
 from the rules, --samples Monte Carlo samples, and a direct hand-written computation of the
 same distribution (a loop over the 36 faces). The direct loop is the speed limit: it knows the
 rules' arithmetic, where the odds engine runs the rules themselves."""
@@ -21,11 +22,13 @@ from fractions import Fraction
 from typing import Any
 
 from blowbyblow.domain.system import AnyScenario
+from blowbyblow.replay.chance import Explorer, TooBig, matcher
 from blowbyblow.replay.odds import (
     DEFAULT_BUDGET,
     HowToExplore,
     Odds,
     Policy,
+    prepare,
     scenario_command,
     scenario_odds,
 )
@@ -114,6 +117,27 @@ def main() -> None:
         _, seconds = timed(sampled, scenario, number)
         label = f"{name} ({samples} samples)"
         print(f"| {label} | {seconds:.2f} | {samples / seconds:,.0f} |", flush=True)
+
+    print(
+        "\n| walking the tree (exact) | runs to a leaf | seconds | runs stopping early | seconds |"
+    )
+    print("|---|---:|---:|---:|---:|")
+    for name, scenario, number in cases:
+        at, _ = scenario_command(scenario, number)
+        measure, cmd = prepare(at, Policy(name="scripted", answers=scenario.choices))
+        cells = []
+        for to_leaf in (True, False):
+            explorer = Explorer(
+                cmd, budget=args.budget, group=matcher(measure.rules.order_insensitive)
+            )
+            explorer.to_leaf = to_leaf
+            t = time.perf_counter()
+            try:
+                explorer.explore()
+                cells += [str(explorer.runs), f"{time.perf_counter() - t:.2f}"]
+            except TooBig:
+                cells += [f"> {args.budget}", f"{time.perf_counter() - t:.2f}"]
+        print(f"| {name} | {' | '.join(cells)} |", flush=True)
 
     print("\n| ASL CC attack at 1-1 (KN 5) | seconds | P(eliminated) |")
     print("|---|---:|---:|")

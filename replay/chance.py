@@ -255,6 +255,11 @@ class TooBig(Exception):
     """Control flow: the exact tree is larger than the budget."""
 
 
+class _Branch(BaseException):
+    """Control flow: a run stopping at its first roll past its path (a BaseException, so that no
+    ``except Exception`` on the way can swallow it)."""
+
+
 @dataclass
 class _Cursor:
     """Where a run is on its path: answers from ``path``, then the first answer of each node."""
@@ -269,6 +274,7 @@ class _Cursor:
 
     def next(self, node: Node, first: Answer) -> Answer:
         depth = len(self.answers)
+        self.nodes.append(node)
         if depth < len(self.path):
             answer = self.path[depth]
         else:
@@ -280,9 +286,13 @@ class _Cursor:
                 f"the path does not fit the command at its step {depth + 1} ({node.key}): "
                 f"{answer!r}"
             )
-        self.nodes.append(node)
         self.answers.append(answer)
         return answer
+
+
+def stop_here(node: Node) -> Answer:
+    """A ``beyond`` for ``run_path``: stop the run at its first node past its path."""
+    raise _Branch
 
 
 class _PathDice:
@@ -332,6 +342,7 @@ class Run:
     answers: list[Answer]
     outcome: Hashable
     facts: list[tuple[Fact, bool]]
+    complete: bool = True  # False: stopped at ``nodes[-1]``, the first node past its path
 
 
 LeafFunction = Callable[[Adjudication], Hashable]
@@ -395,9 +406,12 @@ def run_path(
     beyond: Callable[[Node], Answer] | None = None,
 ) -> Run:
     """Adjudicate ``cmd`` once along ``path``; past it, each node gets ``beyond``'s answer (by
-    default its first: all 1s, the default option)."""
+    default its first: all 1s, the default option; ``stop_here`` stops the run there)."""
     cursor = _Cursor(path=path, traced=traced, decisions=decisions, beyond=beyond)
-    result = adjudicate(cmd, _PathDice(cursor), _PathChoices(cursor, cmd.choices))
+    try:
+        result = adjudicate(cmd, _PathDice(cursor), _PathChoices(cursor, cmd.choices))
+    except _Branch:
+        return Run(cursor.nodes, cursor.answers, None, cursor.facts, complete=False)
     outcome = cmd.leaf(result)
     return Run(nodes=cursor.nodes, answers=cursor.answers, outcome=outcome, facts=cursor.facts)
 
@@ -547,6 +561,10 @@ class Explorer:
         self.group = group
         self.decide = decide
         self.traced = traced  # False: dice are plain ints, no facts, so no face is grouped
+        # True: a run goes on to a leaf with the first face of every later roll (one run per
+        # leaf); False: it stops at its first new roll (one shorter run per node). Measured in
+        # benchmarks/odds.py.
+        self.to_leaf = True
         self.runs = 0
         self.leaves = 0
         self.grouped_keys: set[str] = set()
@@ -559,7 +577,13 @@ class Explorer:
         if self.runs >= self.budget:
             raise TooBig
         self.runs += 1
-        return run_path(self.cmd, path, traced=self.traced, decisions=self.decide is not None)
+        return run_path(
+            self.cmd,
+            path,
+            traced=self.traced,
+            decisions=self.decide is not None,
+            beyond=None if self.to_leaf else stop_here,
+        )
 
     def explore(self, path: Sequence[Answer] = (), follow: Follow | None = None) -> Subtree:
         """The subtree below ``path``; ``follow`` (a longer path) reuses the subtrees known below
@@ -572,7 +596,7 @@ class Explorer:
 
     def _node(self, prefix: list[Answer], run: Run, follow: Follow) -> Subtree:
         depth = len(prefix)
-        if depth == len(run.answers):
+        if run.complete and depth == len(run.answers):
             self.leaves += 1
             return self._leaf(run)
         node = run.nodes[depth]
@@ -600,7 +624,8 @@ class Explorer:
         on_path = depth < len(follow.path) and follow.path[depth] == answer
         if on_path and depth + 1 in follow.known:
             return follow.known[depth + 1]
-        child = run if run.answers[depth] == answer else self.run([*prefix, answer])
+        reuse = depth < len(run.answers) and run.answers[depth] == answer
+        child = run if reuse else self.run([*prefix, answer])
         return self._node([*prefix, answer], child, follow if on_path else _NOWHERE)
 
     def _chance(self, prefix: list[Answer], run: Run, node: RollNode, follow: Follow) -> Subtree:
@@ -775,4 +800,5 @@ __all__ = [
     "matcher",
     "run_path",
     "sample",
+    "stop_here",
 ]

@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Hashable
 from fractions import Fraction
 
+import pytest
 from odds_helpers import GANGFIGHT, NECROMUNDA, WH40K, asl, explorer, scenario, situation
 
 from blowbyblow.domain.core import RuleEvent
@@ -26,11 +27,12 @@ def p_of(shares: list, value: str) -> Fraction:  # type: ignore[type-arg]
     return next((s.p.fraction for s in shares if s.value == value), Fraction(0))
 
 
-def test_necromunda_a_single_hit_roll_with_an_assist() -> None:
+@pytest.mark.parametrize("ruleset", ["necromunda-2023", "necromunda-legacy"])
+def test_necromunda_a_single_hit_roll_with_an_assist(ruleset: str) -> None:
     """Krug hits on WS 4+, +1 for Brak's assist: a natural 3 or more (a natural 1 always
     misses, here it would miss anyway). P(hit) = 4/6 = 2/3, so E[hits] = 2/3 (the exploration
-    stops once the hit roll is made)."""
-    sc = scenario(NECROMUNDA)
+    stops once the hit roll is made). The same under the rules before 2023."""
+    sc = scenario(NECROMUNDA, ruleset=ruleset)
     odds = scenario_odds(sc, 1, HowToExplore(until=frozenset({"HitRolled"})))
     assert odds.method == "exact"
     hits = tally(odds, "hits")
