@@ -370,6 +370,8 @@ def command_odds(
 def prepare(
     at: Situation, policy: Policy, until: frozenset[str] = frozenset()
 ) -> tuple[Measure, chance.Command]:
+    """How ``at``'s outcomes are measured, and the command to explore: its table answers choices
+    by ``policy`` and (``until``) stops after the first event of one of these types."""
     before = at.system.view(at.state)
     measure = Measure(system=at.system, before=before, rules=outcome_rules(at.system.id))
     choices = policy.choices()
