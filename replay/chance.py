@@ -466,6 +466,8 @@ def _source(expr: Expr, index: Mapping[tuple[int, int], int]) -> str:
         return f"(-{_source(expr[1], index)})"
     if kind == "abs":
         return f"abs({_source(expr[1], index)})"
+    if kind not in _ARITH:  # pragma: no cover - a Die builds no other expression
+        raise ValueError(f"unknown operator {kind!r}")
     return f"({_source(expr[1], index)} {kind} {_source(expr[2], index)})"
 
 
