@@ -1,0 +1,699 @@
+"""Odds from the rules that adjudicate: what a command will probably do, and how unlikely what it
+did was.
+
+``command_odds`` explores one command, from a state, over every answer its dice can give, with
+the very procedure that adjudicates it (``replay.chance``): exact probabilities as fractions when
+the tree fits the budget of runs, seeded Monte Carlo with 95% intervals past it, and says which.
+It answers, for every fighter or unit, the distribution of its status after the command, the
+wounds it loses, whether it leaves the table or is captured; the system's tallies (hits, kills,
+Partial Kills, captures…) and every kind of rule step; each side's loss (``replay.outcomes``);
+expected values of each; and, given what happened, the probability of an outcome at least as bad
+for each side (its percentile).
+
+Where the command comes from: ``scenario_odds`` (a scenario's Nth action, after the ones before
+it), ``recorded_odds`` (any recorded command, from the state before it, with what its dice did),
+``next_odds`` (a live battle's next command).
+
+Choices follow a named policy: ``default`` (the rules' default answer), ``scripted`` (answers by
+key, the default otherwise), ``recorded`` (the answers the log holds) or ``best-for:SIDE`` /
+``worst-for:SIDE``: every choice made for the least / the most net loss of SIDE (what it suffers
+less what it deals, ``replay.outcomes``), looking at the whole
+tree below it. An ``Ask`` does not say who chooses, so these are bounds on SIDE's prospects, not a
+two-player minimax; they need the exact tree."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, cast
+
+import msgspec
+
+from blowbyblow.domain.core import (
+    BattleStarted,
+    BlowByBlowError,
+    ChoiceMade,
+    CommandIssued,
+    DiceRolled,
+    Event,
+)
+from blowbyblow.domain.system import AnyGameSystem, AnyScenario
+from blowbyblow.projections.battle import fold, fold_battle
+from blowbyblow.replay import chance
+from blowbyblow.replay.chance import Explorer, OddsError, matcher
+from blowbyblow.replay.dice import (
+    ChoiceSource,
+    RecordedChoices,
+    RecordedDice,
+    ScriptedChoices,
+)
+from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.outcomes import Measure, Outcome, outcome_rules
+from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.session import dice_for, start_event
+
+DEFAULT_BUDGET = 2000  # runs of the procedure before the exact tree gives way to Monte Carlo
+DEFAULT_SAMPLES = 4000
+DEFAULT_SEED = "bxb-odds"
+Z95 = 1.959963984540054  # the standard normal's 97.5th percentile: two-sided 95% intervals
+
+POLICIES = ("default", "scripted", "recorded", "best-for", "worst-for")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the choices a command asks for are answered while exploring it."""
+
+    name: str = "default"
+    answers: Mapping[str, str] = field(default_factory=dict)  # scripted / recorded, by key
+    side: str = ""  # best-for / worst-for
+
+    @staticmethod
+    def parse(text: str, answers: Mapping[str, str] | None = None) -> Policy:
+        """``default``, ``scripted``, ``best-for:SIDE`` or ``worst-for:SIDE``."""
+        name, _, side = text.partition(":")
+        if name not in POLICIES or name == "recorded":
+            raise OddsError(
+                f"policy {text!r}: expected default, scripted, best-for:SIDE or worst-for:SIDE"
+            )
+        if name in ("best-for", "worst-for") and not side:
+            raise OddsError(f"policy {text!r}: name the side, e.g. {name}:orcs")
+        if name not in ("best-for", "worst-for") and side:
+            raise OddsError(f"policy {text!r}: only best-for and worst-for take a side")
+        return Policy(name=name, answers=dict(answers or {}), side=side)
+
+    @property
+    def decides(self) -> bool:
+        return self.name in ("best-for", "worst-for")
+
+    def describe(self) -> str:
+        return f"{self.name}:{self.side}" if self.side else self.name
+
+    def choices(self) -> ChoiceSource:
+        if self.name == "recorded":
+            return _ByKey(self.answers)
+        if self.name == "scripted":
+            return _Scripted(self.answers)
+        return ScriptedChoices()
+
+
+class _Scripted:
+    """Answers given by key (full, or without the command's prefix). A script is written for
+    the dice that were rolled; on another path the question may not offer its answer, and the
+    rules' default is taken there."""
+
+    def __init__(self, answers: Mapping[str, str]) -> None:
+        self.answers = answers
+
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
+        short = key.split("/", 1)[1] if "/" in key else key
+        for k in (key, short):
+            answer = self.answers.get(k)
+            if answer is not None and answer in options:
+                return answer, "scripted"
+        return default, "default"
+
+
+class _ByKey:
+    """The answers a log recorded, by full key; the default where the record has none."""
+
+    def __init__(self, answers: Mapping[str, str]) -> None:
+        self.answers = answers
+
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
+        answer = self.answers.get(key)
+        return (answer, "recorded") if answer in options else (default, "default")
+
+
+# --- what the answer looks like ---------------------------------------------------------------
+
+
+class Estimate(msgspec.Struct, frozen=True, kw_only=True):
+    """A probability or an expected value: ``exact`` (a fraction, "7/36") when computed
+    exactly, else a Monte Carlo estimate with its 95% interval [``low``, ``high``]."""
+
+    value: float
+    low: float
+    high: float
+    exact: str | None = None
+
+    @property
+    def fraction(self) -> Fraction:
+        if self.exact is None:
+            raise ValueError("a Monte Carlo estimate has no exact fraction")
+        return Fraction(self.exact)
+
+    def contains(self, x: float) -> bool:
+        return self.low <= x <= self.high
+
+
+class Share(msgspec.Struct, frozen=True, kw_only=True):
+    """One value of a distribution and its probability."""
+
+    value: str
+    p: Estimate
+
+
+class UnitOdds(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    side: str
+    status_before: str
+    status: list[Share]  # its status after the command
+    wounds_lost: list[Share]
+    expected_wounds_lost: Estimate
+    removed: Estimate  # no longer on the table
+    captured: Estimate
+    renamed: list[Share]  # its name after, when it changes (an ASL squad Reduced)
+    expected_harm: Estimate
+
+
+class SideOdds(msgspec.Struct, frozen=True, kw_only=True):
+    """What a side suffers (``loss``) and how bad the outcome is for it (``net_loss``: its loss
+    less the other sides'), see ``replay.outcomes``."""
+
+    side: str
+    loss: list[Share]
+    expected_loss: Estimate
+    net_loss: list[Share]
+    expected_net_loss: Estimate
+
+
+class CountOdds(msgspec.Struct, frozen=True, kw_only=True):
+    """A tally (hits, kills…) or a kind of rule step: its distribution and expectation."""
+
+    name: str
+    expected: Estimate
+    at_least_one: Estimate
+    distribution: list[Share]
+
+
+class SidePercentile(msgspec.Struct, frozen=True, kw_only=True):
+    """What happened to ``side``, against the odds: its net loss, and the probability of an
+    outcome at least as bad for it (small: unlucky) and at most as bad (small: lucky)."""
+
+    side: str
+    net_loss: int
+    at_least_as_bad: Estimate
+    at_most_as_bad: Estimate
+
+
+class Happened(msgspec.Struct, frozen=True, kw_only=True):
+    """The outcome the dice gave: each unit's status, the tallies, each side's percentile."""
+
+    statuses: dict[str, str]
+    tallies: dict[str, int]
+    sides: list[SidePercentile]
+    probability: Estimate  # of exactly this outcome
+
+
+class Odds(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    command: int  # its number in its battle
+    action: str  # the command's type
+    method: str  # "exact" or "monte-carlo"
+    policy: str
+    runs: int  # adjudications made to answer (exact) or samples drawn (Monte Carlo)
+    outcomes: int  # distinct outcomes found
+    grouped: list[str]  # rolls explored as multisets (order-insensitive)
+    traced: bool  # equivalent faces of a die were grouped (exact only)
+    budget: int
+    samples: int = 0
+    seed: str = ""
+    confidence: float = 0.95
+    note: str = ""  # why the method is what it is
+    units: list[UnitOdds]
+    sides: list[SideOdds]
+    tallies: list[CountOdds]
+    events: list[CountOdds]
+    happened: Happened | None = None
+
+
+# --- weighted outcomes: exact fractions or sample counts ----------------------------------------
+
+
+@dataclass
+class _Weights:
+    """The outcomes found, with their weights: exact probabilities (fractions summing to 1) or
+    sample counts. Every question is asked with one value per outcome, in ``outcomes`` order."""
+
+    outcomes: list[Outcome]
+    weights: list[Fraction]  # probabilities, or (Monte Carlo) whole numbers of samples
+    exact: bool
+
+    @property
+    def total(self) -> int:
+        return 1 if self.exact else sum(int(w) for w in self.weights)
+
+    def probability(self, flags: Sequence[bool]) -> Estimate:
+        if self.exact:
+            p = sum(
+                (Fraction(w) for w, f in zip(self.weights, flags, strict=True) if f), Fraction(0)
+            )
+            return _exact(p)
+        hits = sum(int(w) for w, f in zip(self.weights, flags, strict=True) if f)
+        return wilson(hits, self.total)
+
+    def expected(self, values: Sequence[int]) -> Estimate:
+        if self.exact:
+            mean = sum((w * v for w, v in zip(self.weights, values, strict=True)), Fraction(0))
+            return _exact(mean)
+        n = self.total
+        pairs = [(v, int(w)) for w, v in zip(self.weights, values, strict=True)]
+        average = sum(v * w for v, w in pairs) / n
+        var = sum(w * (v - average) ** 2 for v, w in pairs) / max(n - 1, 1)
+        half = Z95 * math.sqrt(var / n)
+        return Estimate(value=average, low=average - half, high=average + half)
+
+    def shares(self, values: Sequence[Hashable], numeric: bool = False) -> list[Share]:
+        """Each distinct value with its probability: most likely first, or in numeric order."""
+        totals: dict[Hashable, Fraction] = {}
+        for w, v in zip(self.weights, values, strict=True):
+            totals[v] = totals.get(v, Fraction(0)) + w
+        if numeric:
+            order = sorted(totals, key=lambda v: int(str(v)))
+        else:
+            order = sorted(totals, key=lambda v: (-totals[v], str(v)))
+        return [Share(value=str(v), p=self.probability([x == v for x in values])) for v in order]
+
+
+def _exact(p: Fraction) -> Estimate:
+    return Estimate(value=float(p), low=float(p), high=float(p), exact=_fraction(p))
+
+
+def _fraction(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def wilson(hits: int, n: int) -> Estimate:
+    """A proportion from ``n`` samples with its Wilson score 95% interval."""
+    if n == 0:
+        raise ValueError("no samples")
+    p = hits / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    low = 0.0 if hits == 0 else max(0.0, centre - half)  # no rounding dust at the ends
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return Estimate(value=p, low=low, high=high)
+
+
+# --- one command ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class HowToExplore:
+    policy: Policy = field(default_factory=Policy)
+    budget: int = DEFAULT_BUDGET
+    samples: int = DEFAULT_SAMPLES
+    seed: str = DEFAULT_SEED
+    group: Sequence[str] | None = None  # order-insensitive rolls; None: the system's own claims
+    until: frozenset[str] = frozenset()  # stop after the first event of one of these types
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A command about to be adjudicated: at a table (system, rulings), from a state."""
+
+    system: AnyGameSystem
+    rulings: Mapping[str, str]
+    state: Any
+    command: Any
+    index: int
+
+
+def command_odds(
+    at: Situation, how: HowToExplore | None = None, happened: Outcome | None = None
+) -> Odds:
+    """The odds of ``at``'s command; ``happened`` (the outcome its dice gave) adds percentiles.
+
+    Raises RuleViolation when the command is not allowed in the state, OddsError when the policy
+    cannot be followed (best-for / worst-for on a tree larger than the budget)."""
+    how = how or HowToExplore()
+    measure, cmd = prepare(at, how.policy, how.until)
+    rules = measure.rules
+    patterns = list(rules.order_insensitive if how.group is None else how.group)
+    # An illegal command fails here, on its first run, with the rules' own error.
+    chance.run_path(cmd, (), traced=False, decisions=False)
+    weights, facts = _explore(cmd, measure, how, patterns)
+    units, sides = _units(measure, weights), _sides(measure, weights)
+    tallies = [
+        _count(t.name, weights, [o.tallies[i] for o in weights.outcomes])
+        for i, t in enumerate(rules.tallies)
+    ]
+    steps = [dict(o.events) for o in weights.outcomes]
+    kinds = sorted({name for counted in steps for name in counted})
+    events = [_count(k, weights, [counted.get(k, 0) for counted in steps]) for k in kinds]
+    return Odds(
+        ruleset=at.system.id,
+        command=at.index,
+        action=action_of(at.command),
+        method="exact" if weights.exact else "monte-carlo",
+        policy=how.policy.describe(),
+        budget=how.budget,
+        units=units,
+        sides=sides,
+        tallies=tallies,
+        events=events,
+        happened=_happened(measure, weights, happened) if happened is not None else None,
+        **facts,
+    )
+
+
+def prepare(
+    at: Situation, policy: Policy, until: frozenset[str] = frozenset()
+) -> tuple[Measure, chance.Command]:
+    """How ``at``'s outcomes are measured, and the command to explore: its table answers choices
+    by ``policy`` and (``until``) stops after the first event of one of these types."""
+    before = at.system.view(at.state)
+    measure = Measure(system=at.system, before=before, rules=outcome_rules(at.system.id))
+    choices = policy.choices()
+    table = Table(system=at.system, rulings=at.rulings, dice=_NoDice(), choices=choices, quiet=True)
+    cmd = chance.Command(
+        table=table,
+        state=at.state,
+        command=at.command,
+        index=at.index,
+        leaf=lambda adj: measure(adj.events, adj.state),
+        choices=choices,
+        until=(lambda event: type(event).__name__ in until) if until else None,
+    )
+    known = {t.__name__ for t in at.system.event_types}
+    unknown = sorted(until - known)
+    if unknown:
+        raise OddsError(
+            f"until: {', '.join(unknown)} is not an event of {at.system.id}; its events are: "
+            + ", ".join(sorted(known))
+        )
+    if policy.side and policy.side not in before.sides:
+        raise OddsError(
+            f"policy {policy.describe()}: no side {policy.side!r} here; the sides are "
+            + ", ".join(before.sides)
+        )
+    return measure, cmd
+
+
+class _NoDice:
+    source = "none"
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        raise OddsError(f"roll {key!r} asked outside an exploration")  # pragma: no cover
+
+
+def _explore(
+    cmd: chance.Command, measure: Measure, how: HowToExplore, patterns: list[str]
+) -> tuple[_Weights, dict[str, Any]]:
+    decide = None
+    if how.policy.decides:
+        side = how.policy.side
+
+        def expected(dist: chance.Distribution) -> Fraction:
+            return measure.expected_net_loss(dist, side)
+
+        decide = chance.Decider(expected, maximise=how.policy.name == "worst-for")
+
+    for traced in (True, False):
+        explorer = Explorer(
+            cmd,
+            budget=how.budget,
+            group=matcher(patterns),
+            decide=decide,
+            traced=traced,
+        )
+        try:
+            sub = explorer.explore()
+        except chance.TooBig:
+            break
+        except TypeError:
+            if not traced:
+                raise
+            continue  # the rules used a die in a way a Die cannot follow: explore plainly
+        facts = {
+            "runs": explorer.runs,
+            "outcomes": len(sub.dist),
+            "grouped": sorted(explorer.grouped_keys),
+            "traced": traced,
+        }
+        outcomes = cast(list[Outcome], list(sub.dist))
+        return _Weights(outcomes, [sub.dist[o] for o in outcomes], exact=True), facts
+    if how.policy.decides:
+        raise OddsError(
+            f"the {how.policy.describe()} policy needs every choice explored, and this command "
+            f"needs more than {how.budget} runs; raise the budget or use the default policy"
+        )
+    if how.samples < 1:
+        raise OddsError(f"more than {how.budget} runs needed and no samples allowed")
+    counts = chance.sample(cmd, how.samples, how.seed)
+    facts = {
+        "runs": how.samples,
+        "outcomes": len(counts),
+        "grouped": [],
+        "traced": False,
+        "samples": how.samples,
+        "seed": how.seed,
+        "note": f"more than {how.budget} runs needed for the exact odds",
+    }
+    found = cast(list[Outcome], list(counts))
+    return _Weights(found, [Fraction(counts[o]) for o in found], exact=False), facts
+
+
+def action_of(command: Any) -> str:
+    tag = msgspec.inspect.type_info(type(command))
+    return str(getattr(tag, "tag", type(command).__name__))
+
+
+def _units(measure: Measure, w: _Weights) -> list[UnitOdds]:
+    out = []
+    for i, u in enumerate(measure.before.units):
+        mine = [o.units[i] for o in w.outcomes]
+        out.append(
+            UnitOdds(
+                id=u.id,
+                name=u.name,
+                side=u.side,
+                status_before=u.status,
+                status=w.shares([x.status or "removed" for x in mine]),
+                wounds_lost=w.shares([x.wounds_lost for x in mine], numeric=True),
+                expected_wounds_lost=w.expected([x.wounds_lost for x in mine]),
+                removed=w.probability([x.gone for x in mine]),
+                captured=w.probability([x.captured for x in mine]),
+                renamed=[s for s in w.shares([x.name for x in mine]) if s.value != u.name],
+                expected_harm=w.expected([measure.harm(i, x) for x in mine]),
+            )
+        )
+    return out
+
+
+def _sides(measure: Measure, w: _Weights) -> list[SideOdds]:
+    out = []
+    for side in measure.before.sides:
+        losses = [measure.loss(o, side) for o in w.outcomes]
+        net = [measure.net_loss(o, side) for o in w.outcomes]
+        out.append(
+            SideOdds(
+                side=side,
+                loss=w.shares(losses, numeric=True),
+                expected_loss=w.expected(losses),
+                net_loss=w.shares(net, numeric=True),
+                expected_net_loss=w.expected(net),
+            )
+        )
+    return out
+
+
+def _count(name: str, w: _Weights, values: list[int]) -> CountOdds:
+    return CountOdds(
+        name=name,
+        expected=w.expected(values),
+        at_least_one=w.probability([v > 0 for v in values]),
+        distribution=w.shares(values, numeric=True),
+    )
+
+
+def _happened(measure: Measure, w: _Weights, outcome: Outcome) -> Happened:
+    sides = []
+    for side in measure.before.sides:
+        seen = measure.net_loss(outcome, side)
+        losses = [measure.net_loss(o, side) for o in w.outcomes]
+        sides.append(
+            SidePercentile(
+                side=side,
+                net_loss=seen,
+                at_least_as_bad=w.probability([x >= seen for x in losses]),
+                at_most_as_bad=w.probability([x <= seen for x in losses]),
+            )
+        )
+    return Happened(
+        statuses={
+            u.id: (o.status or "removed")
+            for u, o in zip(measure.before.units, outcome.units, strict=True)
+        },
+        tallies={t.name: n for t, n in zip(measure.rules.tallies, outcome.tallies, strict=True)},
+        sides=sides,
+        probability=w.probability([o == outcome for o in w.outcomes]),
+    )
+
+
+# --- where commands come from ---------------------------------------------------------------------
+
+
+def outcome_of(at: Situation, events: Sequence[Event]) -> Outcome:
+    """The outcome a command's adjudicated ``events`` (``CommandIssued`` first) measure to."""
+    measure = Measure(
+        system=at.system, before=at.system.view(at.state), rules=outcome_rules(at.system.id)
+    )
+    return measure(events, fold(at.system, at.state, events))
+
+
+def scenario_odds(scenario: AnyScenario, number: int = 1, how: HowToExplore | None = None) -> Odds:
+    """The odds of the scenario's ``number``-th action (from 1), after the actions before it are
+    adjudicated with the scenario's dice and choices (by default, choices follow the scenario's
+    ``[choices]``). When the scenario's dice also reach through this action, what they give is
+    the outcome that happened."""
+    at, happened = scenario_command(scenario, number)
+    how = how or HowToExplore(policy=Policy(name="scripted", answers=scenario.choices))
+    outcome = outcome_of(at, happened) if happened is not None else None
+    return command_odds(at, how, outcome)
+
+
+def scenario_command(scenario: AnyScenario, number: int) -> tuple[Situation, list[Event] | None]:
+    """Where the scenario's ``number``-th action stands, and its events when the scenario's dice
+    reach through it (None when they stop short)."""
+    if not 1 <= number <= len(scenario.commands):
+        raise OddsError(f"the scenario has actions 1 to {len(scenario.commands)}, not {number}")
+    system = get_game_system(scenario.ruleset)
+    dice, spec = dice_for(scenario)
+    started = start_event(system, scenario, spec)
+    table = Table(
+        system=system,
+        rulings=started.rulings,
+        dice=dice,
+        choices=ScriptedChoices(scenario.choices),
+        quiet=True,
+    )
+    before = fold_battle(system, [started])
+    happened: list[Event] | None = None
+    done = 0
+    turns = (Turn(c) for c in scenario.commands[:number])
+    try:
+        for result in adjudicate_commands(table, before, turns):
+            done = result.index
+            if done == number:
+                happened = result.events
+            else:
+                before = result.state
+    except BlowByBlowError:
+        # The scenario's own dice may stop short of this action: then nothing "happened" yet.
+        # An error before it leaves no state to start from.
+        if done != number - 1:
+            raise
+    at = Situation(
+        system=system,
+        rulings=started.rulings,
+        state=before,
+        command=scenario.commands[number - 1],
+        index=number,
+    )
+    return at, happened
+
+
+def recorded_odds(events: Sequence[Event], position: int, how: HowToExplore | None = None) -> Odds:
+    """The odds of the recorded command that holds ``position`` (its ``CommandIssued`` or any of
+    its steps), from the state before it, with the outcome its recorded dice gave."""
+    at, own = recorded_command(events, position)
+    answers = {e.key: e.answer for e in own if isinstance(e, ChoiceMade)}
+    how = how or HowToExplore()
+    if how.policy.name == "default":
+        how = dataclasses.replace(how, policy=Policy(name="recorded", answers=answers))
+    return command_odds(at, how, outcome_of(at, own))
+
+
+def recorded_command(events: Sequence[Event], position: int) -> tuple[Situation, list[Event]]:
+    """The command holding ``position`` in a battle's ``events`` (from position 1): where it
+    stood, and its own events (``CommandIssued`` first)."""
+    if not events or not isinstance(events[0], BattleStarted):
+        raise OddsError("a battle's log starts with BattleStarted")
+    if not 1 <= position <= len(events):
+        raise OddsError(f"the battle has positions 1 to {len(events)}, not {position}")
+    starts = [i for i, e in enumerate(events) if isinstance(e, CommandIssued)]
+    mine = [s for s in starts if s <= position - 1]
+    if not mine:
+        raise OddsError(
+            f"position {position} is the battle's start; its first command is at position "
+            + (str(starts[0] + 1) if starts else "(none)")
+        )
+    first = mine[-1]
+    later = [s for s in starts if s > first]
+    end = later[0] if later else len(events)
+    own = [e for e in events[first:end] if type(e).__name__ != "BattleSealed"]
+    issued = own[0]
+    assert isinstance(issued, CommandIssued)
+    started = events[0]
+    system = get_game_system(started.ruleset)
+    at = Situation(
+        system=system,
+        rulings=started.rulings,
+        state=fold_battle(system, events, first),
+        command=issued.command,
+        index=issued.index,
+    )
+    return at, own
+
+
+def next_odds(events: Sequence[Event], command: Any, how: HowToExplore | None = None) -> Odds:
+    """The odds of ``command`` as a live battle's next one."""
+    if not events or not isinstance(events[0], BattleStarted):
+        raise OddsError("a battle's log starts with BattleStarted")
+    started = events[0]
+    system = get_game_system(started.ruleset)
+    index = 1 + sum(1 for e in events if isinstance(e, CommandIssued))
+    at = Situation(
+        system=system,
+        rulings=started.rulings,
+        state=fold_battle(system, events),
+        command=command,
+        index=index,
+    )
+    return command_odds(at, how)
+
+
+def recorded_dice(own: Iterable[Event]) -> tuple[RecordedDice, RecordedChoices]:
+    dice = {e.key: (e.values, e.source) for e in own if isinstance(e, DiceRolled)}
+    choices = {e.key: (e.answer, e.source) for e in own if isinstance(e, ChoiceMade)}
+    return RecordedDice(dice), RecordedChoices(choices)
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_SEED",
+    "CountOdds",
+    "Estimate",
+    "Happened",
+    "HowToExplore",
+    "Odds",
+    "OddsError",
+    "Policy",
+    "Share",
+    "SideOdds",
+    "SidePercentile",
+    "Situation",
+    "UnitOdds",
+    "action_of",
+    "command_odds",
+    "next_odds",
+    "outcome_of",
+    "prepare",
+    "recorded_command",
+    "recorded_odds",
+    "scenario_command",
+    "scenario_odds",
+    "wilson",
+]

@@ -1,0 +1,58 @@
+"""Past the budget, Monte Carlo: seeded, with intervals that hold the exact answer."""
+
+from __future__ import annotations
+
+from odds_helpers import WH40K, scenario
+
+from blowbyblow.replay.odds import Estimate, HowToExplore, Odds, scenario_odds, wilson
+
+
+def _probabilities(odds: Odds) -> list[tuple[str, Estimate]]:
+    found = []
+    for u in odds.units:
+        found += [(f"{u.id} {s.value}", s.p) for s in u.status]
+    for s in odds.sides:
+        found += [(f"{s.side} loss {x.value}", x.p) for x in s.loss]
+    for t in odds.tallies:
+        found += [(f"{t.name} = {x.value}", x.p) for x in t.distribution]
+    return found
+
+
+def test_monte_carlo_intervals_hold_the_exact_odds() -> None:
+    """Gorg against Varro, the whole command: attack dice, hits, wound rolls and saves, exact in
+    about a thousand runs. With a budget of 100 runs it is sampled instead (2000 samples); each
+    exact probability must fall in its 95% interval, bar the few a 95% interval is allowed to
+    miss."""
+    sc = scenario(WH40K)
+    exact = scenario_odds(sc, 1, HowToExplore())
+    sampled = scenario_odds(sc, 1, HowToExplore(budget=100, samples=2000, seed="mc-test"))
+    assert exact.method == "exact" and sampled.method == "monte-carlo"
+    assert sampled.samples == 2000 and sampled.seed == "mc-test" and "100 runs" in sampled.note
+    truth = dict(_probabilities(exact))
+    found = dict(_probabilities(sampled))
+    checked = [k for k in truth if k in found]
+    assert len(checked) >= 15
+    misses = [k for k in checked if not found[k].contains(float(truth[k].fraction))]
+    assert len(misses) <= len(checked) // 10, misses
+    kills = next(t for t in sampled.tallies if t.name == "kills")
+    true_kills = next(t for t in exact.tallies if t.name == "kills").expected.fraction
+    assert kills.expected.contains(float(true_kills))
+    assert kills.expected.high - kills.expected.low < 0.05
+
+
+def test_the_same_seed_gives_the_same_estimates() -> None:
+    sc = scenario(WH40K)
+    how = HowToExplore(budget=10, samples=300, seed="same")
+    assert scenario_odds(sc, 1, how) == scenario_odds(sc, 1, how)
+    other = scenario_odds(sc, 1, HowToExplore(budget=10, samples=300, seed="other"))
+    assert other != scenario_odds(sc, 1, how)
+
+
+def test_wilson_intervals() -> None:
+    """Wilson score interval for 30 of 100: centre (0.3 + z²/200) / (1 + z²/100)."""
+    e = wilson(30, 100)
+    assert e.value == 0.3 and e.exact is None
+    assert abs(e.low - 0.2189) < 1e-3 and abs(e.high - 0.3958) < 1e-3
+    none = wilson(0, 50)
+    assert none.low == 0.0 and 0.05 < none.high < 0.08
+    assert wilson(50, 50).high == 1.0
