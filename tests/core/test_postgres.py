@@ -14,7 +14,7 @@ from blowbyblow.replay.store import BattleStore, StaleVersion
 from blowbyblow.replay.verify import verify_battle
 
 from bxbtest import RULESET_IDS, record_demo
-from pgserver import postgres_server
+from pgserver import postgres_server, server_version
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +68,11 @@ def test_concurrent_writers_one_wins_the_other_writes_nothing(pg_url: str) -> No
         verify_battle(store, rec.battle).ok is False
     )  # the copied tail does not follow from the rules
     assert [e.position for e in store.read(rec.battle)] == list(range(1, version + len(tail) + 1))
+
+
+def test_the_server_is_the_one_the_dev_extra_installs(server: str) -> None:
+    """Not a PostgreSQL that happens to be on the machine: the tests run the same everywhere."""
+    with psycopg.connect(server) as con:
+        row = con.execute("show server_version").fetchone()
+    assert row is not None
+    assert str(row[0]).split()[0] == server_version()
