@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from blowbyblow.cli import battles, evidence, judging  # noqa: F401 - registers their commands
+from blowbyblow.cli import battles, evidence, judging, newcomer  # noqa: F401 - registers their commands
 from blowbyblow.cli.app import app
 
 
