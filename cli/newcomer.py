@@ -72,15 +72,20 @@ def schema_words(node: Mapping[str, Any]) -> str:
     return words.get(str(kind), str(kind or "anything"))
 
 
-def field_words(name: str, node: Mapping[str, Any], required: bool) -> str:
-    """One field: "m: whole number, default 5"."""
-    said = f"{name}: {schema_words(node)}"
+def field_terms(node: Mapping[str, Any], required: bool) -> tuple[str, str]:
+    """A field's type in words and whether it is needed: ("whole number", "default 5")."""
     if required:
-        return said + ", required"
+        return schema_words(node), "required"
     if "default" in node:
         default = node["default"]
-        return f"{said}, default {'none' if default is None else json.dumps(default)}"
-    return said
+        return schema_words(node), f"default {'none' if default is None else json.dumps(default)}"
+    return schema_words(node), "optional"
+
+
+def field_words(name: str, node: Mapping[str, Any], required: bool) -> str:
+    """One field: "m: whole number, default 5"."""
+    kind, need = field_terms(node, required)
+    return f"{name}: {kind}, {need}"
 
 
 def _plain(text: str) -> str:
