@@ -20,6 +20,8 @@ from typing import Annotated, Any
 import msgspec
 import tomlkit
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from blowbyblow.cli.app import app, fail, write_output
 from blowbyblow.domain.core import BlowByBlowError
@@ -405,11 +407,18 @@ def cmd_examples(
     """List the example scenarios shipped with bxb, or copy one to edit and record."""
     examples = shipped_examples()
     if name is None:
-        width = max(map(len, examples))
+        # Rich wraps the labels at the terminal's width (80 columns when not a terminal).
+        table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+        table.add_column(no_wrap=True)
+        table.add_column()
         for example, entry in examples.items():
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
             ruleset = "" if data.get("ruleset") == example else f" (ruleset {data.get('ruleset')})"
-            typer.echo(f"{example:<{width}}  {data.get('label')}{ruleset}")
+            table.add_row(example, f"{data.get('label')}{ruleset}")
+        console = Console(highlight=False)
+        with console.capture() as shown:
+            console.print(table)
+        typer.echo("\n".join(line.rstrip() for line in shown.get().splitlines()))
         typer.echo("copy one with `bxb examples NAME` (-o FILE, or -o - to print it)", err=True)
         return
     chosen = examples.get(name.removesuffix(".toml"))
