@@ -16,6 +16,7 @@ import typer
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import to_builtins
+from blowbyblow.replay.judging import default_key_dir
 from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.service import (
@@ -189,3 +190,10 @@ def _verdict(report: Report) -> str:
         return f"verify OK: {head}: {report.events} events, {report.commands} commands re-adjudicated{dice}, hash chain intact{notes}"
     assert report.problem is not None
     return f"verify FAILED: {head}: {report.problem.describe()}"
+
+
+# A judge's private key, where a command signs or opens something with it.
+KeyOption = Annotated[
+    Path | None,
+    typer.Option("--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."),
+]

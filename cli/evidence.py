@@ -13,7 +13,7 @@ from uuid import UUID
 import msgspec
 import typer
 
-from blowbyblow.cli.app import _battle, app, fail, open_store
+from blowbyblow.cli.app import KeyOption, _battle, app, fail, open_store
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.judging import default_key_dir, load_private_key, load_public_key
 from blowbyblow.replay.merkle import (
@@ -105,12 +105,7 @@ def cmd_receipt(
     battle: Annotated[
         str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
     ] = None,
-    key: Annotated[
-        Path | None,
-        typer.Option(
-            "--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."
-        ),
-    ] = None,
+    key: KeyOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="The receipt as JSON.")] = False,
 ) -> None:
     """Sign the battle's chain head as it is now: a receipt a player keeps to prove later what

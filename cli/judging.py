@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from blowbyblow.cli.app import _battle, _events, _verdict, app, fail, open_store
+from blowbyblow.cli.app import KeyOption, _battle, _events, _verdict, app, fail, open_store
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.projections.battle import standing
@@ -142,12 +142,7 @@ def cmd_keys_new(
 
 @keys_app.command("public")
 def cmd_keys_public(
-    key: Annotated[
-        Path | None,
-        typer.Option(
-            "--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."
-        ),
-    ] = None,
+    key: KeyOption = None,
 ) -> None:
     """Write NAME.pub and NAME.escrow.pub again beside a private key NAME.key (for a key made
     before escrow keys existed, or public files lost) and show them."""
@@ -165,12 +160,7 @@ def cmd_seal(
     battle: Annotated[
         str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
     ] = None,
-    key: Annotated[
-        Path | None,
-        typer.Option(
-            "--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."
-        ),
-    ] = None,
+    key: KeyOption = None,
 ) -> None:
     """Verify a battle, then close it with a signed checkpoint. A fair battle's seed is opened
     from the escrow in the store with the key, checked against its commitment and revealed; the
