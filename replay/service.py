@@ -149,8 +149,12 @@ def _record_fair(
         log.warning("BattleRefused", battle=str(fair.battle), reason=str(e), written="start")
         raise StartedAndKept(fair.battle, f"no command was written: {e}") from None
     logged = list(fair.events)
-    for batch in batches:
-        logged.extend(store.append(fair.battle, fair.ruleset.id, len(logged), batch))
+    # The commands in one transaction after the start: all of them, or none.
+    logged.extend(
+        store.append(
+            fair.battle, fair.ruleset.id, len(logged), [e for batch in batches for e in batch]
+        )
+    )
     return Recorded(battle=fair.battle, ruleset=fair.ruleset, events=logged, state=state)
 
 
@@ -165,11 +169,9 @@ def _dice(scenario: AnyScenario, given: DiceSource | None) -> tuple[DiceSource, 
 def _append_all(
     store: BattleStore, battle: UUID, ruleset: AnyGameSystem, batches: list[list[Event]]
 ) -> list[LoggedEvent]:
-    """Write a new battle one batch (one command) per transaction."""
-    logged: list[LoggedEvent] = []
-    for batch in batches:
-        logged.extend(store.append(battle, ruleset.id, len(logged), batch))
-    return logged
+    """Write a new battle whole, in one transaction: an interruption (a kill, Ctrl-C, a locked
+    store) leaves no battle at all, never a truncated one that would verify as complete."""
+    return store.append(battle, ruleset.id, 0, [event for batch in batches for event in batch])
 
 
 class BattleSession:

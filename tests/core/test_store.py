@@ -7,6 +7,7 @@ import hashlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -15,9 +16,10 @@ from blowbyblow.domain.core import BattleStarted
 from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.codec import encode
 from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import AlreadyRecorded, record
+from blowbyblow.replay.service import AlreadyRecorded, record, save_events
 from blowbyblow.replay.session import play
 from blowbyblow.replay.store import BattleStore, StaleVersion, chain
+from blowbyblow.replay.whatif import what_if
 
 from bxbtest import RULESET_IDS, record_demo
 
@@ -129,3 +131,25 @@ def test_live_play_one_command_at_a_time_and_the_stale_session_writes_nothing(
     in_one_go = play(msgspec.structs.replace(demo, commands=demo.commands[:2]))
     assert [e.data for e in store.read(rec.battle)] == [encode(e) for e in in_one_go.events]
     assert encode(first.state) == encode(in_one_go.state)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_recording_a_battle_is_one_transaction(
+    ruleset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recorded scenario (and a saved what-if) is written whole in one transaction, so an
+    interruption can never leave a truncated battle that verifies as complete."""
+    store = BattleStore(":memory:")
+    writes: list[int] = []
+    save = store.save
+
+    def counting_save(*items: Any, **kw: Any) -> Any:
+        writes.append(len(items))
+        return save(*items, **kw)
+
+    monkeypatch.setattr(store, "save", counting_save)
+    rec = record_demo(store, ruleset_id)
+    assert writes == [len(rec.events)]
+    what = what_if(store.read(rec.battle), {})
+    saved = save_events(store, what.ruleset, what.alternative)
+    assert writes[1:] == [len(saved.events)]
