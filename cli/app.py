@@ -23,7 +23,7 @@ from blowbyblow.replay.service import (
     resolve_battle,
 )
 from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
-from blowbyblow.replay.verify import Report
+from blowbyblow.replay.verify import Report, check_battle_id, check_chain
 
 app = typer.Typer(
     help="blowbyblow: adjudicate close combat, keep a blow-by-blow log, replay and verify it.",
@@ -163,7 +163,25 @@ def _events(store: BattleStore, battle: UUID) -> list[LoggedEvent]:
         fail(f"{e} (run `bxb verify` for details)")
 
 
-def print_log(events: list[LoggedEvent], as_json: bool = False) -> None:
+def warn_if_broken(battle: UUID, events: list[LoggedEvent]) -> int | None:
+    """The cheap checks of a battle (the hash chain and the id its first event gives): when they
+    fail, one line on stderr says the battle does not verify, and the position is returned so a
+    log can mark the first bad event. A full check is `bxb verify`."""
+    problem = check_chain(battle, events) or check_battle_id(battle, events)
+    if problem is None:
+        return None
+    typer.echo(
+        f"warning: battle {battle} does not verify: {problem.describe()} "
+        "(`bxb verify` checks everything)",
+        err=True,
+    )
+    return problem.position
+
+
+BAD = "!!"  # marks the first event that breaks the chain in a printed log
+
+
+def print_log(events: list[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
     if not events:
         return
     first = events[0].event
@@ -179,7 +197,8 @@ def print_log(events: list[LoggedEvent], as_json: bool = False) -> None:
             line["hash"] = logged.hash.hex()
             typer.echo(msgspec.json.encode(line).decode())
         else:
-            typer.echo(f"{logged.position:>5}  {narrate(ruleset, ev)}")
+            mark = BAD if logged.position == bad else "  "
+            typer.echo(f"{logged.position:>5}{mark}{narrate(ruleset, ev)}")
 
 
 def _verdict(report: Report) -> str:

@@ -14,7 +14,18 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from blowbyblow.cli.app import OPTS, _battle, _events, _verdict, app, fail, open_store, print_log
+from blowbyblow.cli.app import (
+    BAD,
+    OPTS,
+    _battle,
+    _events,
+    _verdict,
+    app,
+    fail,
+    open_store,
+    print_log,
+    warn_if_broken,
+)
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.projections.battle import (
     VoidedCommand,
@@ -384,14 +395,16 @@ def cmd_log(
     is shown struck through (marked [voided] when the output is not a terminal), with the
     reason it was voided; it is not played."""
     store = open_store()
-    events = _events(store, _battle(store, battle))
+    bid = _battle(store, battle)
+    events = _events(store, bid)
+    bad = warn_if_broken(bid, events)
     voided = voided_commands([e.event for e in events])
     if as_json:
         print_json_log(events, voided)
     elif voided:
-        print_struck_log(events, voided)
+        print_struck_log(events, voided, bad)
     else:
-        print_log(events)
+        print_log(events, bad=bad)
 
 
 def print_json_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> None:
@@ -410,7 +423,9 @@ def print_json_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> No
         typer.echo(msgspec.json.encode(line).decode())
 
 
-def print_struck_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> None:
+def print_struck_log(
+    events: list[LoggedEvent], voided: list[VoidedCommand], bad: int | None = None
+) -> None:
     """The log with each voided command's events struck through: Rich's strike style on a
     terminal, a plain ``[voided]`` mark otherwise (pipes, files, screen readers)."""
     first = events[0].event
@@ -420,17 +435,18 @@ def print_struck_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> 
     for logged in events:
         text = narrate(ruleset, logged.event)
         void = next((v for v in voided if v.covers(logged.position)), None)
+        mark = BAD if logged.position == bad else "  "
         if void is None:
-            console.print(Text(f"{logged.position:>5}  {text}"))
+            console.print(Text(f"{logged.position:>5}{mark}{text}"))
             continue
         why = f"  (voided at {void.voided_at} by {void.by}: {void.reason})"
         tail = why if logged.position == void.first else ""
         if console.is_terminal:
-            line = Text(f"{logged.position:>5}  ")
+            line = Text(f"{logged.position:>5}{mark}")
             line.append(text, style="strike")
             line.append(tail)
         else:
-            line = Text(f"{logged.position:>5}  [voided] {text}{tail}")
+            line = Text(f"{logged.position:>5}{mark}[voided] {text}{tail}")
         console.print(line)
 
 

@@ -10,7 +10,16 @@ from typing import Annotated
 
 import typer
 
-from blowbyblow.cli.app import KeyOption, _battle, _events, _verdict, app, fail, open_store
+from blowbyblow.cli.app import (
+    KeyOption,
+    _battle,
+    _events,
+    _verdict,
+    app,
+    fail,
+    open_store,
+    warn_if_broken,
+)
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.projections.battle import standing
@@ -192,6 +201,7 @@ def cmd_export(
     """Write a battle as a self-contained JSON Lines record (setup, events, rules, hash chain, seal)."""
     store = open_store()
     bid = _battle(store, battle)
+    warn_if_broken(bid, _events(store, bid))
     try:
         data = export_battle(store, bid)
     except BlowByBlowError as e:

@@ -124,3 +124,29 @@ def test_an_illegal_action_anywhere_writes_nothing(tmp_path: Path) -> None:
     code, out = bxb(db, "record", str(bad))
     assert code == 2 and "nobody" in out and "N23" in out
     assert BattleStore(db).battles() == []
+
+
+def test_log_and_export_say_in_one_line_that_a_tampered_battle_does_not_verify(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "b.sqlite"
+    assert bxb(db, "demo")[0] == 0
+    store = BattleStore(str(db))
+    battle = store.battles()[-1].battle
+    clean = runner.invoke(app, ["--db", str(db), "-q", "log"])
+    assert clean.exit_code == 0 and "does not verify" not in clean.stderr
+    target = next(e for e in store.read(battle) if isinstance(e.event, DiceRolled))
+    tamper(
+        str(db),
+        str(battle),
+        target.position,
+        lambda ev: ev.__setitem__("values", [v % 6 + 1 for v in ev["values"]]),
+    )
+    for command in (["log"], ["export"]):
+        result = runner.invoke(app, ["--db", str(db), "-q", *command])
+        assert result.exit_code == 0, result.output
+        warnings = [ln for ln in result.stderr.splitlines() if "does not verify" in ln]
+        assert len(warnings) == 1 and f"position {target.position}" in warnings[0]
+    logged = runner.invoke(app, ["--db", str(db), "-q", "log"]).stdout.splitlines()
+    marked = [ln for ln in logged if ln[5:7] == "!!"]
+    assert [int(ln[:5]) for ln in marked] == [target.position]
