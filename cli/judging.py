@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -21,9 +21,11 @@ from blowbyblow.cli.app import (
     warn_if_broken,
 )
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.projections.battle import standing
+from blowbyblow.replay.codec import encode
 from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.fairness import start_length
 from blowbyblow.replay.judging import (
     BattleSealed,
     default_key_dir,
@@ -309,38 +311,76 @@ def cmd_diff(
     a: Annotated[str, typer.Argument(help="First battle.")],
     b: Annotated[str, typer.Argument(help="Second battle.")],
 ) -> None:
-    """Compare two battles as played, event by event, and show the first divergence in plain
-    words. Voided commands are left out of both; positions are those of each battle's log."""
+    """Compare two battles: first how they were set up (game system, label, dice, rulings,
+    setup), then as played, event by event, showing the first divergence in play side by side.
+    Voided commands (and a fair battle's escrow and contributions) are left out of both;
+    positions are those of each battle's log."""
     store = open_store()
     ea, eb = _events(store, _battle(store, a)), _events(store, _battle(store, b))
-    pa, pb = standing([e.event for e in ea]), standing([e.event for e in eb])
-    n = first_divergence([e for _, e in pa], [e for _, e in pb])
-    if n is None:
-        voided = len(ea) - len(pa) + len(eb) - len(pb)
-        note = f" as played ({voided} voided events left out)" if voided else ""
-        typer.echo(f"identical{note}: {len(pa)} events")
-        return
-    where: list[int] = []
-    for label, events, played in (("A", ea, pa), ("B", eb, pb)):
-        if n <= len(played):
-            first = events[0].event
-            assert isinstance(first, BattleStarted)
-            position, event = played[n - 1]
-            text = narrate(get_game_system(first.ruleset), event)
-        else:
-            position = len(events) + 1
-            text = "(the battle ends before this position)"
-        where.append(position)
-        typer.echo(f"{label} position {position}: {text.strip()}")
-    at = (
-        f"position {where[0]}"
-        if where[0] == where[1]
-        else f"position {where[0]} of A, {where[1]} of B"
-    )
+    for line in _start_differences(ea[0].event, eb[0].event):
+        typer.echo(line)
+    pa, pb = _as_played(ea), _as_played(eb)
+    n = first_divergence([e for _, e in pa], [e for _, e in pb], skip_start=True)
     voided = len(ea) - len(pa) + len(eb) - len(pb)
-    note = f"; {voided} events of voided commands left out" if voided else ""
-    typer.echo(f"first divergence at {at} (A has {len(ea)} events, B has {len(eb)}{note})")
+    if n is None:
+        note = f" ({voided} events left out: voided commands, a fair start)" if voided else ""
+        typer.echo(f"play: identical{note}: {len(pa)} events")
+        return
+    sides = [_at(events, played, n) for events, played in ((ea, pa), (eb, pb))]
+    typer.echo(_side_by_side(f"A position {sides[0][0]}", f"B position {sides[1][0]}"))
+    typer.echo(_side_by_side(sides[0][1], sides[1][1]))
+    where = sides[0][0] if sides[0][0] == sides[1][0] else f"{sides[0][0]} of A, {sides[1][0]} of B"
+    typer.echo(
+        f"play: first divergence at position {where} (A has {len(ea)} events, B has {len(eb)})"
+    )
     raise typer.Exit(1)
+
+
+def _as_played(events: list[LoggedEvent]) -> list[tuple[int, Event]]:
+    """The battle as played: its start, then the commands standing (no voided one, no fair
+    start: a fair battle's escrow and contributions are how its dice came, not play)."""
+    played = standing([e.event for e in events])
+    opening = start_length([event for _, event in played])
+    return [played[0], *played[opening:]]
+
+
+def _at(events: list[LoggedEvent], played: list[tuple[int, Event]], n: int) -> tuple[int, str]:
+    """The log position of the n-th event as played, and the event in words."""
+    if n > len(played):
+        return len(events) + 1, "(the battle ends before this)"
+    first = events[0].event
+    assert isinstance(first, BattleStarted)
+    position, event = played[n - 1]
+    return position, narrate(get_game_system(first.ruleset), event).strip()
+
+
+def _start_differences(a: Event, b: Event) -> list[str]:
+    """How two battles' starts differ, one line per aspect: game system, label, dice, each
+    ruling, setup; "start: the same ..." when only what the rules never read differs."""
+    assert isinstance(a, BattleStarted) and isinstance(b, BattleStarted)
+    out: list[str] = []
+    if (a.ruleset, a.ruleset_version) != (b.ruleset, b.ruleset_version):
+        out.append(
+            f"game system: {a.ruleset} {a.ruleset_version} / {b.ruleset} {b.ruleset_version}"
+        )
+    if a.label != b.label:
+        out.append(f"label: {a.label!r} / {b.label!r}")
+    if encode(a.dice) != encode(b.dice):
+        out.append(f"dice: {_dice_words(a)} / {_dice_words(b)}")
+    for name in sorted(set(a.rulings) | set(b.rulings)):
+        va, vb = a.rulings.get(name, "(none)"), b.rulings.get(name, "(none)")
+        if va != vb:
+            out.append(f"ruling {name}: {va} / {vb}")
+    if encode(a.setup) != encode(b.setup):
+        out.append("setup: differs (compare `bxb export` of each)")
+    if not out:
+        out.append("start: the same game system, dice, rulings and setup")
+    return out
+
+
+def _dice_words(started: BattleStarted[Any]) -> str:
+    spec = started.dice
+    return spec.mode + (f" (seed {spec.seed})" if spec.seed else "")
 
 
 @app.command("void")

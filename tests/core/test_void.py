@@ -249,7 +249,7 @@ def test_log_at_battles_void_and_diff_on_the_command_line(tmp_path: Path) -> Non
     assert "started" in out and "1 voided" in out
 
     code, out = bxb(db, "diff", str(info.battle), str(info.battle))
-    assert code == 0 and "identical as played" in out
+    assert code == 0 and "play: identical" in out and "voided commands" in out
     code, out = bxb(db, "verify")
     assert code == 0 and "1 voided command(s)" in out
 
