@@ -133,8 +133,10 @@ def validation_error(request: AnyRequest, exc: ValidationException) -> Response[
     key = str(first.get("key") or "")
     message = str(first.get("message") or exc.detail)
     if key in ("", "data"):  # the body as a whole: msgspec names the field in its message
-        named = re.search(r"unknown field `([^`]+)`", message) or re.search(
-            r" - at `\$\.?([^`]*)`", message
+        named = (
+            re.search(r"unknown field `([^`]+)`", message)
+            or re.search(r"missing required field `([^`]+)`", message)
+            or re.search(r" - at `\$\.?([^`]*)`", message)
         )
         key = named.group(1) if named and named.group(1) else "body"
     return error_response(
