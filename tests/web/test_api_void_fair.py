@@ -31,7 +31,8 @@ from blowbyblow.replay.judging import public_hex
 from blowbyblow.replay.receipts import parse_receipt, signature_ok
 from blowbyblow.replay.verify import verify_battle
 
-VOID = {"command": 1, "reason": "the knife was typed for the axe"}
+REASON = "the knife was typed for the axe"
+VOID: dict[str, Any] = {"command": 1, "reason": REASON}
 
 
 def void(client: Client, battle: str, token: str | None, body: Any = None) -> Any:
@@ -97,12 +98,12 @@ def test_a_voided_command_is_struck_through_and_played_again(
     rows = client.get(f"/api/battles/{seeded_battle}/log").json()
     struck = [row["position"] for row in rows if row["voided_at"]]
     assert struck == list(range(2, len(before) + 1))  # every event of command 1, nothing else
-    assert {row["void_reason"] for row in rows if row["voided_at"]} == {VOID["reason"]}
+    assert {row["void_reason"] for row in rows if row["voided_at"]} == {REASON}
     summary = client.get(f"/api/battles/{seeded_battle}").json()
     assert (summary["commands"], summary["last_command"], summary["voided"]) == (0, 0, 1)
     for page in (f"/battles/{seeded_battle}", "/tournaments/spring/tables/1"):
         html = client.get(page, headers=bearer(site.tables[1])).text
-        assert html.count("<del") >= len(struck) and VOID["reason"] in html
+        assert html.count("<del") >= len(struck) and REASON in html
 
     again = client.post(
         f"/api/battles/{seeded_battle}/commands", json={"option": 0}, headers=bearer(site.tables[1])
