@@ -233,6 +233,10 @@ def test_a_fair_battle_at_a_table_sealed_by_the_judge(site: Site, client: Client
     assert dice(values) == [d.values for d in rolled]
     assert dice({**values, "escher": "whips"}) != [d.values for d in rolled]
 
+    rows = {r["type"]: r["text"] for r in client.get(f"/api/battles/{battle}/log").json()}
+    assert "escrowed to 1 judge key(s)" in rows["SeedEscrowed"]
+    assert rows["ContributionGiven"] == "escher gives its value for the fair dice: 'whip'"
+
     sealed = client.post(f"/api/battles/{battle}/seal", headers=bearer(site.judge))
     assert sealed.status_code == 201 and sealed.json()["seed_revealed"] is True, sealed.text
     report = client.get(f"/api/battles/{battle}/verify").json()

@@ -8,6 +8,13 @@
   let of = Number(body.dataset.of);
   const $ = (id) => document.getElementById(id);
   const slider = $("slider");
+  let reloading = false;
+  const reload = () => {
+    if (!reloading) {
+      reloading = true;
+      location.reload();
+    }
+  };
   let asked = 0; // the latest state asked for: older answers are dropped
 
   function mark() {
@@ -66,7 +73,7 @@
   // New events as they are written: append them; follow the end if we were at it.
   bxb.listen(`/api/battles/${battle}/stream`, async (note) => {
     if (note.kind === "voided") {
-      location.reload(); // earlier rows are struck through now: show the log afresh
+      reload(); // earlier rows are struck through now: show the log afresh
       return;
     }
     if (note.version <= of) {
@@ -159,7 +166,7 @@
         await bxb.api("POST", `/api/battles/${battle}/void`, {
           command: Number(body.dataset.lastCommand), reason: $("void-reason").value, version: of,
         });
-        location.reload();
+        reload();
       } catch (error) {
         $("void-error").textContent = error.message;
       }
