@@ -850,6 +850,10 @@ def _opening(session: BattleSession, scenario: Any, dice: DiceSource, screen: Sc
         results = list(
             adjudicate_commands(table, session.state, turns, first_position=session.version + 1)
         )
+    except (KeyboardInterrupt, EOFError):
+        raise StartedAndKept(
+            session.battle, "its setup's actions were abandoned, nothing of them written"
+        ) from None
     except BlowByBlowError as e:
         screen.say(
             f"the setup's actions are not played (they were planned for other dice: {e}); "
@@ -1058,7 +1062,7 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             before = store.version(_battle(store, battle))
             session, rolled = _resume(store, battle, dice, fairly, screen)
     except StartedAndKept as e:
-        fail(f"{e}; give the contributions with `bxb play --battle {str(e.battle)[:8]}`", code=1)
+        fail(f"{e}; resume it with `bxb play --battle {str(e.battle)[:8]}`", code=1)
     except (KeyboardInterrupt, EOFError):
         fail("abandoned: nothing of the opening was written", code=1)
     except BlowByBlowError as e:

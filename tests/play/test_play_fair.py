@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from play_helpers import Player, setup_file
+from play_helpers import SCENARIOS, Player, setup_file
 from test_play_live import Pilot, decide
 from typer.testing import CliRunner
 
@@ -197,3 +197,29 @@ def test_a_battle_keeps_its_dice_when_resumed(tmp_path: Path) -> None:
         code, out = bxb(db, "play", "--battle", str(info.battle), *args)
         assert code == 2 and f"error: {message}" in out, out
     assert BattleStore(db).version(info.battle) == version
+
+
+def test_a_fair_setup_plays_its_actions_first_and_a_walk_out_leaves_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    new_keys(tmp_path / "config" / "blowbyblow" / "keys")
+    example = str(SCENARIOS / "necromunda-2023.toml")  # its actions play with any dice
+    db = tmp_path / "t.sqlite"
+    given = ["--contribution", "goliath=a", "--contribution", "escher=b"]
+    result = CliRunner().invoke(
+        app, ["--db", str(db), "play", example, "--fair", *given], input="\n" * 30
+    )
+    assert result.exit_code == 0, result.output
+    assert "the setup's 2 action(s) first" in result.output
+    [info] = BattleStore(db).battles()
+    events = [e.event for e in BattleStore(db).read(info.battle)]
+    assert [e.index for e in events if isinstance(e, CommandIssued)] == [1, 2]
+
+    # a side walks away at the prompt: the start stays, and says how to go on
+    walked = tmp_path / "w.sqlite"
+    code, out = bxb(walked, "play", example, "--fair", "--contribution", "goliath=a")
+    assert code == 1 and "is started and stays in the store" in out, out
+    assert "resume it with `bxb play --battle" in out
+    [started] = BattleStore(walked).battles()
+    assert BattleStore(walked).version(started.battle) == 2  # the commitment and the escrow
