@@ -978,7 +978,9 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     ctx: typer.Context,
     setup: Annotated[
         Path | None,
-        typer.Argument(help="A setup: a scenario file; its actions, if it lists any, are played first."),
+        typer.Argument(
+            help="A setup: a scenario file; its actions, if it lists any, are played first."
+        ),
     ] = None,
     battle: Annotated[
         str | None,
