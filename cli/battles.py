@@ -26,6 +26,7 @@ from blowbyblow.cli.app import (
     print_log,
     warn_if_broken,
 )
+from blowbyblow.cli.play import table_key
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.projections.battle import (
     VoidedCommand,
@@ -59,6 +60,7 @@ from blowbyblow.replay.judging import (
     load_escrow_public_key,
 )
 from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.receipts import sign_receipt
 from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.scenario import load_scenario
 from blowbyblow.replay.service import (
@@ -230,10 +232,24 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
             "repeatable; asked at the prompt when missing and the terminal is interactive.",
         ),
     ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key",
+            help="The private key that signs the receipt of the battle's last position "
+            f"(default {default_key_dir() / 'judge.key'}, if it exists).",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print one JSON object (battle, events, receipt), no log."),
+    ] = False,
 ) -> None:
     """Record a battle from a scenario file. Nothing is written unless every action is legal;
     with --fair, the battle's start (commitment, escrow, contributions) is written first and
-    stays, whatever its actions do."""
+    stays, whatever its actions do. Prints the signed receipt of the last position (with a
+    key): `bxb verify --receipt FILE` checks the log still holds it."""
+    signing = table_key(key)
     try:
         sc = load_scenario(scenario, ruleset)
         if label:
@@ -266,6 +282,18 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         fail(f"{scenario}: {e}{hint}")
     except BlowByBlowError as e:
         fail(str(e))
+    receipt = sign_receipt(signing, rec.battle, rec.events[-1]) if signing else None
+    if as_json:
+        row: dict[str, Any] = {
+            "battle": str(rec.battle),
+            "label": sc.label,
+            "ruleset": rec.ruleset.id,
+            "events": len(rec.events),
+            "store": store_name(),
+            "receipt": to_builtins(receipt),
+        }
+        typer.echo(encode_json(row).decode())
+        return
     if not quiet:
         print_log(rec.events)
     if fair:
@@ -273,6 +301,17 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     typer.echo(
         f"recorded battle {rec.battle} ({sc.label!r}, {len(rec.events)} events) in {store_name()}"
     )
+    if receipt is None:
+        typer.echo(
+            f"(no receipt: no signing key at {default_key_dir() / 'judge.key'}; give --key "
+            "FILE, or make one with `bxb keys new`)"
+        )
+    else:
+        typer.echo(
+            f"receipt (signed by {receipt.public_key[:16]}…; keep it: `bxb verify --receipt "
+            "FILE` checks the log still holds these events):"
+        )
+        typer.echo(f"  {receipt.text()}")
 
 
 def store_name() -> str:

@@ -8,13 +8,17 @@ list (then its choices are asked, each with its options and default), or typed i
 every game system shares (``replay/typed.py``), with completion. Dice are typed as they are rolled
 (``--dice physical``: each roll asked by its meaning, checked for count and range, and shown again
 before the command is written, so a mistyped die can be typed again) or rolled from a seed and
-shown (``--dice seed:TEXT``). Narration is printed as each step is adjudicated.
+shown (``--dice seed:TEXT``), or fair (``--fair``: a secret seed committed and escrowed to the
+judges' key, mixed with a value from each side, asked at the prompt once the commitment is shown;
+``replay/fairness.py``). Narration is printed as each step is adjudicated.
 
 A command's events are written in one transaction, once it is complete and confirmed: Ctrl-C, a
 closed terminal or a killed process in the middle of a command writes nothing of it. Two
 sessions on one battle: each writes at the version it read, so the one holding a stale version is
 told, writes nothing, re-reads and shows what the other played. ``undo`` voids the last command
-(a ``CommandVoided`` event: nothing is deleted). docs/playing.md walks through a session."""
+(a ``CommandVoided`` event: nothing is deleted). After every write the table is handed a signed
+receipt for the log's head (``replay/receipts.py``), signed with ``--key`` or the key folder's
+``judge.key``. docs/playing.md walks through a session."""
 
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, WordCompleter
 from prompt_toolkit.document import Document
@@ -50,12 +55,32 @@ from blowbyblow.replay.dice import (
     ScriptedChoices,
     SeededDice,
 )
-from blowbyblow.replay.driver import Adjudication
+from blowbyblow.replay.driver import Adjudication, Turn, adjudicate_commands
+from blowbyblow.replay.fairness import (
+    FairBattle,
+    FairnessError,
+    FairTerms,
+    StartedAndKept,
+    check_contributions,
+    contribute,
+    is_escrowed,
+    open_fair,
+    start_fair,
+)
+from blowbyblow.replay.judging import (
+    ESCROW_KEY_TAG,
+    JudgingError,
+    default_key_dir,
+    load_escrow_public_key,
+    load_private_key,
+    public_hex,
+)
 from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.receipts import sign_receipt
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.scenario import load_scenario
 from blowbyblow.replay.service import AlreadyRecorded, BattleSession, record
-from blowbyblow.replay.store import BattleStore, StaleVersion, StoreError
+from blowbyblow.replay.store import BattleStore, LoggedEvent, StaleVersion, StoreError
 from blowbyblow.replay.typed import (
     TypedCommandError,
     command_types,
@@ -103,6 +128,57 @@ class Screen:
 
     def choose(self, message: str, words: Iterable[str]) -> str:
         return self.ask(message, WordCompleter(list(words), sentence=True)).strip()
+
+
+# --- receipts --------------------------------------------------------------------------------
+
+
+def table_key(given: Path | None, option: str = "--key") -> Ed25519PrivateKey | None:
+    """The key that signs the table's receipts: ``given``, or ``judge.key`` in the default key
+    folder when it exists; None when there is neither. A key that cannot be read is an error."""
+    path = given or default_key_dir() / "judge.key"
+    if given is None and not path.exists():
+        return None
+    try:
+        return load_private_key(path)
+    except BlowByBlowError as e:
+        fail(f"{option}: {e}")
+
+
+class Receipts:
+    """After every write, the battle's head signed and handed to the table: printed as one line
+    (``bxb verify --receipt`` reads a file of such lines) and, with ``--receipts FILE``, added to
+    that file."""
+
+    def __init__(self, screen: Screen, key: Ed25519PrivateKey | None, keep: Path | None) -> None:
+        self.screen = screen
+        self.key = key
+        self.keep = keep
+        self.told = False
+
+    def hand(self, battle: Any, logged: LoggedEvent) -> None:
+        if self.key is None:
+            if not self.told:
+                self.told = True
+                self.screen.say(
+                    f"(no receipts: no signing key at {default_key_dir() / 'judge.key'}; give "
+                    "--key FILE, or make one with `bxb keys new`)"
+                )
+            return
+        line = sign_receipt(self.key, battle, logged).text()
+        if not self.told:
+            self.told = True
+            self.screen.say(
+                f"receipt (signed by {public_hex(self.key)[:16]}…; keep the lines starting "
+                "bxb-receipt-v1: `bxb verify --receipt FILE` checks the log still holds them):"
+            )
+        self.screen.say(f"  {line}")
+        if self.keep is not None:
+            try:
+                with self.keep.open("a", encoding="utf-8") as out:
+                    out.write(line + "\n")
+            except OSError as e:
+                self.screen.say(f"  (not added to {self.keep}: {e.strerror or e})")
 
 
 # --- what a command asks for -----------------------------------------------------------------
@@ -276,13 +352,20 @@ class Live:
     """A battle at the table: the state shown, the commands offered, one command at a time."""
 
     def __init__(
-        self, screen: Screen, session: BattleSession, *, rolled: DiceSource | None, by: str
+        self,
+        screen: Screen,
+        session: BattleSession,
+        *,
+        rolled: DiceSource | None,
+        by: str,
+        receipts: Receipts,
     ):
         self.screen = screen
         self.session = session
         self.rolled = rolled  # digital dice; None: the players type each roll
         self.physical = rolled is None
         self.by = by
+        self.receipts = receipts
         self.system = session.ruleset
         self.started: BattleStarted[Any] = session.started
         self.offered: tuple[CommandOption, ...] = ()
@@ -502,6 +585,7 @@ class Live:
         self.screen.say(
             f"recorded command {result.index}: positions {logged[0].position}-{logged[-1].position}"
         )
+        self.receipts.hand(self.session.battle, logged[-1])
         self.show_state()
         self.show_options()
 
@@ -532,7 +616,7 @@ class Live:
                     ).strip()
                     or UNDO_REASON
                 )
-            self.session.void(index, by=self.by, reason=reason)
+            voided = self.session.void(index, by=self.by, reason=reason)
         except KeyboardInterrupt:
             self.screen.say("  kept: nothing written")
             return
@@ -547,6 +631,7 @@ class Live:
             f"voided command {index} ({reason}); it is not played. Give it again (with the "
             "same dice if they were right), or another command."
         )
+        self.receipts.hand(self.session.battle, voided)
         self.show_state()
         self.show_options()
 
@@ -597,13 +682,15 @@ def quiet_logs(ctx: typer.Context) -> None:
 
 
 def _start(
-    store: BattleStore, setup: Path, dice: str | None, label: str | None, screen: Screen
+    store: BattleStore,
+    setup: Path,
+    dice: str | None,
+    label: str | None,
+    screen: Screen,
 ) -> tuple[BattleSession, DiceSource | None]:
     """Record the setup's first event (and its actions, if it has any); the session and its
     digital dice (None when they are typed)."""
-    scenario = load_scenario(setup, needs_actions=False)
-    if label:
-        scenario = msgspec.structs.replace(scenario, label=label)
+    scenario = _setup(setup, label)
     seed = scenario.seed
     if dice is not None:
         seed = _seed_option(dice)
@@ -638,6 +725,11 @@ def _start(
     return BattleSession(store, recorded.battle), None if physical else SeededDice(str(seed))
 
 
+def _setup(setup: Path, label: str | None) -> Any:
+    scenario = load_scenario(setup, needs_actions=False)
+    return msgspec.structs.replace(scenario, label=label) if label else scenario
+
+
 def _seed_option(dice: str) -> str | None:
     """``--dice``: ``physical`` (None) or ``seed:TEXT``."""
     if dice == "physical":
@@ -647,27 +739,198 @@ def _seed_option(dice: str) -> str | None:
     fail(f"--dice: expected physical or seed:TEXT, not {dice!r}")
 
 
+# --- fair dice -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fair:
+    """What ``--fair`` and its options give: the judges' escrow keys (to start a battle), the
+    contributions given on the command line, and the judge's private key given with ``--key``
+    (to resume from the escrow rather than the table's copy of the seed)."""
+
+    judge_keys: list[str]
+    given: dict[str, str]
+    key: Ed25519PrivateKey | None
+    asked: bool = True  # --fair or --contribution given (not only --key, which signs receipts too)
+
+
+def escrow_keys(judge_keys: list[str] | None) -> list[str]:
+    """``--judge-key``: escrow public keys, checked (default: ``judge.escrow.pub`` in the key
+    folder, when there)."""
+    default = default_key_dir() / "judge.escrow.pub"
+    if not judge_keys and not default.exists():
+        fail(
+            f"--fair: no judge's escrow key at {default}; give --judge-key FILE (a judge's "
+            "NAME.escrow.pub, made by `bxb keys new`) or --judge-key x25519:HEX"
+        )
+    try:
+        return [ESCROW_KEY_TAG + load_escrow_public_key(k) for k in judge_keys or [str(default)]]
+    except BlowByBlowError as e:
+        fail(f"--judge-key: {e}")
+
+
+def contribution_option(pairs: list[str] | None) -> dict[str, str]:
+    """``--contribution SIDE=VALUE``, repeatable: one value per side."""
+    given: dict[str, str] = {}
+    for pair in pairs or []:
+        side, sep, value = pair.partition("=")
+        if not sep or not side.strip():
+            fail(f"--contribution: expected SIDE=VALUE such as Orks=waaagh, not {pair!r}")
+        if side.strip().casefold() in {s.casefold() for s in given}:
+            fail(f"--contribution: {side.strip()} given twice; a side gives one value")
+        given[side.strip()] = value
+    return given
+
+
+def asker(screen: Screen) -> Any:
+    """The players' contributions asked at the prompt, once the commitment is shown."""
+
+    def ask(fair: FairBattle) -> dict[str, str]:
+        screen.say(
+            f"fair battle {fair.battle}: the table's secret seed is committed: {fair.commitment}"
+        )
+        screen.say("Each side now gives a value of its own (a word, a number, a phrase); the")
+        screen.say("dice depend on every one, and on the seed above, kept secret until the seal.")
+        asked: dict[str, str] = {}
+        for side in fair.missing:
+            while True:
+                text = screen.ask(f"{side}'s contribution: ")
+                try:
+                    asked.update(check_contributions(fair.sides, {side: text}, fair.contributions))
+                    break
+                except FairnessError as e:
+                    screen.say(f"  not accepted: {e}")
+        return asked
+
+    return ask
+
+
+def show_fair(screen: Screen, fair: FairBattle) -> None:
+    screen.say(f"fair dice: seed committed {fair.commitment}")
+    screen.say("  contributions: " + ", ".join(f"{s}={v!r}" for s, v in fair.contributions.items()))
+    screen.say(
+        "  the dice are drawn from the seed and every contribution; `bxb seal` (the judge's "
+        "key) reveals the seed, then `bxb verify` recomputes every die"
+    )
+
+
+def _start_fair(
+    store: BattleStore, setup: Path, label: str | None, fair: Fair, screen: Screen
+) -> tuple[BattleSession, DiceSource]:
+    """Start a fair battle: its commitment and escrow written, then each side's value (given, or
+    asked once the commitment is shown); then the setup's actions, if any, all or none."""
+    scenario = _setup(setup, label)
+    if scenario.seed is not None or scenario.dice:
+        screen.say("(the setup's own dice are not used: fair dice are drawn from a new seed)")
+    terms = FairTerms(judge_keys=fair.judge_keys, contributions=fair.given, ask=asker(screen))
+    started = start_fair(store, scenario, terms)
+    screen.say(
+        f"started fair battle {started.battle} ({scenario.label!r}) under {scenario.ruleset}"
+    )
+    show_fair(screen, started)
+    dice = started.dice()
+    session = BattleSession(store, started.battle)
+    if scenario.commands:
+        _opening(session, scenario, dice, screen)
+    return session, dice
+
+
+def _opening(session: BattleSession, scenario: Any, dice: DiceSource, screen: Screen) -> None:
+    """A fair battle's setup actions, adjudicated with its dice: written if every one is legal
+    with them (planned for other dice, they may not be), none otherwise; play goes on live."""
+    screen.say(f"the setup's {len(scenario.commands)} action(s) first:")
+    table = session.table(
+        dice=dice,
+        choices=ScriptedChoices(scenario.choices, fallback=TypedChoices(screen, Inputs())),
+        observe=lambda event: screen.say(narrate(session.ruleset, event)),
+        quiet=True,
+    )
+    turns = [Turn(command) for command in scenario.commands]
+    try:
+        results = list(
+            adjudicate_commands(table, session.state, turns, first_position=session.version + 1)
+        )
+    except (KeyboardInterrupt, EOFError):
+        raise StartedAndKept(
+            session.battle, "its setup's actions were abandoned, nothing of them written"
+        ) from None
+    except BlowByBlowError as e:
+        screen.say(
+            f"the setup's actions are not played (they were planned for other dice: {e}); "
+            "nothing of them was written, the battle goes on from its start"
+        )
+        return
+    for result in results:
+        session.commit(result)
+
+
+def _resume_fair(
+    store: BattleStore, session: BattleSession, fair: Fair, screen: Screen
+) -> DiceSource:
+    """A fair battle picked up again: its seed from the table's copy, or with the judge's key
+    (``--key``, or the key folder's when the table kept none) from the escrow; the sides that
+    have not given their value yet are asked now."""
+    if not is_escrowed(session.started.dice):
+        raise FairnessError(
+            f"battle {session.battle} rolls fair dice of an older kind (no escrow); "
+            "`bxb play` resumes fair battles started with `bxb play --fair`"
+        )
+    default = table_key(None)
+    try:
+        if fair.key is not None:
+            opened = open_fair(store, session.battle, key=fair.key)
+        else:
+            try:
+                opened = open_fair(store, session.battle)
+            except FairnessError:
+                if default is None:
+                    raise FairnessError(
+                        f"the seed of fair battle {session.battle} is not kept on this machine; "
+                        "give the judge's key (--key FILE) to open the copy escrowed in the store"
+                    ) from None
+                opened = open_fair(store, session.battle, key=default)
+    except JudgingError as e:
+        raise FairnessError(f"--key: {e}") from None
+    if opened.missing or not opened.contributions:
+        given = check_contributions(opened.sides, fair.given, opened.contributions)
+        still = [s for s in opened.missing if s not in given]
+        if still:
+            opened.contributions.update(given)
+            given.update(asker(screen)(opened))
+        contribute(store, session.battle, given)
+        opened.contributions.update(given)
+    elif fair.given:
+        raise FairnessError(
+            f"every side of battle {session.battle} has given its contribution already"
+        )
+    show_fair(screen, opened)
+    return opened.dice()
+
+
 def _resume(
-    store: BattleStore, ref: str, dice: str | None, screen: Screen
+    store: BattleStore, ref: str, dice: str | None, fair: Fair | None, screen: Screen
 ) -> tuple[BattleSession, DiceSource | None]:
     """Pick a battle up where it stands; its dice stay as they were started (the session and
-    its digital dice, None when they are typed)."""
+    its digital dice, None when they are typed). ``fair``: --fair was given (with its
+    contributions and key)."""
     session = BattleSession(store, _battle(store, ref))
     if session.sealed:
         raise BlowByBlowError(
             f"battle {session.battle} is sealed; nothing more can be played in it"
         )
     spec = session.started.dice
-    if spec.mode not in ("physical", "seeded"):
-        raise BlowByBlowError(
-            f"battle {session.battle} rolls {spec.mode} dice; `bxb play` rolls physical or seeded dice"
-        )
-    rolled = None if spec.mode == "physical" else SeededDice(str(spec.seed))
-    if dice is not None and _seed_option(dice) != (rolled.seed if rolled else None):
-        started = f"seeded dice (seed {spec.seed})" if rolled else "physical dice"
+    started = {"physical": "physical dice", "seeded": f"seeded dice (seed {spec.seed})"}.get(
+        spec.mode, f"{spec.mode} dice"
+    )
+    if dice is not None and (spec.mode == "fair" or _seed_option(dice) != spec.seed):
         fail(
             f"--dice {dice}: battle {session.battle} was started with {started}; "
             "a battle keeps its dice (leave --dice out to resume)"
+        )
+    if fair is not None and fair.asked and spec.mode != "fair":
+        option = "--fair" if not fair.given else "--contribution"
+        fail(
+            f"{option}: battle {session.battle} was started with {started}; a battle keeps its dice"
         )
     screen.say(
         f"resuming battle {session.battle} ({session.started.label!r}): {session.commands} "
@@ -676,7 +939,38 @@ def _resume(
     recent = [e for e in session.events if e.position > 1][-3:]
     for logged in recent:
         screen.say(f"{logged.position:>5}  {narrate(session.ruleset, logged.event)}")
+    rolled: DiceSource | None = None
+    if spec.mode == "seeded":
+        rolled = SeededDice(str(spec.seed))
+    elif spec.mode == "fair":
+        rolled = _resume_fair(store, session, fair or Fair([], {}, None), screen)
+        session.refresh()
+    elif spec.mode != "physical":
+        raise BlowByBlowError(f"battle {session.battle} rolls {spec.mode} dice; `bxb play` cannot")
     return session, rolled
+
+
+def _fair_option(
+    fair: bool,
+    starting: bool,
+    judge_key: list[str] | None,
+    contribution: list[str] | None,
+    key: Ed25519PrivateKey | None,
+) -> Fair | None:
+    """--fair and its options, checked before anything is read or written. Resuming, the
+    battle says whether it is fair: --contribution (its sides still missing) and --key (the
+    judge's, to open its escrow) need no --fair."""
+    if starting:
+        if not fair:
+            if judge_key or contribution:
+                fail("--judge-key and --contribution go with --fair")
+            return None
+        return Fair(escrow_keys(judge_key), contribution_option(contribution), None)
+    if judge_key:
+        fail("--judge-key: a started battle keeps the escrow it was started with")
+    if not (fair or contribution or key):
+        return None
+    return Fair([], contribution_option(contribution), key, asked=bool(fair or contribution))
 
 
 @app.command("play")
@@ -684,7 +978,9 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     ctx: typer.Context,
     setup: Annotated[
         Path | None,
-        typer.Argument(help="A setup: a scenario file; its [[actions]], if any, are played first."),
+        typer.Argument(
+            help="A setup: a scenario file; its actions, if it lists any, are played first."
+        ),
     ] = None,
     battle: Annotated[
         str | None,
@@ -698,33 +994,88 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             "seed:TEXT (digital dice, shown).",
         ),
     ] = None,
+    fair: Annotated[
+        bool,
+        typer.Option(
+            "--fair",
+            help="Provably fair digital dice: a new secret seed, committed and escrowed to the "
+            "judge's key, mixed with a value from each side; the seal reveals it.",
+        ),
+    ] = False,
+    judge_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--judge-key",
+            help="With --fair: the judge's escrow key the seed is encrypted to, a "
+            "NAME.escrow.pub file or x25519:HEX; repeatable "
+            f"(default {default_key_dir() / 'judge.escrow.pub'}).",
+        ),
+    ] = None,
+    contribution: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--contribution",
+            help="With --fair: SIDE=VALUE, a side's own value the dice depend on; repeatable; "
+            "the sides missing are asked at the prompt once the commitment is shown.",
+        ),
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key",
+            help="The private key that signs the receipts handed out after each command "
+            f"(default {default_key_dir() / 'judge.key'}, if it exists); resuming a fair "
+            "battle with --key opens its seed from the escrow (the judge's key).",
+        ),
+    ] = None,
+    receipts: Annotated[
+        Path | None,
+        typer.Option("--receipts", help="Also add each receipt to this file (one per line)."),
+    ] = None,
     label: Annotated[str | None, typer.Option("--label", help="Name the battle.")] = None,
     by: Annotated[
         str | None, typer.Option("--by", help="Who is playing (recorded when voiding).")
     ] = None,
 ) -> None:
     """Play a battle at the table, one command at a time: start one from a setup, or resume one
-    with --battle. Each command is written when it is complete; Ctrl-C writes nothing of it."""
+    with --battle. Each command is written when it is complete; Ctrl-C writes nothing of it.
+    After each write a signed receipt is printed (with a key)."""
     if (setup is None) == (battle is None):
         fail("give a setup file to start a battle, or --battle ID to resume one (not both)")
+    if fair and dice is not None:
+        fail("--fair makes its own secret seed; do not combine it with --dice")
+    signing = table_key(key)
+    fairly = _fair_option(
+        fair, setup is not None, judge_key, contribution, signing if key is not None else None
+    )
     quiet_logs(ctx)
     screen = Screen()
     store = open_store()
+    kept = Receipts(screen, signing, receipts)
+    before = 0  # the battle's version before a resume: a receipt once something is written
+    rolled: DiceSource | None
     try:
-        if setup is not None:
+        if setup is not None and fairly is not None:
+            session, rolled = _start_fair(store, setup, label, fairly, screen)
+        elif setup is not None:
             session, rolled = _start(store, setup, dice, label, screen)
         else:
             assert battle is not None
-            session, rolled = _resume(store, battle, dice, screen)
+            before = store.version(_battle(store, battle))
+            session, rolled = _resume(store, battle, dice, fairly, screen)
+    except StartedAndKept as e:
+        fail(f"{e}; resume it with `bxb play --battle {str(e.battle)[:8]}`", code=1)
     except (KeyboardInterrupt, EOFError):
         fail("abandoned: nothing of the opening was written", code=1)
     except BlowByBlowError as e:
         fail(str(e), code=1)
-    Live(screen, session, rolled=rolled, by=by or who_am_i()).run()
+    if setup is not None or session.version != before:
+        kept.hand(session.battle, session.events[-1])
+    Live(screen, session, rolled=rolled, by=by or who_am_i(), receipts=kept).run()
     screen.say(
         f"\nleft the table: battle {session.battle} has {session.commands} command(s) played; "
         f"resume with `bxb play --battle {str(session.battle)[:8]}`"
     )
 
 
-__all__ = ["Live", "Screen", "check_dice", "render_view"]
+__all__ = ["Live", "Receipts", "Screen", "check_dice", "render_view", "table_key"]

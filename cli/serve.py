@@ -14,7 +14,12 @@ import typer
 
 from blowbyblow.cli.app import OPTS, app, fail, open_store
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.judging import default_key_dir, load_private_key
+from blowbyblow.replay.judging import (
+    ESCROW_KEY_TAG,
+    default_key_dir,
+    load_escrow_public_key,
+    load_private_key,
+)
 
 tournament_app = typer.Typer(help="Tournaments on the server's store.", no_args_is_help=True)
 tables_app = typer.Typer(help="A tournament's tables and their tokens.", no_args_is_help=True)
@@ -118,16 +123,26 @@ def cmd_serve(
         Path | None,
         typer.Option(
             "--key",
-            help=f"The judges' signing key for seals (default {default_key_dir() / 'judge.key'}, if it exists).",
+            help="The judges' signing key: seals, receipts, fair seeds' escrow "
+            f"(default {default_key_dir() / 'judge.key'}, if it exists).",
         ),
     ] = None,
     reading: Annotated[
         str,
         typer.Option("--reading", help="open: anyone may read; tokens: reading needs a token."),
     ] = "open",
+    judge_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--judge-key",
+            help="A judge's escrow key fair battles' seeds are encrypted to: a NAME.escrow.pub "
+            "file or x25519:HEX; repeatable (default: the escrow key of --key).",
+        ),
+    ] = None,
 ) -> None:
     """Run the tournament server (table pages, judge's viewer, dashboard, JSON API) on the
-    store. Bound to 127.0.0.1 unless --host says otherwise."""
+    store. Bound to 127.0.0.1 unless --host says otherwise. With a key, every write is answered
+    with a signed receipt and tables may play with fair dice."""
     import uvicorn
 
     from blowbyblow.web.app import create_app
@@ -144,15 +159,31 @@ def cmd_serve(
             signing = load_private_key(path)
         except BlowByBlowError as e:
             fail(f"--key: {e}")
+    escrow: list[str] = []
+    for given in judge_key or []:
+        try:
+            escrow.append(ESCROW_KEY_TAG + load_escrow_public_key(given))
+        except BlowByBlowError as e:
+            fail(f"--judge-key: {e}")
     store = open_store()
     tournaments = _tournaments()
     assert isinstance(tournaments, TournamentStore)
     application = create_app(
-        store, tournaments, key=signing, reading="open" if reading == "open" else "tokens"
+        store,
+        tournaments,
+        key=signing,
+        reading="open" if reading == "open" else "tokens",
+        judge_keys=tuple(escrow),
     )
     typer.echo(
         f"serving http://{host}:{port}/ (reading {reading}; "
-        + ("seals with " + str(path) if signing else "no signing key: seals refused")
+        + (
+            f"seals and signs receipts with {path}"
+            if signing
+            else "no signing key: seals refused, no receipts"
+        )
+        + ("; fair dice escrowed to " + ", ".join(k[:20] + "…" for k in escrow) if escrow else "")
+        + ("" if escrow or signing else "; no fair dice (no judge's key)")
         + ")",
         err=True,
     )

@@ -6,6 +6,9 @@ site's page cannot write with it).
 - A table's token plays only its own table's battles (start, commands, finish); 403 otherwise.
 - The judge token of a tournament does everything a table does at any of its tables, and
   alone seals, exports, imports and runs what-ifs; 403 for a table token.
+- A command is voided (with a reason) by the judge of the battle's tournament, until the seal,
+  or by the table's own token while its battle is being played: once the table has ended the
+  battle ("End battle"), a correction is the judge's call.
 - Reading is open, or needs a token of any tournament (``bxb serve --reading tokens``)."""
 
 from __future__ import annotations
@@ -114,5 +117,24 @@ class Access:
             return self.judge(action, None)
         return self.table(action, place.tournament, place.table)
 
+    def voider(self, place: TableBattle | None) -> Principal:
+        """Who may void a command of the battle at ``place`` (see the module's rules)."""
+        who = self.battle_at_table("voids a command", place)
+        if place is not None and place.finished and not who.is_judge:
+            raise ApiError(
+                403,
+                "Authorization",
+                "once a table has ended its battle, only a judge voids",
+                f"table {place.table} has ended this battle; ask the judge to void the command",
+            )
+        return who
 
-__all__ = ["COOKIE", "Access", "Reading", "presented_token"]
+
+def describe(who: Principal) -> str:
+    """A principal as a void records it (``by``)."""
+    if who.is_judge:
+        return f"judge of {who.tournament}"
+    return f"table {who.table} of {who.tournament}"
+
+
+__all__ = ["COOKIE", "Access", "Reading", "describe", "presented_token"]

@@ -21,11 +21,13 @@ from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 from litestar.response import ServerSentEvent
 
 from blowbyblow.replay.store import BattleStore
-from blowbyblow.web.access import Access, Reading
+from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.live import Hub, Note
 from blowbyblow.web.schemas import (
     BattleSummary,
     BulkResult,
+    Contributions,
+    ContributionsResult,
     Dashboard,
     DiffResult,
     ErrorBody,
@@ -40,6 +42,8 @@ from blowbyblow.web.schemas import (
     StartBattle,
     StateAt,
     VerifyResult,
+    VoidRequest,
+    VoidResult,
     WhatIfRequest,
     WhatIfResult,
 )
@@ -129,8 +133,10 @@ def validation_error(request: AnyRequest, exc: ValidationException) -> Response[
     key = str(first.get("key") or "")
     message = str(first.get("message") or exc.detail)
     if key in ("", "data"):  # the body as a whole: msgspec names the field in its message
-        named = re.search(r"unknown field `([^`]+)`", message) or re.search(
-            r" - at `\$\.?([^`]*)`", message
+        named = (
+            re.search(r"unknown field `([^`]+)`", message)
+            or re.search(r"missing required field `([^`]+)`", message)
+            or re.search(r" - at `\$\.?([^`]*)`", message)
         )
         key = named.group(1) if named and named.group(1) else "body"
     return error_response(
@@ -324,6 +330,37 @@ async def play_command(
     return Response(result, status_code=200)
 
 
+@post("/api/battles/{battle:str}/contributions", tags=["table"], responses=REFUSALS)
+async def give_contributions(
+    request: AnyRequest, battle: FromPath[str], data: JSONBody[Contributions]
+) -> ContributionsResult:
+    """A fair battle's contributions (``{"contributions": {"SIDE": "VALUE"}}``): each side's own
+    value, mixed with the committed secret seed; one per side, before the first command."""
+    srv = server(request)
+    bid = await _battle(request, battle)
+    srv.access(request).battle_at_table(
+        "gives a contribution", await work(srv.tournaments.place_of, bid)
+    )
+    result = await work(srv.service.contribute, bid, data)
+    srv.publish(srv.note("contributed", bid, result.version))
+    return result
+
+
+@post("/api/battles/{battle:str}/void", tags=["table"], responses=REFUSALS)
+async def void_command(
+    request: AnyRequest, battle: FromPath[str], data: JSONBody[VoidRequest]
+) -> VoidResult:
+    """Void the last command that stands, with a reason (``bxb void``): a ``CommandVoided`` is
+    written, nothing is deleted. The judge of the battle's tournament, or the table's own token
+    while the battle is played (not once the table has ended it)."""
+    srv = server(request)
+    bid = await _battle(request, battle)
+    who = srv.access(request).voider(await work(srv.tournaments.place_of, bid))
+    result = await work(srv.service.void, bid, data, describe(who))
+    srv.publish(srv.note("voided", bid, result.version))
+    return result
+
+
 @post("/api/battles/{battle:str}/finish", tags=["table"], status_code=200, responses=REFUSALS)
 async def finish_battle(request: AnyRequest, battle: FromPath[str]) -> BattleSummary:
     """The table says the battle is over (the judge may then seal it)."""
@@ -445,6 +482,8 @@ ROUTES = [
     table_stream,
     start_battle,
     play_command,
+    give_contributions,
+    void_command,
     finish_battle,
     seal,
     export,

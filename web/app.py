@@ -35,11 +35,13 @@ def create_app(
     *,
     key: Ed25519PrivateKey | None = None,
     reading: Reading = "open",
+    judge_keys: tuple[str, ...] = (),
 ) -> Litestar:
-    """The tournament server over ``store``; ``key`` seals (the judges' signing key)."""
-    srv = Server(
-        service=Service(store=store, tournaments=tournaments, key=key), hub=Hub(), reading=reading
-    )
+    """The tournament server over ``store``; ``key`` (the judges' signing key) seals, signs the
+    receipts handed to the tables and opens fair seeds' escrows; ``judge_keys``: the escrow
+    public keys fair seeds are encrypted to (default: ``key``'s own)."""
+    service = Service(store=store, tournaments=tournaments, key=key, judge_keys=judge_keys)
+    srv = Server(service=service, hub=Hub(), reading=reading)
     return Litestar(
         route_handlers=[
             *ROUTES,

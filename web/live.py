@@ -21,7 +21,7 @@ PING = 15.0
 class Note(msgspec.Struct, kw_only=True):
     """What happened, for the pages listening: they fetch the details."""
 
-    kind: str  # started | played | sealed | finished | imported
+    kind: str  # started | contributed | played | voided | sealed | finished | imported
     battle: str
     version: int = 0
     tournament: str = ""

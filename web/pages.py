@@ -16,6 +16,7 @@ from litestar.response import Redirect, Template
 from blowbyblow.replay.registry import game_systems
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
+from blowbyblow.web.schemas import EventRow
 from blowbyblow.web.service import ApiError
 
 AnyRequest = Request[Any, Any, Any]
@@ -44,6 +45,18 @@ def _refused(request: AnyRequest, error: ApiError) -> Template:
         context={"who": _who(server(request).access(request)), "error": error},
         status_code=error.status,
     )
+
+
+def last_write(rows: list[EventRow]) -> list[EventRow]:
+    """The rows of the last thing written: the last command step by step, or, when it was a
+    void, the voided command's rows (struck through) and the void; the start otherwise."""
+    if not rows:
+        return []
+    last = rows[-1]
+    if last.type == "CommandVoided":
+        return [r for r in rows if r.voided_at == last.position] + [last]
+    issued = [i for i, r in enumerate(rows) if r.type == "CommandIssued"]
+    return rows[issued[-1] :] if issued else rows
 
 
 @get("/", include_in_schema=False)
@@ -111,12 +124,16 @@ async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
             raise ApiError(404, "table", "a table of the tournament", f"no table {table} in {slug}")
         placed = srv.tournaments.battles(slug, table)
         data: dict[str, Any] = {"tournament": tournament, "table": table, "battle": None}
+        data["fair_ok"] = bool(srv.service.escrow_keys())
         if placed:
             bid = placed[-1].battle
             data["battle"] = srv.service.summary(bid)
             data["state"] = srv.service.state_at(bid, None)
             data["log"] = srv.service.log(bid)
+            data["last"] = last_write(data["log"])
             data["legal"] = srv.service.legal(bid)
+            data["receipt"] = srv.service.receipt(bid)
+            data["ended"] = placed[-1].finished  # the table said so: then only a judge voids
         data["systems"] = [(s.id, s.title) for s in game_systems().values()]
         data["rounds"] = sorted({p.round for p in placed}) or [1]
         return data

@@ -11,6 +11,7 @@ from typing import Any, Literal
 import msgspec
 
 from blowbyblow.domain.system import CommandOption, StateView
+from blowbyblow.replay.receipts import Receipt
 
 Status = Literal["waiting", "playing", "finished", "sealed", "verify failed"]
 
@@ -37,6 +38,10 @@ class StartBattle(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     rulings: dict[str, str] = {}
     setup: dict[str, Any] | None = None
     seed: str | None = None  # seeded digital dice; None: physical dice typed at the table
+    # Provably fair dice: a secret seed committed and escrowed to the judges, mixed with a value
+    # from each side (given here or later, POST .../contributions, before the first command).
+    fair: bool = False
+    contributions: dict[str, str] = {}  # side -> value, with ``fair``
     commands: list[dict[str, Any]] = []  # a whole scenario at once, as `bxb record` does
     dice: list[int] = []  # physical dice for those commands, in the order they are asked for
     choices: dict[str, str] = {}  # answers for those commands' choices, by key
@@ -57,6 +62,22 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     dice: list[int] = []
     choices: dict[str, str] = {}
     ask: bool = False
+
+
+class VoidRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Void a command: the number of the last command that stands (as the log numbers it), and
+    why. Who voids it is the token's (the table or the judge); ``by`` may add a name."""
+
+    command: int
+    reason: str
+    by: str = ""
+    version: int | None = None  # the battle's version the player saw; stale: 409
+
+
+class Contributions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A fair battle's contributions: each side's own value, before the first command."""
+
+    contributions: dict[str, str]
 
 
 class WhatIfRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -94,12 +115,24 @@ class EventRow(msgspec.Struct, kw_only=True):
     command: int = 0  # the command it belongs to (0: the battle's start)
     event: dict[str, Any] = {}
     hash: str = ""
+    voided_at: int = 0  # the position of the CommandVoided that voids its command (0: stands)
+    void_reason: str = ""
 
 
 class TablePlace(msgspec.Struct, kw_only=True):
     tournament: str
     table: int
     round: int
+
+
+class FairInfo(msgspec.Struct, kw_only=True):
+    """A fair battle before its seal: the seed's commitment (the seed stays secret), the sides,
+    what each has given, and who is still awaited."""
+
+    commitment: str
+    sides: list[str]
+    contributions: dict[str, str]
+    missing: list[str]
 
 
 class BattleSummary(msgspec.Struct, kw_only=True):
@@ -114,6 +147,9 @@ class BattleSummary(msgspec.Struct, kw_only=True):
     status: Status
     place: TablePlace | None = None
     origin: str | None = None
+    last_command: int = 0  # the last command that stands (the one a void names); 0: none
+    voided: int = 0  # commands voided
+    fair: FairInfo | None = None  # a fair battle's commitment and contributions
 
 
 class Need(msgspec.Struct, kw_only=True):
@@ -138,6 +174,26 @@ class PlayResult(msgspec.Struct, kw_only=True):
     events: list[EventRow] = []
     need: Need | None = None
     command: dict[str, Any] | None = None
+    # ``played``: the server's signed receipt for the battle's head after this command (None
+    # when the server has no signing key). Keep it: `bxb verify --receipt` checks a log with it.
+    receipt: Receipt | None = None
+
+
+class VoidResult(msgspec.Struct, kw_only=True):
+    battle: str
+    command: int  # the command voided
+    position: int  # the CommandVoided's position
+    version: int
+    by: str
+    reason: str
+    receipt: Receipt | None = None
+
+
+class ContributionsResult(msgspec.Struct, kw_only=True):
+    battle: str
+    version: int
+    fair: FairInfo
+    receipt: Receipt | None = None
 
 
 class LegalOptions(msgspec.Struct, kw_only=True):

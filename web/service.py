@@ -32,21 +32,43 @@ from blowbyblow.domain.core import (
     SetupError,
 )
 from blowbyblow.domain.system import AnyGameSystem, OptionError, Scenario
-from blowbyblow.projections.battle import fold_battle
+from blowbyblow.projections.battle import fold_battle, standing, voided_commands
 from blowbyblow.replay.codec import to_builtins
 from blowbyblow.replay.dice import DiceError, ListedDice, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import Table
 from blowbyblow.replay.export import ExportError, export_battle, import_battle
-from blowbyblow.replay.judging import BattleSealed, JudgingError, load_public_key
+from blowbyblow.replay.fairness import (
+    FairnessError,
+    FairTerms,
+    StartedAndKept,
+    contribute,
+    is_escrowed,
+    open_fair,
+    read_fair_start,
+    sides_of,
+    start_fair,
+)
+from blowbyblow.replay.judging import (
+    BattleSealed,
+    ContributionGiven,
+    JudgingError,
+    SeedEscrowed,
+    escrow_key,
+    escrow_public_text,
+    load_public_key,
+)
 from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.receipts import Receipt, sign_receipt
 from blowbyblow.replay.registry import UnknownGameSystem, game_systems, get_game_system
 from blowbyblow.replay.service import (
     AlreadyRecorded,
     BattleNotFound,
+    VoidRefused,
     record,
     resolve_battle,
     save_events,
     seal_battle,
+    void_command,
 )
 from blowbyblow.replay.store import BattleStore, LoggedEvent, StaleVersion, StoreError
 from blowbyblow.replay.verify import Problem, Report, check_chain, read_all, verify_battle
@@ -54,9 +76,12 @@ from blowbyblow.replay.whatif import first_divergence, what_if
 from blowbyblow.web.schemas import (
     BattleSummary,
     BulkResult,
+    Contributions,
+    ContributionsResult,
     Dashboard,
     DiffResult,
     EventRow,
+    FairInfo,
     ImportRequest,
     ImportResult,
     LegalOptions,
@@ -74,6 +99,8 @@ from blowbyblow.web.schemas import (
     TablePlace,
     TableRow,
     VerifyResult,
+    VoidRequest,
+    VoidResult,
     WhatIfRequest,
     WhatIfResult,
 )
@@ -183,13 +210,26 @@ def _modifiers(data: Any, system: AnyGameSystem, found: list[ModifierRow]) -> No
             _modifiers(value, system, found)
 
 
+def _words(system: AnyGameSystem, ev: Event) -> str:
+    """An event in words. A fair start's escrow and contributions are said here, as the shared
+    narration (``replay.narrate``) prints them as raw data."""
+    if isinstance(ev, SeedEscrowed):
+        return (
+            f"the secret seed is escrowed to {len(ev.boxes)} judge key(s): only a judge's key "
+            "opens it, and the seal reveals it"
+        )
+    if isinstance(ev, ContributionGiven):
+        return f"{ev.side} gives its value for the fair dice: {ev.value!r}"
+    return narrate(system, ev).strip()
+
+
 def event_row(system: AnyGameSystem, logged: LoggedEvent, command: int) -> EventRow:
     ev = logged.event
     data = to_builtins(ev)
     row = EventRow(
         position=logged.position,
         type=type(ev).__name__,
-        text=narrate(system, ev).strip(),
+        text=_words(system, ev),
         command=command,
         event=data if isinstance(data, dict) else {"value": data},
         hash=logged.hash.hex(),
@@ -207,12 +247,19 @@ def event_row(system: AnyGameSystem, logged: LoggedEvent, command: int) -> Event
 
 
 def event_rows(system: AnyGameSystem, events: Sequence[LoggedEvent]) -> list[EventRow]:
+    """Rows of a battle's events from position 1; the rows of a voided command say which void
+    (position and reason) leaves them out."""
     rows: list[EventRow] = []
     command = 0
+    voided = voided_commands([e.event for e in events])
     for logged in events:
         if isinstance(logged.event, CommandIssued):
             command = logged.event.index
-        rows.append(event_row(system, logged, command))
+        row = event_row(system, logged, command)
+        for v in voided:
+            if v.covers(logged.position):
+                row.voided_at, row.void_reason = v.voided_at, v.reason
+        rows.append(row)
     return rows
 
 
@@ -264,8 +311,28 @@ class _Battle:
         return isinstance(self.events[-1].event, BattleSealed)
 
     @property
+    def played(self) -> list[tuple[int, Event]]:
+        """The events that stand (a voided command's are left out), with their positions."""
+        return standing([e.event for e in self.events])
+
+    @property
     def commands(self) -> int:
-        return sum(1 for e in self.events if isinstance(e.event, CommandIssued))
+        """The commands that stand: the next command's number less one."""
+        return sum(1 for _, e in self.played if isinstance(e, CommandIssued))
+
+    @property
+    def last_command(self) -> int:
+        """The number of the last command that stands (the one a void may name); 0: none."""
+        issued = [e.index for _, e in self.played if isinstance(e, CommandIssued)]
+        return issued[-1] if issued else 0
+
+    @property
+    def rulings(self) -> dict[str, str]:
+        """The rulings commands are adjudicated under: those recorded, read as the version the
+        battle was started under reads them (as ``bxb play`` and verify do)."""
+        return dict(
+            self.system.rulings_in_force(self.started.ruleset_version, self.started.rulings)
+        )
 
 
 @dataclass
@@ -274,7 +341,10 @@ class Service:
 
     store: BattleStore
     tournaments: TournamentStore
-    key: Ed25519PrivateKey | None = None
+    key: Ed25519PrivateKey | None = None  # seals, signs receipts, opens escrows
+    # Escrow public keys (x25519:HEX) a fair battle's seed is encrypted to; none given: the
+    # escrow key of ``key`` (the judges seal on this server with that same key).
+    judge_keys: tuple[str, ...] = ()
     _verified: dict[tuple[UUID, int], VerifyResult] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -328,6 +398,26 @@ class Service:
             if place is None
             else TablePlace(tournament=place.tournament, table=place.table, round=place.round),
             origin=b.started.origin,
+            last_command=b.last_command,
+            voided=len(voided_commands([e.event for e in b.events])),
+            fair=self._fair_info(b),
+        )
+
+    def _fair_info(self, b: _Battle) -> FairInfo | None:
+        """A fair battle's commitment and contributions (None for other dice, or a fair battle
+        whose start cannot be read: verify says why)."""
+        if not is_escrowed(b.started.dice) or b.started.origin is not None:
+            return None
+        try:
+            given = read_fair_start([e.event for e in b.events]).contributions
+        except FairnessError:
+            return None
+        sides = list(sides_of(b.system, b.started.setup))
+        return FairInfo(
+            commitment=b.started.dice.commitment or "",
+            sides=sides,
+            contributions=given,
+            missing=[s for s in sides if s not in given],
         )
 
     def _unreadable(self, battle: UUID) -> BattleSummary:
@@ -404,6 +494,14 @@ class Service:
         if req.round < 1:
             raise ApiError(422, "round", "rounds count from 1", f"round {req.round}")
         scenario = self._scenario(system, tournament, table, req)
+        if req.fair:
+            battle = self._start_fair(scenario, req)
+            self.tournaments.assign(battle, tournament, table, req.round)
+            return self.summary(battle)
+        if req.contributions:
+            raise ApiError(
+                422, "contributions", "contributions go with fair dice", "give fair: true too"
+            )
         dice = None if req.seed is not None else ListedDice(req.dice)
         try:
             recorded = record(
@@ -427,6 +525,80 @@ class Service:
             ) from None
         self.tournaments.assign(recorded.battle, tournament, table, req.round)
         return self.summary(recorded.battle)
+
+    def escrow_keys(self) -> list[str]:
+        """The judges' escrow public keys a fair battle's seed is encrypted to."""
+        if self.judge_keys:
+            return list(self.judge_keys)
+        return [] if self.key is None else [escrow_public_text(escrow_key(self.key))]
+
+    def _start_fair(self, scenario: Any, req: StartBattle) -> UUID:
+        """Write a fair battle's start (commitment, escrow) and the contributions given with it;
+        the others come later (``contribute``), each before the first command."""
+        if req.seed is not None or req.dice or req.commands:
+            field_name = "seed" if req.seed is not None else "dice" if req.dice else "commands"
+            raise ApiError(
+                422,
+                field_name,
+                "a fair battle rolls its own dice, command by command",
+                f"give no {field_name} with fair: true",
+            )
+        keys = self.escrow_keys()
+        if not keys:
+            raise ApiError(
+                409,
+                "fair",
+                "fair dice are escrowed to the judges' key",
+                "this server has no judge's key: start it with `bxb serve --key PATH` "
+                "(or --judge-key x25519:HEX)",
+            )
+        terms = FairTerms(judge_keys=keys, contributions=req.contributions, keep_seed=True)
+        try:
+            return start_fair(self.store, scenario, terms).battle
+        except StartedAndKept as e:  # written, but not its contributions: they can come later
+            return e.battle
+        except FairnessError as e:
+            raise ApiError(
+                422, "contributions", "one value per side of the setup", str(e)
+            ) from None
+        except RulingError as e:
+            raise ApiError(422, "rulings", "the game system's rulings", str(e)) from None
+        except SetupError as e:
+            raise ApiError(422, "setup", "a setup that hangs together", str(e)) from None
+
+    def contribute(self, battle: UUID, req: Contributions) -> ContributionsResult:
+        """A fair battle's contributions, given at the table before the first command."""
+        b = self.read(battle)
+        if not is_escrowed(b.started.dice) or b.started.origin is not None:
+            raise ApiError(
+                409, "battle", "contributions go to a fair battle", f"battle {battle} is not fair"
+            )
+        try:
+            logged = contribute(self.store, battle, req.contributions)
+        except StaleVersion as e:
+            raise ApiError(409, "version", "give it to the battle as it stands", str(e)) from None
+        except FairnessError as e:
+            rule = "contributions come before command 1, one per side"
+            raise ApiError(422, "contributions", rule, str(e)) from None
+        after = self.read(battle)
+        info = self._fair_info(after)
+        assert info is not None
+        return ContributionsResult(
+            battle=str(battle),
+            version=len(after.events),
+            fair=info,
+            receipt=self._receipt(battle, logged[-1]),
+        )
+
+    def _receipt(self, battle: UUID, last: LoggedEvent) -> Receipt | None:
+        """The server's receipt for the battle's head at ``last`` (None: no signing key)."""
+        return None if self.key is None else sign_receipt(self.key, battle, last)
+
+    def receipt(self, battle: UUID) -> Receipt | None:
+        """The receipt for the battle's head as the store holds it now (the table page shows it:
+        the same line the last write handed out, an Ed25519 signature being deterministic)."""
+        last = self.store.last(battle)
+        return None if last is None else self._receipt(battle, last)
 
     def _scenario(
         self, system: AnyGameSystem, tournament: str, table: int, req: StartBattle
@@ -480,9 +652,13 @@ class Service:
         state = fold_battle(b.system, [e.event for e in b.events])
         command = self._command(b, state, req)
         dice = self._dice(b, req)
+        try:
+            rulings = b.rulings
+        except RulingError as e:
+            raise ApiError(409, "battle", "rulings this server reads", str(e)) from None
         table = Table(
             system=b.system,
-            rulings=b.started.rulings,
+            rulings=rulings,
             dice=dice,
             choices=PageChoices(req.choices, ask=req.ask),
             battle=str(battle),
@@ -519,7 +695,11 @@ class Service:
             ) from None
         rows = event_rows(b.system, [*b.events, *logged])[version:]
         return PlayResult(
-            status="played", version=version + len(logged), events=rows, command=plain
+            status="played",
+            version=version + len(logged),
+            events=rows,
+            command=plain,
+            receipt=self._receipt(battle, logged[-1]),
         )
 
     def _command(self, b: _Battle, state: Any, req: PlayCommand) -> Any:
@@ -558,10 +738,76 @@ class Service:
                 )
             return SeededDice(mode.seed)
         if mode.mode == "fair":
-            raise ApiError(
-                409, "battle", "fair dice are not served yet", "play this battle with `bxb`"
-            )
+            if req.dice:
+                raise ApiError(
+                    422, "dice", "a fair battle rolls its own dice", "do not type dice for it"
+                )
+            return self._fair_dice(b)
         return TypedDice(req.dice)
+
+    def _fair_dice(self, b: _Battle) -> Any:
+        """A fair battle's dice: its seed from this server's kept copy, or from the escrow with
+        the judges' key; only once every side has given its contribution."""
+        if not is_escrowed(b.started.dice):
+            raise ApiError(
+                409, "battle", "fair dice escrowed to the judges", "play this battle with `bxb`"
+            )
+        info = self._fair_info(b)
+        if info is not None and info.missing:
+            raise ApiError(
+                409,
+                "contributions",
+                "every side gives its contribution before command 1",
+                f"waiting for the contribution of {', '.join(info.missing)}",
+            )
+        try:
+            try:
+                return open_fair(self.store, b.id).dice()
+            except FairnessError:
+                if self.key is None:
+                    raise
+                return open_fair(self.store, b.id, key=self.key).dice()
+        except (FairnessError, JudgingError) as e:
+            raise ApiError(
+                409, "battle", "the fair seed kept here or opened with the judges' key", str(e)
+            ) from None
+
+    def void(self, battle: UUID, req: VoidRequest, by: str) -> VoidResult:
+        """Record that the last command that stands is not played, who voided it and why
+        (``replay.service.void_command``); nothing is deleted."""
+        if not req.reason.strip():
+            raise ApiError(
+                422, "reason", "a void says why", "give the reason the command is voided"
+            )
+        b = self.read(battle)
+        if req.version is not None and req.version != len(b.events):
+            raise ApiError(
+                409,
+                "version",
+                "void from the battle as it stands",
+                f"the battle is at version {len(b.events)}, not {req.version}: someone has "
+                "written since; nothing was written",
+            )
+        who = f"{req.by.strip()} ({by})" if req.by.strip() else by
+        try:
+            logged = void_command(
+                self.store, battle, command=req.command, by=who, reason=req.reason
+            )
+        except StaleVersion as e:
+            raise ApiError(409, "version", "void from the battle as it stands", str(e)) from None
+        except VoidRefused as e:
+            status = 409 if b.sealed else 422
+            rule = "only the last command that stands is voided, before the seal"
+            raise ApiError(status, "command", rule, str(e)) from None
+        return VoidResult(
+            battle=str(battle),
+            command=req.command,
+            position=logged.position,
+            version=logged.position,
+            by=who,
+            reason=req.reason.strip(),
+            receipt=self._receipt(battle, logged),
+        )
 
     def finish(self, battle: UUID) -> BattleSummary:
         self.read(battle)

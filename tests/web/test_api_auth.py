@@ -1,7 +1,8 @@
 """Every auth rule of the API, through Litestar's test client: nothing is written without a
-valid token (401), a table's token plays only its own table's battles (403), only a judge of
-the battle's tournament seals, exports, imports and runs what-ifs (403), reading is open or
-needs a token; and a refused request writes nothing at all."""
+valid token (401), a table's token plays (and voids in) only its own table's battles (403),
+only a judge of the battle's tournament seals, exports, imports and runs what-ifs (403),
+reading is open or needs a token; and a refused request writes nothing at all. The void's own
+rules (a table only until it ends its battle) are in test_api_void_fair.py."""
 
 from __future__ import annotations
 
@@ -55,6 +56,14 @@ WRITES: list[tuple[str, str, str, Any, dict[str, int], int]] = [
     ),
     ("play a command", "POST", "/api/battles/{b}/commands", {"option": 0}, TABLE_WRITE, 201),
     ("finish", "POST", "/api/battles/{b}/finish", None, TABLE_WRITE, 200),
+    (
+        "void a command",
+        "POST",
+        "/api/battles/{b}/void",
+        {"command": 1, "reason": "a die typed wrong"},
+        TABLE_WRITE,
+        201,
+    ),
     ("seal", "POST", "/api/battles/{b}/seal", None, JUDGE_ONLY, 201),
     ("seal all finished", "POST", "/api/tournaments/spring/seal-finished", None, JUDGE_ONLY, 200),
 ]

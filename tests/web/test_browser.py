@@ -2,7 +2,8 @@
 ``.ci/run``), driven by Playwright at a phone's viewport. A phone plays a battle of every game
 system end to end on the table page, typing each die on the big buttons; the judge's viewer
 steps through it (slider, arrow keys) and shows the same state as ``bxb at``; a URL with a
-position opens at that step; a judge runs a what-if and seals; the dashboard verifies all.
+position opens at that step; a judge voids a command (struck through in the viewer) and the
+table plays it again, then the judge runs a what-if and seals; the dashboard verifies all.
 The screenshots in docs/web.md are taken here (docs/images/web-*.png)."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typer.testing import CliRunner
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, live_server, make_site
 
 from blowbyblow.cli.main import app as cli
-from blowbyblow.domain.core import CommandIssued, DiceRolled
+from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
 from blowbyblow.replay.verify import verify_battle
 from blowbyblow.replay.whatif import first_divergence, what_if
 from blowbyblow.web.schemas import PlayCommand, StartBattle
@@ -206,11 +207,44 @@ def test_a_phone_plays_a_battle_then_the_viewer_steps_through_it(
     page.close()
 
 
+def void_and_play_again(page: Page, site: Site, base: str, battle: str) -> None:
+    """The judge voids the battle's last command with a reason, in the viewer: it stays in the
+    log, struck through; then the command is played again on the table page, its dice typed."""
+    events = site.store.read(UUID(battle))
+    last = max(e.position for e in events if isinstance(e.event, CommandIssued))
+    reason = "the hammer's dice were typed for the stub-gun"
+    page.fill("#void-reason", reason)
+    page.click("#void")
+    page.wait_for_selector("#events .ev.voided")
+    struck = page.locator("#events .ev.voided").evaluate_all(
+        "rows => rows.map(r => Number(r.dataset.position))"
+    )
+    assert struck == list(range(last, len(events) + 1))  # every event of the command, no other
+    assert reason in page.locator(f"#ev-{last}").inner_text()
+    place = site.tournaments.place_of(UUID(battle))
+    assert place is not None
+    page.goto(f"{base}/tournaments/{place.tournament}/tables/{place.table}")
+    receipt = page.locator("#receipt").inner_text()  # the void's receipt, signed by the server
+    assert receipt.split()[:3] == ["bxb-receipt-v1", battle, str(len(events) + 1)]
+    before = probe(page)
+    page.locator("#options .option").first.click()
+    if page.locator("#play-option").count():
+        page.click("#play-option")
+    answer_until_played(page, before, [], shot=False)
+    after = [e.event for e in site.store.read(UUID(battle))]
+    voided = after[len(events)]
+    replayed = after[len(events) + 1]
+    assert isinstance(voided, CommandVoided) and voided.reason == reason
+    assert isinstance(replayed, CommandIssued) and replayed.index == voided.index
+
+
 def test_a_judge_verifies_runs_a_what_if_and_seals(web: Any, browser: BrowserContext) -> None:
     site, tokens, base = web
     page = browser.new_page()
     battle = play_at_the_table(page, base, tokens["necromunda-2023"], "necromunda-2023")
     page.goto(f"{base}/join/{tokens['judge']}")
+    page.goto(f"{base}/battles/{battle}")
+    void_and_play_again(page, site, base, battle)
     page.goto(f"{base}/battles/{battle}")
     page.click("#verify")
     page.wait_for_selector("#verify-result .ok")

@@ -53,6 +53,7 @@ def test_tables_add_prints_tokens_links_and_qr_codes_and_stores_only_hashes(tmp_
         (["tables", "add", "spring", "--url", "10.0.0.5"], "--url: expected http://"),
         (["serve", "--reading", "sometimes"], "--reading: expected open or tokens"),
         (["serve", "--key", "/nonexistent/judge.key"], "--key:"),
+        (["serve", "--judge-key", "abcd"], "--judge-key: 'abcd' is not an escrow key"),
     ],
 )
 def test_bad_input_is_one_error_line(tmp_path: Path, args: list[str], message: str) -> None:

@@ -32,7 +32,7 @@ const bxb = {
     };
     source.onopen = () => show("live", true);
     source.onerror = () => show("reconnecting…", false);
-    for (const kind of ["started", "played", "sealed", "finished", "imported"]) {
+    for (const kind of ["started", "contributed", "played", "voided", "sealed", "finished", "imported"]) {
       source.addEventListener(kind, (event) => onNote(JSON.parse(event.data)));
     }
     window.addEventListener("beforeunload", () => source.close());

@@ -1,6 +1,7 @@
-// The table page: start a battle, pick the next command from the legal ones, type the dice
-// with big buttons as they are rolled, answer choices. Nothing is written until a command is
-// complete; then the page shows its steps (the server renders them).
+// The table page: start a battle, give each side's value to fair dice, pick the next command
+// from the legal ones, type the dice with big buttons as they are rolled, answer choices, void
+// the last command with a reason. Nothing is written until a command is complete; then the page
+// shows its steps and the server's receipt (the server renders them).
 "use strict";
 (() => {
   const body = document.body;
@@ -36,6 +37,8 @@
           seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
         }
         request.seed = seed;
+      } else if (data.get("dice") === "fair") {
+        request.fair = true;
       }
       try {
         await bxb.api("POST", `/api/tournaments/${slug}/tables/${table}/battles`, request);
@@ -55,6 +58,38 @@
         reload();
       } catch (error) {
         $("play-error").textContent = error.message;
+      }
+    });
+  }
+
+  // Fair dice: each side's value, given before the first command.
+  const fairForm = $("fair-form");
+  if (fairForm) {
+    fairForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const contributions = {};
+      fairForm.querySelectorAll("input[data-side]").forEach((i) => { contributions[i.dataset.side] = i.value; });
+      try {
+        await bxb.api("POST", `/api/battles/${battle}/contributions`, { contributions });
+        reload();
+      } catch (error) {
+        $("fair-error").textContent = error.message;
+      }
+    });
+  }
+
+  // A correction: the last command that stands is voided, with the reason (nothing is deleted).
+  const voidForm = $("void-form");
+  if (voidForm) {
+    voidForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await bxb.api("POST", `/api/battles/${battle}/void`, {
+          command: Number(body.dataset.lastCommand), reason: $("void-reason").value, version,
+        });
+        reload();
+      } catch (error) {
+        $("void-error").textContent = error.message;
       }
     });
   }

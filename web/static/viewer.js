@@ -8,6 +8,13 @@
   let of = Number(body.dataset.of);
   const $ = (id) => document.getElementById(id);
   const slider = $("slider");
+  let reloading = false;
+  const reload = () => {
+    if (!reloading) {
+      reloading = true;
+      location.reload();
+    }
+  };
   let asked = 0; // the latest state asked for: older answers are dropped
 
   function mark() {
@@ -65,6 +72,10 @@
 
   // New events as they are written: append them; follow the end if we were at it.
   bxb.listen(`/api/battles/${battle}/stream`, async (note) => {
+    if (note.kind === "voided") {
+      reload(); // earlier rows are struck through now: show the log afresh
+      return;
+    }
     if (note.version <= of) {
       if (note.kind === "sealed") location.reload();
       return;
@@ -145,6 +156,21 @@
   if ($("whatif-form")) {
     $("whatif-form").addEventListener("submit", (event) => { event.preventDefault(); whatIf(false); });
     $("whatif-save").addEventListener("click", () => whatIf(true));
+  }
+
+  const voidForm = $("void-form");
+  if (voidForm) {
+    voidForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await bxb.api("POST", `/api/battles/${battle}/void`, {
+          command: Number(body.dataset.lastCommand), reason: $("void-reason").value, version: of,
+        });
+        reload();
+      } catch (error) {
+        $("void-error").textContent = error.message;
+      }
+    });
   }
 
   $("diff-form").addEventListener("submit", async (event) => {
