@@ -15,6 +15,7 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.codec import encode_json, to_builtins
+from blowbyblow.replay.judging import BattleSealed, ContributionGiven, SeedEscrowed
 from blowbyblow.replay.typed import format_command
 
 
@@ -48,7 +49,29 @@ def narrate(ruleset: AnyGameSystem, event: Event) -> str:
         )
     if isinstance(event, ChoiceMade):
         return f"  choice {event.key}: {event.answer} ({event.source}; options {', '.join(event.options)})"
+    judged = _judging(event)
+    if judged is not None:
+        return judged
     told = ruleset.narrate(event)
     if told is not None:
         return told
     return f"{type(event).__name__} {encode_json(to_builtins(event)).decode()}"
+
+
+def _judging(event: Event) -> str | None:
+    """The judges' events: a fair start's escrow and contributions, the seal."""
+    if isinstance(event, SeedEscrowed):
+        return (
+            f"The secret seed is escrowed to {len(event.boxes)} judge key(s) ({event.algorithm}): "
+            "only a judge's key opens it, and the seal reveals it"
+        )
+    if isinstance(event, ContributionGiven):
+        return f"{event.side} gives its value for the fair dice: {event.value!r}"
+    if isinstance(event, BattleSealed):
+        cp = event.checkpoint
+        seed = f"; fair seed revealed: {cp.seed}" if cp.seed else ""
+        return (
+            f"Sealed by key {event.public_key[:16]}… over {cp.length} events "
+            f"(last hash {cp.last_hash[:16]}…){seed}"
+        )
+    return None

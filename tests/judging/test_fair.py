@@ -51,6 +51,7 @@ from blowbyblow.replay.judging import (
     new_keys,
     open_escrow,
 )
+from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.service import BattleSession, record, seal_battle
 from blowbyblow.replay.session import play
@@ -598,3 +599,18 @@ def test_a_sealed_fair_battle_is_re_run_by_what_if_with_its_own_dice(judge: KeyF
     same = what_if(store.read(rec.battle), {})
     assert same.divergence is None and not same.stopped and not same.needs_die
     assert len(same.alternative) == len(same.original)
+
+
+def test_every_event_of_a_sealed_fair_battle_is_told_in_words(judge: KeyFiles) -> None:
+    """`bxb log` tells the escrow, each side's value and the seal in words, not as raw data."""
+    store = BattleStore(":memory:")
+    rec = record(store, demo(), quiet=True, fair=terms(judge))
+    seal_battle(store, rec.battle, load_private_key(judge.private))
+    system = get_game_system("necromunda-2023")
+    for logged in store.read(rec.battle):
+        told = narrate(system, logged.event)
+        assert not told.startswith(type(logged.event).__name__ + " {"), told
+    told = [narrate(system, e.event) for e in store.read(rec.battle)]
+    assert any("escrowed to 1 judge key" in t for t in told)
+    assert any(t.startswith("goliath gives its value") for t in told)
+    assert "fair seed revealed" in told[-1]
