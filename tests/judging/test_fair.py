@@ -610,7 +610,7 @@ def test_every_event_of_a_sealed_fair_battle_is_told_in_words(judge: KeyFiles) -
     for logged in store.read(rec.battle):
         told = narrate(system, logged.event)
         assert not told.startswith(type(logged.event).__name__ + " {"), told
-    told = [narrate(system, e.event) for e in store.read(rec.battle)]
-    assert any("escrowed to 1 judge key" in t for t in told)
-    assert any(t.startswith("goliath gives its value") for t in told)
-    assert "fair seed revealed" in told[-1]
+    lines = [narrate(system, e.event) for e in store.read(rec.battle)]
+    assert any("escrowed to 1 judge key" in t for t in lines)
+    assert any(t.startswith("goliath gives its value") for t in lines)
+    assert "fair seed revealed" in lines[-1]
