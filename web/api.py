@@ -20,6 +20,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 from litestar.response import ServerSentEvent
 
+from blowbyblow.replay.odds import Odds
 from blowbyblow.replay.store import BattleStore
 from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.live import Hub, Note
@@ -243,6 +244,33 @@ async def battle_verify(request: AnyRequest, battle: FromPath[str]) -> VerifyRes
     """Re-adjudicate every command from its recorded inputs (``bxb verify``); writes nothing."""
     server(request).access(request).read()
     return await work(server(request).service.verify, await _battle(request, battle))
+
+
+# Small by default: the viewer asks while a judge waits; `bxb odds` has the larger defaults.
+ODDS_BUDGET = 500
+ODDS_SAMPLES = 1000
+
+
+@get("/api/battles/{battle:str}/odds", tags=["read"], responses=REFUSALS)
+async def battle_odds(
+    request: AnyRequest,
+    battle: FromPath[str],
+    position: int = Parameter(ge=1, description="Any position of the recorded command."),
+    budget: int = Parameter(
+        default=ODDS_BUDGET, ge=1, le=5000, description="Runs before Monte Carlo takes over."
+    ),
+    samples: int = Parameter(
+        default=ODDS_SAMPLES, ge=0, le=20000, description="Monte Carlo samples past the budget."
+    ),
+) -> Odds:
+    """The odds of a recorded command (``bxb odds --battle ID --position N --json``): each
+    unit's status distribution, each side's loss, and each side's chance of an outcome at least
+    as bad as what happened; exact, or Monte Carlo with 95% intervals, and which. Computed in a
+    worker thread, kept per battle, position, budget and samples."""
+    srv = server(request)
+    srv.access(request).read()
+    bid = await _battle(request, battle)
+    return await work(srv.service.odds, bid, position, budget, samples)
 
 
 @get("/api/diff", tags=["read"], responses=REFUSALS)
@@ -474,6 +502,7 @@ ROUTES = [
     battle_state,
     battle_legal,
     battle_verify,
+    battle_odds,
     battles_diff,
     tournament_dashboard,
     tournament_verify,

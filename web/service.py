@@ -58,6 +58,7 @@ from blowbyblow.replay.judging import (
     load_public_key,
 )
 from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.odds import HowToExplore, Odds, recorded_odds
 from blowbyblow.replay.receipts import Receipt, sign_receipt
 from blowbyblow.replay.registry import UnknownGameSystem, game_systems, get_game_system
 from blowbyblow.replay.service import (
@@ -297,6 +298,9 @@ def _validation(field_name: str, error: msgspec.ValidationError, rule: str) -> A
     return ApiError(422, field_name, rule, text)
 
 
+ODDS_KEPT = 256  # odds answers kept in memory
+
+
 @dataclass
 class _Battle:
     """A battle as read: its events, game system and first event."""
@@ -346,6 +350,9 @@ class Service:
     # escrow key of ``key`` (the judges seal on this server with that same key).
     judge_keys: tuple[str, ...] = ()
     _verified: dict[tuple[UUID, int], VerifyResult] = field(default_factory=dict)
+    # Odds of a recorded command, by (battle, position, budget, samples): a log only grows, so
+    # the state before a recorded command never changes and neither do its odds.
+    _odds: dict[tuple[UUID, int, int, int], Odds] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- reading --------------------------------------------------------------------------
@@ -478,6 +485,27 @@ class Service:
             text=b.system.describe_state(state),
             state=to_builtins(state),
         )
+
+    def odds(self, battle: UUID, position: int, budget: int, samples: int) -> Odds:
+        """The odds of the recorded command holding ``position`` (``bxb odds --battle ID
+        --position N``): exact within ``budget`` runs, else ``samples`` Monte Carlo samples."""
+        key = (battle, position, budget, samples)
+        cached = self._odds.get(key)
+        if cached is not None:
+            return cached
+        b = self.read(battle)
+        how = HowToExplore(budget=budget, samples=samples)
+        try:
+            found = recorded_odds([e.event for e in b.events], position, how)
+        except BlowByBlowError as e:
+            raise ApiError(
+                422, "position", "a position of one of the battle's recorded commands", str(e)
+            ) from None
+        with self._lock:
+            if len(self._odds) >= ODDS_KEPT:  # the oldest goes: dicts keep insertion order
+                del self._odds[next(iter(self._odds))]
+            self._odds[key] = found
+        return found
 
     # --- starting and playing ---------------------------------------------------------------
 

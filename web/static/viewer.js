@@ -1,5 +1,6 @@
 // The judge's viewer: step through a battle with the slider or the arrow keys (each position
-// has its own URL), verify it, run a what-if, diff it with another battle, seal and export.
+// has its own URL), verify it, run a what-if, diff it with another battle, seal and export;
+// beside each command, its odds as bars (GET /api/battles/ID/odds).
 "use strict";
 (() => {
   const body = document.body;
@@ -66,9 +67,73 @@
     }
   });
   $("events").addEventListener("click", (event) => {
+    const button = event.target.closest(".odds-btn");
+    if (button) {
+      showOdds(button);
+      return;
+    }
+    if (event.target.closest(".odds")) return; // reading the chart is not stepping
     const row = event.target.closest(".ev");
     if (row) go(Number(row.dataset.position));
   });
+
+  // --- odds beside each command -------------------------------------------------------------
+  function oddsButtons() {
+    document.querySelectorAll("#events .ev-CommandIssued").forEach((row) => {
+      if (row.querySelector(".odds-btn")) return;
+      row.insertAdjacentHTML("beforeend",
+        `<span><button type="button" class="btn quiet odds-btn" aria-expanded="false">odds</button></span>`);
+    });
+  }
+
+  const percent = (x) => `${(100 * x).toFixed(1)}%`;
+  // A probability as the API gives it: exact (with its fraction) or Monte Carlo (its interval).
+  const estimate = (p) => p.exact !== null
+    ? `${percent(p.value)} <span class="muted">(${bxb.esc(p.exact)})</span>`
+    : `${percent(p.value)} <span class="muted">[${percent(p.low)}–${percent(p.high)}]</span>`;
+  const clamp = (x) => Math.max(0, Math.min(100, 100 * x)).toFixed(1);
+  const bar = (label, p, cls = "") =>
+    `<div class="bar-row ${cls}"><span class="bar-label">${bxb.esc(label)}</span>` +
+    `<span class="bar"><span class="fill" style="width:${clamp(p.value)}%"></span>` +
+    (p.exact === null ? `<span class="interval" style="left:${clamp(p.low)}%;width:${clamp(p.high - p.low)}%"></span>` : "") +
+    `</span><span class="bar-value">${estimate(p)}</span></div>`;
+
+  function oddsChart(o) {
+    const method = o.method === "exact"
+      ? `exact: ${o.runs} runs of the rules, ${o.outcomes} distinct outcomes`
+      : `Monte Carlo: ${o.samples} samples (seed ${bxb.esc(o.seed)}), ${Math.round(100 * o.confidence)}% intervals shown as bands` +
+        (o.note ? ` · ${bxb.esc(o.note)}` : "");
+    const units = o.units.map((u) =>
+      `<div class="odds-unit"><h4>${bxb.esc(u.name)} <span class="muted">(${bxb.esc(u.side)}, was ${bxb.esc(u.status_before)})</span></h4>` +
+      u.status.map((s) => bar(s.value, s.p, o.happened && o.happened.statuses[u.id] === s.value ? "happened" : "")).join("") +
+      `</div>`).join("");
+    const sides = o.happened
+      ? `<h4>How unlikely was what happened</h4>` + o.happened.sides.map((s) =>
+        bar(`${s.side}: as bad or worse (net loss ${s.net_loss})`, s.at_least_as_bad, "percentile")).join("") +
+        bar("exactly this outcome", o.happened.probability)
+      : "";
+    return `<p class="odds-method">Command ${o.command} (${bxb.esc(o.action)}), ${method}; choices ${bxb.esc(o.policy)}.</p>` +
+      `<h4>Status after the command</h4>${units}${sides}`;
+  }
+
+  async function showOdds(button) {
+    const row = button.closest(".ev");
+    let box = row.querySelector(".odds");
+    if (box) {
+      box.remove();
+      button.setAttribute("aria-expanded", "false");
+      return;
+    }
+    row.insertAdjacentHTML("beforeend", `<div class="odds" aria-live="polite">computing the odds…</div>`);
+    box = row.querySelector(".odds");
+    button.setAttribute("aria-expanded", "true");
+    try {
+      const { data } = await bxb.api("GET", `/api/battles/${battle}/odds?position=${row.dataset.position}`);
+      box.innerHTML = oddsChart(data);
+    } catch (error) {
+      box.innerHTML = `<p class="error">${bxb.esc(error.message)}</p>`;
+    }
+  }
 
   // New events as they are written: append them; follow the end if we were at it.
   bxb.listen(`/api/battles/${battle}/stream`, async (note) => {
@@ -83,6 +148,7 @@
     const response = await fetch(`/battles/${battle}/rows/${of}`, { credentials: "same-origin" });
     if (!response.ok) return;
     $("events").insertAdjacentHTML("beforeend", await response.text());
+    oddsButtons();
     const atEnd = position === of;
     of = note.version;
     slider.max = of;
@@ -206,5 +272,6 @@
       }
     });
   }
+  oddsButtons();
   mark();
 })();
