@@ -7,7 +7,6 @@ import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
-from uuid import UUID
 
 import msgspec
 import typer
@@ -28,12 +27,7 @@ from blowbyblow.cli.app import (
 )
 from blowbyblow.cli.play import table_key
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
-from blowbyblow.projections.battle import (
-    VoidedCommand,
-    commands_standing,
-    fold_battle,
-    voided_commands,
-)
+from blowbyblow.projections.battle import VoidedCommand, voided_commands
 from blowbyblow.replay.codec import encode_json, to_builtins
 from blowbyblow.replay.dice import (
     DiceSource,
@@ -53,7 +47,6 @@ from blowbyblow.replay.fairness import (
 )
 from blowbyblow.replay.judging import (
     ESCROW_KEY_TAG,
-    BattleSealed,
     ContributionGiven,
     SeedEscrowed,
     default_key_dir,
@@ -68,7 +61,7 @@ from blowbyblow.replay.service import (
     record,
 )
 from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
-from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
+from blowbyblow.replay.store import BattleInfo, LoggedEvent, default_db_path
 from blowbyblow.replay.verify import verify_battle
 
 
@@ -366,14 +359,31 @@ def cmd_battles(
             "abandoned.",
         ),
     ] = ABANDONED_AFTER_HOURS,
+    rebuild: Annotated[
+        bool,
+        typer.Option(
+            "--rebuild",
+            help="Rebuild the battle index and the snapshots from the log first (they are "
+            "kept as events are recorded; this is for a store edited by other means).",
+        ),
+    ] = False,
 ) -> None:
     """List the battles in the store, oldest first, each with its status: started (not sealed,
     played in within --abandoned-after hours, or with no command yet), abandoned (not sealed and
-    nothing recorded for longer), sealed; and its commands played and voided."""
+    nothing recorded for longer), sealed; its commands played and voided; and whether `bxb
+    verify` found it good as it stands. Read from the battle index, not the log."""
     store = open_store()
+    try:
+        if rebuild:
+            typer.echo(
+                f"rebuilt the read models of {store.rebuild_read_models()} battles", err=True
+            )
+        battles = store.battles()
+    except BlowByBlowError as e:
+        fail(str(e), code=1)
     now = datetime.datetime.now(datetime.UTC)
-    for b in store.battles():
-        shown = battle_status(store, b.battle, now, abandoned_after)
+    for b in battles:
+        shown = battle_status(b, now, abandoned_after)
         if as_json:
             row = {"battle": str(b.battle), "ruleset": b.ruleset, "label": b.label, **shown}
             typer.echo(encode_json(row).decode())
@@ -381,37 +391,30 @@ def cmd_battles(
             typer.echo(
                 f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  "
                 f"{shown['status']:<9} {shown['commands']:>3} played {shown['voided']:>2} voided  "
-                f"{shown['dice']:<8} {b.label}"
+                f"{shown['dice']:<8} {VERIFIED[b.verified]:<10} {b.label}"
             )
 
 
-def battle_status(
-    store: BattleStore, battle: UUID, now: datetime.datetime, abandoned_after: float
-) -> dict[str, Any]:
+VERIFIED = {True: "verified", False: "FAILED", None: "unverified"}
+
+
+def battle_status(b: BattleInfo, now: datetime.datetime, abandoned_after: float) -> dict[str, Any]:
     """What ``bxb battles`` says of a battle: its events, status, commands played and voided,
-    dice mode, and when its last event was recorded."""
-    try:
-        events = store.read(battle)
-    except BlowByBlowError:
-        version = store.version(battle)
-        return {"events": version, "status": "unreadable", "commands": 0, "voided": 0,
-                "dice": "?", "last_recorded": ""}  # fmt: skip
-    plain = [e.event for e in events]
-    first = plain[0]
-    last_at = events[-1].recorded_at
-    if isinstance(plain[-1], BattleSealed):
+    dice mode, when its last event was recorded, and verify's verdict on it as it stands."""
+    if b.sealed:
         status = "sealed"
-    elif _hours_since(last_at, now) > abandoned_after:
+    elif _hours_since(b.last_recorded, now) > abandoned_after:
         status = "abandoned"
     else:
         status = "started"
     return {
-        "events": len(events),
+        "events": b.version,
         "status": status,
-        "commands": commands_standing(plain),
-        "voided": len(voided_commands(plain)),
-        "dice": first.dice.mode if isinstance(first, BattleStarted) else "?",
-        "last_recorded": last_at,
+        "commands": b.commands,
+        "voided": b.voided,
+        "dice": b.dice or "?",
+        "last_recorded": b.last_recorded,
+        "verified": b.verified,
     }
 
 
@@ -498,38 +501,37 @@ def cmd_at(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The state of a battle right after the event at POSITION (time travel). Voided commands
-    are not played: at a position inside one, the state is the state before it."""
+    are not played: at a position inside one, the state is the state before it. Reads the
+    nearest snapshot and the events after it, never the whole battle."""
     store = open_store()
     bid = _battle(store, battle)
-    total = store.version(bid)
-    if not 1 <= position <= total:
-        fail(f"position: battle {bid} has events 1 to {total}, not {position}")
-    events = _events(store, bid)
-    first = events[0].event
-    assert isinstance(first, BattleStarted)
-    ruleset = get_game_system(first.ruleset)
-    plain = [e.event for e in events]
-    state = fold_battle(ruleset, plain, position)
-    void = next((v for v in voided_commands(plain) if v.covers(position)), None)
+    try:
+        total = store.version(bid)
+        if not 1 <= position <= total:
+            fail(f"position: battle {bid} has events 1 to {total}, not {position}")
+        at = store.state_at(bid, position)
+    except (BlowByBlowError, ValueError) as e:
+        fail(f"{e} (run `bxb verify` for details)")
     if as_json:
         typer.echo(
             encode_json(
                 {
                     "battle": str(bid),
-                    "position": position,
-                    "of": total,
-                    "event": type(events[position - 1].event).__name__,
-                    "voided": void is not None,
-                    "state": to_builtins(state),
+                    "position": at.position,
+                    "of": at.of,
+                    "event": type(at.event).__name__,
+                    "voided": at.voided is not None,
+                    "state": to_builtins(at.state),
                 }
             ).decode()
         )
         return
-    typer.echo(f"battle {bid} after position {position} of {total}:")
-    typer.echo(f"  {narrate(ruleset, events[position - 1].event).strip()}")
+    typer.echo(f"battle {bid} after position {at.position} of {at.of}:")
+    typer.echo(f"  {narrate(at.system, at.event).strip()}")
+    void = at.voided
     if void is not None:
         typer.echo(
             f"  (this is command {void.index}, voided at position {void.voided_at} by "
             f"{void.by}: {void.reason}; it is not played, so the state is the one before it)"
         )
-    typer.echo(ruleset.describe_state(state))
+    typer.echo(at.system.describe_state(at.state))

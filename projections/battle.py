@@ -81,14 +81,58 @@ def voided_commands(events: Sequence[Event]) -> list[VoidedCommand]:
 def standing(events: Sequence[Event]) -> list[tuple[int, Event]]:
     """The events that are played, each with its position: every event but those of a voided
     command and the ``CommandVoided`` events themselves."""
-    voided = voided_commands(events)
-    if not voided and not any(isinstance(event, CommandVoided) for event in events):
+    if not any(isinstance(event, CommandVoided) for event in events):
         return list(enumerate(events, start=1))
+    skip = Skipped(voided_commands(events))
     return [
         (position, event)
         for position, event in enumerate(events, start=1)
-        if not isinstance(event, CommandVoided) and not any(v.covers(position) for v in voided)
+        if not skip(position, event)
     ]
+
+
+class Skipped:
+    """Which events a fold leaves out, asked in order of position: every ``CommandVoided``, and
+    the events of each command voided anywhere in the log (``voided``, from the whole log, since
+    a void later in the log cancels a command played before any position asked about). Voided
+    commands never overlap, so one pass over them in order of position answers every event."""
+
+    def __init__(self, voided: Sequence[VoidedCommand]) -> None:
+        self.spans = sorted((v.first, v.last) for v in voided)
+        self._next = 0
+
+    def __call__(self, position: int, event: Event) -> bool:
+        if isinstance(event, CommandVoided):
+            return True
+        spans = self.spans
+        while self._next < len(spans) and spans[self._next][1] < position:
+            self._next += 1
+        return self._next < len(spans) and spans[self._next][0] <= position
+
+
+def fold_standing(
+    system: AnyGameSystem,
+    state: Any,
+    batches: Iterable[tuple[int, Sequence[Event]]],
+    voided: Sequence[VoidedCommand],
+) -> Any:
+    """``state`` with the events that stand folded into it, from ``batches`` of events in order
+    of position, each batch given with the position of its first event; ``voided`` are the
+    commands the whole log voids. The one fold behind ``fold_battle`` and the store's reads
+    (``BattleStore.state_at``), which stream a battle in batches from a snapshot."""
+    evolve = system.evolve
+    if not voided:
+        for _, events in batches:
+            for event in events:
+                if not isinstance(event, CommandVoided):
+                    state = evolve(state, event)
+        return state
+    skip = Skipped(voided)
+    for first, events in batches:
+        for position, event in enumerate(events, start=first):
+            if not skip(position, event):
+                state = evolve(state, event)
+    return state
 
 
 def commands_standing(events: Sequence[Event]) -> int:
@@ -106,16 +150,19 @@ def fold_battle(system: AnyGameSystem, events: Sequence[Event], position: int | 
     if not 1 <= end <= len(events):
         raise ValueError(f"the battle has events 1 to {len(events)}, not {end}")
     state = system.initial_state(events[0].setup)
-    if not any(isinstance(event, CommandVoided) for event in events):
-        return fold(system, state, events[1:end])  # nothing voided: every event is played
-    return fold(system, state, (event for at, event in standing(events) if 1 < at <= end))
+    voided = (
+        voided_commands(events) if any(isinstance(event, CommandVoided) for event in events) else []
+    )
+    return fold_standing(system, state, [(2, events[1:end])], voided)
 
 
 __all__ = [
+    "Skipped",
     "VoidedCommand",
     "commands_standing",
     "fold",
     "fold_battle",
+    "fold_standing",
     "standing",
     "voided_commands",
 ]

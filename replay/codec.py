@@ -53,10 +53,28 @@ class Codec:
         )
         self.event_type: Any = Union[types]  # noqa: UP007
         self._decoder = msgspec.msgpack.Decoder(self.event_type)
+        # A stored record's format version and event, decoded in one call straight from the
+        # record's bytes (its other fields, the hash chain's, are skipped): the store's reads.
+        self._stored = msgspec.msgpack.Decoder(
+            msgspec.defstruct("StoredEvent", [("v", int), ("event", self.event_type)])
+        )
 
     def decode(self, data: bytes) -> Event:
         event: Event = self._decoder.decode(data)
         return event
+
+    def decode_stored(self, records: list[bytes], current: int) -> list[Event] | None:
+        """The events of stored records (the store's envelopes), decoded straight to this
+        system's events; None when one is not in format ``current`` or does not decode (the
+        caller then reads them one by one, upcasting, and names the record at fault)."""
+        decode = self._stored.decode
+        try:
+            stored: list[Any] = [decode(r) for r in records]
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        if any(r.v != current for r in stored):
+            return None
+        return [r.event for r in stored]
 
     def from_builtins(self, obj: Any) -> Event:
         event: Event = msgspec.convert(obj, self.event_type)

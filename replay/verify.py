@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid5
@@ -54,7 +55,13 @@ from blowbyblow.replay.fairness import (
     is_escrowed,
     read_fair_start,
 )
-from blowbyblow.replay.judging import BattleSealed, commitment, signature_ok
+from blowbyblow.replay.judging import (
+    BattleSealed,
+    ContributionGiven,
+    SeedEscrowed,
+    commitment,
+    signature_ok,
+)
 from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.store import (
     BATTLE_NAMESPACE,
@@ -64,6 +71,7 @@ from blowbyblow.replay.store import (
     LoggedEvent,
     UnreadableEvent,
     chain_hash,
+    logged_from,
     seal_id,
 )
 
@@ -116,35 +124,45 @@ def _rule(event: Event) -> str:
 def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
     prev = GENESIS
     for expected_position, logged in enumerate(events, start=1):
-        if logged.position != expected_position:
-            return Problem(
-                expected_position,
-                "sequence",
-                f"expected position {expected_position}, found {logged.position}",
-            )
-        if logged.prev_hash != prev:
-            return Problem(
-                logged.position,
-                "chain",
-                "hash chain broken: previous hash differs",
-                _rule(logged.event),
-            )
-        link = Link(
-            battle=battle,
-            position=logged.position,
-            prev=prev,
-            format=logged.format,
-            at=logged.recorded_at,
-            data=logged.data,
-        )
-        if chain_hash(link) != logged.hash:
-            return Problem(
-                logged.position,
-                "chain",
-                "hash chain broken: the event's content does not match its hash",
-                _rule(logged.event),
-            )
+        problem = _link_problem(battle, expected_position, prev, logged)
+        if problem is not None:
+            return problem
         prev = logged.hash
+    return None
+
+
+def _link_problem(
+    battle: UUID, expected_position: int, prev: bytes, logged: LoggedEvent
+) -> Problem | None:
+    """What is wrong with one link of the chain: its position, its previous hash, its own."""
+    if logged.position != expected_position:
+        return Problem(
+            expected_position,
+            "sequence",
+            f"expected position {expected_position}, found {logged.position}",
+        )
+    if logged.prev_hash != prev:
+        return Problem(
+            logged.position,
+            "chain",
+            "hash chain broken: previous hash differs",
+            _rule(logged.event),
+        )
+    link = Link(
+        battle=battle,
+        position=logged.position,
+        prev=prev,
+        format=logged.format,
+        at=logged.recorded_at,
+        data=logged.data,
+    )
+    if chain_hash(link) != logged.hash:
+        return Problem(
+            logged.position,
+            "chain",
+            "hash chain broken: the event's content does not match its hash",
+            _rule(logged.event),
+        )
     return None
 
 
@@ -174,14 +192,23 @@ def check_battle_id(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | No
 def read_all(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], Problem | None]:
     """Decode each stored record; stop at the first one that cannot be read."""
     events: list[LoggedEvent] = []
-    for stored in store.read_stored(battle):
-        try:
-            logged = store.mapper.to_domain_event(stored)
-        except UnreadableEvent as e:
-            return events, Problem(e.position, "unreadable", f"cannot be read: {e.reason}")
-        assert isinstance(logged, LoggedEvent)
+    for logged in _records(store, battle):
+        if isinstance(logged, Problem):
+            return events, logged
         events.append(logged)
     return events, None
+
+
+def _records(store: BattleStore, battle: UUID, **span: int) -> Iterator[LoggedEvent | Problem]:
+    """The battle's records one by one, exactly as stored, a page at a time (``span``: ``gt``,
+    ``lte``); the first that cannot be read as a Problem, and nothing after it."""
+    for page in store.pages(battle, **span):
+        for position, topic, state in page:
+            try:
+                yield logged_from(battle, position, topic, store._stored(state))
+            except UnreadableEvent as e:
+                yield Problem(e.position, "unreadable", f"cannot be read: {e.reason}")
+                return
 
 
 def check_seal(
@@ -191,7 +218,18 @@ def check_seal(
     for logged in events[:-1]:
         if isinstance(logged.event, BattleSealed):
             return None, Problem(logged.position, "seal", "a seal in the middle of the battle")
-    last = events[-1]
+    return _check_last_seal(battle, events[-2:], len(events), trusted_keys)
+
+
+def _check_last_seal(
+    battle: UUID,
+    tail: Sequence[LoggedEvent],
+    count: int,
+    trusted_keys: frozenset[str] | None,
+) -> tuple[BattleSealed | None, Problem | None]:
+    """The seal in the last of ``tail`` (the battle's last two records; ``count`` records in
+    all), if any, and the first problem with it."""
+    last = tail[-1]
     if not isinstance(last.event, BattleSealed):
         if trusted_keys is not None:
             return None, Problem(
@@ -212,13 +250,13 @@ def check_seal(
         )
     if cp.battle != str(battle):
         return sealed, Problem(last.position, "seal", f"the seal is for battle {cp.battle}")
-    if cp.length != len(events) - 1:
+    if cp.length != count - 1:
         return sealed, Problem(
             last.position,
             "seal",
-            f"the seal covers {cp.length} events but {len(events) - 1} precede it",
+            f"the seal covers {cp.length} events but {count - 1} precede it",
         )
-    if cp.last_hash != events[-2].hash.hex():
+    if len(tail) < 2 or cp.last_hash != tail[-2].hash.hex():
         return sealed, Problem(
             last.position, "seal", "the seal's last hash is not the hash of the event before it"
         )
@@ -238,6 +276,52 @@ def _fail_on(problem: Problem | None) -> None:
         raise _Failed(problem)
 
 
+@dataclass
+class _Scanned:
+    """What verification keeps of a battle's records as it reads them once, in order: enough
+    to check its chain, identity, seal and start without holding the battle in memory."""
+
+    battle: UUID
+    count: int = 0
+    prev: bytes = GENESIS
+    first: LoggedEvent | None = None
+    last: LoggedEvent | None = None
+    before_last: LoggedEvent | None = None
+    first_seal: int = 0  # position of the first BattleSealed
+    # The records before the first command (BattleStarted, a fair battle's escrow and
+    # contributions) and the one after them: all that the start's checks read.
+    start: list[LoggedEvent] = field(default_factory=list)
+    problem: Problem | None = None  # the first break in the chain (or position sequence)
+
+    def add(self, logged: LoggedEvent) -> None:
+        self.count += 1
+        if self.problem is None:
+            self.problem = _link_problem(self.battle, self.count, self.prev, logged)
+            self.prev = logged.hash
+        if self.first is None:
+            self.first = logged
+        self.before_last, self.last = self.last, logged
+        if not self.first_seal and isinstance(logged.event, BattleSealed):
+            self.first_seal = logged.position
+        if len(self.start) < 2 or isinstance(
+            self.start[-1].event, SeedEscrowed | ContributionGiven
+        ):
+            self.start.append(logged)
+
+
+def _scan(
+    battle: UUID, records: Iterable[LoggedEvent | Problem]
+) -> tuple[_Scanned, Problem | None]:
+    """Read every record once, checking the chain as it goes; the first unreadable record
+    stops the reading (a break in the chain before it is reported first)."""
+    scanned = _Scanned(battle)
+    for logged in records:
+        if isinstance(logged, Problem):
+            return scanned, logged
+        scanned.add(logged)
+    return scanned, None
+
+
 def verify_events(
     battle: UUID,
     events: Sequence[LoggedEvent],
@@ -247,26 +331,45 @@ def verify_events(
     """Verify a battle's events, in order: the hash chain, the seal, the setup, the seeded dice
     and every command re-adjudicated from its recorded inputs. The report names the first
     problem found, if any."""
-    report = Report(battle=battle, events=len(events))
+    scanned, _ = _scan(battle, events)
+    return _verify_scanned(scanned, lambda gt, lte: events[gt:lte], trusted_keys)
+
+
+def _verify_scanned(
+    scanned: _Scanned,
+    records: Callable[[int, int], Iterable[LoggedEvent]],
+    trusted_keys: frozenset[str] | None,
+) -> Report:
+    """The checks after the reading, on what ``_scan`` kept; ``records(gt, lte)`` reads the
+    records after position ``gt`` up to ``lte`` again, for the commands' re-adjudication."""
+    battle = scanned.battle
+    report = Report(battle=battle, events=scanned.count)
     try:
-        if not events:
+        if scanned.first is None or scanned.last is None:
             raise _Failed(Problem(1, "sequence", "the battle has no events"))
-        if isinstance(events[0].event, BattleStarted):
-            report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
-        _fail_on(check_chain(battle, events))
-        _fail_on(check_battle_id(battle, events))
-        sealed, problem = check_seal(battle, events, trusted_keys)
+        if isinstance(scanned.first.event, BattleStarted):
+            report.label, report.ruleset = scanned.first.event.label, scanned.first.event.ruleset
+        _fail_on(scanned.problem)
+        _fail_on(check_battle_id(battle, [scanned.first]))
+        sealed, problem = _check_scanned_seal(scanned, trusted_keys)
         _fail_on(problem)
+        length = scanned.count
         if sealed is not None:
-            events = events[:-1]
+            length -= 1
             report.notes.append(
                 f"sealed by key {sealed.public_key[:16]}… over {sealed.checkpoint.length} events"
             )
-        first = _started(events)
+        start_records = [e for e in scanned.start if e.position <= length]
+        first = _started(start_records)
         table, state = _setup(first)
-        start = _fair_start(report, first, events, table.system.view(state).sides)
-        dice = _Dice(first.dice.mode, _dice_seed(report, first, sealed, events))
-        _readjudicate(report, table, state, _segments(events, start), dice)
+        start = _fair_start(report, first, start_records, length, table.system.view(state).sides)
+        dice = _Dice(first.dice.mode, _dice_seed(report, first, sealed, start_records))
+        segments = _segments_of(records(start, length))
+
+        def refold(upto: int) -> Any:
+            return fold_battle(table.system, [e.event for e in records(0, upto)])
+
+        _readjudicate(report, _Replay(table, dice, refold), state, segments)
         if report.voided:
             report.notes.append(
                 f"{report.voided} voided command(s): each re-adjudicated as it was played, "
@@ -275,6 +378,17 @@ def verify_events(
     except _Failed as failed:
         report.problem = failed.problem
     return report
+
+
+def _check_scanned_seal(
+    scanned: _Scanned, trusted_keys: frozenset[str] | None
+) -> tuple[BattleSealed | None, Problem | None]:
+    """``check_seal`` on what the reading kept: a seal anywhere but last, then the last."""
+    assert scanned.last is not None
+    if scanned.first_seal and scanned.first_seal < scanned.count:
+        return None, Problem(scanned.first_seal, "seal", "a seal in the middle of the battle")
+    tail = [e for e in (scanned.before_last, scanned.last) if e is not None]
+    return _check_last_seal(scanned.battle, tail, scanned.count, trusted_keys)
 
 
 def _started(events: Sequence[LoggedEvent]) -> BattleStarted[Any]:
@@ -317,10 +431,16 @@ def _setup(first: BattleStarted[Any]) -> tuple[Table, Any]:
 
 
 def _fair_start(
-    report: Report, first: BattleStarted[Any], events: Sequence[LoggedEvent], sides: tuple[str, ...]
+    report: Report,
+    first: BattleStarted[Any],
+    events: Sequence[LoggedEvent],
+    length: int,
+    sides: tuple[str, ...],
 ) -> int:
     """How many events precede the first command: ``BattleStarted`` and, in a fair battle, its
-    escrow and one contribution from each side, all of them given before the first command."""
+    escrow and one contribution from each side, all of them given before the first command.
+    ``events`` are the battle's first records, up to the first that is no contribution;
+    ``length`` is how many the battle has (its seal aside)."""
     if not is_escrowed(first.dice) or first.origin is not None:
         return 1
     try:
@@ -333,7 +453,7 @@ def _fair_start(
         except FairnessError as e:
             raise _Failed(Problem(position, "dice", str(e))) from None
     missing = [s for s in sides if s not in start.contributions]
-    if start.length < len(events) and (missing or not start.contributions):
+    if start.length < length and (missing or not start.contributions):
         raise _Failed(
             Problem(
                 start.length + 1,
@@ -342,7 +462,7 @@ def _fair_start(
                 f"contribution (missing: {', '.join(missing) or 'every side'})",
             )
         )
-    if start.length == len(events):
+    if start.length == length:
         waiting = f"; waiting for contributions from {', '.join(missing)}" if missing else ""
         report.notes.append(f"fair battle started, no command yet{waiting}")
     return start.length
@@ -386,46 +506,79 @@ def _segments(events: Sequence[LoggedEvent], start: int = 1) -> list[Sequence[Lo
     """The log after its ``start`` events (``BattleStarted``, a fair battle's escrow and
     contributions) split into commands (each ``CommandIssued`` first, then its events) and voids
     (a ``CommandVoided`` alone, written in a transaction of its own)."""
-    segments: list[list[LoggedEvent]] = []
-    for logged in events[start:]:
+    return list(_segments_of(events[start:]))
+
+
+def _segments_of(records: Iterable[LoggedEvent]) -> Iterator[Sequence[LoggedEvent]]:
+    """``_segments`` of records read one by one: one segment in memory at a time."""
+    segment: list[LoggedEvent] = []
+    for logged in records:
         starts = isinstance(logged.event, CommandIssued | CommandVoided)
-        if starts or not segments or isinstance(segments[-1][0].event, CommandVoided):
-            segments.append([])
-        segments[-1].append(logged)
-    return list(segments)
+        if segment and (starts or isinstance(segment[0].event, CommandVoided)):
+            yield segment
+            segment = []
+        segment.append(logged)
+    if segment:
+        yield segment
+
+
+# The states before the last commands standing, kept for the voids that go back to them. A void
+# reaching further back (more consecutive voids than this) folds the log up to the command it
+# voids instead: the state a command was re-adjudicated from is the fold of the events before it.
+KEPT_STATES = 256
+
+
+@dataclass
+class _Standing:
+    """The commands that stand: each one's number and position, and the state before each of
+    the last ``KEPT_STATES`` of them; memory flat in the battle's length but for two integers
+    a command."""
+
+    positions: list[int] = field(default_factory=list)  # command n stands at positions[n - 1]
+    before: deque[Any] = field(default_factory=lambda: deque(maxlen=KEPT_STATES))
+
+    def play(self, position: int, state: Any) -> None:
+        self.positions.append(position)
+        self.before.append(state)
+
+    def last(self) -> tuple[int, int] | None:
+        return (len(self.positions), self.positions[-1]) if self.positions else None
+
+    def void(self, refold: Callable[[int], Any]) -> Any:
+        """The last command standing is voided: the state before it."""
+        position = self.positions.pop()
+        return self.before.pop() if self.before else refold(position - 1)
 
 
 @dataclass(frozen=True)
-class _Played:
-    """A command that stands, and the state before it (where a void of it goes back to)."""
+class _Replay:
+    """What commands are re-adjudicated with: the battle's table, how its dice are checked,
+    and ``refold(p)``, the state the log's events up to position p fold to."""
 
-    index: int
-    position: int
-    before: Any
+    table: Table
+    dice: _Dice
+    refold: Callable[[int], Any]
 
 
 def _readjudicate(
-    report: Report,
-    table: Table,
-    state: Any,
-    segments: list[Sequence[LoggedEvent]],
-    dice: _Dice,
+    report: Report, replay: _Replay, state: Any, segments: Iterable[Sequence[LoggedEvent]]
 ) -> None:
     """Re-adjudicate each command from its recorded dice and choices, against the state the
     commands standing before it leave, and compare its events with the log's, stopping at the
     first difference. A void must name the last command standing; the state goes back to the
     one before that command, and the next command takes its number again."""
-    played: list[_Played] = []
+    standing = _Standing()
     for segment in segments:
         head = segment[0]
         if isinstance(head.event, CommandVoided):
-            state = _check_void(report, head, played)
+            _check_void(report, head, standing.last())
+            state = standing.void(replay.refold)
             continue
         issued = head.event
         if not isinstance(issued, CommandIssued):
-            where = "before the first command" if not played else "outside any command"
+            where = "before the first command" if not standing.positions else "outside any command"
             raise _Failed(Problem(head.position, "sequence", f"an event {where}"))
-        n = len(played) + 1
+        n = len(standing.positions) + 1
         if issued.index != n:
             raise _Failed(
                 Problem(
@@ -434,10 +587,10 @@ def _readjudicate(
                     f"command number {issued.index} where {n} was expected",
                 )
             )
-        _check_dice(report, segment, dice)
+        _check_dice(report, segment, replay.dice)
         rolled, choices = recorded_inputs(logged.event for logged in segment)
         own = dataclasses.replace(
-            table, dice=RecordedDice(rolled), choices=RecordedChoices(choices)
+            replay.table, dice=RecordedDice(rolled), choices=RecordedChoices(choices)
         )
         try:
             result = own.adjudicate(state, issued.command, n, first_position=head.position)
@@ -450,34 +603,29 @@ def _readjudicate(
                 )
             ) from None
         _fail_on(_compare(segment, result.events))
-        played.append(_Played(n, head.position, state))
+        standing.play(head.position, state)
         state = result.state
         report.commands += 1
 
 
-def _check_void(report: Report, logged: LoggedEvent, played: list[_Played]) -> Any:
-    """A ``CommandVoided``: it names the last command standing (number and position), who voided
-    it and why. Returns the state before the voided command."""
+def _check_void(report: Report, logged: LoggedEvent, last: tuple[int, int] | None) -> None:
+    """A ``CommandVoided``: it names the last command standing (``last``: its number and
+    position), who voided it and why."""
     void = logged.event
     assert isinstance(void, CommandVoided)
     if not void.by.strip() or not void.reason.strip():
         raise _Failed(Problem(logged.position, "void", "a void must say who voided and why"))
-    if not played or (played[-1].index, played[-1].position) != (void.index, void.position):
-        last = (
-            f"command {played[-1].index} at position {played[-1].position}"
-            if played
-            else "no command"
-        )
+    if last is None or last != (void.index, void.position):
+        standing = "no command" if last is None else f"command {last[0]} at position {last[1]}"
         raise _Failed(
             Problem(
                 logged.position,
                 "void",
                 f"voids command {void.index} at position {void.position}, but the last command "
-                f"standing is {last}: only the last command that stands may be voided",
+                f"standing is {standing}: only the last command that stands may be voided",
             )
         )
     report.voided += 1
-    return played.pop().before
 
 
 @dataclass(frozen=True)
@@ -595,36 +743,49 @@ def verify_battle(
     *,
     trusted_keys: frozenset[str] | None = None,
 ) -> Report:
-    """Verify a stored battle (``trusted_keys``: it must be sealed by one of these keys)."""
-    events, problem = read_all(store, battle)
-    if problem is None:
-        problem = _check_seal_record(store, battle, events)
+    """Verify a stored battle (``trusted_keys``: it must be sealed by one of these keys),
+    streaming it: its records are read once for the chain, its seal and its start, then again
+    command by command for the re-adjudication; memory stays flat in the battle's length. The
+    verdict is kept in the battle index (``bxb battles`` shows it)."""
+    scanned, problem = _scan(battle, _records(store, battle))
+    if problem is None and scanned.problem is None:
+        problem = _check_seal_record(store, battle, scanned.last, scanned.count)
     if problem is not None:
-        report = Report(battle=battle, events=len(events), problem=problem)
-        if events and isinstance(events[0].event, BattleStarted):
-            report.label, report.ruleset = events[0].event.label, events[0].event.ruleset
+        report = Report(battle=battle, events=scanned.count, problem=problem)
+        if scanned.first is not None and isinstance(scanned.first.event, BattleStarted):
+            report.label, report.ruleset = scanned.first.event.label, scanned.first.event.ruleset
         # An unreadable record hides what follows it; an earlier break in the chain comes first.
-        earlier = check_chain(battle, events)
-        if earlier is not None:
-            report.problem = earlier
+        if scanned.problem is not None:
+            report.problem = scanned.problem
+        store.note_verified(battle, scanned.count, False)
         return report
-    return verify_events(battle, events, trusted_keys=trusted_keys)
+
+    def again(gt: int, lte: int) -> Iterator[LoggedEvent]:
+        for logged in _records(store, battle, gt=gt, lte=lte):
+            if isinstance(logged, Problem):  # changed since the first reading
+                raise _Failed(logged)
+            yield logged
+
+    report = _verify_scanned(scanned, again, trusted_keys)
+    store.note_verified(battle, scanned.count, report.ok)
+    return report
 
 
 def _check_seal_record(
-    store: BattleStore, battle: UUID, events: Sequence[LoggedEvent]
+    store: BattleStore, battle: UUID, last: LoggedEvent | None, count: int
 ) -> Problem | None:
     """A battle once sealed must still end with exactly that seal: this catches the deletion of
-    trailing events, the seal included."""
+    trailing events, the seal included. ``last`` is the battle's last record, ``count`` how
+    many it has."""
     sid = seal_id(battle)
     try:
-        records = [e for e in store.events.get(sid) if isinstance(e, LoggedEvent)]
+        records = store.read(sid)
     except UnreadableEvent as e:
-        return Problem(len(events), "seal", f"the battle's seal record cannot be read: {e.reason}")
+        return Problem(count, "seal", f"the battle's seal record cannot be read: {e.reason}")
     if not records:
-        if events and isinstance(events[-1].event, BattleSealed):
+        if last is not None and isinstance(last.event, BattleSealed):
             return Problem(
-                events[-1].position,
+                last.position,
                 "seal",
                 "the battle ends with a seal but the seal record kept beside it is missing",
             )
@@ -635,13 +796,13 @@ def _check_seal_record(
         or check_chain(sid, records) is not None
         or not isinstance(record.event, BattleSealed)
     ):
-        return Problem(len(events), "seal", "the battle's seal record has been altered")
+        return Problem(count, "seal", "the battle's seal record has been altered")
     length = record.event.checkpoint.length
-    if not events or events[-1].data != record.data:
+    if last is None or last.data != record.data:
         return Problem(
-            min(len(events), length + 1) or 1,
+            min(count, length + 1) or 1,
             "seal",
-            f"the battle was sealed after {length} events, but now has {len(events)} "
+            f"the battle was sealed after {length} events, but now has {count} "
             "and does not end with that seal: events were deleted or added",
         )
     return None

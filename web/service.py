@@ -455,8 +455,20 @@ class Service:
         return "playing" if b.commands else "waiting"
 
     def _legal(self, b: _Battle) -> list[Any]:
-        state = fold_battle(b.system, [e.event for e in b.events])
+        state = self._state(b, len(b.events))
         return list(b.system.legal_commands(state, b.started.rulings))
+
+    def _state(self, b: _Battle, position: int) -> Any:
+        """The battle's state right after ``position``, through the store's read models (the
+        nearest snapshot and the events after it); ``fold_battle`` over the events read when the
+        store cannot say (the battle moved or was edited since they were read)."""
+        try:
+            at = self.store.state_at(b.id, position)
+        except (BlowByBlowError, ValueError):
+            at = None
+        if at is not None and at.of == len(b.events):
+            return at.state
+        return fold_battle(b.system, [e.event for e in b.events], position)
 
     def legal(self, battle: UUID) -> LegalOptions:
         b = self.read(battle)
@@ -474,7 +486,7 @@ class Service:
                 "a position of the battle",
                 f"the battle has events 1 to {total}, not {at}",
             )
-        state = fold_battle(b.system, [e.event for e in b.events[:at]])
+        state = self._state(b, at)
         rows = event_rows(b.system, b.events[:at])
         return StateAt(
             battle=str(battle),
@@ -677,7 +689,7 @@ class Service:
                 f"the battle is at version {version}, not {req.version}: someone has played "
                 "since; nothing was written",
             )
-        state = fold_battle(b.system, [e.event for e in b.events])
+        state = self._state(b, version)
         command = self._command(b, state, req)
         dice = self._dice(b, req)
         try:
