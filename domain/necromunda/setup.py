@@ -48,6 +48,7 @@ MAX_LINKS = 1000  # engagements, friends within 3", vehicles within 6"
 MAX_NAMES = 32  # traits, skills, tactics of one fighter, weapon or gang
 MAX_WEAPONS = 20  # of one fighter
 Target = Annotated[int, Meta(ge=2, le=12)]  # a test's target number: ws = 3 is "WS 3+"
+Save = Annotated[int, Meta(ge=2, le=6)]  # an armour save on one D6: save = 5 is "5+"
 Stat = Annotated[int, Meta(ge=0, le=20)]  # M, S, T, W, A and the like
 Modifier = Annotated[int, Meta(ge=-10, le=10)]
 Distance = Annotated[float, Meta(ge=0, le=100)]  # inches
@@ -95,7 +96,7 @@ class Fighter(_Setup, frozen=True, kw_only=True):
     cl: Target = 7
     wil: Target = 7
     int_: Target = msgspec.field(default=7, name="int")
-    save: Target | None = None  # armour save target, e.g. 5 for "5+"; None for no armour
+    save: Save | None = None  # armour save target, e.g. 5 for "5+"; None for no armour
     weapons: Annotated[list[Weapon], Meta(max_length=MAX_WEAPONS)] = []
     status: Status = STANDING_ACTIVE
     broken: bool = False
