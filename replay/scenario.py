@@ -85,10 +85,12 @@ def _at(where: str) -> str:
     return where.removesuffix(": ")
 
 
-def _check_values(value: Any, where: str, depth: int = 0) -> None:
+def check_values(value: Any, where: str, depth: int = 0) -> None:
     """Every number finite and of a sane size, nothing nested too deeply: what no game system's
     types can say for themselves (a float field takes ``inf``, an int field takes 2**70, which
-    no record can hold)."""
+    no record can hold, a Decimal field takes "sNaN", which no comparison survives). ``value``
+    is a file's data or a command already converted (a typed or posted one too); ``where``
+    prefixes the message, e.g. "my.toml: "."""
     if depth > MAX_DEPTH:
         raise ScenarioError(f"{_at(where)}: nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, bool) or value is None:
@@ -111,13 +113,13 @@ def _check_values(value: Any, where: str, depth: int = 0) -> None:
             raise ScenarioError(f"{_at(where)}: a text of {len(value)} characters is too long")
     elif isinstance(value, dict):
         for k, v in value.items():
-            _check_values(v, _field(where, str(k)), depth + 1)
+            check_values(v, _field(where, str(k)), depth + 1)
     elif isinstance(value, list | tuple):
         for i, v in enumerate(value):
-            _check_values(v, f"{where}[{i}]", depth + 1)
+            check_values(v, f"{where}[{i}]", depth + 1)
     elif isinstance(value, msgspec.Struct):
         for name in value.__struct_fields__:
-            _check_values(getattr(value, name), _field(where, name), depth + 1)
+            check_values(getattr(value, name), _field(where, name), depth + 1)
 
 
 def _check_core(data: dict[str, Any], source: str) -> None:
@@ -156,7 +158,7 @@ def scenario_from_dict(
 ) -> AnyScenario:
     """A scenario from a file's data; with ``needs_actions`` False a setup (no ``[[actions]]``)
     is a scenario too, with no commands."""
-    _check_values(data, source + ": ")
+    check_values(data, source + ": ")
     _check_core(data, source)
     ruleset_id = _expect(data, "ruleset", str, "a ruleset id such as 'necromunda-2023'", source)
     if ruleset_id is None:
@@ -192,7 +194,7 @@ def scenario_from_dict(
             command = msgspec.convert(action, union)
         except msgspec.ValidationError as e:
             raise ScenarioError(_path(str(e), f"{source}: actions[{i}]")) from None
-        _check_values(command, f"{source}: actions[{i}]")  # e.g. inches = "NaN" as a Decimal
+        check_values(command, f"{source}: actions[{i}]")  # e.g. inches = "NaN" as a Decimal
         commands.append(command)
     return Scenario(
         ruleset=ruleset.id,

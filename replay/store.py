@@ -383,7 +383,9 @@ def as_store_error(error: BaseException, where: str) -> StoreError | None:
     error): another program holding the write lock, or a store that cannot be used."""
     if isinstance(error, StoreError):
         return error
-    if not isinstance(error, (PersistenceError, sqlite3.Error)):
+    # psycopg's own errors too (the tournament register talks to PostgreSQL directly)
+    from_psycopg = type(error).__module__.startswith("psycopg")
+    if not isinstance(error, (PersistenceError, sqlite3.Error)) and not from_psycopg:
         return None
     if _is_busy(error):
         return StoreBusy(
@@ -415,7 +417,12 @@ def _connect_postgres(env: dict[str, str], label: str) -> Any:
     """One connection to the server, made at once so that an unreachable server or a refused
     login fails in seconds with the server's own reason (eventsourcing's pool would retry for
     its timeout and then say only that it got no connection)."""
-    import psycopg  # the postgres extra
+    try:
+        import psycopg  # the postgres extra
+    except ImportError:
+        raise StoreUnavailable(
+            f"{label}: PostgreSQL needs the postgres extra: pip install 'blowbyblow[postgres]'"
+        ) from None
 
     try:
         return psycopg.connect(
