@@ -106,10 +106,10 @@ class GuardedGroup(TyperGroup):
             code = super().main(args, prog_name, complete_var, False, **extra)
         except typer.TyperException as e:  # click's exceptions (typer carries its own click)
             code = _usage_error(e)
-        except typer.Abort:
-            typer.echo("error: interrupted; nothing more was written", err=True)
-            code = 130
-        except (Exception, RecursionError, MemoryError) as e:
+        except typer.Abort:  # the input ended (EOF) at a prompt, as click has it
+            typer.echo("error: aborted: the input ended before the command was complete", err=True)
+            code = 1
+        except Exception as e:  # RecursionError and MemoryError too
             message, code = explain(e)
             if OPTS.debug:
                 traceback.print_exc()
