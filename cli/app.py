@@ -5,6 +5,8 @@ finding a battle, printing a log. Commands live in their own modules (``cli/batt
 from __future__ import annotations
 
 import sys
+import traceback
+from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -12,6 +14,7 @@ from uuid import UUID
 
 import msgspec
 import typer
+from typer.core import TyperGroup
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
@@ -22,22 +25,119 @@ from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.service import (
     resolve_battle,
 )
-from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
+from blowbyblow.replay.store import (
+    BattleStore,
+    LoggedEvent,
+    as_store_error,
+    default_db_path,
+    store_label,
+)
 from blowbyblow.replay.verify import Report, check_battle_id, check_chain
 
+INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in bxb, not something the user did
+
+
+class Options:
+    db: str | None = None
+    debug: bool = False
+
+
+OPTS = Options()
+
+
+def explain(error: BaseException) -> tuple[str, int]:
+    """What a failure the command did not handle itself says to the user, in one line, and the
+    exit code: 1 for bad input or a store that cannot be used, INTERNAL_ERROR for a bug."""
+    if isinstance(error, BlowByBlowError):
+        return str(error), 1
+    store = as_store_error(error, store_label(OPTS.db or default_db_path()))
+    if store is not None:
+        return str(store), 1
+    if isinstance(error, UnicodeDecodeError):
+        return (
+            f"the input is not UTF-8 text ({error.reason} at byte {error.start}); expected a "
+            "UTF-8 text file",
+            1,
+        )
+    if isinstance(error, OSError):
+        return _os_error(error), 1
+    if isinstance(error, ValueError) and "null byte" in str(error):
+        return "a file name holds a NUL character; expected a plain file name", 1
+    if isinstance(error, RecursionError):
+        return "the input is nested too deeply; expected at most a few levels of tables", 1
+    if isinstance(error, MemoryError):
+        return "the input is too large to hold in memory", 1
+    what = f"{type(error).__name__}: {error}"
+    return (
+        f"bxb failed unexpectedly ({what}); this is a bug: run it again with --debug for the "
+        "traceback, and report it",
+        INTERNAL_ERROR,
+    )
+
+
+def _os_error(error: OSError) -> str:
+    name = error.filename
+    cause = error.strerror or str(error)
+    if name is None:
+        return f"{cause}"
+    if isinstance(error, FileNotFoundError) and not Path(name).parent.exists():
+        return f"{name}: the folder {Path(name).parent} does not exist; expected a path in a folder that does"
+    if isinstance(error, IsADirectoryError):
+        return f"{name} is a folder; expected a file"
+    return f"{name}: {cause}"
+
+
+class GuardedGroup(TyperGroup):
+    """The ``bxb`` group: whatever goes wrong ends in one ``error:`` line on standard error and
+    an exit code (2: a usage error; 1: bad input, a store that cannot be used; 70: a bug), never
+    a traceback; ``--debug`` (or BXB_DEBUG=1) shows the traceback as well."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except typer.TyperException as e:  # click's exceptions (typer carries its own click)
+            code = _usage_error(e)
+        except typer.Abort:  # the input ended (EOF) at a prompt, as click has it
+            typer.echo("error: aborted: the input ended before the command was complete", err=True)
+            code = 1
+        except Exception as e:  # RecursionError and MemoryError too
+            message, code = explain(e)
+            if OPTS.debug:
+                traceback.print_exc()
+            typer.echo(f"error: {message}", err=True)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(e: typer.TyperException) -> int:
+    """A usage error in one line (exit 2), e.g. "error: No such option: --nope (see `bxb verify
+    --help`)"; a group called with no command shows its help, as `bxb` alone always has."""
+    ctx = getattr(e, "ctx", None)
+    if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        typer.echo(ctx.get_help())
+        return e.exit_code
+    hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    message = " ".join(e.format_message().split()).rstrip(".")
+    typer.echo(f"error: {message}{hint}", err=True)
+    return e.exit_code
+
+
 app = typer.Typer(
+    cls=GuardedGroup,
     help="blowbyblow: adjudicate close combat, keep a blow-by-blow log, replay and verify it.",
     no_args_is_help=True,
     add_completion=True,  # bxb --install-completion [bash|zsh|fish|powershell]
     pretty_exceptions_enable=False,
 )
 
-
-class Options:
-    db: str | None = None
-
-
-OPTS = Options()
 
 DbOption = Annotated[
     str | None,
@@ -98,8 +198,15 @@ def main_options(  # noqa: PLR0913 - typer makes each parameter a command-line o
             help="Print the version and the game systems' versions, then exit.",
         ),
     ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--debug", envvar="BXB_DEBUG", help="On an error, show the Python traceback too."
+        ),
+    ] = False,
 ) -> None:
     OPTS.db = db
+    OPTS.debug = debug
     if quiet and log_level:
         fail("-q/--quiet and --log-level: give one of them")
     quiet_default = ctx.invoked_subcommand in NARRATING and not log_json

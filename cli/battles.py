@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -61,7 +60,7 @@ from blowbyblow.replay.service import (
     record,
 )
 from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
-from blowbyblow.replay.store import BattleInfo, LoggedEvent, default_db_path
+from blowbyblow.replay.store import BattleInfo, LoggedEvent, default_db_path, store_label
 from blowbyblow.replay.verify import verify_battle
 
 
@@ -309,8 +308,7 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
 
 def store_name() -> str:
     """The store, as it may be printed: a PostgreSQL URL without its password."""
-    name = OPTS.db or str(default_db_path())  # --db, or BXB_DB through typer
-    return re.sub(r"(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", name)
+    return store_label(OPTS.db or default_db_path())  # --db, or BXB_DB through typer
 
 
 @app.command("demo")

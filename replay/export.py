@@ -10,11 +10,16 @@ Keys are sorted and the output is deterministic, so export -> import -> export g
 bytes.
 
 Each event's hash is recomputed from its JSON alone (the canonical MessagePack of the plain data
-is the same as the stored bytes), so a file is checked without trusting whoever made it."""
+is the same as the stored bytes), so a file is checked without trusting whoever made it.
+
+Reading is strict and bounded, since a file may come from anyone (docs/store.md, "Reading an
+export"): UTF-8 only; strict JSON (no NaN or Infinity, no number too large for a float); at most
+``MAX_EXPORT_BYTES`` in all, ``MAX_LINE_BYTES`` a line, ``MAX_DEPTH`` levels of nesting; whole
+numbers only within what MessagePack records (-2^63 to 2^64-1). A file outside these bounds is
+reported as a problem at its line, like any other bad file, never a crash."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -30,6 +35,10 @@ from blowbyblow.replay.store import CHAIN_ALGORITHM, BattleStore, LoggedEvent, c
 from blowbyblow.replay.verify import Problem, Report, verify_events
 
 EXPORT_FORMAT = "bxb-export"
+MAX_EXPORT_BYTES = 64 * 1024 * 1024
+MAX_LINE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 32
+_SMALLEST, _LARGEST = -(2**63), 2**64 - 1  # what MessagePack can record
 
 
 class ExportError(BlowByBlowError):
@@ -113,9 +122,9 @@ class _Header:
 def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -> ReadExport:
     """Parse and fully verify an export: structure, hash chain, seal, every command re-adjudicated.
     Never raises for a bad file: the report says what is wrong."""
-    lines = _lines(text)
     nil = UUID(int=0)
     try:
+        lines = _lines(text)
         header = _read_header(lines)
     except _Failed as failed:
         return ReadExport(nil, [], Report(nil, problem=failed.problem))
@@ -134,16 +143,56 @@ def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -
 
 
 def _lines(text: bytes | str) -> list[str]:
-    """The file's non-blank lines."""
-    decoded = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-    return [line for line in decoded.splitlines() if line.strip()]
+    """The file's non-blank lines, read strictly: UTF-8, within the size bounds."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if len(raw) > MAX_EXPORT_BYTES:
+        raise _fail(0, f"the file is larger than {MAX_EXPORT_BYTES // 2**20} MiB")
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        at = raw.count(b"\n", 0, e.start) + 1
+        raise _fail(
+            max(0, at - 1), f"line {at} is not UTF-8 text (byte {e.start}); expected UTF-8"
+        ) from None
+    lines = [line for line in decoded.split("\n") if line.strip()]
+    for n, line in enumerate(lines):
+        if len(line) > MAX_LINE_BYTES:
+            raise _fail(n, f"line {n + 1} is longer than {MAX_LINE_BYTES // 2**20} MiB")
+    return lines
+
+
+def _json(line: str) -> Any:
+    """One line's JSON, strictly (RFC 8259: no NaN, no Infinity), within the bounds."""
+    try:
+        value = msgspec.json.decode(line)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep") from None
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise ValueError(f"not JSON: {e}") from None
+    _check_bounds(value, 0)
+    return value
+
+
+def _check_bounds(value: Any, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and not _SMALLEST <= value <= _LARGEST:
+        raise ValueError(f"the number {value} is out of range (-2^63 to 2^64-1)")
+    if isinstance(value, dict):
+        for v in value.values():
+            _check_bounds(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_bounds(v, depth + 1)
 
 
 def _read_header(lines: list[str]) -> _Header:
     if not lines:
         raise _fail(0, "the file is empty")
     try:
-        fields = json.loads(lines[0])
+        fields = _json(lines[0])
         if not isinstance(fields, dict) or fields.get("format") != EXPORT_FORMAT:
             raise ValueError("the first line is not a bxb-export header")
         header = _Header(
@@ -182,13 +231,19 @@ def _decode_line(header: _Header, raw: str) -> LoggedEvent:
     line_keys = {"position", "type", "event", "prev", "hash", "at", "rule"} | (
         {"v"} if header.version >= 2 else set()
     )
-    line = json.loads(raw)
-    if not isinstance(line, dict) or not set(line) <= line_keys:
+    line = _json(raw)
+    if not isinstance(line, dict):
+        raise ValueError("expected a JSON object")
+    if not set(line) <= line_keys:
         raise ValueError(
             f"unexpected keys {sorted(set(line) - line_keys)} for export format {header.version}"
         )
     fmt = int(line["v"]) if header.version >= 2 else 1
+    if not 1 <= fmt <= header.version:
+        raise ValueError(f"v is {fmt}; expected 1 to {header.version}, the file's format")
     plain = line["event"]
+    if not isinstance(plain, dict):
+        raise ValueError("event: expected a JSON object")
     data = encode(plain)  # the canonical bytes, as they were stored
     event = codec_for(header.ruleset).from_builtins(upcast(plain, fmt))
     if line["type"] != type(event).__name__:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
-from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, hpke, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -137,10 +137,19 @@ def private_folder(directory: Path, *, ours: bool = False) -> Path:
     An existing folder others may open is closed to them when it is ``ours`` (blowbyblow's own:
     the default key folder, a seed vault), refused otherwise: a secret goes nowhere else."""
     missing = [d for d in (directory, *directory.parents) if not d.exists()]
-    for d in reversed(missing):
-        d.mkdir(mode=0o700)
-        os.chmod(d, 0o700)  # mkdir's mode is masked by the umask; chmod is not
-    mode = stat.S_IMODE(directory.stat().st_mode)
+    try:
+        for d in reversed(missing):
+            d.mkdir(mode=0o700)
+            os.chmod(d, 0o700)  # mkdir's mode is masked by the umask; chmod is not
+        mode = stat.S_IMODE(directory.stat().st_mode)
+    except OSError as e:
+        raise JudgingError(
+            f"{directory}: cannot make this folder ({e.strerror or e}"
+            + (f": {e.filename}" if e.filename and str(e.filename) != str(directory) else "")
+            + "); expected a folder you may create and write in"
+        ) from None
+    if not directory.is_dir():
+        raise JudgingError(f"{directory} is a file; expected a folder for the keys")
     if mode & 0o077 and ours:
         os.chmod(directory, 0o700)
     elif mode & 0o077:
@@ -175,7 +184,7 @@ def _fsync_folder(directory: Path) -> None:
 def new_keys(directory: Path, name: str = "judge") -> KeyFiles:
     """Write NAME.key (the private key, PEM PKCS#8, mode 0600, in a folder of mode 0700),
     NAME.pub and NAME.escrow.pub in ``directory``."""
-    if not name or "/" in name or name.startswith("."):
+    if not name or "/" in name or name.startswith(".") or not name.isprintable():
         raise JudgingError(f"--name: expected a plain file name such as judge, not {name!r}")
     private_folder(directory, ours=directory == default_key_dir())
     files = key_files(directory / f"{name}.key")
@@ -192,6 +201,8 @@ def new_keys(directory: Path, name: str = "judge") -> KeyFiles:
 
 def key_files(private: Path) -> KeyFiles:
     """The files of the key pair whose private key is ``private`` (NAME.key)."""
+    if not private.name or private.is_dir():
+        raise JudgingError(f"--key {str(private)!r}: expected a private key file such as judge.key")
     stem = private.name.removesuffix(".key")
     return KeyFiles(
         private=private,
@@ -249,13 +260,35 @@ def escrow_public_text(key: X25519PrivateKey) -> str:
     return ESCROW_KEY_TAG + escrow_public_hex(key)
 
 
+_MAX_KEY_FILE = 64 * 1024  # a PEM private key is a few hundred bytes
+
+
 def load_private_key(path: Path) -> Ed25519PrivateKey:
+    """The judge's private key in ``path`` (PEM PKCS#8, no password, as `bxb keys new` writes
+    it); anything else is a JudgingError saying what the file is and what was expected."""
+    expected = "expected the unencrypted Ed25519 PEM file `bxb keys new` writes (NAME.key)"
+    if not str(path) or path.is_dir():
+        raise JudgingError(f"--key {str(path)!r} is not a file; {expected}")
     try:
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    except (OSError, ValueError) as e:
-        raise JudgingError(f"{path}: not a readable Ed25519 private key: {e}") from None
+        with path.open("rb") as f:
+            data = f.read(_MAX_KEY_FILE + 1)
+    except OSError as e:
+        raise JudgingError(f"{path}: cannot be read ({e.strerror or e}); {expected}") from None
+    if len(data) > _MAX_KEY_FILE:
+        raise JudgingError(f"{path}: larger than {_MAX_KEY_FILE} bytes; {expected}")
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except TypeError:  # the library's word for "this key is encrypted and no password was given"
+        raise JudgingError(
+            f"{path}: the key is protected by a password; {expected}: decrypt it first "
+            f"(`openssl pkey -in {path} -out plain.key`) and keep that file private"
+        ) from None
+    except (ValueError, UnsupportedAlgorithm) as e:
+        reason = str(e).split(". See ")[0]  # the library adds a link to its FAQ
+        raise JudgingError(f"{path}: not a readable private key ({reason}); {expected}") from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise JudgingError(f"{path}: not an Ed25519 key")
+        kind = type(key).__name__.removesuffix("PrivateKey")
+        raise JudgingError(f"{path}: not an Ed25519 key but {kind}; {expected}")
     return key
 
 

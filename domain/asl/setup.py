@@ -10,14 +10,30 @@ Infantry with their MG FP against the defenders' CCV (A11.62). Locations carry t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
+from msgspec import Meta
 
+from blowbyblow.domain.common.bounds import check_bounds
 from blowbyblow.domain.core import SetupError
 
 UnitKind = Literal["squad", "hs", "crew", "leader", "hero"]
 Terrain = Literal["open", "woods", "building", "road", "other"]
+
+# Bounds (docs/scenarios.md, Bounds): wide enough for any counter, narrow enough that no value
+# makes a command run for long.
+MAX_UNITS = 200
+MAX_VEHICLES = 100
+MAX_LOCATIONS = 200
+MAX_ON_BOARD = 20  # SW, passengers, riders, adjacent Locations of one counter or Location
+MAX_TURN = 100
+Firepower = Annotated[int, Meta(ge=0, le=30)]  # FP, MG FP
+Morale = Annotated[int, Meta(ge=0, le=12)]
+Drm = Annotated[int, Meta(ge=-6, le=6)]  # a leader's leadership DRM
+Usage = Annotated[int, Meta(ge=0, le=12)]  # a Usage Number (sN)
+Turn = Annotated[int, Meta(ge=0, le=MAX_TURN)]
+Ids = Annotated[list[str], Meta(max_length=MAX_ON_BOARD)]
 
 MMC_KINDS: tuple[UnitKind, ...] = ("squad", "hs", "crew")
 SMC_KINDS: tuple[UnitKind, ...] = ("leader", "hero")
@@ -34,10 +50,10 @@ class UnitSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     kind: UnitKind
     location: str
     name: str = ""
-    fp: int = 0
-    morale: int = 7
-    leadership: int = 0  # leadership DRM of a leader, e.g. -1 for an 8-1
-    hs_fp: int = 0
+    fp: Firepower = 0
+    morale: Morale = 7
+    leadership: Drm = 0  # leadership DRM of a leader, e.g. -1 for an 8-1
+    hs_fp: Firepower = 0
     hs_name: str = ""
     broken: bool = False
     pinned: bool = False
@@ -57,7 +73,7 @@ class UnitSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     in_pillbox: bool = False  # in a pillbox of its Location: +2 to the Ambush status dr (A11.4)
     stacked_on: str | None = None  # the MMC an SMC is stacked on (A11.14 pairing)
     street_fighting_from: str | None = None  # building Location it advanced from (A11.8)
-    sws: list[str] = []
+    sws: Ids = []
 
 
 class VehicleSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -75,14 +91,16 @@ class VehicleSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     abandoned: bool = False
     shocked: bool = False
     stunned: bool = False
-    cmg: int = 0
-    aamg: int = 0
-    rmg: int = 0
-    bmg: int = 0  # never used in CC, but voids the no-MG DRM (A11.61)
-    close_defense_usage: int = 0  # sN Close Defense Weapon System Usage Number; 0 = none (A11.622)
+    cmg: Firepower = 0
+    aamg: Firepower = 0
+    rmg: Firepower = 0
+    bmg: Firepower = 0  # never used in CC, but voids the no-MG DRM (A11.61)
+    close_defense_usage: Usage = (
+        0  # sN Close Defense Weapon System Usage Number; 0 = none (A11.622)
+    )
     bypass: bool = False  # stationary Bypass/VBM: Street Fighting from the obstacle (A11.8)
-    passengers: list[str] = []
-    riders: list[str] = []  # may be attacked separately: +1 attacking, -1 defending (A11.611)
+    passengers: Ids = []
+    riders: Ids = []  # may be attacked separately: +1 attacking, -1 defending (A11.611)
     # A11.52 "unarmed": None means not an AFV and no MG of any kind
     unarmed: bool | None = None
 
@@ -90,7 +108,7 @@ class VehicleSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 class LocationSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: str
     terrain: Terrain = "open"
-    adjacent: list[str] = []
+    adjacent: Ids = []
     wire: bool = False
     open_ground: bool | None = None  # default: terrain == "open"
 
@@ -99,19 +117,19 @@ class MeleeSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     """A Location already locked in Melee when the battle starts (since Player Turn ``since``)."""
 
     location: str
-    since: int = 0
+    since: Turn = 0
 
 
 class Setup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    sides: list[str]
-    locations: list[LocationSetup]
-    units: list[UnitSetup]
-    vehicles: list[VehicleSetup] = []
-    melee: list[MeleeSetup] = []
-    first_turn: int = 1
+    sides: Annotated[list[str], Meta(max_length=2)]
+    locations: Annotated[list[LocationSetup], Meta(max_length=MAX_LOCATIONS)]
+    units: Annotated[list[UnitSetup], Meta(max_length=MAX_UNITS)]
+    vehicles: Annotated[list[VehicleSetup], Meta(max_length=MAX_VEHICLES)] = []
+    melee: Annotated[list[MeleeSetup], Meta(max_length=MAX_LOCATIONS)] = []
+    first_turn: Turn = 1
     # Portage Points of each SW by name: a unit withdrawing in the CCPh carries only up to its
     # IPC (A11.21); a SW not listed weighs nothing
-    sw_portage: dict[str, int] = {}
+    sw_portage: Annotated[dict[str, Annotated[int, Meta(ge=0, le=10)]], Meta(max_length=100)] = {}
 
 
 # --- what a counter is ------------------------------------------------------------------------
@@ -255,3 +273,4 @@ def validate_setup(setup: Any) -> None:
         raise SetupError("asl: the setup is not an ASL setup")
     for check in SETUP_CHECKS:
         check(setup)
+    check_bounds(setup)  # the bounds of the fields' types, for a setup built in code

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from blowbyblow.domain.common.bounds import check_bounds
 from blowbyblow.domain.core import SetupError
 
 Size = Literal["small", "medium", "large", "huge"]
@@ -24,6 +25,21 @@ HEIGHT_HALF_INCHES: dict[Size, int] = {"small": 2, "medium": 3, "large": 4, "hug
 # same distance then always has the same recorded bytes.
 HalfInch = Annotated[float, msgspec.Meta(multiple_of=0.5)]
 Inches = int | HalfInch
+
+# Bounds (docs/scenarios.md, Bounds): wide enough for any profile, narrow enough that no value
+# makes a command run for long (a pool of 10^8 dice would roll for ever).
+MAX_FIGHTERS = 100
+MAX_WEAPONS = 100
+MAX_CARRIED = 10  # weapons one model carries
+MAX_GAPS = 5000  # every pair of 100 models
+MAX_INCHES = 1000
+Attribute = Annotated[int, msgspec.Meta(ge=0, le=20)]
+# A distance in a setup, bounded in size (events and commands keep the unbounded ``Inches``); a
+# negative one is read, then refused by validate_setup as negative, naming the field.
+SetupInches = (
+    Annotated[int, msgspec.Meta(ge=-MAX_INCHES, le=MAX_INCHES)]
+    | Annotated[float, msgspec.Meta(multiple_of=0.5, ge=-MAX_INCHES, le=MAX_INCHES)]
+)
 
 
 def inches(value: float) -> Inches:
@@ -59,15 +75,15 @@ class Profile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """The nine attributes of the Model Profiles page, written in lower case in a scenario
     (``def`` for DEF)."""
 
-    mov: int
-    att: int
-    mrk: int
-    defense: int = msgspec.field(name="def")
-    iv: int
-    wp: int
-    arm: int
-    en: int
-    dam: int
+    mov: Attribute
+    att: Attribute
+    mrk: Attribute
+    defense: Attribute = msgspec.field(name="def")
+    iv: Attribute
+    wp: Attribute
+    arm: Attribute
+    en: Attribute
+    dam: Attribute
 
 
 class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -84,8 +100,8 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     id: str
     name: str = ""
     kind: WeaponKind = "hand"
-    dam: int = 0
-    range: Inches | None = None
+    dam: Attribute = 0
+    range: SetupInches | None = None
     area: AreaKind | None = None
     reload: bool = False
 
@@ -98,10 +114,10 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     name: str = ""
     side: str
     size: Size = "medium"
-    threat: Inches = 1
+    threat: SetupInches = 1
     profile: Profile
-    weapons: tuple[str, ...] = ()
-    perks: tuple[str, ...] = ()
+    weapons: Annotated[tuple[str, ...], msgspec.Meta(max_length=MAX_CARRIED)] = ()
+    perks: Annotated[tuple[str, ...], msgspec.Meta(max_length=len(KNOWN_PERKS))] = ()
 
 
 class GapSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -110,13 +126,13 @@ class GapSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     a: str
     b: str
-    inches: Inches
+    inches: SetupInches
 
 
 class GangfightSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    weapons: tuple[Weapon, ...] = ()
-    fighters: tuple[Fighter, ...]
-    gaps: tuple[GapSpec, ...] = ()
+    weapons: Annotated[tuple[Weapon, ...], msgspec.Meta(max_length=MAX_WEAPONS)] = ()
+    fighters: Annotated[tuple[Fighter, ...], msgspec.Meta(max_length=MAX_FIGHTERS)]
+    gaps: Annotated[tuple[GapSpec, ...], msgspec.Meta(max_length=MAX_GAPS)] = ()
 
 
 # --- validate_setup: cross-references the types cannot check ---------------------------------
@@ -195,3 +211,4 @@ def validate_setup(setup: GangfightSetup) -> None:
     for i, f in enumerate(setup.fighters):
         _check_fighter(f"fighters[{i}] ({f.id})", f, weapon_ids)
     _check_gaps(setup)
+    check_bounds(setup)  # the bounds of the fields' types, for a setup built in code

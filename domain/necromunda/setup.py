@@ -14,8 +14,12 @@ Conventions:
 
 from __future__ import annotations
 
-import msgspec
+from typing import Annotated
 
+import msgspec
+from msgspec import Meta
+
+from blowbyblow.domain.common.bounds import check_bounds
 from blowbyblow.domain.core import SetupError
 from blowbyblow.domain.necromunda.state import (
     FACINGS,
@@ -36,57 +40,74 @@ class _Setup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     pass
 
 
+# Bounds (docs/scenarios.md, Bounds): wide enough for any profile the rules print, narrow enough
+# that no value makes a command run for long (an Attacks of 10^8 would roll for ever).
+MAX_FIGHTERS = 100
+MAX_GANGS = 16
+MAX_LINKS = 1000  # engagements, friends within 3", vehicles within 6"
+MAX_NAMES = 32  # traits, skills, tactics of one fighter, weapon or gang
+MAX_WEAPONS = 20  # of one fighter
+Target = Annotated[int, Meta(ge=2, le=12)]  # a test's target number: ws = 3 is "WS 3+"
+Save = Annotated[int, Meta(ge=2, le=6)]  # an armour save on one D6: save = 5 is "5+"
+Stat = Annotated[int, Meta(ge=0, le=20)]  # M, S, T, W, A and the like
+Modifier = Annotated[int, Meta(ge=-10, le=10)]
+Distance = Annotated[float, Meta(ge=0, le=100)]  # inches
+Names = Annotated[list[str], Meta(max_length=MAX_NAMES)]
+Pair = Annotated[list[str], Meta(max_length=2)]
+
+
 class Weapon(_Setup, frozen=True, kw_only=True):
     """A weapon profile. ``s`` is the weapon's own Strength; leave it out for "S" (the user's
     Strength) and give ``s_bonus`` for "S+1" and the like."""
 
     id: str
     name: str = ""
-    s: int | None = None
-    s_bonus: int = 0
-    ap: int = 0
-    d: int = 1
-    traits: list[str] = []
-    versatile_range: float = 0.0  # inches (Long range of a Versatile weapon)
-    ammo: int | None = None  # Ammo check target (e.g. 4 for "4+"); used by the older pistols rule
+    s: Stat | None = None
+    s_bonus: Modifier = 0
+    ap: Modifier = 0
+    d: Stat = 1
+    traits: Names = []
+    versatile_range: Distance = 0.0  # inches (Long range of a Versatile weapon)
+    ammo: Target | None = None  # Ammo check target (e.g. 4 for "4+"); the older pistols rule
 
 
 class Vehicle(_Setup, frozen=True, kw_only=True):
     """Minimal vehicle profile: Toughness per facing, Hull Points, save."""
 
-    toughness_front: int
-    toughness_side: int
-    toughness_rear: int
-    hull_points: int
+    toughness_front: Stat
+    toughness_side: Stat
+    toughness_rear: Stat
+    hull_points: Stat
 
 
 class Fighter(_Setup, frozen=True, kw_only=True):
     id: str
     name: str = ""
     gang: str
-    m: int = 5
-    ws: int = 4
-    bs: int = 4
-    s: int = 3
-    t: int = 3
-    w: int = 1
-    i: int = 4
-    a: int = 1
-    ld: int = 7
-    cl: int = 7
-    wil: int = 7
-    int_: int = msgspec.field(default=7, name="int")
-    save: int | None = None  # armour save target, e.g. 5 for "5+"; None for no armour
-    weapons: list[Weapon] = []
+    m: Stat = 5
+    ws: Target = 4
+    bs: Target = 4
+    s: Stat = 3
+    t: Stat = 3
+    w: Stat = 1
+    i: Target = 4
+    a: Stat = 1
+    ld: Target = 7
+    cl: Target = 7
+    wil: Target = 7
+    int_: Target = msgspec.field(default=7, name="int")
+    save: Save | None = None  # armour save target, e.g. 5 for "5+"; None for no armour
+    weapons: Annotated[list[Weapon], Meta(max_length=MAX_WEAPONS)] = []
     status: Status = STANDING_ACTIVE
     broken: bool = False
-    wounds: int | None = None  # wounds left at the start (default: W)
-    flesh_wounds: int = 0
-    vision: list[str] = []  # the models inside this fighter's vision arc at the start
+    wounds: Stat | None = None  # wounds left at the start (default: W)
+    flesh_wounds: Stat = 0
+    # the models inside this fighter's vision arc at the start
+    vision: Annotated[list[str], Meta(max_length=MAX_FIGHTERS)] = []
     vehicle: Vehicle | None = None
     # What lets it make a close combat attack outside the normal sequence of the battle (Close
     # Combat, its opening): the skills it has that do, and whether it has the Mounted condition.
-    skills: list[str] = []
+    skills: Names = []
     mounted: bool = False
 
 
@@ -95,12 +116,12 @@ class Gang(_Setup, frozen=True, kw_only=True):
     name: str = ""
     # Gang tactics it may use that let a fighter make a close combat attack outside the normal
     # sequence of the battle (Close Combat, its opening).
-    tactics: list[str] = []
+    tactics: Names = []
 
 
 class Barricade(_Setup, frozen=True, kw_only=True):
     id: str
-    width: float  # inches
+    width: Distance  # inches
 
 
 class Engagement(_Setup, frozen=True, kw_only=True):
@@ -114,13 +135,14 @@ class Engagement(_Setup, frozen=True, kw_only=True):
 
 
 class NecromundaSetup(_Setup, frozen=True, kw_only=True):
-    gangs: list[Gang]
-    fighters: list[Fighter]
-    engagements: list[Engagement] = []
-    barricades: list[Barricade] = []
-    within_3: list[list[str]] = []  # pairs of friends within 3" of each other (Nerve tests)
+    gangs: Annotated[list[Gang], Meta(max_length=MAX_GANGS)]
+    fighters: Annotated[list[Fighter], Meta(max_length=MAX_FIGHTERS)]
+    engagements: Annotated[list[Engagement], Meta(max_length=MAX_LINKS)] = []
+    barricades: Annotated[list[Barricade], Meta(max_length=MAX_LINKS)] = []
+    # pairs of friends within 3" of each other (Nerve tests)
+    within_3: Annotated[list[Pair], Meta(max_length=MAX_LINKS)] = []
     # pairs of a vehicle and a friendly fighter within 6" of it (a Nerve test if it is Wrecked)
-    within_6: list[list[str]] = []
+    within_6: Annotated[list[Pair], Meta(max_length=MAX_LINKS)] = []
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -146,6 +168,7 @@ def validate_setup(setup: NecromundaSetup) -> None:
             raise SetupError(f"within_3[{n}]: Nerve tests count friends; {pair} are enemies")
     for n, pair in enumerate(setup.within_6):
         _check_within_6(f"within_6[{n}]", pair, by_id)
+    check_bounds(setup)  # the bounds of the fields' types, for a setup built in code
 
 
 def _check_within_6(where: str, pair: list[str], by_id: dict[str, Fighter]) -> None:

@@ -8,11 +8,26 @@ A, and an armour save (``save = 3`` is a 3+ save on one D6; leave it out for no 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
+from blowbyblow.domain.common.bounds import check_bounds
 from blowbyblow.domain.core import SetupError
+
+# Bounds (docs/scenarios.md, Bounds): 2nd edition characteristics run from 0 to 10; these are
+# wider, and narrow enough that no value makes a command run for long.
+MAX_MODELS = 100
+MAX_WEAPONS = 100
+MAX_CONTACTS = 1000
+MAX_DAMAGE = 20
+MAX_DAMAGE_DICE = 10  # "10D6" at most
+MAX_DAMAGE_SIDES = 20
+Stat = Annotated[int, Meta(ge=0, le=20)]
+Modifier = Annotated[int, Meta(ge=-10, le=10)]
+Save = Annotated[int, Meta(ge=1, le=6)]
+Damage = Annotated[int, Meta(ge=0, le=MAX_DAMAGE)] | Annotated[str, Meta(max_length=16)]
 
 
 class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -27,10 +42,10 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     id: str
     name: str = ""
     close_combat: bool = True
-    strength: int | None = None
-    strength_bonus: int = 0
-    damage: int | str = 1
-    save_modifier: int | None = None
+    strength: Stat | None = None
+    strength_bonus: Modifier = 0
+    damage: Damage = 1
+    save_modifier: Modifier | None = None
     parry: bool = False
 
     @property
@@ -63,14 +78,14 @@ class ModelProfile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     player: str
     name: str = ""
     squad: str = ""
-    ws: int | Literal["-"]
-    s: int
-    t: int
-    w: int = 1
-    i: int
-    a: int = 1
-    save: int | None = None
-    weapons: list[str] = []
+    ws: Stat | Literal["-"]
+    s: Stat
+    t: Stat
+    w: Stat = 1
+    i: Stat
+    a: Stat = 1
+    save: Save | None = None
+    weapons: Annotated[list[str], Meta(max_length=MAX_WEAPONS)] = []
     leaves_combat: LeavesCombat | None = None
 
     @property
@@ -95,9 +110,9 @@ class Wh40kSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     contact when the battle starts, and whose turn comes first (default: the first model's
     player)."""
 
-    models: list[ModelProfile]
-    weapons: list[Weapon] = []
-    contacts: list[tuple[str, str]] = []
+    models: Annotated[list[ModelProfile], Meta(max_length=MAX_MODELS)]
+    weapons: Annotated[list[Weapon], Meta(max_length=MAX_WEAPONS)] = []
+    contacts: Annotated[list[tuple[str, str]], Meta(max_length=MAX_CONTACTS)] = []
     first_player: str = ""
 
 
@@ -156,6 +171,11 @@ def _check_weapons(setup: Wh40kSetup) -> list[str]:
             raise SetupError(f"{where}: {e}") from None
         if fixed + dice < 1 or (dice and sides < 2):
             raise SetupError(f"{where}: damage {w.damage!r} must be at least 1")
+        if fixed > MAX_DAMAGE or dice > MAX_DAMAGE_DICE or sides > MAX_DAMAGE_SIDES:
+            raise SetupError(
+                f"{where}: damage {w.damage!r}: expected at most {MAX_DAMAGE}, or at most "
+                f"{MAX_DAMAGE_DICE} dice of at most {MAX_DAMAGE_SIDES} sides"
+            )
     return weapon_ids
 
 
@@ -216,6 +236,7 @@ def validate_setup(setup: Wh40kSetup) -> None:
     weapon_ids = _check_weapons(setup)
     _check_models(setup, weapon_ids)
     _check_sides(setup)
+    check_bounds(setup)  # the bounds of the fields' types, for a setup built in code
 
 
 __all__ = [

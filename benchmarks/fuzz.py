@@ -1,0 +1,80 @@
+"""The long fuzz run, by hand (never in CI):
+
+    python benchmarks/fuzz.py [--scenarios 10000] [--exports 5000] [--hang-seconds 2]
+
+Runs tests/fuzz/test_fuzz.py with thousands of random mutations of every shipped scenario and of
+every demo's export (the suite runs a few dozen, the same each time), and prints what they gave:
+mutations tried, accepted, refused, and the findings, each of which must be 0: tracebacks
+(an exception, or bxb's own "this is a bug", exit 70), hangs (a run longer than --hang-seconds),
+writes on refusal (a refused input that changed the store), and refusals without one `error:`
+line. The first findings are printed with the mutation that made each, to reproduce it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TESTS = {
+    "scenarios": "test_mutated_scenarios_are_recorded_or_refused_cleanly",
+    "exports": "test_mutated_exports_are_verified_or_refused_cleanly",
+}
+
+
+def run(test: str, examples: int, hang_seconds: float, report: Path) -> float:
+    env = dict(
+        os.environ,
+        BXB_FUZZ_EXAMPLES=str(examples),
+        BXB_FUZZ_RANDOM="1",
+        BXB_FUZZ_HANG_SECONDS=str(hang_seconds),
+        BXB_FUZZ_REPORT=str(report),
+    )
+    start = time.perf_counter()
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"tests/fuzz/test_fuzz.py::{TESTS[test]}",
+        ],
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenarios", type=int, default=10_000, help="scenario mutations")
+    parser.add_argument("--exports", type=int, default=5_000, help="export mutations")
+    parser.add_argument("--hang-seconds", type=float, default=2.0, help="a longer run is a hang")
+    args = parser.parse_args()
+    report = Path(tempfile.mkdtemp(prefix="bxb-fuzz-")) / "report.jsonl"
+    found = 0
+    for test, examples in (("scenarios", args.scenarios), ("exports", args.exports)):
+        if not examples:
+            continue
+        seconds = run(test, examples, args.hang_seconds, report)
+        print(f"\n{test}: {examples} examples in {seconds:.0f} s")
+    for line in report.read_text().splitlines() if report.exists() else []:
+        result = json.loads(line)
+        findings = result.pop("findings")
+        print(f"{result.pop('test')}: " + ", ".join(f"{k} {v}" for k, v in result.items()))
+        for finding in findings[:5]:
+            print("  finding:", finding[:2000])
+        found += len(findings)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

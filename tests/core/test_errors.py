@@ -1,0 +1,353 @@
+"""Every failure a user can cause ends in one `error:` line naming what was wrong and what was
+expected, exit 1 (2 for usage), and nothing written; `--debug` shows the traceback. The cases of
+issue 9 (item 5), each as the user meets it, through `bxb` itself."""
+
+from __future__ import annotations
+
+import sqlite3
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomlkit
+import typer
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typer.testing import CliRunner
+
+from blowbyblow.cli.app import INTERNAL_ERROR, OPTS, GuardedGroup
+from blowbyblow.cli.main import app
+from blowbyblow.replay.export import export_battle
+from blowbyblow.replay.store import BattleStore, parse_postgres_url, store_label
+
+from bxbtest import record_demo
+
+REPO = Path(__file__).resolve().parents[2]
+SCENARIOS = REPO / "cli" / "scenarios"
+NECROMUNDA = SCENARIOS / "necromunda-2023.toml"
+
+
+def bxb(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["--log-level", "error", *args], env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"bxb {' '.join(args)} raised {result.exception!r}"
+    )
+    return result.exit_code, result.stdout, result.stderr
+
+
+def refused(code: int, err: str, *words: str) -> str:
+    """The one `error:` line of a refusal (exit 1, or 2 for usage), holding ``words``."""
+    assert code in (1, 2), (code, err)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+def events_in(db: Path) -> int:
+    if not db.exists():
+        return 0
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("select count(*) from stored_events").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    """A SQLite store holding the Necromunda demo."""
+    db = tmp_path / "battles.sqlite"
+    assert bxb("--db", str(db), "demo")[0] == 0
+    return db
+
+
+# --- the store ----------------------------------------------------------------------------------
+
+
+def test_a_store_locked_by_another_program_is_named_and_nothing_is_written(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BXB_BUSY_TIMEOUT", "1")
+    before = events_in(store)
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        code, _, err = bxb("--db", str(store), "record", "--quiet", str(NECROMUNDA))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    refused(code, err, "in use by another program", "nothing was written", "BXB_BUSY_TIMEOUT")
+    assert events_in(store) == before
+    # and once the other program is done, the same command records the whole battle
+    assert bxb("--db", str(store), "record", "--quiet", str(NECROMUNDA))[0] == 0
+    assert events_in(store) > before
+
+
+def test_db_at_a_folder_a_non_database_or_nothing(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_bytes(b"my notes, not a store\n")
+    for db, words in (
+        (str(tmp_path), ("is a folder", "expected a SQLite file")),
+        (str(text), ("cannot be used", "file is not a database", "expected a SQLite file")),
+        ("", ("--db is empty", "expected")),
+        (str(text / "x.sqlite"), ("cannot make its folder",)),
+    ):
+        refused(*bxb("--db", db, "battles")[::2], *words)
+    assert text.read_bytes() == b"my notes, not a store\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_busy_timeout_must_be_a_number_of_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BXB_BUSY_TIMEOUT", "soon")
+    refused(*bxb("--db", str(tmp_path / "s.sqlite"), "battles")[::2], "BXB_BUSY_TIMEOUT")
+
+
+def test_a_postgresql_url_password_is_never_shown_even_with_a_raw_at_sign() -> None:
+    url = "postgresql://judge:p@ss:w/rd@db.example:5433/tournament"
+    assert store_label(url) == "postgresql://judge:***@db.example:5433/tournament"
+    parsed = parse_postgres_url(url)
+    assert (parsed.user, parsed.password, parsed.host, parsed.port, parsed.dbname) == (
+        "judge",
+        "p@ss:w/rd",
+        "db.example",
+        5433,
+        "tournament",
+    )
+    assert parse_postgres_url("postgresql://judge:p%40ss@h/db").password == "p@ss"
+    assert store_label("postgresql://judge@h/db") == "postgresql://judge@h/db"
+    assert store_label("/tmp/p@ss:word.sqlite") == "/tmp/p@ss:word.sqlite"  # a file is a file
+
+
+def test_an_unreachable_postgresql_server_fails_at_once_with_the_cause() -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"postgresql://judge:hunter2@127.0.0.1:{port}/bxb"
+    line = refused(*bxb("--db", url, "battles")[::2], "cannot be reached", "Connection refused")
+    assert "hunter2" not in line and "judge:***@" in line
+
+
+def test_a_postgresql_server_that_never_answers_fails_after_the_connect_timeout() -> None:
+    import socket
+
+    with socket.socket() as server:  # accepts the connection, never says a word
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        port = server.getsockname()[1]
+        url = f"postgresql://judge@127.0.0.1:{port}/bxb?connect_timeout=1"
+        refused(*bxb("--db", url, "battles")[::2], "cannot be reached", "timeout", "within 1 s")
+
+
+# --- files and arguments ------------------------------------------------------------------------
+
+
+def test_export_into_a_missing_folder(store: Path, tmp_path: Path) -> None:
+    target = tmp_path / "no-such-folder" / "battle.jsonl"
+    refused(*bxb("--db", str(store), "export", "-o", str(target))[::2], "does not exist")
+    assert not target.parent.exists()
+
+
+def test_keys_new_where_no_folder_can_be_made(tmp_path: Path) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    refused(
+        *bxb("keys", "new", "--dir", str(a_file / "keys"))[::2],
+        "cannot make this folder",
+        "expected a folder",
+    )
+    refused(*bxb("keys", "new", "--dir", str(a_file))[::2], "is a file")
+    refused(*bxb("keys", "new", "--dir", str(tmp_path / "k"), "--name", "a\x00b")[::2], "--name")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_keys_that_cannot_sign(store: Path, tmp_path: Path) -> None:
+    locked = tmp_path / "locked.key"
+    locked.write_bytes(
+        Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"secret"),
+        )
+    )
+    garbage = tmp_path / "garbage.key"
+    garbage.write_bytes(b"\xff\x00 not a key")
+    before = events_in(store)
+    for key, words in (
+        (locked, ("protected by a password", "expected the unencrypted Ed25519 PEM")),
+        (garbage, ("not a readable private key", "expected")),
+        (tmp_path, ("is not a file", "expected")),
+        (tmp_path / "missing.key", ("cannot be read", "No such file")),
+    ):
+        refused(*bxb("--db", str(store), "seal", "--key", str(key))[::2], *words)
+    refused(*bxb("--db", str(store), "verify", "--public-key", "")[::2], "--public-key")
+    assert events_in(store) == before
+
+
+def test_usage_errors_are_one_line_with_exit_2() -> None:
+    code, out, err = bxb("verify", "--no-such-option")
+    assert code == 2 and out == ""
+    line = refused(code, err)
+    assert line.startswith("error: No such option: --no-such-option (see `")
+    assert line.endswith(" verify --help`)")  # the program's name: bxb, or the test runner's
+    code, _, err = bxb("at", "twelve")
+    assert "'position'" in refused(code, err) and code == 2
+
+
+def test_debug_shows_the_traceback_too(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a store")
+    code, _, err = bxb("--debug", "--db", str(notes), "battles")
+    assert code == 1 and "Traceback" in err
+    assert err.splitlines()[-1].startswith("error: the store")
+
+
+def test_a_bug_says_so_with_its_own_exit_code() -> None:
+    """What no user can cause (here a command that divides by zero) is not dressed up as their
+    mistake: exit 70, the exception named, and how to see more."""
+    buggy = typer.Typer(cls=GuardedGroup)
+
+    @buggy.command()
+    def divide() -> None:
+        print(1 // 0)
+
+    @buggy.command()
+    def other() -> None:  # a group of two: the command is named on the command line
+        pass
+
+    OPTS.debug = False
+    result = CliRunner().invoke(buggy, ["divide"])
+    assert result.exit_code == INTERNAL_ERROR
+    assert "ZeroDivisionError" in result.stderr and "this is a bug" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# --- scenario files -----------------------------------------------------------------------------
+
+
+def _scenario(tmp_path: Path, edit: Any, source: Path = NECROMUNDA) -> Path:
+    """``source`` edited: by a function of its data, or a line of text put at its top."""
+    path = tmp_path / "edited.toml"
+    if isinstance(edit, str):
+        path.write_text(edit + "\n" + source.read_text(encoding="utf-8"), encoding="utf-8")
+        return path
+    data = tomllib.loads(source.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(tomlkit.dumps(data), encoding="utf-8")
+    return path
+
+
+def _fighter(field: str, value: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        data["fighters"][0][field] = value
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (_fighter("a", 100_000_000), ("fighters[0].a", "<= 20")),  # an attack count for ever
+        (_fighter("a", float("inf")), ("fighters[0].a", "inf", "finite")),
+        (_fighter("s", float("nan")), ("fighters[0].s", "nan", "finite")),
+        (_fighter("t", 2**64), ("fighters[0].t", "too large", "whole number")),
+        (_fighter("w", -(2**70)), ("fighters[0].w", "too large")),
+        (_fighter("weapons", [{"id": f"w{i}"} for i in range(21)]), ("weapons", "length <= 20")),
+        (f"dice = [{', '.join(['1'] * 10_001)}]", ("dice", "at most 10000")),
+        ("dice = [7, 0]", ("dice[1]", "1 to 1000")),
+        (lambda d: d.update(label="x" * 1001), ("label", "at most 1000")),
+    ],
+)
+def test_scenario_values_out_of_bounds_are_refused_and_nothing_is_written(
+    tmp_path: Path, edit: Any, words: tuple[str, ...]
+) -> None:
+    db = tmp_path / "battles.sqlite"
+    scenario = _scenario(tmp_path, edit)
+    refused(*bxb("--db", str(db), "record", str(scenario))[::2], *words)
+    assert events_in(db) == 0
+
+
+def test_a_follow_up_of_not_a_number_inches(tmp_path: Path) -> None:
+    """40K's Follow-Up takes inches as a decimal: "sNaN" would raise InvalidOperation when
+    compared with the 2" allowed."""
+
+    def edit(data: dict[str, Any]) -> None:
+        (follow,) = [a for a in data["actions"] if a["type"] == "followup"]
+        follow["inches"] = "sNaN"
+
+    db = tmp_path / "battles.sqlite"
+    scenario = _scenario(tmp_path, edit, SCENARIOS / "wh40k-2e.toml")
+    refused(*bxb("--db", str(db), "record", str(scenario))[::2], "inches", "finite")
+    assert events_in(db) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (b'ruleset = "necromunda-2023"\nlabel = "\xff\xfe"\n', ("not UTF-8", "byte 37")),
+        (b"deep = " + b"[" * 5000 + b"]" * 5000, ("nested too deeply",)),
+        (b"deep = " + b"[" * 30 + b"]" * 30, ("nested more than 16",)),
+        (b"# " + b"x" * (1024 * 1024), ("larger than 1024 KiB",)),
+    ],
+)
+def test_scenario_files_no_parser_should_choke_on(
+    tmp_path: Path, text: bytes, words: tuple[str, ...]
+) -> None:
+    scenario = tmp_path / "hostile.toml"
+    scenario.write_bytes(text)
+    db = tmp_path / "battles.sqlite"
+    refused(*bxb("--db", str(db), "record", str(scenario))[::2], *words)
+    assert events_in(db) == 0
+
+
+# --- exports ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def exported() -> bytes:
+    store = BattleStore(":memory:")
+    return export_battle(store, record_demo(store, "necromunda-2023").battle)
+
+
+def _edit_line(text: bytes, n: int, old: bytes, new: bytes) -> bytes:
+    lines = text.split(b"\n")
+    assert old in lines[n], (old, lines[n][:200])
+    lines[n] = lines[n].replace(old, new, 1)
+    return b"\n".join(lines)
+
+
+@pytest.fixture
+def hostile(exported: bytes) -> Iterator[dict[str, bytes]]:
+    yield {
+        "1e999": _edit_line(exported, 2, b'"position":2', b'"position":1e999'),
+        "NaN": _edit_line(exported, 2, b'"position":2', b'"position":NaN'),
+        "2^64": _edit_line(exported, 2, b'"position":2', b'"position":18446744073709551616'),
+        "deep": _edit_line(exported, 2, b'"position":2', b'"position":' + b"[" * 5000),
+        "nested": _edit_line(exported, 2, b'"position":2', b'"x":' + b"[" * 40 + b"]" * 40),
+        "utf-8": _edit_line(exported, 3, b'"type":', b'"\xff":1,"type":'),
+        "not an object": _edit_line(exported, 2, b'"event":{', b'"event":[{') + b"]",
+    }
+
+
+def test_hostile_exports_fail_verify_and_import_with_nothing_written(
+    hostile: dict[str, bytes], tmp_path: Path
+) -> None:
+    db = tmp_path / "battles.sqlite"
+    for name, text in hostile.items():
+        path = tmp_path / f"{len(name)}.jsonl"
+        path.write_bytes(text)
+        code, out, err = bxb("verify", "--file", str(path))
+        assert code == 1 and "Traceback" not in err, (name, err)
+        assert "verify FAILED" in out and "position" in out, (name, out)
+        refused(*bxb("--db", str(db), "import", str(path))[::2], "refused")
+        assert events_in(db) == 0, name
