@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 from uuid import UUID
 
 import msgspec
@@ -17,13 +17,11 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import to_builtins
 from blowbyblow.replay.judging import default_key_dir
-from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import game_systems, get_game_system
-from blowbyblow.replay.service import (
-    resolve_battle,
-)
 from blowbyblow.replay.store import BattleStore, LoggedEvent, default_db_path
-from blowbyblow.replay.verify import Report
+
+if TYPE_CHECKING:  # imported where used: a command loads what it uses (cli/main.py)
+    from blowbyblow.replay.verify import Report
 
 app = typer.Typer(
     help="blowbyblow: adjudicate close combat, keep a blow-by-blow log, replay and verify it.",
@@ -150,6 +148,8 @@ def open_store(db: str | None = None) -> BattleStore:
 
 
 def _battle(store: BattleStore, ref: str | None) -> UUID:
+    from blowbyblow.replay.service import resolve_battle
+
     try:
         return resolve_battle(store, ref)
     except BlowByBlowError as e:
@@ -164,6 +164,8 @@ def _events(store: BattleStore, battle: UUID) -> list[LoggedEvent]:
 
 
 def print_log(events: list[LoggedEvent], as_json: bool = False) -> None:
+    from blowbyblow.replay.narrate import narrate
+
     if not events:
         return
     first = events[0].event

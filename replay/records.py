@@ -36,7 +36,7 @@ from eventsourcing.persistence import (
 
 from blowbyblow.projections.battle import VoidedCommand
 from blowbyblow.projections.index import BattleRow, Growth, grown
-from blowbyblow.projections.snapshots import Snapshot
+from blowbyblow.projections.snapshots import EVERY, Snapshot
 
 Record = tuple[int, str, bytes]  # position, topic, stored bytes
 Stored = tuple[UUID, int, str, bytes]  # battle (or seal record), position, topic, stored bytes
@@ -99,6 +99,12 @@ class Records:
 
     def row(self, battle: UUID) -> BattleRow | None:
         raise NotImplementedError
+
+    def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
+        """The battle's index row and the version its log actually has (0: no record), in one
+        query."""
+        head = self.head(battle)
+        return self.row(battle), 0 if head is None else head[0]
 
     def voids(self, battle: UUID) -> list[VoidedCommand]:
         raise NotImplementedError
@@ -179,6 +185,10 @@ def _snapshot(r: Sequence[Any]) -> Snapshot:
     return Snapshot(
         position=r[0], hash=bytes(r[1]), voids=r[2], fingerprint=r[3], state=bytes(r[4])
     )
+
+
+def _latest_off_interval(snapshots: Sequence[Snapshot]) -> int:
+    return max((s.position for s in snapshots if s.position % EVERY), default=0)
 
 
 def _growth_values(g: Growth) -> tuple[Any, ...]:
@@ -323,6 +333,16 @@ class SQLiteRecords(Records):
             ).fetchone()
         return None if r is None else _row(battle, r)
 
+    def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
+        with self._reading() as cur:
+            r = cur.execute(
+                f"select m.v, {', '.join('b.' + c for c in INDEX_COLUMNS.split(', '))} from "
+                f"(select max(originator_version) as v from {self.table} where originator_id=?) m "
+                "left join bxb_battles b on b.battle=?",
+                (battle.hex, battle.hex),
+            ).fetchone()
+        return (None if r[1] is None else _row(battle, r[1:])), r[0] or 0
+
     def voids(self, battle: UUID) -> list[VoidedCommand]:
         with self._reading() as cur:
             found = cur.execute(
@@ -410,6 +430,12 @@ def _sqlite_guard(cur: sqlite3.Cursor, w: Write) -> bool:
 
 
 def _sqlite_snapshots(cur: sqlite3.Cursor, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+    latest = _latest_off_interval(snapshots)
+    if latest:  # one snapshot off the interval per battle: the latest
+        cur.execute(
+            f"delete from bxb_snapshots where battle=? and position % {EVERY} != 0 and position<?",
+            (battle.hex, latest),
+        )
     cur.executemany(
         "insert into bxb_snapshots (battle, position, hash, voids, fingerprint, state) "
         "values (?, ?, ?, ?, ?, ?) on conflict (battle, position) do update set "
@@ -473,7 +499,7 @@ class PostgresRecords(Records):
             "commands=commands+%s, voided=voided+%s, sealed=(sealed or %s), last_recorded=%s "
             "where battle=%s and version=%s and head=%s and not sealed returning 1) "
             "insert into {events} (originator_id, originator_version, topic, state) "
-            "select o, p, t, s from unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
             "as r(o, p, t, s) where exists (select 1 from moved)"
         )
         self._create = self._q(
@@ -481,12 +507,12 @@ class PostgresRecords(Records):
             "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) on conflict (battle) do nothing "
             "returning 1) "
             "insert into {events} (originator_id, originator_version, topic, state) "
-            "select o, p, t, s from unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
             "as r(o, p, t, s) where exists (select 1 from made)"
         )
         self._plain = self._q(
             "insert into {events} (originator_id, originator_version, topic, state) "
-            "select o, p, t, s from unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
             "as r(o, p, t, s)"
         )
 
@@ -591,6 +617,16 @@ class PostgresRecords(Records):
         return done
 
     def _put_snapshots(self, cur: Any, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+        latest = _latest_off_interval(snapshots)
+        if latest:  # one snapshot off the interval per battle: the latest
+            cur.execute(
+                self._q(
+                    "delete from {s}.bxb_snapshots where battle=%s and position %% "
+                    + str(EVERY)
+                    + " != 0 and position<%s"
+                ),
+                (battle, latest),
+            )
         cur.executemany(
             self._q(
                 "insert into {s}.bxb_snapshots (battle, position, hash, voids, fingerprint, state) "
@@ -621,6 +657,22 @@ class PostgresRecords(Records):
             )
             r = cur.fetchone()
         return None if r is None else _row(battle, r)
+
+    def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select m.v, "
+                    + ", ".join("b." + c for c in INDEX_COLUMNS.split(", "))
+                    + " from (select max(originator_version) as v from {events} "
+                    "where originator_id=%s) m left join {s}.bxb_battles b on b.battle=%s"
+                ),
+                (battle, battle),
+                prepare=True,
+            )
+            r = cur.fetchone()
+        assert r is not None
+        return (None if r[1] is None else _row(battle, r[1:])), r[0] or 0
 
     def voids(self, battle: UUID) -> list[VoidedCommand]:
         with self._cursor() as cur:
@@ -792,8 +844,12 @@ class MemoryRecords(Records):
         return sorted(found, key=lambda s: -s.position)[:3]
 
     def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+        latest = _latest_off_interval(snapshots)
         with self._lock:
-            self._snapshots.setdefault(battle, {}).update({s.position: s for s in snapshots})
+            kept = self._snapshots.setdefault(battle, {})
+            for p in [p for p in kept if latest and p % EVERY and p < latest]:
+                del kept[p]
+            kept.update({s.position: s for s in snapshots})
 
     def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
         with self._lock:
