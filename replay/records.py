@@ -225,6 +225,11 @@ class SQLiteRecords(Records):
     def __init__(self, datastore: Any, table: str) -> None:
         self.datastore = datastore
         self.table = table
+        # Writes go through one connection of the store's own, one at a time (a process has one
+        # writer at a time on SQLite anyway): appending is the hot path, and the pool's
+        # bookkeeping costs as much as the statements.
+        self._writer: sqlite3.Connection | None = None
+        self._write_lock = threading.Lock()
         with self._writing() as cur:
             for statement in _SQLITE_SCHEMA:
                 cur.execute(statement)
@@ -243,25 +248,40 @@ class SQLiteRecords(Records):
             raise _persistence_error(e) from e
 
     @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Cursor]:
+    def _writing(self, *, durable: bool = True) -> Iterator[sqlite3.Cursor]:
         """One write transaction, taken at once (BEGIN IMMEDIATE: no reader-turned-writer that
-        another writer could overtake)."""
-        try:
-            with self.datastore.get_connection(commit=True) as conn:
-                cur = conn.cursor().sqlite_cursor
-                cur.row_factory = None
+        another writer could overtake). Not ``durable``: a read model's write that a read makes
+        (a snapshot, verify's verdict, a repaired row), derived and made again if lost, commits
+        without waiting for the disk (synchronous=NORMAL, which in WAL mode never corrupts)."""
+        with self._write_lock:
+            try:
+                if self._writer is None:
+                    pool = self.datastore.pool
+                    self._writer = sqlite3.connect(
+                        pool.db_name,
+                        uri=True,
+                        check_same_thread=False,
+                        isolation_level=None,
+                        timeout=pool.lock_timeout or 5,
+                    )
+                    self._writer.execute("pragma journal_mode=WAL")
+                cur = self._writer.cursor()
+                if not durable:
+                    cur.execute("pragma synchronous=NORMAL")
                 cur.execute("begin immediate")
                 try:
                     yield cur
                 except BaseException:
-                    conn.rollback()
+                    cur.execute("rollback")
                     raise
                 else:
-                    conn.commit()
+                    cur.execute("commit")
                 finally:
+                    if not durable:
+                        cur.execute("pragma synchronous=FULL")
                     cur.close()
-        except sqlite3.Error as e:
-            raise _persistence_error(e) from e
+            except sqlite3.Error as e:
+                raise _persistence_error(e) from e
 
     def page(self, battle: UUID, gt: int, lte: int | None, limit: int) -> list[Record]:
         sql = f"select originator_version, topic, state from {self.table} where originator_id=? and originator_version>?"
@@ -306,7 +326,11 @@ class SQLiteRecords(Records):
             cur.executemany(
                 f"insert into {self.table} (originator_id, originator_version, topic, state) "
                 "values (?, ?, ?, ?)",
-                [(b.hex, p, t, s) for b, p, t, s in w.records],
+                [
+                    (hexed if b == w.battle else b.hex, p, t, s)
+                    for hexed in (w.battle.hex,)
+                    for b, p, t, s in w.records
+                ],
             )
             if w.voids:
                 cur.executemany(
@@ -362,11 +386,11 @@ class SQLiteRecords(Records):
         return [_snapshot(r) for r in found]
 
     def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             _sqlite_snapshots(cur, battle, snapshots)
 
     def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             cur.execute(
                 f"insert into bxb_battles (battle, {INDEX_COLUMNS}) values "
                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (battle) do update set "
@@ -382,12 +406,12 @@ class SQLiteRecords(Records):
             )
 
     def drop(self, battle: UUID) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             for table in ("bxb_battles", "bxb_voids", "bxb_snapshots"):
                 cur.execute(f"delete from {table} where battle=?", (battle.hex,))
 
     def set_verified(self, battle: UUID, version: int, verdict: int) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             cur.execute(
                 "update bxb_battles set verified=? where battle=? and version=?",
                 (verdict, battle.hex, version),
@@ -520,12 +544,16 @@ class PostgresRecords(Records):
         return self._sql.SQL(text).format(s=self.s, events=self.events)
 
     @contextmanager
-    def _cursor(self, *, transaction: bool = False) -> Iterator[Any]:
+    def _cursor(self, *, transaction: bool = False, durable: bool = True) -> Iterator[Any]:
+        """A cursor, in a transaction of its own if asked. Not ``durable``: a read model's write
+        that a read makes commits without waiting for the server's disk."""
         from psycopg.rows import tuple_row
 
         with self.datastore.get_connection() as conn:
-            if transaction:
+            if transaction or not durable:
                 with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
+                    if not durable:
+                        cur.execute("set local synchronous_commit = off")
                     yield cur
             else:
                 with conn.cursor(row_factory=tuple_row) as cur:
@@ -699,11 +727,11 @@ class PostgresRecords(Records):
             return [_snapshot(r) for r in cur.fetchall()]
 
     def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
-        with self._cursor(transaction=True) as cur:
+        with self._cursor(durable=False) as cur:
             self._put_snapshots(cur, battle, snapshots)
 
     def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
-        with self._cursor(transaction=True) as cur:
+        with self._cursor(durable=False) as cur:
             cur.execute(
                 self._q(
                     "insert into {s}.bxb_battles (battle, " + INDEX_COLUMNS + ") values "
@@ -724,12 +752,12 @@ class PostgresRecords(Records):
             )
 
     def drop(self, battle: UUID) -> None:
-        with self._cursor(transaction=True) as cur:
+        with self._cursor(durable=False) as cur:
             for table in ("bxb_battles", "bxb_voids", "bxb_snapshots"):
                 cur.execute(self._q("delete from {s}." + table + " where battle=%s"), (battle,))
 
     def set_verified(self, battle: UUID, version: int, verdict: int) -> None:
-        with self._cursor() as cur:
+        with self._cursor(durable=False) as cur:
             cur.execute(
                 self._q("update {s}.bxb_battles set verified=%s where battle=%s and version=%s"),
                 (verdict, battle, version),
