@@ -9,7 +9,7 @@ import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 from uuid import UUID
 
 import msgspec
@@ -20,11 +20,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import to_builtins
 from blowbyblow.replay.judging import default_key_dir
-from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.registry import game_systems, get_game_system
-from blowbyblow.replay.service import (
-    resolve_battle,
-)
 from blowbyblow.replay.store import (
     BattleStore,
     LoggedEvent,
@@ -32,7 +28,9 @@ from blowbyblow.replay.store import (
     default_db_path,
     store_label,
 )
-from blowbyblow.replay.verify import Report, check_battle_id, check_chain
+
+if TYPE_CHECKING:  # imported where used: a command loads what it uses (cli/main.py)
+    from blowbyblow.replay.verify import Report
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in bxb, not something the user did
 
@@ -257,6 +255,8 @@ def open_store(db: str | None = None) -> BattleStore:
 
 
 def _battle(store: BattleStore, ref: str | None) -> UUID:
+    from blowbyblow.replay.service import resolve_battle
+
     try:
         return resolve_battle(store, ref)
     except BlowByBlowError as e:
@@ -274,6 +274,8 @@ def warn_if_broken(battle: UUID, events: list[LoggedEvent]) -> int | None:
     """The cheap checks of a battle (the hash chain and the id its first event gives): when they
     fail, one line on stderr says the battle does not verify, and the position is returned so a
     log can mark the first bad event. A full check is `bxb verify`."""
+    from blowbyblow.replay.verify import check_battle_id, check_chain
+
     problem = check_chain(battle, events) or check_battle_id(battle, events)
     if problem is None:
         return None
@@ -289,6 +291,8 @@ BAD = "!!"  # marks the first event that breaks the chain in a printed log
 
 
 def print_log(events: list[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
+    from blowbyblow.replay.narrate import narrate
+
     if not events:
         return
     first = events[0].event

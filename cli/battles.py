@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
@@ -24,26 +24,9 @@ from blowbyblow.cli.app import (
     print_log,
     warn_if_broken,
 )
-from blowbyblow.cli.play import table_key
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.projections.battle import VoidedCommand, voided_commands
 from blowbyblow.replay.codec import encode_json, to_builtins
-from blowbyblow.replay.dice import (
-    DiceSource,
-    InteractiveChoices,
-    ListedDice,
-    PromptedDice,
-    ScriptedChoices,
-    SeededDice,
-    iter_ints,
-)
-from blowbyblow.replay.fairness import (
-    FairBattle,
-    FairnessError,
-    FairTerms,
-    StartedAndKept,
-    check_contributions,
-)
 from blowbyblow.replay.judging import (
     ESCROW_KEY_TAG,
     ContributionGiven,
@@ -52,16 +35,12 @@ from blowbyblow.replay.judging import (
     load_escrow_public_key,
 )
 from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.receipts import sign_receipt
 from blowbyblow.replay.registry import game_systems, get_game_system
-from blowbyblow.replay.scenario import load_scenario
-from blowbyblow.replay.service import (
-    AlreadyRecorded,
-    record,
-)
-from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
 from blowbyblow.replay.store import BattleInfo, LoggedEvent, default_db_path, store_label
-from blowbyblow.replay.verify import verify_battle
+
+if TYPE_CHECKING:  # the rest is imported where used: `bxb at` loads what it uses (cli/main.py)
+    from blowbyblow.replay.dice import DiceSource
+    from blowbyblow.replay.fairness import FairBattle, FairTerms
 
 
 @app.command("rulesets")
@@ -95,6 +74,8 @@ def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
 
 
 def _dice_option(spec: str | None) -> DiceSource | None:
+    from blowbyblow.replay.dice import ListedDice, PromptedDice, SeededDice, iter_ints
+
     if spec is None:
         return None
     if spec.startswith("seed:") and spec[5:]:
@@ -112,6 +93,8 @@ def _dice_option(spec: str | None) -> DiceSource | None:
 def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -> FairTerms:
     """--fair's judge keys and contributions, checked; the missing contributions are asked for
     at the prompt when there is one (after the commitment is shown)."""
+    from blowbyblow.replay.fairness import FairTerms
+
     default = default_key_dir() / "judge.escrow.pub"
     if not judge_keys and not default.exists():
         fail(
@@ -138,6 +121,8 @@ def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -
 
 
 def _ask_contributions(fair: FairBattle) -> dict[str, str]:
+    from blowbyblow.replay.fairness import FairnessError, check_contributions
+
     """At the table: the commitment is shown first, then each side types its value."""
     typer.echo(
         f"fair battle {fair.battle}: the table's secret seed is committed: {fair.commitment}"
@@ -241,6 +226,14 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     with --fair, the battle's start (commitment, escrow, contributions) is written first and
     stays, whatever its actions do. Prints the signed receipt of the last position (with a
     key): `bxb verify --receipt FILE` checks the log still holds it."""
+    from blowbyblow.cli.play import table_key
+    from blowbyblow.replay.dice import InteractiveChoices, ScriptedChoices, SeededDice
+    from blowbyblow.replay.fairness import FairnessError, StartedAndKept
+    from blowbyblow.replay.receipts import sign_receipt
+    from blowbyblow.replay.scenario import load_scenario
+    from blowbyblow.replay.service import record
+    from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
+
     signing = table_key(key)
     try:
         sc = load_scenario(scenario, ruleset)
@@ -318,6 +311,9 @@ def cmd_demo(
     ] = "necromunda-2023",
 ) -> None:
     """Record a demo combat on the store, print it blow by blow, and verify it."""
+    from blowbyblow.replay.service import AlreadyRecorded, record
+    from blowbyblow.replay.verify import verify_battle
+
     try:
         rs = get_game_system(ruleset)
         store = open_store()

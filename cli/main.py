@@ -1,31 +1,75 @@
 """``bxb``: the command line. It holds no rules: it reads scenarios, opens the store, and prints
 what replay/ computes. Each group of commands is a module of its own; importing it registers
-its commands on the one Typer ``app``."""
+its commands on the one Typer ``app``.
+
+Running ``bxb COMMAND`` imports only the module of that command (``COMMANDS``), so a command
+loads what it uses and no more (``bxb at`` does not load the prompt of ``bxb play``, nor any game
+system but its battle's); ``bxb --help``, completion, a command this table does not know, and
+``from blowbyblow.cli.main import app`` register every module."""
 
 from __future__ import annotations
 
+import importlib
+import os
 import sys
+from typing import Any
 
-from blowbyblow.cli import (  # noqa: F401 - importing a module registers its commands
-    battles,
-    evidence,
-    judging,
-    newcomer,
-    odds,
-    play,
-    serve,
-)
-from blowbyblow.cli.app import app
+from blowbyblow.cli import app as _cli
+
+MODULES = ("battles", "evidence", "judging", "newcomer", "odds", "play", "serve")
+
+# The module that registers each command (or group of commands).
+COMMANDS = {
+    **dict.fromkeys(("rulesets", "record", "demo", "battles", "log", "at"), "battles"),
+    **dict.fromkeys(("receipt", "root", "check-proof"), "evidence"),
+    **dict.fromkeys(
+        ("verify", "keys", "seal", "export", "import", "whatif", "diff", "void"), "judging"
+    ),
+    **dict.fromkeys(("new", "examples"), "newcomer"),
+    **dict.fromkeys(("odds", "luck"), "odds"),
+    "play": "play",
+    **dict.fromkeys(("tournament", "tables", "serve"), "serve"),
+}
+_TAKES_VALUE = ("--db", "--log-level")  # the global options followed by a value
+
+
+def modules_for(argv: list[str]) -> tuple[str, ...]:
+    """The command modules to import to run ``bxb`` with ``argv``."""
+    if any(k.endswith("_COMPLETE") for k in os.environ):  # shell completion: every command
+        return MODULES
+    words = iter(argv)
+    for word in words:
+        if word in _TAKES_VALUE:
+            next(words, None)
+        elif not word.startswith("-"):
+            module = COMMANDS.get(word)
+            return (module,) if module is not None else MODULES
+    return MODULES  # no command: the help lists them all
+
+
+def register(modules: tuple[str, ...] = MODULES) -> None:
+    for module in modules:
+        importlib.import_module(f"blowbyblow.cli.{module}")
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the application with every command registered (what tests and other Python
+    code import)."""
+    if name == "app":
+        register()
+        return _cli.app
+    raise AttributeError(name)
 
 
 def main() -> None:
+    register(modules_for(sys.argv[1:]))
     try:
-        app()
+        _cli.app()
     except BrokenPipeError:  # `bxb log | head`
         sys.stderr.close()
 
 
-__all__ = ["app", "main"]
+__all__ = ["main"]  # and `app`, made by __getattr__
 
 
 if __name__ == "__main__":

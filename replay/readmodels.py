@@ -71,6 +71,13 @@ class Reading:
     voided: VoidedCommand | None  # the voided command ``position`` falls in, if any
 
 
+# A read that folds this many events or more past the nearest snapshot keeps its state as a
+# snapshot too (one such per battle, the latest): the state at a battle's end, which the server
+# reads on every request and a replay of the store reads for every battle, is then a snapshot
+# and the few events recorded since.
+HEAD_SNAPSHOT_AFTER = 64
+
+
 class ReadModels:
     def __init__(self, store: BattleStore) -> None:
         self.store = store
@@ -85,29 +92,29 @@ class ReadModels:
         row = self.records.row(battle)
         return None if row is None else Head(row.version, row.head, row.sealed)
 
-    def current_row(self, battle: UUID) -> tuple[BattleRow, Head]:
-        """The battle's index row, checked against the end of its log (rebuilt when stale);
-        ValueError when there is no such battle."""
-        head = self.store.head(battle)
-        if head is None:
-            raise ValueError(f"no battle {battle} in this store")
-        row = self.records.row(battle)
-        if row is None or (row.version, row.head) != (head.version, head.hash):
-            row = self.repair(battle, head)
+    def current_row(self, battle: UUID) -> tuple[BattleRow, int]:
+        """The battle's index row, checked against the end of its log (rebuilt when it does not
+        match), and the battle's version; ValueError when there is no such battle."""
+        row, version = self.records.row_and_version(battle)
+        if row is None or row.version != version:
+            head = self.store.head(battle)
+            if head is None:
+                raise ValueError(f"no battle {battle} in this store")
+            row, version = self.repair(battle, head), head.version
         if row is None:
             raise ValueError(f"{battle} is no battle: its log does not start with BattleStarted")
-        return row, head
+        return row, version
 
     def state_at(self, battle: UUID, position: int | None) -> Reading:
-        row, head = self.current_row(battle)
-        end = head.version if position is None else position
-        if not 1 <= end <= head.version:
-            raise ValueError(f"the battle has events 1 to {head.version}, not {end}")
+        row, version = self.current_row(battle)
+        end = version if position is None else position
+        if not 1 <= end <= version:
+            raise ValueError(f"the battle has events 1 to {version}, not {end}")
         system = get_game_system(row.ruleset)
         voided = self.records.voids(battle) if row.voided else []
         state, event = self.fold_to(battle, system, end, voided)
         void = next((v for v in voided if v.covers(end)), None)
-        return Reading(battle, system, end, head.version, state, event, void)
+        return Reading(battle, system, end, version, state, event, void)
 
     def fold_to(
         self,
@@ -124,7 +131,7 @@ class ReadModels:
         written is only read)."""
         mark = fingerprint(system)
         snapshot = None
-        if mark and end >= EVERY:
+        if mark and end >= HEAD_SNAPSHOT_AFTER:
             found = self.records.snapshots(battle, end, mark)
             snapshot = next((s for s in found if usable(s, voided)), None)
         target = _Target(battle, system, end, voided, keep and bool(mark))
@@ -136,9 +143,10 @@ class ReadModels:
     def _fold(self, target: _Target, snapshot: Snapshot | None) -> tuple[Any, Event]:
         battle, system, end, voided = target.battle, target.system, target.end, target.voided
         made: list[Snapshot] = []
+        page: list[Any] = []
         if snapshot is not None:
             at = snapshot.position
-            [record] = self._page(battle, at - 1, at)
+            [record] = page = self._page(battle, at - 1, at)
             if self._hash(record) != snapshot.hash:
                 raise _StaleSnapshot
             state = decode_state(system, snapshot.state)
@@ -162,6 +170,10 @@ class ReadModels:
                 if found is not None:
                     made.append(found)
             at = stop
+        base = snapshot.position if snapshot is not None else 0
+        if target.keep and end % EVERY and end - base >= HEAD_SNAPSHOT_AFTER:
+            found = snapshot_of(system, state, end, self._hash(page[-1]), len(voided))
+            made.extend([found] if found is not None else [])
         if made:
             self._best_effort(lambda: self.records.put_snapshots(battle, made))
         return state, event
@@ -274,6 +286,8 @@ class ReadModels:
         voids: Sequence[VoidedCommand],
     ) -> list[Snapshot]:
         """The snapshots ``logged`` reaches: the state at each multiple of ``EVERY`` among them."""
+        if head.version // EVERY == logged[-1].position // EVERY:
+            return []  # most appends: no multiple of EVERY among them
         wanted = set(due(head.version, logged[-1].position))
         if not wanted:
             return []
@@ -334,9 +348,10 @@ class ReadModels:
         return out
 
     def note_verified(self, battle: UUID, version: int, ok: bool) -> None:
-        self._best_effort(
-            lambda: self.records.set_verified(battle, version, version if ok else -version)
-        )
+        verdict = version if ok else -version
+        row = self.records.row(battle)
+        if row is not None and row.version == version and row.verified != verdict:
+            self._best_effort(lambda: self.records.set_verified(battle, version, verdict))
 
     def rebuild(self) -> int:
         """Every read model rebuilt from the log, from zero: the index row and voids of every

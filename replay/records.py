@@ -36,7 +36,7 @@ from eventsourcing.persistence import (
 
 from blowbyblow.projections.battle import VoidedCommand
 from blowbyblow.projections.index import BattleRow, Growth, grown
-from blowbyblow.projections.snapshots import Snapshot
+from blowbyblow.projections.snapshots import EVERY, Snapshot
 
 Record = tuple[int, str, bytes]  # position, topic, stored bytes
 Stored = tuple[UUID, int, str, bytes]  # battle (or seal record), position, topic, stored bytes
@@ -99,6 +99,12 @@ class Records:
 
     def row(self, battle: UUID) -> BattleRow | None:
         raise NotImplementedError
+
+    def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
+        """The battle's index row and the version its log actually has (0: no record), in one
+        query."""
+        head = self.head(battle)
+        return self.row(battle), 0 if head is None else head[0]
 
     def voids(self, battle: UUID) -> list[VoidedCommand]:
         raise NotImplementedError
@@ -181,6 +187,10 @@ def _snapshot(r: Sequence[Any]) -> Snapshot:
     )
 
 
+def _latest_off_interval(snapshots: Sequence[Snapshot]) -> int:
+    return max((s.position for s in snapshots if s.position % EVERY), default=0)
+
+
 def _growth_values(g: Growth) -> tuple[Any, ...]:
     return (g.version, g.head, g.issued - g.voids, g.voids, g.sealed, g.last_recorded)
 
@@ -215,6 +225,11 @@ class SQLiteRecords(Records):
     def __init__(self, datastore: Any, table: str) -> None:
         self.datastore = datastore
         self.table = table
+        # Writes go through one connection of the store's own, one at a time (a process has one
+        # writer at a time on SQLite anyway): appending is the hot path, and the pool's
+        # bookkeeping costs as much as the statements.
+        self._writer: sqlite3.Connection | None = None
+        self._write_lock = threading.Lock()
         with self._writing() as cur:
             for statement in _SQLITE_SCHEMA:
                 cur.execute(statement)
@@ -233,25 +248,40 @@ class SQLiteRecords(Records):
             raise _persistence_error(e) from e
 
     @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Cursor]:
+    def _writing(self, *, durable: bool = True) -> Iterator[sqlite3.Cursor]:
         """One write transaction, taken at once (BEGIN IMMEDIATE: no reader-turned-writer that
-        another writer could overtake)."""
-        try:
-            with self.datastore.get_connection(commit=True) as conn:
-                cur = conn.cursor().sqlite_cursor
-                cur.row_factory = None
+        another writer could overtake). Not ``durable``: a read model's write that a read makes
+        (a snapshot, verify's verdict, a repaired row), derived and made again if lost, commits
+        without waiting for the disk (synchronous=NORMAL, which in WAL mode never corrupts)."""
+        with self._write_lock:
+            try:
+                if self._writer is None:
+                    pool = self.datastore.pool
+                    self._writer = sqlite3.connect(
+                        pool.db_name,
+                        uri=True,
+                        check_same_thread=False,
+                        isolation_level=None,
+                        timeout=pool.lock_timeout or 5,
+                    )
+                    self._writer.execute("pragma journal_mode=WAL")
+                cur = self._writer.cursor()
+                if not durable:
+                    cur.execute("pragma synchronous=NORMAL")
                 cur.execute("begin immediate")
                 try:
                     yield cur
                 except BaseException:
-                    conn.rollback()
+                    cur.execute("rollback")
                     raise
                 else:
-                    conn.commit()
+                    cur.execute("commit")
                 finally:
+                    if not durable:
+                        cur.execute("pragma synchronous=FULL")
                     cur.close()
-        except sqlite3.Error as e:
-            raise _persistence_error(e) from e
+            except sqlite3.Error as e:
+                raise _persistence_error(e) from e
 
     def page(self, battle: UUID, gt: int, lte: int | None, limit: int) -> list[Record]:
         sql = f"select originator_version, topic, state from {self.table} where originator_id=? and originator_version>?"
@@ -296,7 +326,11 @@ class SQLiteRecords(Records):
             cur.executemany(
                 f"insert into {self.table} (originator_id, originator_version, topic, state) "
                 "values (?, ?, ?, ?)",
-                [(b.hex, p, t, s) for b, p, t, s in w.records],
+                [
+                    (hexed if b == w.battle else b.hex, p, t, s)
+                    for hexed in (w.battle.hex,)
+                    for b, p, t, s in w.records
+                ],
             )
             if w.voids:
                 cur.executemany(
@@ -323,6 +357,16 @@ class SQLiteRecords(Records):
             ).fetchone()
         return None if r is None else _row(battle, r)
 
+    def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
+        with self._reading() as cur:
+            r = cur.execute(
+                f"select m.v, {', '.join('b.' + c for c in INDEX_COLUMNS.split(', '))} from "
+                f"(select max(originator_version) as v from {self.table} where originator_id=?) m "
+                "left join bxb_battles b on b.battle=?",
+                (battle.hex, battle.hex),
+            ).fetchone()
+        return (None if r[1] is None else _row(battle, r[1:])), r[0] or 0
+
     def voids(self, battle: UUID) -> list[VoidedCommand]:
         with self._reading() as cur:
             found = cur.execute(
@@ -342,11 +386,11 @@ class SQLiteRecords(Records):
         return [_snapshot(r) for r in found]
 
     def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             _sqlite_snapshots(cur, battle, snapshots)
 
     def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             cur.execute(
                 f"insert into bxb_battles (battle, {INDEX_COLUMNS}) values "
                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (battle) do update set "
@@ -362,12 +406,12 @@ class SQLiteRecords(Records):
             )
 
     def drop(self, battle: UUID) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             for table in ("bxb_battles", "bxb_voids", "bxb_snapshots"):
                 cur.execute(f"delete from {table} where battle=?", (battle.hex,))
 
     def set_verified(self, battle: UUID, version: int, verdict: int) -> None:
-        with self._writing() as cur:
+        with self._writing(durable=False) as cur:
             cur.execute(
                 "update bxb_battles set verified=? where battle=? and version=?",
                 (verdict, battle.hex, version),
@@ -410,6 +454,12 @@ def _sqlite_guard(cur: sqlite3.Cursor, w: Write) -> bool:
 
 
 def _sqlite_snapshots(cur: sqlite3.Cursor, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+    latest = _latest_off_interval(snapshots)
+    if latest:  # one snapshot off the interval per battle: the latest
+        cur.execute(
+            f"delete from bxb_snapshots where battle=? and position % {EVERY} != 0 and position<?",
+            (battle.hex, latest),
+        )
     cur.executemany(
         "insert into bxb_snapshots (battle, position, hash, voids, fingerprint, state) "
         "values (?, ?, ?, ?, ?, ?) on conflict (battle, position) do update set "
@@ -473,7 +523,7 @@ class PostgresRecords(Records):
             "commands=commands+%s, voided=voided+%s, sealed=(sealed or %s), last_recorded=%s "
             "where battle=%s and version=%s and head=%s and not sealed returning 1) "
             "insert into {events} (originator_id, originator_version, topic, state) "
-            "select o, p, t, s from unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
             "as r(o, p, t, s) where exists (select 1 from moved)"
         )
         self._create = self._q(
@@ -481,12 +531,12 @@ class PostgresRecords(Records):
             "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) on conflict (battle) do nothing "
             "returning 1) "
             "insert into {events} (originator_id, originator_version, topic, state) "
-            "select o, p, t, s from unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
             "as r(o, p, t, s) where exists (select 1 from made)"
         )
         self._plain = self._q(
             "insert into {events} (originator_id, originator_version, topic, state) "
-            "select o, p, t, s from unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
             "as r(o, p, t, s)"
         )
 
@@ -494,12 +544,16 @@ class PostgresRecords(Records):
         return self._sql.SQL(text).format(s=self.s, events=self.events)
 
     @contextmanager
-    def _cursor(self, *, transaction: bool = False) -> Iterator[Any]:
+    def _cursor(self, *, transaction: bool = False, durable: bool = True) -> Iterator[Any]:
+        """A cursor, in a transaction of its own if asked. Not ``durable``: a read model's write
+        that a read makes commits without waiting for the server's disk."""
         from psycopg.rows import tuple_row
 
         with self.datastore.get_connection() as conn:
-            if transaction:
+            if transaction or not durable:
                 with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
+                    if not durable:
+                        cur.execute("set local synchronous_commit = off")
                     yield cur
             else:
                 with conn.cursor(row_factory=tuple_row) as cur:
@@ -591,6 +645,16 @@ class PostgresRecords(Records):
         return done
 
     def _put_snapshots(self, cur: Any, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+        latest = _latest_off_interval(snapshots)
+        if latest:  # one snapshot off the interval per battle: the latest
+            cur.execute(
+                self._q(
+                    "delete from {s}.bxb_snapshots where battle=%s and position %% "
+                    + str(EVERY)
+                    + " != 0 and position<%s"
+                ),
+                (battle, latest),
+            )
         cur.executemany(
             self._q(
                 "insert into {s}.bxb_snapshots (battle, position, hash, voids, fingerprint, state) "
@@ -622,6 +686,22 @@ class PostgresRecords(Records):
             r = cur.fetchone()
         return None if r is None else _row(battle, r)
 
+    def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select m.v, "
+                    + ", ".join("b." + c for c in INDEX_COLUMNS.split(", "))
+                    + " from (select max(originator_version) as v from {events} "
+                    "where originator_id=%s) m left join {s}.bxb_battles b on b.battle=%s"
+                ),
+                (battle, battle),
+                prepare=True,
+            )
+            r = cur.fetchone()
+        assert r is not None
+        return (None if r[1] is None else _row(battle, r[1:])), r[0] or 0
+
     def voids(self, battle: UUID) -> list[VoidedCommand]:
         with self._cursor() as cur:
             cur.execute(
@@ -647,11 +727,11 @@ class PostgresRecords(Records):
             return [_snapshot(r) for r in cur.fetchall()]
 
     def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
-        with self._cursor(transaction=True) as cur:
+        with self._cursor(durable=False) as cur:
             self._put_snapshots(cur, battle, snapshots)
 
     def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
-        with self._cursor(transaction=True) as cur:
+        with self._cursor(durable=False) as cur:
             cur.execute(
                 self._q(
                     "insert into {s}.bxb_battles (battle, " + INDEX_COLUMNS + ") values "
@@ -672,12 +752,12 @@ class PostgresRecords(Records):
             )
 
     def drop(self, battle: UUID) -> None:
-        with self._cursor(transaction=True) as cur:
+        with self._cursor(durable=False) as cur:
             for table in ("bxb_battles", "bxb_voids", "bxb_snapshots"):
                 cur.execute(self._q("delete from {s}." + table + " where battle=%s"), (battle,))
 
     def set_verified(self, battle: UUID, version: int, verdict: int) -> None:
-        with self._cursor() as cur:
+        with self._cursor(durable=False) as cur:
             cur.execute(
                 self._q("update {s}.bxb_battles set verified=%s where battle=%s and version=%s"),
                 (verdict, battle, version),
@@ -792,8 +872,12 @@ class MemoryRecords(Records):
         return sorted(found, key=lambda s: -s.position)[:3]
 
     def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+        latest = _latest_off_interval(snapshots)
         with self._lock:
-            self._snapshots.setdefault(battle, {}).update({s.position: s for s in snapshots})
+            kept = self._snapshots.setdefault(battle, {})
+            for p in [p for p in kept if latest and p % EVERY and p < latest]:
+                del kept[p]
+            kept.update({s.position: s for s in snapshots})
 
     def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
         with self._lock:

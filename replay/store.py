@@ -93,24 +93,33 @@ class Link(msgspec.Struct, frozen=True, kw_only=True):
     data: bytes  # the event's canonical bytes
 
 
+_CHAIN_PREFIX = CHAIN_ALGORITHM.encode() + b"\x00"
+
+
 def chain_hash(link: Link) -> bytes:
     """SHA-256 over everything a record holds: the algorithm name, battle id, position, previous
-    hash, format version, recording time and the event's canonical bytes."""
-    h = hashlib.sha256()
-    h.update(CHAIN_ALGORITHM.encode() + b"\x00")
-    h.update(link.battle.bytes)
-    h.update(link.position.to_bytes(8, "big"))
-    h.update(link.prev)
-    h.update(link.format.to_bytes(4, "big"))
+    hash, format version, recording time and the event's canonical bytes (hashed in one call
+    over their concatenation: the same digest as feeding them one by one)."""
     stamp = link.at.encode()
-    h.update(len(stamp).to_bytes(4, "big") + stamp)
-    h.update(link.data)
-    return h.digest()
+    return hashlib.sha256(
+        b"".join(
+            (
+                _CHAIN_PREFIX,
+                link.battle.bytes,
+                link.position.to_bytes(8, "big"),
+                link.prev,
+                link.format.to_bytes(4, "big"),
+                len(stamp).to_bytes(4, "big"),
+                stamp,
+                link.data,
+            )
+        )
+    ).digest()
 
 
-@dataclass(frozen=True)
-class LoggedEvent:
-    """A battle's event as the store holds it (eventsourcing's domain event protocol)."""
+class LoggedEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """A battle's event as the store holds it (eventsourcing's domain event protocol). A
+    msgspec Struct: a battle's reads make one per record, at a fraction of a dataclass's cost."""
 
     originator_id: UUID
     originator_version: int  # the event's position in its battle, from 1
@@ -705,7 +714,9 @@ class BattleStore(Application[UUID]):
         this process's last sight of the battle, or its index row, so appending reads nothing
         from the log; when the row does not match (someone wrote since, or edited the database
         behind the store), the log's own head decides: stale, or the row is repaired first."""
-        head = self._heads.get(battle) or self.models.head(battle)
+        head = self._heads.get(battle)
+        if head is None:  # a new battle needs no look: its index row's creation is the guard
+            head = Head(0, GENESIS, False) if expected == 0 else self.models.head(battle)
         for attempt in (1, 2):
             if head is None or head.version != expected or attempt == 2:
                 head = self.head(battle) or Head(0, GENESIS, False)
@@ -837,13 +848,26 @@ def _chain(
     """``chain`` after the record at position ``after[0]`` whose hash is ``after[1]``."""
     position, prev = after
     logged: list[LoggedEvent] = []
+    head = _CHAIN_PREFIX + battle.bytes
+    current = CURRENT_FORMAT.to_bytes(4, "big")
     for event, at in zip(events, recorded_at, strict=True):
         position += 1
         data = encode(event)
-        link = Link(
-            battle=battle, position=position, prev=prev, format=CURRENT_FORMAT, at=at, data=data
-        )
-        digest = chain_hash(link)
+        stamp = at.encode()
+        # chain_hash of this record's Link, written out: appending is the hot path
+        digest = hashlib.sha256(
+            b"".join(
+                (
+                    head,
+                    position.to_bytes(8, "big"),
+                    prev,
+                    current,
+                    len(stamp).to_bytes(4, "big"),
+                    stamp,
+                    data,
+                )
+            )
+        ).digest()
         logged.append(
             LoggedEvent(
                 originator_id=battle,

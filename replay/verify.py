@@ -276,6 +276,9 @@ def _fail_on(problem: Problem | None) -> None:
         raise _Failed(problem)
 
 
+KEPT_RECORDS = 1000  # records verification holds at once at most (one page of the store)
+
+
 @dataclass
 class _Scanned:
     """What verification keeps of a battle's records as it reads them once, in order: enough
@@ -292,6 +295,9 @@ class _Scanned:
     # contributions) and the one after them: all that the start's checks read.
     start: list[LoggedEvent] = field(default_factory=list)
     problem: Problem | None = None  # the first break in the chain (or position sequence)
+    # Every record, while there are few (a battle of up to KEPT_RECORDS), so that the commands'
+    # re-adjudication need not read them again; None once there are more.
+    kept: list[LoggedEvent] | None = field(default_factory=list)
 
     def add(self, logged: LoggedEvent) -> None:
         self.count += 1
@@ -301,6 +307,10 @@ class _Scanned:
         if self.first is None:
             self.first = logged
         self.before_last, self.last = self.last, logged
+        if self.kept is not None:
+            self.kept = self.kept if len(self.kept) < KEPT_RECORDS else None
+            if self.kept is not None:
+                self.kept.append(logged)
         if not self.first_seal and isinstance(logged.event, BattleSealed):
             self.first_seal = logged.position
         if len(self.start) < 2 or isinstance(
@@ -509,11 +519,14 @@ def _segments(events: Sequence[LoggedEvent], start: int = 1) -> list[Sequence[Lo
     return list(_segments_of(events[start:]))
 
 
+_BOUNDARIES = (CommandIssued, CommandVoided)
+
+
 def _segments_of(records: Iterable[LoggedEvent]) -> Iterator[Sequence[LoggedEvent]]:
     """``_segments`` of records read one by one: one segment in memory at a time."""
     segment: list[LoggedEvent] = []
     for logged in records:
-        starts = isinstance(logged.event, CommandIssued | CommandVoided)
+        starts = isinstance(logged.event, _BOUNDARIES)
         if segment and (starts or isinstance(segment[0].event, CommandVoided)):
             yield segment
             segment = []
@@ -760,7 +773,12 @@ def verify_battle(
         store.note_verified(battle, scanned.count, False)
         return report
 
-    def again(gt: int, lte: int) -> Iterator[LoggedEvent]:
+    def again(gt: int, lte: int) -> Iterable[LoggedEvent]:
+        if scanned.kept is not None:  # a short battle: its records as the first reading read them
+            return scanned.kept[gt:lte]
+        return _again(gt, lte)
+
+    def _again(gt: int, lte: int) -> Iterator[LoggedEvent]:
         for logged in _records(store, battle, gt=gt, lte=lte):
             if isinstance(logged, Problem):  # changed since the first reading
                 raise _Failed(logged)
