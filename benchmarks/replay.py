@@ -76,12 +76,12 @@ from blowbyblow.projections.battle import fold_battle, fold_standing
 from blowbyblow.replay.codec import Codec, codec_for, encode
 from blowbyblow.replay.dice import RecordedChoices, RecordedDice, recorded_inputs, seeded_roll
 from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.formats import CURRENT_FORMAT
 from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import play, split_by_command
 from blowbyblow.replay.store import (
     BATTLE_NAMESPACE,
     CHAIN_ALGORITHM,
-    CURRENT_FORMAT,
     GENESIS,
     BattleStore,
     Envelope,
@@ -224,8 +224,10 @@ def replay_from_log(store: BattleStore, battle: UUID) -> Any:
     """The store's replay of a battle from position 1, streamed, no snapshot read or made."""
     pages = store.stream(battle)
     _, events = next(pages)
-    system = get_game_system(events[0].ruleset)
-    state = fold_standing(system, system.initial_state(events[0].setup), [(2, events[1:])], [])
+    started = events[0]
+    assert isinstance(started, BattleStarted)
+    system = get_game_system(started.ruleset)
+    state = fold_standing(system, system.initial_state(started.setup), [(2, events[1:])], [])
     return fold_standing(system, state, pages, store.models.records.voids(battle))
 
 
