@@ -396,7 +396,9 @@ def long_battle(path: Path, events: int) -> UUID:
 
 
 def measured(command: list[str]) -> tuple[float, float, str]:
-    """Wall seconds and peak RSS (MB) of ``command`` run as a process of its own."""
+    """Wall seconds and peak RSS (MB) of ``command`` run as a process of its own: the peak the
+    process reports of itself (VmHWM, "<kB> PEAK"), else wait4's ru_maxrss, which on Linux
+    may be the parent's RSS at the fork when that is larger."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
@@ -406,7 +408,8 @@ def measured(command: list[str]) -> tuple[float, float, str]:
     wall = time.perf_counter() - started
     if process.returncode:
         raise RuntimeError(f"{' '.join(command)} failed:\n{out[-2000:]}")
-    return wall, usage.ru_maxrss / 1024, out
+    peak = next((x.split()[0] for x in out.splitlines() if x.endswith(" PEAK")), None)
+    return wall, int(peak or usage.ru_maxrss) / 1024, out
 
 
 REPLAY = """
@@ -423,6 +426,7 @@ system = get_game_system(events[0].ruleset)
 state = fold_standing(system, system.initial_state(events[0].setup), [(2, events[1:])], [])
 state = fold_standing(system, state, pages, store.models.records.voids(battle))
 print(f"INSIDE {time.perf_counter() - started:.4f}")
+print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0], "PEAK")
 """
 
 # ``bxb ARGS`` as its console script runs it, with the time after bxb's own imports (the
@@ -439,6 +443,7 @@ except SystemExit as e:
     code = e.code if isinstance(e.code, int) else 0
 sys.stdout.flush()
 print(f"INSIDE {time.perf_counter() - started:.4f}", file=sys.stderr)
+print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0], "PEAK", file=sys.stderr)
 sys.exit(code)
 """
 
@@ -451,6 +456,7 @@ def long_battles(sizes: list[int], folder: Path) -> None:
     bxb = [sys.executable, "-c", BXB, "-q"]
     wall, rss, _ = measured([*bxb, "--help"])
     print(f"start-up: `bxb --help` {wall:.2f} s, {rss:.0f} MB (included in every figure below)\n")
+    # (peak RSS: VmHWM, which each process reports of itself at its end)
     print(
         "| events | at 1 | at middle | at last | state_at 1 / middle / last | replay from 1 "
         "| verify |\n|---:|---|---|---|---|---|---|"
