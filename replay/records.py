@@ -513,8 +513,9 @@ class PostgresRecords(Records):
         self.s = schema
         self._sql = sql
         self._lock = threading.Lock()
-        with self._cursor() as cur:
-            # Two servers starting at once on a new database both create: one at a time.
+        with self._cursor(transaction=True) as cur:
+            # Two servers starting at once on a new database both create: one at a time (the
+            # lock is the transaction's: on an autocommit connection it would end at once).
             cur.execute("select pg_advisory_xact_lock(7242001)")
             for statement in _PG_SCHEMA:
                 cur.execute(sql.SQL(statement).format(schema=schema))
