@@ -2,7 +2,7 @@
 
     python benchmarks/server.py [--tables 32 128 512] [--commands 10] [--seconds 120]
                                 [--scenario table race] [--think 0] [--watch 8]
-                                [--workers 1] [--backend sqlite postgresql]
+                                [--backend sqlite postgresql]
 
 For each store (a SQLite file; a throwaway PostgreSQL server, as tests/pgserver.py starts one,
 fsync off) and each number of tables, it runs ``bxb serve`` on a loopback port in a process of
@@ -22,13 +22,15 @@ dice) and plays it through the JSON API, in one of two scenarios:
 Each table stops once --commands are written (in ``race`` the phone that loses the last race may
 add one more) or when the run's --seconds are up.
 
-The load comes from this process (asyncio, one httpx connection pool), the server runs in its
-own: the figures say how much CPU each used over the run (server: the ``bxb serve`` process and
-its workers; client: this process; machine: all cores busy, the database included), so a client
-that starves the server shows. It prints commands/s (commands written over the wall time of the
-run), p50 and p99 latency of the writes that succeeded and p50 of the reads, the 409s, the
-server's CPU milliseconds per command; then checks every battle: it verifies, and it holds
-exactly the commands the phones were told were written, numbered 1, 2, 3... (none lost, none
+The load comes from this process (asyncio; each phone and each stream its own httpx
+connection, kept alive, as a phone has), the server runs in its own: the figures say how much
+CPU each used over the run (server: the ``bxb serve`` process; database: the PostgreSQL server
+and its backends; client: this process; machine: every core busy, whatever runs on it), so a
+client that starves the server shows, and the server's CPU milliseconds per command (a read and
+a write) stand apart from what else the machine runs. It prints commands/s (commands written
+over the wall time of the run), p50 and p99 latency of the writes that succeeded and p50 of the
+reads, the 409s; then checks every battle: it verifies, and it holds exactly the commands the
+phones were told were written, numbered 1, 2, 3... (none lost, none
 doubled). Loopback only; bounded: at most 1000 tables, 50 commands a table."""
 
 from __future__ import annotations
@@ -89,7 +91,6 @@ class Plan:
     seconds: float
     think: float
     watch: int
-    workers: int
 
 
 def free_port() -> int:
@@ -101,7 +102,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(db: str, workers: int) -> Iterator[tuple[str, psutil.Process]]:
+def serve(db: str) -> Iterator[tuple[str, psutil.Process]]:
     """``bxb serve`` on the store, in its own process, on a free loopback port."""
     port = free_port()
     process = subprocess.Popen(
@@ -117,7 +118,6 @@ def serve(db: str, workers: int) -> Iterator[tuple[str, psutil.Process]]:
             "serve",
             "--port",
             str(port),
-            *(["--workers", str(workers)] if workers != 1 else []),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -163,7 +163,7 @@ def profile(process: psutil.Process, plan: Plan) -> subprocess.Popen[bytes] | No
 
 
 def cpu_seconds(process: psutil.Process) -> float:
-    """User and system CPU of the server process and its workers, so far."""
+    """User and system CPU of a process and its children, so far."""
     total = 0.0
     for p in [process, *process.children(recursive=True)]:
         try:
@@ -344,7 +344,7 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         made += tournaments.add_tables(slug, min(ADD_AT_ONCE, plan.tables - len(made))).tables
     tables = [TableRun(number=number, token=token) for number, token in made]
     pg = database(db)
-    with serve(db, plan.workers) as (base, process):
+    with serve(db) as (base, process):
         spy = profile(process, plan)
         before, pg_before = cpu_seconds(process), cpu_seconds(pg) if pg else 0.0
         used = asyncio.run(play(base, slug, tables, plan))
@@ -421,23 +421,20 @@ def main() -> None:
     parser.add_argument(
         "--watch", type=int, default=8, help="a judge's stream on every Nth table (0: none)"
     )
-    parser.add_argument("--workers", type=int, default=1, help="bxb serve --workers")
     parser.add_argument(
         "--backend", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"]
     )
     args = parser.parse_args()
     if any(not 1 <= n <= MAX_TABLES for n in args.tables) or not 1 <= args.commands <= 50:
         parser.error(f"--tables: 1 to {MAX_TABLES} each; --commands: 1 to 50")
-    if args.think < 0 or args.watch < 0 or args.workers < 1:
-        parser.error("--think and --watch: 0 or more; --workers: 1 or more")
+    if args.think < 0 or args.watch < 0:
+        parser.error("--think and --watch: 0 or more")
     rows: list[dict[str, object]] = []
     folder = tempfile.mkdtemp(prefix="bxb-load-")
     for backend in args.backend:
         for scenario in args.scenario:
             for n in args.tables:
-                plan = Plan(
-                    scenario, n, args.commands, args.seconds, args.think, args.watch, args.workers
-                )
+                plan = Plan(scenario, n, args.commands, args.seconds, args.think, args.watch)
                 print(f"{backend}, {scenario}, {n} tables…", file=sys.stderr, flush=True)
                 if backend == "sqlite":
                     path = os.path.join(folder, f"load-{scenario}-{n}.sqlite")
