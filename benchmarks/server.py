@@ -11,7 +11,8 @@ dice) and plays it through the JSON API, in one of two scenarios:
 
 - ``table``: what a table does. One phone per table reads what the rules offer now
   (``GET legal``, which carries the battle's version), plays the first option from that version,
-  then waits ``--think`` seconds (uniform from 0 to twice that, seeded) before the next read.
+  then waits ``--think`` seconds (uniform from 0 to twice that, seeded; before its first read
+  too, as tables do not all tap at once) before the next read.
   ``--watch N``: every Nth table also has a judge's viewer open on its battle (server-sent
   events), and the organiser's dashboard stream is open on the tournament; each stream must
   hear one note per command written.
@@ -215,6 +216,8 @@ async def _phone(
 ) -> None:
     headers = {"Authorization": f"Bearer {table.token}"}
     read = f"/api/battles/{table.battle}" + ("/legal" if plan.scenario == "table" else "")
+    if plan.think:  # tables do not all tap at the same moment
+        await asyncio.sleep(rng.uniform(0, 2 * plan.think))
     while time.monotonic() < stop_at and len(table.written) < plan.commands:
         started = time.perf_counter()
         got = await client.get(read)
