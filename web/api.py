@@ -106,6 +106,18 @@ async def _battle(request: AnyRequest, ref: str) -> UUID:
     return await work(server(request).service.battle_id, ref)
 
 
+async def read_battle(request: AnyRequest, ref: str, fn: Callable[..., T], *args: Any) -> T:
+    """A read of one battle: the read rule, the battle ``ref`` names, then ``fn(battle,
+    *args)``, all in one worker thread (each hand-over to a thread costs the event loop)."""
+    srv = server(request)
+
+    def run() -> T:
+        srv.access(request).read()
+        return fn(srv.service.battle_id(ref), *args)
+
+    return await work(run)
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 
@@ -202,8 +214,7 @@ async def list_battles(request: AnyRequest) -> list[BattleSummary]:
 
 @get("/api/battles/{battle:str}", tags=["read"], responses=REFUSALS)
 async def battle_summary(request: AnyRequest, battle: FromPath[str]) -> BattleSummary:
-    server(request).access(request).read()
-    return await work(server(request).service.summary, await _battle(request, battle))
+    return await read_battle(request, battle, server(request).service.summary)
 
 
 @get("/api/battles/{battle:str}/log", tags=["read"], responses=REFUSALS)
@@ -214,36 +225,31 @@ async def battle_log(
 ) -> list[EventRow]:
     """The blow-by-blow log (``bxb log --json``): each step with its rule, citation, every
     modifier and number."""
-    server(request).access(request).read()
-    return await work(server(request).service.log, await _battle(request, battle), after)
+    return await read_battle(request, battle, server(request).service.log, after)
 
 
 @get("/api/battles/{battle:str}/at/{position:int}", tags=["read"], responses=REFUSALS)
 async def battle_at(request: AnyRequest, battle: FromPath[str], position: FromPath[int]) -> StateAt:
     """The state right after ``position`` (``bxb at``)."""
-    server(request).access(request).read()
-    return await work(server(request).service.state_at, await _battle(request, battle), position)
+    return await read_battle(request, battle, server(request).service.state_at, position)
 
 
 @get("/api/battles/{battle:str}/state", tags=["read"], responses=REFUSALS)
 async def battle_state(request: AnyRequest, battle: FromPath[str]) -> StateAt:
     """The state after the last event."""
-    server(request).access(request).read()
-    return await work(server(request).service.state_at, await _battle(request, battle), None)
+    return await read_battle(request, battle, server(request).service.state_at, None)
 
 
 @get("/api/battles/{battle:str}/legal", tags=["read"], responses=REFUSALS)
 async def battle_legal(request: AnyRequest, battle: FromPath[str]) -> LegalOptions:
     """The commands the rules allow now, under the battle's rulings."""
-    server(request).access(request).read()
-    return await work(server(request).service.legal, await _battle(request, battle))
+    return await read_battle(request, battle, server(request).service.legal)
 
 
 @get("/api/battles/{battle:str}/verify", tags=["read"], responses=REFUSALS)
 async def battle_verify(request: AnyRequest, battle: FromPath[str]) -> VerifyResult:
     """Re-adjudicate every command from its recorded inputs (``bxb verify``); writes nothing."""
-    server(request).access(request).read()
-    return await work(server(request).service.verify, await _battle(request, battle))
+    return await read_battle(request, battle, server(request).service.verify)
 
 
 # Small by default: the viewer asks while a judge waits; `bxb odds` has the larger defaults.
@@ -347,11 +353,13 @@ async def play_command(
     """Play one command: 201 with its events when adjudicated and written (one transaction);
     200 with ``needs`` (nothing written) when the rules ask for dice or a choice first."""
     srv = server(request)
-    bid = await _battle(request, battle)
-    srv.access(request).battle_at_table(
-        "plays a command", await work(srv.tournaments.place_of, bid)
-    )
-    result = await work(srv.service.play, bid, data)
+
+    def run() -> tuple[UUID, PlayResult]:  # one worker thread for the whole request
+        bid = srv.service.battle_id(battle)
+        srv.access(request).battle_at_table("plays a command", srv.tournaments.place_of(bid))
+        return bid, srv.service.play(bid, data)
+
+    bid, result = await work(run)
     if result.status == "played":
         srv.publish(srv.note("played", bid, result.version))
         return Response(result, status_code=201)
@@ -522,4 +530,4 @@ ROUTES = [
     export_round,
 ]
 
-__all__ = ["EXCEPTION_HANDLERS", "ROUTES", "Server", "server", "work"]
+__all__ = ["EXCEPTION_HANDLERS", "ROUTES", "Server", "read_battle", "server", "work"]

@@ -9,10 +9,12 @@ read-backs through the one fold (``projections.battle.fold_battle``)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +27,7 @@ from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
     CommandIssued,
+    CommandVoided,
     Event,
     RuleEvent,
     RuleViolation,
@@ -32,7 +35,7 @@ from blowbyblow.domain.core import (
     SetupError,
 )
 from blowbyblow.domain.system import AnyGameSystem, OptionError, Scenario
-from blowbyblow.projections.battle import fold_battle, standing, voided_commands
+from blowbyblow.projections.battle import fold, fold_battle, standing, voided_commands
 from blowbyblow.replay.codec import to_builtins
 from blowbyblow.replay.dice import DiceError, ListedDice, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import Table
@@ -299,36 +302,52 @@ def _validation(field_name: str, error: msgspec.ValidationError, rule: str) -> A
 
 
 ODDS_KEPT = 256  # odds answers kept in memory
+HEADS_KEPT = 2048  # battles kept in memory at their head: the biggest events have 400 tables
 
 
 @dataclass
 class _Battle:
-    """A battle as read: its events, game system and first event."""
+    """A battle as read: its events, game system and first event. Never changed once made (a
+    battle that grows is a new ``_Battle``), so the requests of every thread may share it; what
+    is worked out from it (the events that stand, the state after its last event, the commands
+    the rules allow then) is worked out once."""
 
     id: UUID
     events: list[LoggedEvent]
     system: AnyGameSystem
     started: BattleStarted[Any]
+    # The state after the last event, once known (the command that made it, or a read).
+    head_state: Any = None
+    _options: list[Any] | None = None
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
 
     @property
     def sealed(self) -> bool:
         return isinstance(self.events[-1].event, BattleSealed)
 
-    @property
+    @functools.cached_property
     def played(self) -> list[tuple[int, Event]]:
         """The events that stand (a voided command's are left out), with their positions."""
         return standing([e.event for e in self.events])
 
-    @property
+    @functools.cached_property
     def commands(self) -> int:
         """The commands that stand: the next command's number less one."""
         return sum(1 for _, e in self.played if isinstance(e, CommandIssued))
 
-    @property
+    @functools.cached_property
     def last_command(self) -> int:
         """The number of the last command that stands (the one a void may name); 0: none."""
         issued = [e.index for _, e in self.played if isinstance(e, CommandIssued)]
         return issued[-1] if issued else 0
+
+    @functools.cached_property
+    def voided(self) -> int:
+        """How many commands are voided."""
+        return len(voided_commands([e.event for e in self.events]))
 
     @property
     def rulings(self) -> dict[str, str]:
@@ -337,6 +356,25 @@ class _Battle:
         return dict(
             self.system.rulings_in_force(self.started.ruleset_version, self.started.rulings)
         )
+
+    def grown(self, logged: Sequence[LoggedEvent], state: Any = None) -> _Battle:
+        """This battle with ``logged`` written after its last event; ``state``: the state after
+        them when known, else folded from this one's when none of them voids a command."""
+        if state is None and self.head_state is not None:
+            plain = [e.event for e in logged]
+            if not any(isinstance(e, CommandVoided) for e in plain):
+                state = fold(self.system, self.head_state, plain)
+        return _Battle(
+            id=self.id,
+            events=[*self.events, *logged],
+            system=self.system,
+            started=self.started,
+            head_state=state,
+        )
+
+
+class _Behind(Exception):
+    """The store is past the version a command was adjudicated from: nothing was written."""
 
 
 @dataclass
@@ -354,10 +392,29 @@ class Service:
     # the state before a recorded command never changes and neither do its odds.
     _odds: dict[tuple[UUID, int, int, int], Odds] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # Each battle as this process last saw it at its head, the least recently used first: a
+    # read checks it against the store's head (one small query) and reads only what was written
+    # since; a command is adjudicated from it and appended at its version, which the store
+    # refuses (StaleVersion) if anyone, in this process or another, wrote since.
+    _heads: OrderedDict[UUID, _Battle] = field(default_factory=OrderedDict)
+    _known: set[UUID] = field(default_factory=set)  # ids of battles this process has seen
 
     # --- reading --------------------------------------------------------------------------
 
     def battle_id(self, ref: str) -> UUID:
+        """The battle ``ref`` names: a battle's id (looked up in the battle index, not the list
+        of every battle), or what ``resolve_battle`` finds (id prefix, label)."""
+        try:
+            exact = UUID(ref)
+        except ValueError:
+            exact = None
+        if (
+            exact is not None
+            and str(exact) == ref
+            and (exact in self._known or self.store.models.head(exact) is not None)
+        ):
+            self._known.add(exact)
+            return exact
         try:
             return resolve_battle(self.store, ref)
         except BattleNotFound as e:
@@ -366,6 +423,59 @@ class Service:
             ) from None
 
     def read(self, battle: UUID) -> _Battle:
+        """The battle as the store holds it now: this process's copy when the store's head is
+        still the copy's last event, the copy and what was written since when the log grew
+        after it, the whole log otherwise."""
+        kept = self._kept(battle)
+        if kept is not None:
+            try:
+                head = self.store.head(battle)
+            except (StoreError, msgspec.DecodeError):
+                head = None
+            if head is not None and head.version == kept.version:
+                if head.hash == kept.events[-1].hash:
+                    return kept
+            elif head is not None and head.version > kept.version:
+                grown = self._grown(kept, head.version)
+                if grown is not None:
+                    return self._keep(grown)
+        return self._keep(self._read_whole(battle))
+
+    def _grown(self, kept: _Battle, version: int) -> _Battle | None:
+        """``kept`` with the records after it up to ``version``, if they carry on its chain."""
+        try:
+            after = list(self.store.logged(kept.id, gt=kept.version, lte=version))
+        except StoreError:
+            return None
+        if len(after) != version - kept.version or after[0].prev_hash != kept.events[-1].hash:
+            return None
+        return kept.grown(after)
+
+    def _kept(self, battle: UUID) -> _Battle | None:
+        with self._lock:
+            kept = self._heads.get(battle)
+            if kept is not None:
+                self._heads.move_to_end(battle)
+            return kept
+
+    def _keep(self, b: _Battle) -> _Battle:
+        """Keep ``b`` as the battle's head, unless a later one is kept already."""
+        with self._lock:
+            kept = self._heads.get(b.id)
+            if kept is None or kept.version <= b.version:
+                self._heads[b.id] = b
+                self._heads.move_to_end(b.id)
+            while len(self._heads) > HEADS_KEPT:
+                self._heads.popitem(last=False)
+            self._known.add(b.id)
+        return b
+
+    def _forget(self, battle: UUID) -> None:
+        """This process wrote to the battle other than by a command: read it again next time."""
+        with self._lock:
+            self._heads.pop(battle, None)
+
+    def _read_whole(self, battle: UUID) -> _Battle:
         try:
             events = self.store.read(battle)
         except StoreError as e:
@@ -396,7 +506,7 @@ class Service:
             label=b.started.label,
             ruleset=b.system.id,
             title=b.system.title,
-            version=len(b.events),
+            version=b.version,
             commands=b.commands,
             dice=b.started.dice.mode,
             rulings=dict(b.started.rulings),
@@ -406,7 +516,7 @@ class Service:
             else TablePlace(tournament=place.tournament, table=place.table, round=place.round),
             origin=b.started.origin,
             last_command=b.last_command,
-            voided=len(voided_commands([e.event for e in b.events])),
+            voided=b.voided,
             fair=self._fair_info(b),
         )
 
@@ -455,20 +565,30 @@ class Service:
         return "playing" if b.commands else "waiting"
 
     def _legal(self, b: _Battle) -> list[Any]:
-        state = self._state(b, len(b.events))
-        return list(b.system.legal_commands(state, b.started.rulings))
+        """The commands the rules allow after the battle's last event (worked out once)."""
+        if b._options is None:
+            state = self._state(b, b.version)
+            b._options = list(b.system.legal_commands(state, b.started.rulings))
+        return b._options
 
     def _state(self, b: _Battle, position: int) -> Any:
-        """The battle's state right after ``position``, through the store's read models (the
-        nearest snapshot and the events after it); ``fold_battle`` over the events read when the
-        store cannot say (the battle moved or was edited since they were read)."""
+        """The battle's state right after ``position``: after its last event, the state kept
+        with it once known; else through the store's read models (the nearest snapshot and the
+        events after it); ``fold_battle`` over the events read when the store cannot say (the
+        battle moved or was edited since they were read)."""
+        if position == b.version and b.head_state is not None:
+            return b.head_state
         try:
             at = self.store.state_at(b.id, position)
         except (BlowByBlowError, ValueError):
             at = None
         if at is not None and at.of == len(b.events):
-            return at.state
-        return fold_battle(b.system, [e.event for e in b.events], position)
+            state = at.state
+        else:
+            state = fold_battle(b.system, [e.event for e in b.events], position)
+        if position == b.version:
+            b.head_state = state
+        return state
 
     def legal(self, battle: UUID) -> LegalOptions:
         b = self.read(battle)
@@ -614,6 +734,7 @@ class Service:
                 409, "battle", "contributions go to a fair battle", f"battle {battle} is not fair"
             )
         try:
+            self._forget(battle)  # whatever comes of it, read it again next time
             logged = contribute(self.store, battle, req.contributions)
         except StaleVersion as e:
             raise ApiError(409, "version", "give it to the battle as it stands", str(e)) from None
@@ -671,9 +792,30 @@ class Service:
 
     def play(self, battle: UUID, req: PlayCommand) -> PlayResult:
         """Adjudicate one command against the battle as it stands; write its events in one
-        transaction only if it completes, every typed die is used and nobody wrote first."""
-        b = self.read(battle)
-        version = len(b.events)
+        transaction only if it completes, every typed die is used and nobody wrote first.
+
+        The battle as this process last saw it is taken as it stands, unread: the append at its
+        version is the check (the store refuses it if anyone wrote since). Then, or when the
+        player saw another version, the battle is read; a command sent without a version is
+        adjudicated again from what was read."""
+        kept = self._kept(battle)
+        if kept is not None and req.version in (None, kept.version):
+            try:
+                return self._play(kept, req)
+            except _Behind as e:
+                if req.version is not None:
+                    raise ApiError(
+                        409, "version", "play from the battle as it stands", str(e)
+                    ) from None
+        try:
+            return self._play(self.read(battle), req)
+        except _Behind as e:
+            raise ApiError(409, "version", "play from the battle as it stands", str(e)) from None
+
+    def _play(self, b: _Battle, req: PlayCommand) -> PlayResult:
+        """``play`` from ``b``: _Behind when the store is past it (nothing written)."""
+        battle = b.id
+        version = b.version
         if b.sealed:
             raise ApiError(
                 409,
@@ -728,12 +870,16 @@ class Service:
         try:
             logged = self.store.append(battle, b.system.id, version, result.events)
         except StaleVersion as e:
-            raise ApiError(409, "version", "play from the battle as it stands", str(e)) from None
+            self._forget(battle)
+            raise _Behind(str(e)) from None
         except StoreError as e:
+            self._forget(battle)
             raise ApiError(
                 409, "battle", "a sealed battle takes no more commands", str(e)
             ) from None
-        rows = event_rows(b.system, [*b.events, *logged])[version:]
+        self._keep(b.grown(logged, result.state))
+        # the command's own rows: none of its events is voided yet
+        rows = [event_row(b.system, e, result.index) for e in logged]
         return PlayResult(
             status="played",
             version=version + len(logged),
@@ -830,6 +976,7 @@ class Service:
             )
         who = f"{req.by.strip()} ({by})" if req.by.strip() else by
         try:
+            self._forget(battle)  # whatever comes of it, read it again next time
             logged = void_command(
                 self.store, battle, command=req.command, by=who, reason=req.reason
             )
@@ -911,6 +1058,7 @@ class Service:
                 "this server has no signing key: start it with `bxb serve --key PATH`",
             )
         try:
+            self._forget(battle)  # whatever comes of it, read it again next time
             logged = seal_battle(self.store, battle, self.key)
         except (JudgingError, StaleVersion, StoreError) as e:
             raise ApiError(409, "battle", "a seal closes a battle that verifies", str(e)) from None

@@ -112,6 +112,7 @@ class _Database:
         self._lock = threading.Lock()
         self._sqlite: sqlite3.Connection | None = None
         self._pg_url = ""
+        self._pg: Any = None
         if module == "eventsourcing.postgres":
             assert spec is not None
             self._pg_url = spec
@@ -138,8 +139,19 @@ class _Database:
             return
         import psycopg  # the postgres extra
 
-        with psycopg.connect(self._pg_url) as conn, conn.cursor() as pg:
-            yield _Cursor(pg, "%s")
+        # One connection kept for the process, serialised by the lock (the register is read
+        # once per token and battle, then from memory): a connection made for each query costs
+        # the server several milliseconds. A broken one is made again at the next query.
+        with self._lock:
+            if self._pg is None or self._pg.closed or self._pg.broken:
+                self._pg = psycopg.connect(self._pg_url, autocommit=True)
+            try:
+                with self._pg.transaction(), self._pg.cursor() as pg:
+                    yield _Cursor(pg, "%s")
+            except psycopg.OperationalError:
+                self._pg.close()
+                self._pg = None
+                raise
 
 
 class _Cursor:
