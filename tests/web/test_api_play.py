@@ -11,6 +11,7 @@ import json
 import threading
 import zipfile
 from typing import Any
+from uuid import UUID
 
 import httpx
 import pytest
@@ -19,9 +20,13 @@ from typer.testing import CliRunner
 from web_helpers import Client, Site, bearer, live_server
 
 from blowbyblow.cli.main import app as cli
+from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.codec import to_builtins
 from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.store import BattleStore
 from blowbyblow.replay.whatif import what_if
+from blowbyblow.web.app import create_app
+from blowbyblow.web.tournament import TournamentStore
 
 from bxbtest import tamper
 
@@ -331,3 +336,46 @@ def test_live_updates_reach_a_listener_as_events_land(site: Site) -> None:
         note = json.loads(heard[0][5:])
         assert note["kind"] == "played" and note["battle"] == battle
         assert note["version"] == r.json()["version"]
+
+
+def test_a_server_that_kept_a_battle_sees_what_another_wrote_behind_it(
+    site: Site, client: Client, seeded_battle: str
+) -> None:
+    """The server keeps each battle at its head in memory. Another server on the same store
+    (a second worker, another machine on PostgreSQL) writes a command behind it: the first
+    must read the new head, refuse a command adjudicated from the version it had (409, nothing
+    written), adjudicate one sent without a version from the new head, and the battle must
+    verify with every command numbered once."""
+    table = bearer(site.tables[1])
+    seen = client.get(f"/api/battles/{seeded_battle}/legal").json()  # now kept in memory
+    other = BattleStore(site.db)
+    with TestClient(
+        create_app(other, TournamentStore(site.db), key=site.key, reading="open")
+    ) as second:
+        r = second.post(
+            f"/api/battles/{seeded_battle}/commands",
+            json={"option": 0, "version": seen["version"]},
+            headers=table,
+        )
+        assert r.status_code == 201, r.text
+    behind = other.version(UUID(seeded_battle))
+    assert behind > seen["version"]
+
+    now = client.get(f"/api/battles/{seeded_battle}/legal").json()
+    assert now["version"] == behind
+    r = client.post(
+        f"/api/battles/{seeded_battle}/commands",
+        json={"option": 0, "version": seen["version"]},
+        headers=table,
+    )
+    assert r.status_code == 409, r.text
+    assert site.store.version(UUID(seeded_battle)) == behind  # nothing written
+
+    r = client.post(f"/api/battles/{seeded_battle}/commands", json={"option": 0}, headers=table)
+    assert r.status_code == 201, r.text
+    assert r.json()["events"][0]["position"] == behind + 1
+    events = site.store.read(UUID(seeded_battle))
+    numbers = [e.event.index for e in events if isinstance(e.event, CommandIssued)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) == 3
+    verdict = client.get(f"/api/battles/{seeded_battle}/verify").json()
+    assert verdict["ok"], verdict
