@@ -4,6 +4,9 @@ finding a battle, printing a log. Commands live in their own modules (``cli/batt
 
 from __future__ import annotations
 
+import copy as _copy
+import os
+import shutil
 import sys
 import traceback
 from collections.abc import Sequence
@@ -14,9 +17,15 @@ from uuid import UUID
 
 import msgspec
 import typer
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+from typer import _click as click  # typer carries its own click
+from typer._click.core import ParameterSource
 from typer.core import TyperGroup
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
+from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import to_builtins
 from blowbyblow.replay.judging import default_key_dir
@@ -36,8 +45,14 @@ INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in bxb, not something the user did
 
 
 class Options:
+    """The options every command shares, as given before or after the command's name."""
+
     db: str | None = None
     debug: bool = False
+    log_json: bool = False
+    log_level: str | None = None
+    quiet: bool = False
+    narrating: bool = False  # the command prints each rule step in words: log only when asked
 
 
 OPTS = Options()
@@ -88,7 +103,16 @@ def _os_error(error: OSError) -> str:
 class GuardedGroup(TyperGroup):
     """The ``bxb`` group: whatever goes wrong ends in one ``error:`` line on standard error and
     an exit code (2: a usage error; 1: bad input, a store that cannot be used; 70: a bug), never
-    a traceback; ``--debug`` (or BXB_DEBUG=1) shows the traceback as well."""
+    a traceback; ``--debug`` (or BXB_DEBUG=1) shows the traceback as well.
+
+    Its shared options (``--db``, ``--debug``, the logging ones) are accepted after a command's
+    name as well as before it: ``bxb demo --db x.db`` as ``bxb --db x.db demo``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        shared = [p for p in self.params if p.name in SHARED]
+        for command in _leaf_commands(self):
+            _add_shared_options(command, shared)
 
     def main(  # type: ignore[override]
         self,
@@ -113,6 +137,46 @@ class GuardedGroup(TyperGroup):
                 traceback.print_exc()
             typer.echo(f"error: {message}", err=True)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+# The group's options a command takes after its name too (not --version nor completion: they
+# act before any command).
+SHARED = ("db", "debug", "log_json", "log_level", "quiet")
+
+
+def _leaf_commands(group: TyperGroup) -> list[click.Command]:
+    found: list[click.Command] = []
+    for command in group.commands.values():
+        if isinstance(command, TyperGroup):
+            found += _leaf_commands(command)
+        else:
+            found.append(command)
+    return found
+
+
+def _add_shared_options(command: click.Command, shared: list[click.Parameter]) -> None:
+    """Copy the group's shared options onto ``command``, each setting ``OPTS`` when given on the
+    command line after the command's name (typer's click parses a command's options only after
+    the group's callback ran, so the callback below redoes what the group's did). A command with
+    an option of the same name keeps its own: `bxb record -q` silences its narration."""
+    taken = {p.name for p in command.params} | {o for p in command.params for o in p.opts}
+    for option in shared:
+        if option.name in taken or taken & set(option.opts):
+            continue
+        copy = _copy.copy(option)
+        copy.expose_value = False  # not an argument of the command's function
+        copy.envvar = None  # the environment was read once, by the group
+        copy.callback = _set_shared_option
+        copy.rich_help_panel = "Options for every command"  # type: ignore[attr-defined]
+        command.params.append(copy)
+
+
+def _set_shared_option(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    if ctx.get_parameter_source(param.name or "") is not ParameterSource.COMMANDLINE:
+        return value  # not given after the command: what was given before it stands
+    setattr(OPTS, param.name or "", value)
+    configure_logging()
+    return value
 
 
 def _usage_error(e: typer.TyperException) -> int:
@@ -205,13 +269,22 @@ def main_options(  # noqa: PLR0913 - typer makes each parameter a command-line o
 ) -> None:
     OPTS.db = db
     OPTS.debug = debug
-    if quiet and log_level:
+    OPTS.log_json = log_json
+    OPTS.log_level = log_level
+    OPTS.quiet = quiet
+    OPTS.narrating = ctx.invoked_subcommand in NARRATING
+    configure_logging()
+
+
+def configure_logging() -> None:
+    """Logging as the shared options say, wherever they were given."""
+    if OPTS.quiet and OPTS.log_level:
         fail("-q/--quiet and --log-level: give one of them")
-    quiet_default = ctx.invoked_subcommand in NARRATING and not log_json
-    level = log_level or ("warning" if quiet or quiet_default else "info")
+    quiet_default = OPTS.narrating and not OPTS.log_json
+    level = OPTS.log_level or ("warning" if OPTS.quiet or quiet_default else "info")
     if level.lower() not in ("debug", "info", "warning", "error"):
         fail(f"--log-level: expected debug, info, warning or error, not {level!r}")
-    logs.configure(json=log_json, level=level)
+    logs.configure(json=OPTS.log_json, level=level)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -233,6 +306,24 @@ def read_input(path: Path | str, what: str = "file") -> bytes:
         fail(f"{what} {path}: cannot be read ({e.strerror or e})", code=1)
 
 
+def scenario_argument(
+    path: Path | str, ruleset: str | None = None, *, needs_actions: bool = True
+) -> AnyScenario:
+    """The scenario a command is given: a file, or standard input for ``-``."""
+    from blowbyblow.replay.scenario import MAX_FILE_BYTES, load_scenario, read_scenario
+
+    if str(path) == STDIO:
+        raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        return read_scenario(raw, "standard input", ruleset, needs_actions=needs_actions)
+    return load_scenario(path, ruleset, needs_actions=needs_actions)
+
+
+def no_stdin_here(path: Path | str | None, option: str, why: str) -> None:
+    """Refuse ``-`` where standard input or output is taken already (the table's prompt)."""
+    if path is not None and str(path) == STDIO:
+        fail(f"{option} -: {why}; name a file")
+
+
 def write_output(path: Path | str | None, data: bytes | str, *, replace: bool = True) -> None:
     """Write ``data`` to ``path``, or to standard output for ``-`` or None. With ``replace``
     False an existing file is refused, untouched."""
@@ -246,8 +337,8 @@ def write_output(path: Path | str | None, data: bytes | str, *, replace: bool = 
         fail(f"{target} already exists: name another file (or remove it first)", code=1)
     try:
         target.write_bytes(raw)
-    except OSError as e:
-        fail(f"{target}: cannot be written ({e.strerror or e})", code=1)
+    except OSError as e:  # a missing folder, a folder named as the file: said as for any file
+        fail(_os_error(e) if e.filename else f"{target}: cannot be written ({e})", code=1)
 
 
 def open_store(db: str | None = None) -> BattleStore:
@@ -289,6 +380,44 @@ def warn_if_broken(battle: UUID, events: list[LoggedEvent]) -> int | None:
 
 BAD = "!!"  # marks the first event that breaks the chain in a printed log
 
+NARROW = 80  # assumed when standard output is not a terminal and COLUMNS does not say
+
+
+def output_width() -> int:
+    """The width text is wrapped at: the terminal's (COLUMNS when set); for a pipe or a file,
+    COLUMNS when set, else 80."""
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size((NARROW, 24)).columns
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else NARROW
+
+
+def console() -> Console:
+    """Rich's console for standard output, at ``output_width()`` (NO_COLOR honoured by Rich)."""
+    return Console(width=output_width(), highlight=False)
+
+
+def print_wrapped(out: Console, prefix: str, body: str | Text, hang: int | None = None) -> None:
+    """``prefix`` then ``body`` wrapped at the console's width, each further line indented by
+    ``hang`` (default: under the body); a word longer than a line (a hash) is folded."""
+    if isinstance(body, str) and "\n" not in body and cell_len(prefix + body) <= out.width:
+        typer.echo(prefix + body)  # fits: printed as it is, 40 times faster than Rich's wrap
+        return
+    text = body if isinstance(body, Text) else Text(body)
+    indent = len(prefix) if hang is None else hang
+    width = max(out.width - max(len(prefix), indent), 20)
+    for n, line in enumerate(text.wrap(out, width, overflow="fold")):
+        line.rstrip()
+        out.print(Text.assemble(prefix if n == 0 else " " * indent, line), soft_wrap=True)
+
+
+def say(text: str, hang: int = 2) -> None:
+    """A line of prose on standard output, wrapped at the width, further lines indented."""
+    print_wrapped(console(), "", text, hang=hang)
+
+
+LOG_INDENT = 7  # "  123!!": the position, then the first-bad mark or two spaces
+
 
 def print_log(events: list[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
     from blowbyblow.replay.narrate import narrate
@@ -298,9 +427,10 @@ def print_log(events: list[LoggedEvent], as_json: bool = False, bad: int | None 
     first = events[0].event
     assert isinstance(first, BattleStarted)
     ruleset = get_game_system(first.ruleset)
+    out = None if as_json else console()
     for logged in events:
         ev = logged.event
-        if as_json:
+        if out is None:
             line: dict[str, Any] = {"position": logged.position, "type": type(ev).__name__}
             if isinstance(ev, RuleEvent):
                 line["rule"] = ev.rule
@@ -309,7 +439,7 @@ def print_log(events: list[LoggedEvent], as_json: bool = False, bad: int | None 
             typer.echo(msgspec.json.encode(line).decode())
         else:
             mark = BAD if logged.position == bad else "  "
-            typer.echo(f"{logged.position:>5}{mark}{narrate(ruleset, ev)}")
+            print_wrapped(out, f"{logged.position:>5}{mark}", narrate(ruleset, ev), LOG_INDENT)
 
 
 def _verdict(report: Report) -> str:

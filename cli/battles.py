@@ -14,17 +14,24 @@ from rich.text import Text
 
 from blowbyblow.cli.app import (
     BAD,
+    LOG_INDENT,
     OPTS,
     _battle,
     _events,
     _verdict,
     app,
+    console,
     fail,
+    no_stdin_here,
     open_store,
     print_log,
+    print_wrapped,
+    say,
+    scenario_argument,
     warn_if_broken,
 )
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
+from blowbyblow.domain.system import AnyScenario, GameSystem
 from blowbyblow.projections.battle import VoidedCommand, voided_commands
 from blowbyblow.replay.codec import encode_json, to_builtins
 from blowbyblow.replay.judging import (
@@ -47,6 +54,7 @@ if TYPE_CHECKING:  # the rest is imported where used: `bxb at` loads what it use
 def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List the game systems and their rulings (name, default, choices)."""
     rows = []
+    out = console()
     for r in game_systems().values():
         rows.append(
             {
@@ -61,16 +69,24 @@ def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
             }
         )
         if not as_json:
-            typer.echo(f"{r.id} {r.version}: {r.title}  (rules: {r.rulebook.title})")
-            for x in r.rulings:
-                typer.echo(
-                    f"    {x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} "
-                    f"({r.rulebook.cite(x.rule)})"
-                )
-                if x.note:
-                    typer.echo(f"        why a ruling: {x.note}")
+            _print_ruleset(out, r)
     if as_json:
         typer.echo(encode_json(rows).decode())
+
+
+def _print_ruleset(out: Console, r: GameSystem[Any, Any, Any]) -> None:
+    print_wrapped(out, "", f"{r.id} {r.version}: {r.title}  (rules: {r.rulebook.title})", 4)
+    for x in r.rulings:
+        line = f"{x.name} = {x.default}  [{' | '.join(x.choices)}]  {x.summary} "
+        print_wrapped(out, "    ", f"{line}({r.rulebook.cite(x.rule)})", 8)
+        if x.note:
+            print_wrapped(out, "        ", f"why a ruling: {x.note}")
+
+
+def _scenario_to_record(scenario: Path, ruleset: str | None, dice: str | None) -> AnyScenario:
+    if dice == "physical":
+        no_stdin_here(scenario, "scenario", "the dice are typed on standard input")
+    return scenario_argument(scenario, ruleset)
 
 
 def _dice_option(spec: str | None) -> DiceSource | None:
@@ -159,7 +175,7 @@ def _print_fair_start(events: list[LoggedEvent]) -> None:
 
 @app.command("record")
 def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line option
-    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file (-: standard input).")],
     dice: Annotated[
         str | None,
         typer.Option(
@@ -236,7 +252,7 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
 
     signing = table_key(key)
     try:
-        sc = load_scenario(scenario, ruleset)
+        sc = _scenario_to_record(scenario, ruleset, dice)
         if label:
             sc = msgspec.structs.replace(sc, label=label)
         source = _dice_option(dice)
@@ -332,9 +348,9 @@ def cmd_demo(
     print_log(rec.events)
     report = verify_battle(store, rec.battle)
     typer.echo("")
-    typer.echo(f"battle {rec.battle} ({scenario.label!r}) recorded in {store_name()}")
-    typer.echo(_verdict(report))
-    typer.echo("next: `bxb log`, `bxb at POSITION`, `bxb verify`, `bxb battles`")
+    say(f"battle {rec.battle} ({scenario.label!r}) recorded in {store_name()}")
+    say(_verdict(report))
+    say("next: `bxb log`, `bxb at POSITION`, `bxb verify`, `bxb battles`")
     if not report.ok:
         raise typer.Exit(1)
 
@@ -376,17 +392,33 @@ def cmd_battles(
     except BlowByBlowError as e:
         fail(str(e), code=1)
     now = datetime.datetime.now(datetime.UTC)
+    out = None if as_json else console()
     for b in battles:
         shown = battle_status(b, now, abandoned_after)
-        if as_json:
+        if out is None:
             row = {"battle": str(b.battle), "ruleset": b.ruleset, "label": b.label, **shown}
             typer.echo(encode_json(row).decode())
         else:
-            typer.echo(
-                f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  "
-                f"{shown['status']:<9} {shown['commands']:>3} played {shown['voided']:>2} voided  "
-                f"{shown['dice']:<8} {VERIFIED[b.verified]:<10} {b.label}"
-            )
+            _print_battle(out, b, shown)
+
+
+def _print_battle(out: Console, b: BattleInfo, shown: dict[str, Any]) -> None:
+    """One line when it fits the width; else the id, status and verdict first, the rest wrapped
+    under it."""
+    counts = f"{shown['commands']:>3} played {shown['voided']:>2} voided  {shown['dice']:<8}"
+    wide = (
+        f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  {shown['status']:<9} "
+        f"{counts} {VERIFIED[b.verified]:<10} {b.label}"
+    )
+    if len(wide) <= out.width:
+        out.print(Text(wide), soft_wrap=True)
+        return
+    out.print(Text(f"{b.battle}  {shown['status']:<9} {VERIFIED[b.verified]:<10} {b.ruleset}"))
+    rest = (
+        f"{shown['events']} events, {shown['commands']} played, {shown['voided']} voided, "
+        f"{shown['dice']} dice: {b.label}"
+    )
+    print_wrapped(out, "    ", rest)
 
 
 VERIFIED = {True: "verified", False: "FAILED", None: "unverified"}
@@ -467,23 +499,23 @@ def print_struck_log(
     first = events[0].event
     assert isinstance(first, BattleStarted)
     ruleset = get_game_system(first.ruleset)
-    console = Console(highlight=False, soft_wrap=True)
+    out = console()
     for logged in events:
         text = narrate(ruleset, logged.event)
         void = next((v for v in voided if v.covers(logged.position)), None)
-        mark = BAD if logged.position == bad else "  "
+        prefix = f"{logged.position:>5}{BAD if logged.position == bad else '  '}"
         if void is None:
-            console.print(Text(f"{logged.position:>5}{mark}{text}"))
+            print_wrapped(out, prefix, text, LOG_INDENT)
             continue
         why = f"  (voided at {void.voided_at} by {void.by}: {void.reason})"
         tail = why if logged.position == void.first else ""
-        if console.is_terminal:
-            line = Text(f"{logged.position:>5}{mark}")
+        if out.is_terminal:
+            line = Text()
             line.append(text, style="strike")
             line.append(tail)
         else:
-            line = Text(f"{logged.position:>5}{mark}[voided] {text}{tail}")
-        console.print(line)
+            line = Text(f"[voided] {text}{tail}")
+        print_wrapped(out, prefix, line, LOG_INDENT)
 
 
 @app.command("at")

@@ -5,6 +5,7 @@ inclusion and consistency proofs) and ``bxb check-proof`` (a kept proof checked 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +14,7 @@ from uuid import UUID
 import msgspec
 import typer
 
-from blowbyblow.cli.app import KeyOption, _battle, app, fail, open_store
+from blowbyblow.cli.app import STDIO, KeyOption, _battle, app, fail, open_store
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.judging import default_key_dir, load_private_key, load_public_key
 from blowbyblow.replay.merkle import (
@@ -39,6 +40,15 @@ _MAX_FILE = 16 * 1024 * 1024  # a receipt or proof file is small; refuse to read
 
 
 def _read_text(path: Path, what: str) -> str:
+    """A small text file's text, or standard input's for ``-``."""
+    if str(path) == STDIO:
+        raw = sys.stdin.buffer.read(_MAX_FILE + 1)
+        if len(raw) > _MAX_FILE:
+            fail(f"{what} -: larger than {_MAX_FILE // (1024 * 1024)} MiB; expected a small text")
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            fail(f"{what} -: standard input is not UTF-8 text")
     try:
         if path.stat().st_size > _MAX_FILE:
             fail(
@@ -124,7 +134,7 @@ def cmd_receipt(
 
 def _published(text_or_path: str, what: str) -> TreeHead:
     path = Path(text_or_path)
-    text = _read_text(path, what) if path.is_file() else text_or_path
+    text = _read_text(path, what) if path.is_file() or text_or_path == STDIO else text_or_path
     try:
         return parse_tree_head(text)
     except MerkleError as e:
@@ -160,7 +170,8 @@ def cmd_root(
         typer.Option(
             "--since",
             help="A root published earlier ('bxb-root-v1 SIZE ROOT', or the file `bxb root --json` "
-            "wrote): check the store still gives it and print the consistency proof to today's root.",
+            "wrote, or - to read it from standard input): check the store still gives it and print "
+            "the consistency proof to today's root.",
         ),
     ] = None,
     as_json: Annotated[
@@ -206,7 +217,10 @@ def msgspec_json(obj: object) -> str:
 
 @app.command("check-proof")
 def cmd_check_proof(
-    file: Annotated[Path, typer.Argument(help="A proof `bxb root --proof` or `--since` printed.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A proof `bxb root --proof` or `--since` printed (-: standard input)."),
+    ],
     root: Annotated[
         str | None,
         typer.Option(

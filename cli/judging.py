@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from blowbyblow.cli.app import (
+    STDIO,
     KeyOption,
     _battle,
     _events,
@@ -18,7 +18,9 @@ from blowbyblow.cli.app import (
     app,
     fail,
     open_store,
+    read_input,
     warn_if_broken,
+    write_output,
 )
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
@@ -62,7 +64,10 @@ def cmd_verify(
         str | None, typer.Argument(help="Battle id, prefix or label (default: every battle).")
     ] = None,
     file: Annotated[
-        Path | None, typer.Option("--file", help="Verify an exported file instead of the store.")
+        Path | None,
+        typer.Option(
+            "--file", help="Verify an exported file (-: standard input) instead of the store."
+        ),
     ] = None,
     public_key: Annotated[
         list[str] | None,
@@ -74,8 +79,8 @@ def cmd_verify(
         list[Path] | None,
         typer.Option(
             "--receipt",
-            help="A file of receipts (`bxb receipt`): check the log still holds each receipted "
-            "head; repeatable.",
+            help="A file of receipts (`bxb receipt`; -: standard input): check the log still "
+            "holds each receipted head; repeatable.",
         ),
     ] = None,
     receipt_key: Annotated[
@@ -90,11 +95,7 @@ def cmd_verify(
     trusted = _trusted(public_key)
     receipts, signers = load_receipts(receipt or []), receipt_keys(receipt_key)
     if file is not None:
-        try:
-            text = file.read_bytes()
-        except OSError as e:
-            fail(f"{file}: cannot read: {e.strerror}")
-        read = read_export(text, trusted)
+        read = read_export(read_input(file, "--file"), trusted)
         typer.echo(_verdict(read.report))
         if not show_receipts(read.events, receipts, signers) or not read.report.ok:
             raise typer.Exit(1)
@@ -197,7 +198,8 @@ def cmd_export(
         str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="File to write (default: standard output).")
+        Path | None,
+        typer.Option("--out", "-o", help="File to write (default or -: standard output)."),
     ] = None,
 ) -> None:
     """Write a battle as a self-contained JSON Lines record (setup, events, rules, hash chain, seal)."""
@@ -208,16 +210,14 @@ def cmd_export(
         data = export_battle(store, bid)
     except BlowByBlowError as e:
         fail(str(e))
-    if out is None:
-        sys.stdout.write(data.decode())
-    else:
-        out.write_bytes(data)
+    write_output(out, data)
+    if out is not None and str(out) != STDIO:
         typer.echo(f"exported battle {bid} to {out}", err=True)
 
 
 @app.command("import")
 def cmd_import(
-    file: Annotated[Path, typer.Argument(help="An exported JSON Lines file.")],
+    file: Annotated[Path, typer.Argument(help="An exported JSON Lines file (-: standard input).")],
     public_key: Annotated[
         list[str] | None, typer.Option("--public-key", help="Require a seal by this key.")
     ] = None,
@@ -225,10 +225,7 @@ def cmd_import(
     """Verify an exported battle completely, then add it to the store; a file that fails is refused
     and nothing is written."""
     trusted = _trusted(public_key)
-    try:
-        text = file.read_bytes()
-    except OSError as e:
-        fail(f"{file}: cannot read: {e.strerror}")
+    text = read_input(file, "exported file")
     store = open_store()
     try:
         read = import_battle(store, text, trusted)

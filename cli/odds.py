@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from blowbyblow.cli.app import _battle, _events, app, fail, open_store
+from blowbyblow.cli.app import _battle, _events, app, fail, open_store, scenario_argument
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.replay.codec import encode_json
 from blowbyblow.replay.luck import DEFAULT_LUCK_SAMPLES, HowToJudge, Luck, luck_of
@@ -32,7 +32,6 @@ from blowbyblow.replay.odds import (
     scenario_odds,
 )
 from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.scenario import load_scenario
 
 BAR = 24  # characters of a full bar
 BUDGET_HELP = "Runs of the rules allowed for the exact odds; past it, Monte Carlo."
@@ -149,7 +148,8 @@ PolicyOption = Annotated[
 @app.command("odds")
 def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line option
     scenario: Annotated[
-        Path | None, typer.Argument(help="Scenario TOML file (or use --battle).")
+        Path | None,
+        typer.Argument(help="Scenario TOML file (-: standard input), or use --battle."),
     ] = None,
     command: Annotated[
         int, typer.Option("--command", help="The scenario's action to weigh, from 1.")
@@ -212,7 +212,7 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     )
     try:
         if scenario is not None:
-            sc = load_scenario(scenario)
+            sc = scenario_argument(scenario)
             how = _how(policy or "scripted", sc.choices, base)
             odds = scenario_odds(sc, command, how)
             title = sc.label

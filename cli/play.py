@@ -36,7 +36,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Word
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 
-from blowbyblow.cli.app import _battle, app, fail, open_store
+from blowbyblow.cli.app import _battle, app, fail, no_stdin_here, open_store
 from blowbyblow.cli.judging import who_am_i
 from blowbyblow.domain.core import (
     BattleStarted,
@@ -1044,6 +1044,8 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
         fail("give a setup file to start a battle, or --battle ID to resume one (not both)")
     if fair and dice is not None:
         fail("--fair makes its own secret seed; do not combine it with --dice")
+    no_stdin_here(setup, "setup", "the table's commands and dice are typed on standard input")
+    no_stdin_here(receipts, "--receipts", "the receipts are shown on standard output already")
     signing = table_key(key)
     fairly = _fair_option(
         fair, setup is not None, judge_key, contribution, signing if key is not None else None

@@ -220,6 +220,15 @@ def load_scenario(
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise ScenarioError(f"{p}: cannot read: {e.strerror or e}") from None
+    return read_scenario(raw, str(p), ruleset, needs_actions=needs_actions)
+
+
+def read_scenario(
+    raw: bytes, name: str, ruleset: str | None = None, *, needs_actions: bool = True
+) -> AnyScenario:
+    """A scenario from its bytes (a file's, or standard input's); ``name`` names it in errors.
+    ``raw`` may be read with one byte more than the bound, to tell a file too large."""
+    p = name
     if len(raw) > MAX_FILE_BYTES:
         raise ScenarioError(
             f"{p}: larger than {MAX_FILE_BYTES // 1024} KiB; expected a scenario file "
@@ -242,4 +251,4 @@ def load_scenario(
         ) from None
     if ruleset is not None:
         data["ruleset"] = ruleset
-    return scenario_from_dict(data, str(p), needs_actions=needs_actions)
+    return scenario_from_dict(data, p, needs_actions=needs_actions)

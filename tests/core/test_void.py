@@ -226,7 +226,9 @@ def test_log_at_battles_void_and_diff_on_the_command_line(tmp_path: Path) -> Non
     lines = out.splitlines()
     struck = [line for line in lines if "[voided]" in line]
     assert len(struck) == void.last - void.first + 1  # not a terminal: a plain mark
-    assert "(voided at" in struck[0] and "wrong target" in struck[0]
+    first = lines.index(struck[0])  # the first voided event, with its wrapped lines
+    entry = " ".join(" ".join(lines[first : first + 3]).split())
+    assert "(voided at" in entry and "wrong target" in entry
     code, out = bxb(db, "log", "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["position"] for r in rows if "voided_at" in r] == list(

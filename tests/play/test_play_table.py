@@ -3,6 +3,7 @@ a closed terminal in the middle of a command, completion, seeded dice shown."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import sys
@@ -182,5 +183,12 @@ def test_bxb_log_strikes_a_voided_command_through_on_a_terminal(tmp_path: Path) 
     assert isinstance(shown, str)
     struck = [line for line in shown.splitlines() if "\x1b[9m" in line]  # SGR 9: strike
     assert struck and all("[voided]" not in line for line in struck)
-    assert "voided at" in struck[0] and "wrong charge" in struck[0]
+    lines = shown.splitlines()
+    first = lines.index(struck[0])
+    entry = [
+        lines[first],
+        *itertools.takewhile(lambda x: x.startswith(" " * 7), lines[first + 1 :]),
+    ]
+    said = " ".join(" ".join(entry).split())  # the entry, wrapped at the terminal's width
+    assert "voided at" in said and "wrong charge" in said
     assert "Command 2 (position" in shown and "voided by judge: wrong charge" in shown
