@@ -246,7 +246,6 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     from blowbyblow.replay.dice import InteractiveChoices, ScriptedChoices, SeededDice
     from blowbyblow.replay.fairness import FairnessError, StartedAndKept
     from blowbyblow.replay.receipts import sign_receipt
-    from blowbyblow.replay.scenario import load_scenario
     from blowbyblow.replay.service import record
     from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
 

@@ -48,7 +48,11 @@ def test_python_m_blowbyblow_is_bxb(tmp_path: Path) -> None:
 
 
 def test_completion_installs_and_completes_commands_rulesets_and_examples(tmp_path: Path) -> None:
-    env = environment(HOME=str(tmp_path), SHELL="/bin/bash")
+    # Typer finds the shell in the process tree (none under a job runner without a shell);
+    # its own switch for tests makes --install-completion take the shell's name instead.
+    env = environment(
+        HOME=str(tmp_path), SHELL="/bin/bash", _TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION="1"
+    )
     done = run("--install-completion", "bash", env=env)
     assert done.returncode == 0, done.stderr
     script = tmp_path / ".bash_completions" / "bxb.sh"
