@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from blowbyblow.cli.app import (
+    STDIO,
     KeyOption,
     _battle,
     _events,
@@ -19,6 +19,7 @@ from blowbyblow.cli.app import (
     fail,
     open_store,
     warn_if_broken,
+    write_output,
 )
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
@@ -100,7 +101,9 @@ def cmd_verify(
             raise typer.Exit(1)
         return
     store = open_store()
-    targets = [_battle(store, battle)] if battle else [b.battle for b in store.battles()]
+    targets = (
+        [_battle(store, battle)] if battle is not None else [b.battle for b in store.battles()]
+    )
     if not targets and not receipts:
         fail("the store holds no battles yet (try `bxb demo`)")
     failed = 0
@@ -111,7 +114,7 @@ def cmd_verify(
         failed += not report.ok
     if len(targets) > 1:
         typer.echo(f"{len(targets) - failed} of {len(targets)} battles verified")
-    held = show_receipts(store, receipts, signers, only=targets[0] if battle else None)
+    held = show_receipts(store, receipts, signers, only=targets[0] if battle is not None else None)
     if failed or not held:
         raise typer.Exit(1)
 
@@ -208,10 +211,8 @@ def cmd_export(
         data = export_battle(store, bid)
     except BlowByBlowError as e:
         fail(str(e))
-    if out is None:
-        sys.stdout.write(data.decode())
-    else:
-        out.write_bytes(data)
+    write_output(out, data)
+    if out is not None and str(out) != STDIO:
         typer.echo(f"exported battle {bid} to {out}", err=True)
 
 
@@ -229,7 +230,7 @@ def cmd_import(
         text = file.read_bytes()
     except OSError as e:
         fail(f"{file}: cannot read: {e.strerror}")
-    store = open_store()
+    store = open_store(create=True)
     try:
         read = import_battle(store, text, trusted)
     except (ExportError, BlowByBlowError) as e:

@@ -99,16 +99,38 @@ def test_db_at_a_folder_a_non_database_or_nothing(tmp_path: Path) -> None:
         ("", ("--db is empty", "expected")),
         (str(text / "x.sqlite"), ("cannot make its folder",)),
     ):
-        refused(*bxb("--db", db, "battles")[::2], *words)
+        refused(*bxb("--db", db, "demo")[::2], *words)
     assert text.read_bytes() == b"my notes, not a store\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("battles",),
+        ("verify",),
+        ("log",),
+        ("receipt", "--key", "judge.key"),
+        ("root",),
+        ("seal", "--key", "judge.key"),
+        ("luck",),
+        ("tournament", "list"),
+    ],
+)
+def test_a_command_that_reads_a_store_not_there_names_it_and_makes_nothing(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """A mistyped --db is named, not made: no empty store, no folder, left behind a refusal."""
+    db = tmp_path / "no-such-folder" / "battles.sqlite"
+    refused(*bxb("--db", str(db), *command)[::2], f"no store at {db}", "check --db")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_busy_timeout_must_be_a_number_of_seconds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BXB_BUSY_TIMEOUT", "soon")
-    refused(*bxb("--db", str(tmp_path / "s.sqlite"), "battles")[::2], "BXB_BUSY_TIMEOUT")
+    refused(*bxb("--db", str(tmp_path / "s.sqlite"), "demo")[::2], "BXB_BUSY_TIMEOUT")
 
 
 def test_a_postgresql_url_password_is_never_shown_even_with_a_raw_at_sign() -> None:

@@ -14,11 +14,15 @@ from pathlib import Path
 from fuzz_helpers import (
     Case,
     Tally,
+    TypedCase,
     demo_exports,
     export_cases,
     run_export,
     run_scenario,
+    run_typed,
     scenario_cases,
+    typed_cases,
+    typed_setups,
 )
 from hypothesis import HealthCheck, given, settings
 
@@ -77,3 +81,19 @@ def test_mutated_exports_are_verified_or_refused_cleanly(tmp_path: Path) -> None
 
     one()
     _check("exports", tally)
+
+
+def test_mutated_typed_commands_are_played_or_refused_cleanly(tmp_path: Path) -> None:
+    tally = Tally()
+    setups = typed_setups(tmp_path)
+
+    @_settings(15)
+    @given(case=typed_cases(setups))
+    def one(case: TypedCase) -> None:
+        run_typed(case, tmp_path, tally)
+
+    one()
+    _report("typed", tally)
+    findings = tally.findings()
+    assert not findings, f"{len(findings)} finding(s); the first:\n" + "\n---\n".join(findings[:3])
+    assert tally.accepted, tally.summary()
