@@ -1,10 +1,12 @@
 """The long fuzz run, by hand (never in CI):
 
-    python benchmarks/fuzz.py [--scenarios 10000] [--exports 5000] [--typed 2000] [--cli N]
+    python benchmarks/fuzz.py [--scenarios 10000] [--exports 5000] [--typed 2000] [--api 2000]
+                              [--cli N]
                               [--hang-seconds 5]
 
 Runs tests/fuzz/ with thousands of random mutations of every shipped scenario, of every demo's
-export and of the commands typed at `bxb play`'s prompt, and every bad command-line argument of
+export, of the commands typed at `bxb play`'s prompt and of the tournament server's command API
+requests, and every bad command-line argument of
 tests/fuzz/cli_args.py (the suite runs a few dozen of each, the same each time; 0 skips one),
 and prints what they gave:
 mutations tried, accepted, refused, and the findings, each of which must be 0: tracebacks
@@ -28,6 +30,7 @@ TESTS = {
     "scenarios": "test_fuzz.py::test_mutated_scenarios_are_recorded_or_refused_cleanly",
     "exports": "test_fuzz.py::test_mutated_exports_are_verified_or_refused_cleanly",
     "typed": "test_fuzz.py::test_mutated_typed_commands_are_played_or_refused_cleanly",
+    "api": "test_fuzz.py::test_mutated_api_requests_are_played_or_refused_cleanly",
     "cli": "test_fuzz_cli.py::test_bad_arguments_to_every_command_are_refused_cleanly",
 }
 
@@ -66,6 +69,9 @@ def main() -> int:
         "--typed", type=int, default=2_000, help="typed commands at `bxb play`'s prompt"
     )
     parser.add_argument(
+        "--api", type=int, default=2_000, help="requests to the tournament server's command API"
+    )
+    parser.add_argument(
         "--cli",
         type=int,
         default=100_000,
@@ -79,6 +85,7 @@ def main() -> int:
         ("scenarios", args.scenarios),
         ("exports", args.exports),
         ("typed", args.typed),
+        ("api", args.api),
         ("cli", args.cli),
     )
     for test, examples in runs:

@@ -373,3 +373,32 @@ def test_hostile_exports_fail_verify_and_import_with_nothing_written(
         assert "verify FAILED" in out and "position" in out, (name, out)
         refused(*bxb("--db", str(db), "import", str(path))[::2], "refused")
         assert events_in(db) == 0, name
+
+
+# --- what the fuzzing of every command's arguments found (tests/fuzz/cli_args.py) ---------------
+
+
+def test_export_over_the_store_itself_is_refused(store: Path) -> None:
+    before = store.read_bytes()
+    for target in (store, Path(f"{store}-wal")):
+        if target.exists():
+            line = refused(*bxb("--db", str(store), "export", "-o", str(target))[::2])
+            assert "is the store itself" in line
+    assert store.read_bytes() == before
+    assert bxb("--db", str(store), "verify")[0] == 0
+
+
+@pytest.mark.parametrize("command", ["verify", "seal", "export", "log", "receipt", "luck"])
+def test_an_empty_battle_name_is_no_battle_at_all(store: Path, command: str) -> None:
+    """`bxb seal "$BATTLE"` with the variable unset: every id starts with "", so the empty name
+    was the store's only battle (or all of them, for verify)."""
+    before = events_in(store)
+    refused(*bxb("--db", str(store), command, "")[::2], "the battle named is empty")
+    assert events_in(store) == before
+
+
+def test_an_argument_that_is_not_utf_8_is_named(store: Path) -> None:
+    """A byte that is not UTF-8 on the command line reaches Python as a lone surrogate; a seed
+    cannot be hashed from it."""
+    line = refused(*bxb("--db", str(store), "luck", "--seed", "\udcff", "--samples", "2")[::2])
+    assert "not UTF-8" in line

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import typer
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fuzz_helpers import REPO, Tally, bxb
 
 from blowbyblow.cli.main import app
@@ -70,6 +72,13 @@ def make_workspace(folder: Path) -> Workspace:
         assert ran.code == 0 and ran.crash is None, (step, ran.err, ran.crash)
         if n in outputs:
             (folder / outputs[n]).write_text(ran.out, encoding="utf-8")
+    (folder / "locked.key").write_bytes(  # a key protected by a password bxb never asks for
+        Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"secret"),
+        )
+    )
     (folder / "notes.txt").write_text("my notes, not a store\n", encoding="utf-8")
     (folder / "binary.bin").write_bytes(b"\xff\xfe\x00\x01 not utf-8 \xc3")
     (folder / "empty").write_bytes(b"")
@@ -172,6 +181,8 @@ def bad_values(ws: Workspace) -> dict[str, str]:
         "an export": ws.path("sealed.jsonl"),
         "a private key": ws.path("keys/judge.key"),
         "a public key": ws.path("keys/judge.pub"),
+        "a password-protected key": ws.path("locked.key"),
+        "an escrow key": ws.path("keys/judge.escrow.pub"),
         "receipts": ws.path("receipts.txt"),
         "/dev/null": "/dev/null",
         "huge number": "9" * 30,

@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+from api_fuzz import ApiCase, api_cases, run_api, server
 from fuzz_helpers import (
     Case,
     Tally,
@@ -97,3 +98,18 @@ def test_mutated_typed_commands_are_played_or_refused_cleanly(tmp_path: Path) ->
     findings = tally.findings()
     assert not findings, f"{len(findings)} finding(s); the first:\n" + "\n---\n".join(findings[:3])
     assert tally.accepted, tally.summary()
+
+
+def test_mutated_api_requests_are_played_or_refused_cleanly(tmp_path: Path) -> None:
+    """The tournament server's command API: a whole battle started, or one command played, from
+    a mutated body; never a 5xx answer, never a write on a refusal."""
+    tally = Tally()
+    with server(tmp_path) as site:
+
+        @_settings(12)
+        @given(case=api_cases())
+        def one(case: ApiCase) -> None:
+            run_api(case, site, tally)
+
+        one()
+    _check("api", tally)
