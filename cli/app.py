@@ -61,11 +61,8 @@ def explain(error: BaseException) -> tuple[str, int]:
             1,
         )
     if isinstance(error, UnicodeEncodeError):  # a non-UTF-8 byte typed in an argument
-        return (
-            f"an argument holds a byte that is not UTF-8 text ({error.object[error.start : error.end]!r}); "
-            "expected UTF-8 text",
-            1,
-        )
+        bad = error.object[error.start : error.end]
+        return f"an argument holds a byte that is not UTF-8 text ({bad!r}); expected UTF-8 text", 1
     if isinstance(error, OSError):
         return _os_error(error), 1
     if isinstance(error, ValueError) and "null byte" in str(error):

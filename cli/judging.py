@@ -200,7 +200,8 @@ def cmd_export(
         str | None, typer.Argument(help="Battle id, prefix or label (default: the latest).")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="File to write (default: standard output).")
+        Path | None,
+        typer.Option("--out", "-o", help="File to write (default, or -: standard output)."),
     ] = None,
 ) -> None:
     """Write a battle as a self-contained JSON Lines record (setup, events, rules, hash chain, seal)."""

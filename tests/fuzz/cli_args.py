@@ -20,7 +20,7 @@ from pathlib import Path
 import typer
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from fuzz_helpers import REPO, Tally, bxb
+from fuzz_helpers import REPO, Tally, bxb, stored_events
 
 from blowbyblow.cli.main import app
 
@@ -293,18 +293,22 @@ def _slots(argv: list[str], skip: int, options: list[str]) -> list[tuple[str, in
 
 
 def snapshot(ws: Workspace) -> dict[str, str]:
-    """What a refusal must leave as it was: every file in the workspace (the store by its
-    rows, which a reader may re-pack without changing), each by its digest."""
-    from fuzz_helpers import stored_events
-
-    found = {"store events": str(stored_events(ws.db))}
-    for root, _dirs, names in os.walk(ws.folder):
+    """What a refusal must leave as it was: every file in the workspace, a SQLite store by its
+    events (SQLite itself checkpoints, and makes and removes -wal and -shm files, as earlier runs'
+    connections close), any other file by its digest, and every folder."""
+    found = {}
+    for root, dirs, names in os.walk(ws.folder):
         for name in names:
             path = Path(root) / name
-            if path.name.startswith("store.sqlite"):
+            key = str(path.relative_to(ws.folder))
+            if name.endswith(("-wal", "-shm", "-journal")):
                 continue
-            found[str(path.relative_to(ws.folder))] = hashlib.sha256(path.read_bytes()).hexdigest()
-        for d in _dirs:
+            data = path.read_bytes()
+            if data.startswith(b"SQLite format 3\x00"):
+                found[key] = f"{stored_events(path)} events"
+            else:
+                found[key] = hashlib.sha256(data).hexdigest()
+        for d in dirs:
             found[str((Path(root) / d).relative_to(ws.folder)) + "/"] = "folder"
     return found
 

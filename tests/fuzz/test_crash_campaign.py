@@ -119,7 +119,7 @@ def new_battles(db: Path, before: set[str]) -> Added:
 
 
 def killed_runs(
-    folder: Path, base: Path | None, command: list[str], seed: int, kills: int = 4
+    folder: Path, base: Path | None, command: list[str], seed: int, kills: int = 3
 ) -> tuple[Added, list[Added]]:
     """Run ``command`` once whole on a copy of ``base``, then ``kills`` times, each on a fresh
     copy, killed at a random moment; the battles each run added (the whole run's first)."""
@@ -186,7 +186,7 @@ def test_record_fair_killed_at_random_leaves_a_start_named_as_such_or_the_whole_
     fair = ["--fair", "--judge-key", str(keys / "judge.escrow.pub")]
     sides = ["--contribution", "goliath=a", "--contribution", "escher=b"]
     command = ["record", "--quiet", *fair, *sides, str(SCENARIO)]
-    whole, killed = killed_runs(tmp_path, None, command, seed=19, kills=5)
+    whole, killed = killed_runs(tmp_path, None, command, seed=19, kills=4)
     ((_, commands, _),) = whole.values()  # its dice are fresh: its length differs each run
     assert commands > 0
     for added in killed:
