@@ -35,6 +35,7 @@ from blowbyblow.replay.store import (
     LoggedEvent,
     as_store_error,
     default_db_path,
+    is_postgres,
     store_label,
 )
 
@@ -72,6 +73,9 @@ def explain(error: BaseException) -> tuple[str, int]:
             "UTF-8 text file",
             1,
         )
+    if isinstance(error, UnicodeEncodeError):  # a non-UTF-8 byte typed in an argument
+        bad = error.object[error.start : error.end]
+        return f"an argument holds a byte that is not UTF-8 text ({bad!r}); expected UTF-8 text", 1
     if isinstance(error, OSError):
         return _os_error(error), 1
     if isinstance(error, ValueError) and "null byte" in str(error):
@@ -333,16 +337,56 @@ def write_output(path: Path | str | None, data: bytes | str, *, replace: bool = 
         sys.stdout.buffer.flush()
         return
     target = Path(path)
+    if _is_the_store(target):
+        fail(f"{target} is the store itself; expected another file to write to", code=1)
     if not replace and target.exists():
         fail(f"{target} already exists: name another file (or remove it first)", code=1)
     try:
         target.write_bytes(raw)
-    except OSError as e:  # a missing folder, a folder named as the file: said as for any file
-        fail(_os_error(e) if e.filename else f"{target}: cannot be written ({e})", code=1)
+    except (FileNotFoundError, IsADirectoryError) as e:  # a missing folder, a folder named
+        fail(_os_error(e), code=1)
+    except OSError as e:
+        fail(f"{target}: cannot be written ({e.strerror or e})", code=1)
 
 
-def open_store(db: str | None = None) -> BattleStore:
-    return BattleStore(db if db is not None else OPTS.db)
+def _is_the_store(target: Path) -> bool:
+    """Is ``target`` the SQLite store in use, or one of its -wal and -shm files? Written over, it
+    would be lost with every battle in it."""
+    db = OPTS.db if OPTS.db is not None else str(default_db_path())
+    if db == ":memory:" or is_postgres(db) or not target.exists():
+        return False
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        store_file = Path(db + suffix)
+        try:
+            if store_file.exists() and target.samefile(store_file):
+                return True
+        except OSError:  # unreadable or vanished: not the store we could lose
+            continue
+    return False
+
+
+def open_store(db: str | None = None, *, create: bool = False) -> BattleStore:
+    """The store of --db (or BXB_DB, or the default path). A command that only reads or adds to
+    what is there (``create`` False) refuses a SQLite file that does not exist, rather than make
+    an empty store (and its folders) as it fails: a mistyped --db is named, and nothing is
+    written; `bxb record`, `play`, `demo`, `import` and `serve` make the store when needed."""
+    spec = db if db is not None else OPTS.db
+    if not create:
+        require_store(spec)
+    return BattleStore(spec)
+
+
+def require_store(spec: str | None) -> None:
+    """Refuse (exit 1) a SQLite store file that does not exist: see ``open_store``."""
+    path = str(spec) if spec is not None else str(default_db_path())
+    if not path.strip() or path == ":memory:" or is_postgres(path):
+        return  # the store says what is wrong with an empty --db
+    if not Path(path).expanduser().exists():
+        fail(
+            f"no store at {path} yet, so no battles in it; expected a store that `bxb "
+            "record`, `bxb play` or `bxb demo` has made (check --db or BXB_DB)",
+            code=1,
+        )
 
 
 def _battle(store: BattleStore, ref: str | None) -> UUID:

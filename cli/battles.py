@@ -262,7 +262,7 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
             fail("--fair makes its own secret seed; do not combine it with --dice")
         if not fair and (judge_key or contribution):
             fail("--judge-key and --contribution go with --fair")
-        store = open_store()
+        store = open_store(create=True)
         choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
         if fair:
             rec = record(store, sc, choices=choices, fair=_fair_terms(judge_key, contribution))
@@ -331,7 +331,7 @@ def cmd_demo(
 
     try:
         rs = get_game_system(ruleset)
-        store = open_store()
+        store = open_store(create=True)
         scenario = rs.demo()
         base = scenario.label
         for attempt in range(1, 1000):

@@ -101,7 +101,9 @@ def cmd_verify(
             raise typer.Exit(1)
         return
     store = open_store()
-    targets = [_battle(store, battle)] if battle else [b.battle for b in store.battles()]
+    targets = (
+        [_battle(store, battle)] if battle is not None else [b.battle for b in store.battles()]
+    )
     if not targets and not receipts:
         fail("the store holds no battles yet (try `bxb demo`)")
     failed = 0
@@ -112,7 +114,7 @@ def cmd_verify(
         failed += not report.ok
     if len(targets) > 1:
         typer.echo(f"{len(targets) - failed} of {len(targets)} battles verified")
-    held = show_receipts(store, receipts, signers, only=targets[0] if battle else None)
+    held = show_receipts(store, receipts, signers, only=targets[0] if battle is not None else None)
     if failed or not held:
         raise typer.Exit(1)
 
@@ -199,7 +201,7 @@ def cmd_export(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="File to write (default or -: standard output)."),
+        typer.Option("--out", "-o", help="File to write (default, or -: standard output)."),
     ] = None,
 ) -> None:
     """Write a battle as a self-contained JSON Lines record (setup, events, rules, hash chain, seal)."""
@@ -226,7 +228,7 @@ def cmd_import(
     and nothing is written."""
     trusted = _trusted(public_key)
     text = read_input(file, "exported file")
-    store = open_store()
+    store = open_store(create=True)
     try:
         read = import_battle(store, text, trusted)
     except (ExportError, BlowByBlowError) as e:

@@ -35,6 +35,11 @@ from blowbyblow.replay.registry import get_game_system
 
 BAR = 24  # characters of a full bar
 BUDGET_HELP = "Runs of the rules allowed for the exact odds; past it, Monte Carlo."
+# Bounds on what a command may be asked to compute: a few minutes at most, never "for ever"
+# (docs/odds.md; a run or a sample is one adjudication, about a millisecond or a few).
+MAX_BUDGET = 1_000_000
+MAX_SAMPLES = 1_000_000
+MAX_LUCK_SAMPLES = 10_000  # per face of every roll past the budget
 
 
 def _bar(p: float) -> str:
@@ -195,8 +200,11 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     """The odds of one command: each fighter's or unit's status after it, wounds lost, the
     system's tallies, each side's loss, with the method used (exact, or Monte Carlo with 95%
     intervals); for a command whose dice are known, how unlikely what they gave was."""
-    if budget < 1 or samples < 0:
-        fail("--budget must be at least 1 and --samples at least 0")
+    if not 1 <= budget <= MAX_BUDGET or not 0 <= samples <= MAX_SAMPLES:
+        fail(
+            f"--budget must be 1 to {MAX_BUDGET:,} and --samples 0 to {MAX_SAMPLES:,}, "
+            f"not {budget} and {samples}"
+        )
     if (scenario is None) == (battle is None):
         fail("give a scenario FILE or --battle ID (not both)")
     if battle is None and (position is not None or next_action is not None):
@@ -272,8 +280,11 @@ def cmd_luck(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     """How lucky each side's dice were, over one battle or many (a tournament): each roll's
     luck (the share of its faces that would have left the side worse off), each side's mean,
     z-score, luck percentile and p-value against fair dice."""
-    if budget < 1 or samples < 1:
-        fail("--budget and --samples must be at least 1")
+    if not 1 <= budget <= MAX_BUDGET or not 1 <= samples <= MAX_LUCK_SAMPLES:
+        fail(
+            f"--budget must be 1 to {MAX_BUDGET:,} and --samples 1 to {MAX_LUCK_SAMPLES:,}, "
+            f"not {budget} and {samples}"
+        )
     if every and battles:
         fail("give battles or --all, not both")
     store = open_store()

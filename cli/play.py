@@ -1052,7 +1052,7 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     )
     quiet_logs(ctx)
     screen = Screen()
-    store = open_store()
+    store = open_store(create=True)
     kept = Receipts(screen, signing, receipts)
     before = 0  # the battle's version before a resume: a receipt once something is written
     rolled: DiceSource | None

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from blowbyblow.cli.app import OPTS, app, fail, open_store
+from blowbyblow.cli.app import OPTS, app, fail, open_store, require_store
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.judging import (
     ESCROW_KEY_TAG,
@@ -27,9 +27,11 @@ app.add_typer(tournament_app, name="tournament")
 app.add_typer(tables_app, name="tables")
 
 
-def _tournaments() -> object:
+def _tournaments(*, create: bool = False) -> object:
     from blowbyblow.web.tournament import TournamentStore
 
+    if not create:
+        require_store(OPTS.db)
     try:
         return TournamentStore(OPTS.db)
     except ImportError as e:
@@ -46,7 +48,7 @@ def cmd_tournament_new(
     """Create a tournament (then `bxb tables add` gives it tables and tokens)."""
     from blowbyblow.web.tournament import TournamentStore
 
-    store = _tournaments()
+    store = _tournaments(create=True)
     assert isinstance(store, TournamentStore)
     try:
         made = store.new_tournament(slug, name)
@@ -165,7 +167,7 @@ def cmd_serve(
             escrow.append(ESCROW_KEY_TAG + load_escrow_public_key(given))
         except BlowByBlowError as e:
             fail(f"--judge-key: {e}")
-    store = open_store()
+    store = open_store(create=True)
     tournaments = _tournaments()
     assert isinstance(tournaments, TournamentStore)
     application = create_app(

@@ -312,6 +312,10 @@ def resolve_battle(store: BattleStore, ref: str | None) -> UUID:
         raise BattleNotFound("the store holds no battles yet (try `bxb demo`)")
     if ref is None:
         return battles[-1].battle
+    if not ref.strip():  # an unset shell variable ("$BATTLE"): every id starts with ""
+        raise BattleNotFound(
+            "the battle named is empty; expected a battle id, id prefix or label (see `bxb battles`)"
+        )
     exact = [b for b in battles if str(b.battle) == ref]
     if exact:
         return exact[0].battle
@@ -369,8 +373,8 @@ def seal_battle(store: BattleStore, battle: UUID, key: Ed25519PrivateKey) -> Log
 
 
 def save_events(store: BattleStore, ruleset: AnyGameSystem, events: list[Event]) -> Recorded:
-    """Record an already adjudicated event list (a what-if) as a new battle, one transaction per
-    command."""
+    """Record an already adjudicated event list (a what-if) as a new battle, whole, in one
+    transaction."""
     started = events[0]
     assert isinstance(started, BattleStarted)
     battle = battle_id_for(started)

@@ -99,16 +99,38 @@ def test_db_at_a_folder_a_non_database_or_nothing(tmp_path: Path) -> None:
         ("", ("--db is empty", "expected")),
         (str(text / "x.sqlite"), ("cannot make its folder",)),
     ):
-        refused(*bxb("--db", db, "battles")[::2], *words)
+        refused(*bxb("--db", db, "demo")[::2], *words)
     assert text.read_bytes() == b"my notes, not a store\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("battles",),
+        ("verify",),
+        ("log",),
+        ("receipt", "--key", "judge.key"),
+        ("root",),
+        ("seal", "--key", "judge.key"),
+        ("luck",),
+        ("tournament", "list"),
+    ],
+)
+def test_a_command_that_reads_a_store_not_there_names_it_and_makes_nothing(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """A mistyped --db is named, not made: no empty store, no folder, left behind a refusal."""
+    db = tmp_path / "no-such-folder" / "battles.sqlite"
+    refused(*bxb("--db", str(db), *command)[::2], f"no store at {db}", "check --db")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_busy_timeout_must_be_a_number_of_seconds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BXB_BUSY_TIMEOUT", "soon")
-    refused(*bxb("--db", str(tmp_path / "s.sqlite"), "battles")[::2], "BXB_BUSY_TIMEOUT")
+    refused(*bxb("--db", str(tmp_path / "s.sqlite"), "demo")[::2], "BXB_BUSY_TIMEOUT")
 
 
 def test_a_postgresql_url_password_is_never_shown_even_with_a_raw_at_sign() -> None:
@@ -351,3 +373,32 @@ def test_hostile_exports_fail_verify_and_import_with_nothing_written(
         assert "verify FAILED" in out and "position" in out, (name, out)
         refused(*bxb("--db", str(db), "import", str(path))[::2], "refused")
         assert events_in(db) == 0, name
+
+
+# --- what the fuzzing of every command's arguments found (tests/fuzz/cli_args.py) ---------------
+
+
+def test_export_over_the_store_itself_is_refused(store: Path) -> None:
+    before = events_in(store)
+    for target in (store, Path(f"{store}-wal")):
+        if target.exists():
+            line = refused(*bxb("--db", str(store), "export", "-o", str(target))[::2])
+            assert "is the store itself" in line
+    assert events_in(store) == before  # the file whole: SQLite itself may checkpoint it
+    assert bxb("--db", str(store), "verify")[0] == 0
+
+
+@pytest.mark.parametrize("command", ["verify", "seal", "export", "log", "receipt", "luck"])
+def test_an_empty_battle_name_is_no_battle_at_all(store: Path, command: str) -> None:
+    """`bxb seal "$BATTLE"` with the variable unset: every id starts with "", so the empty name
+    was the store's only battle (or all of them, for verify)."""
+    before = events_in(store)
+    refused(*bxb("--db", str(store), command, "")[::2], "the battle named is empty")
+    assert events_in(store) == before
+
+
+def test_an_argument_that_is_not_utf_8_is_named(store: Path) -> None:
+    """A byte that is not UTF-8 on the command line reaches Python as a lone surrogate; a seed
+    cannot be hashed from it."""
+    line = refused(*bxb("--db", str(store), "luck", "--seed", "\udcff", "--samples", "2")[::2])
+    assert "not UTF-8" in line

@@ -145,7 +145,11 @@ class Tally:
             if wrote:
                 self.writes_on_refusal.append(case)
             said = [line for line in ran.err.splitlines() if line.startswith("error:")]
-            said += [line for line in ran.out.splitlines() if line.startswith(verdicts)]
+            said += [
+                line
+                for line in (ran.out + "\n" + ran.err).splitlines()
+                if verdicts and line.startswith(verdicts)
+            ]
             if ran.code not in (1, 2) or len(said) != 1:
                 self.unclear.append(f"{case}\nexit {ran.code}: {ran.err[-500:]}")
 
@@ -461,3 +465,121 @@ def run_export(case: Case, folder: Path, tally: Tally) -> None:
     before = stored_events(db)
     ran = bxb("--db", str(db), "--log-level", "error", "import", str(exported))
     tally.add(f"import: {case.name}", ran, stored_events(db) != before)
+
+
+# --- commands typed at `bxb play`'s prompt ---------------------------------------------------
+
+
+@cache
+def typed_setups(folder: Path) -> tuple[tuple[Path, tuple[str, ...]], ...]:
+    """Each shipped scenario as a setup (its actions, dice and choices taken out) written in
+    ``folder``, with its actions as the lines a player would type for them."""
+    from blowbyblow.replay.scenario import load_scenario
+    from blowbyblow.replay.typed import format_command
+
+    found = []
+    for path in SCENARIOS:
+        lines = tuple(format_command(c) for c in load_scenario(path).commands)
+        data = {k: v for k, v in scenario_data(path).items() if k not in ("actions", "dice")}
+        data.pop("choices", None)
+        data.pop("seed", None)
+        setup = folder / f"setup-{path.name}"
+        setup.write_text(tomlkit.dumps(data), encoding="utf-8")
+        found.append((setup, lines))
+    return tuple(found)
+
+
+@st.composite
+def typed_line_mutation(draw: st.DrawFn, line: str, known: tuple[str, ...]) -> tuple[str, str]:
+    """A typed command changed once: a field's value, a field dropped, repeated or made up, a
+    token's text, or the line cut short."""
+    tokens = line.split(" ")
+    i = draw(st.integers(0, len(tokens) - 1))
+    kind = draw(st.sampled_from(("value", "value", "drop", "repeat", "field", "text", "cut")))
+    name, eq, _ = tokens[i].partition("=")
+    if kind == "value" and eq:
+        value = draw(
+            st.one_of(
+                st.sampled_from(known),
+                st.sampled_from(NASTY_TEXTS[:17]),
+                st.sampled_from([str(n) for n in (*NASTY_INTEGERS, *HUGE_INTEGERS)]),
+                st.sampled_from(("inf", "nan", "1e999", "0.5", "[1,2]", "{a=1}", '"x"', ",", ":")),
+                st.text(max_size=8),
+            )
+        )
+        tokens[i] = f"{name}={value}"
+    elif kind == "drop":
+        del tokens[i]
+    elif kind == "repeat":
+        tokens.insert(i, tokens[i])
+    elif kind == "field":
+        tokens.insert(i, draw(st.sampled_from(("x=1", "=", "type=charge", "a.b.c=1", "==", "a="))))
+    elif kind == "text":
+        tokens[i] = draw(st.sampled_from(NASTY_TEXTS))
+    else:
+        cut = draw(st.integers(0, len(line)))
+        return line[:cut], f"cut at {cut}"
+    return " ".join(tokens), f"{kind} at token {i}"
+
+
+@dataclass(frozen=True)
+class TypedCase:
+    name: str
+    setup: Path
+    lines: tuple[str, ...]
+
+
+@st.composite
+def typed_cases(draw: st.DrawFn, setups: tuple[tuple[Path, tuple[str, ...]], ...]) -> TypedCase:
+    """One to three lines typed at the prompt of a battle started from a shipped setup: each a
+    command of the scenario, changed once or left as it is (to play on from)."""
+    setup, commands = draw(st.sampled_from(setups))
+    known = texts_in([c.replace("=", " ").replace(",", " ").split(" ") for c in commands])
+    typed, said = [], []
+    for _ in range(draw(st.integers(1, 3))):
+        line = draw(st.sampled_from(commands))
+        if draw(st.booleans()):
+            line, what = draw(typed_line_mutation(line, known))
+            said.append(what)
+        typed.append(line)
+    return TypedCase(
+        f"{setup.name}: {' | '.join(typed)!r:.300} ({'; '.join(said)})", setup, tuple(typed)
+    )
+
+
+def run_typed(case: TypedCase, folder: Path, tally: Tally) -> None:
+    """`bxb play` the setup with seeded dice and type the case's lines (Enter to every question
+    the rules ask, then `quit`): the session ends cleanly, whatever was typed."""
+    tally.mutations += 1
+    db = folder / "store.sqlite"
+    answers = "".join(f"{line}\n" + "\n" * 12 for line in case.lines) + "quit\n"
+    runner = CliRunner()
+    start = time.perf_counter()
+    try:
+        with time_limit(HANG_SECONDS):
+            result = runner.invoke(
+                app,
+                [
+                    "--db",
+                    str(db),
+                    "--log-level",
+                    "error",
+                    "play",
+                    str(case.setup),
+                    "--dice",
+                    "seed:fuzz",
+                    "--label",
+                    f"case {tally.mutations}",
+                ],
+                input=answers,
+            )
+    except Hung:
+        tally.add(case.name, Ran(-1, "", "", hung=True), False)
+        return
+    ran = Ran(result.exit_code, result.stdout, result.stderr, seconds=time.perf_counter() - start)
+    exc = result.exception
+    if exc is not None and not isinstance(exc, SystemExit):
+        ran.crash = "".join(traceback.format_exception(exc))
+    elif result.exit_code == INTERNAL_ERROR or "Traceback" in result.stdout + result.stderr:
+        ran.crash = (result.stdout + result.stderr)[-3000:]
+    tally.add(case.name, ran, False)

@@ -11,14 +11,20 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+from api_fuzz import ApiCase, api_cases, run_api, server
 from fuzz_helpers import (
     Case,
     Tally,
+    TypedCase,
     demo_exports,
     export_cases,
     run_export,
     run_scenario,
+    run_typed,
     scenario_cases,
+    typed_cases,
+    typed_setups,
 )
 from hypothesis import HealthCheck, given, settings
 
@@ -77,3 +83,39 @@ def test_mutated_exports_are_verified_or_refused_cleanly(tmp_path: Path) -> None
 
     one()
     _check("exports", tally)
+
+
+def test_mutated_typed_commands_are_played_or_refused_cleanly(tmp_path: Path) -> None:
+    tally = Tally()
+    setups = typed_setups(tmp_path)
+
+    @_settings(8)  # a gangfight prompt takes about half a second (its completions)
+    @given(case=typed_cases(setups))
+    def one(case: TypedCase) -> None:
+        run_typed(case, tmp_path, tally)
+
+    one()
+    _report("typed", tally)
+    findings = tally.findings()
+    assert not findings, f"{len(findings)} finding(s); the first:\n" + "\n---\n".join(findings[:3])
+    assert tally.accepted, tally.summary()
+
+
+@pytest.mark.xfail(  # not strict: whether the suite's 12 cases meet them varies with order
+    strict=False,
+    reason="known, not fixed yet: the server answers 500 to a command with an integer beyond "
+    "2^64 (`turn` = 10^30) and to a start whose `dice` list was lengthened",
+)
+def test_mutated_api_requests_are_played_or_refused_cleanly(tmp_path: Path) -> None:
+    """The tournament server's command API: a whole battle started, or one command played, from
+    a mutated body; never a 5xx answer, never a write on a refusal."""
+    tally = Tally()
+    with server(tmp_path) as site:
+
+        @_settings(12)
+        @given(case=api_cases())
+        def one(case: ApiCase) -> None:
+            run_api(case, site, tally)
+
+        one()
+    _check("api", tally)

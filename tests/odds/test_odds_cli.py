@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
+from blowbyblow.replay.store import BattleStore
 
 runner = CliRunner()
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
@@ -81,7 +82,9 @@ def test_odds_of_a_live_battles_next_command(tmp_path: Path) -> None:
         ((), 2, "give a scenario FILE or --battle ID"),
         (("FILE", "--position", "3"), 2, "--position and --next go with --battle"),
         (("--battle", "x"), 2, "give --position N"),
-        (("FILE", "--budget", "0"), 2, "--budget must be at least 1"),
+        (("FILE", "--budget", "0"), 2, "--budget must be 1 to 1,000,000"),
+        (("FILE", "--budget", str(2**64)), 2, "--budget must be 1 to 1,000,000"),  # for ever
+        (("FILE", "--samples", "9" * 30), 2, "--samples 0 to 1,000,000"),
         (("FILE", "--command", "9"), 1, "actions 1 to 1, not 9"),
         (("FILE", "--policy", "kindest"), 1, "policy 'kindest'"),
         (("FILE", "--policy", "best-for:elves"), 1, "no side 'elves'"),
@@ -111,9 +114,15 @@ def test_bad_input_gets_one_error_line(
 
 def test_luck_refuses_what_it_cannot_weigh(tmp_path: Path) -> None:
     db = tmp_path / "empty.sqlite"
+    code, out = bxb(db, "luck", "--all")  # no store there: named, and not made
+    assert code == 1 and "no store at" in out and not db.exists()
+    BattleStore(db)  # an empty store
     code, out = bxb(db, "luck", "--all")
     assert code == 1 and out.startswith("error: ") and "no battles" in out
     code, out = bxb(db, "luck")
     assert code == 2 and out.startswith("error: ")
     code, out = bxb(db, "luck", "--samples", "0")
     assert code == 2 and "--samples" in out
+    for huge in (("--samples", "10001"), ("--budget", str(2**64))):  # would run for ever
+        code, out = bxb(db, "luck", *huge)
+        assert code == 2 and "--samples 1 to 10,000" in out, out
