@@ -17,7 +17,7 @@ import zipfile
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -64,6 +64,7 @@ from blowbyblow.replay.narrate import narrate
 from blowbyblow.replay.odds import HowToExplore, Odds, recorded_odds
 from blowbyblow.replay.receipts import Receipt, sign_receipt
 from blowbyblow.replay.registry import UnknownGameSystem, game_systems, get_game_system
+from blowbyblow.replay.scenario import ScenarioError, check_values
 from blowbyblow.replay.service import (
     AlreadyRecorded,
     BattleNotFound,
@@ -74,6 +75,7 @@ from blowbyblow.replay.service import (
     seal_battle,
     void_command,
 )
+from blowbyblow.replay.session import UnusedInput
 from blowbyblow.replay.store import BattleStore, LoggedEvent, StaleVersion, StoreError
 from blowbyblow.replay.verify import Problem, Report, check_chain, read_all, verify_battle
 from blowbyblow.replay.whatif import first_divergence, what_if
@@ -290,6 +292,21 @@ def _plain_rows(system: AnyGameSystem, events: Sequence[Event]) -> list[EventRow
 # --- the server's work ------------------------------------------------------------------------
 
 _PATH = re.compile(r" - at `\$(.*)`$")
+
+
+_T = TypeVar("_T")
+
+
+def _bounded(field_name: str, value: _T) -> _T:
+    """``value`` as posted, once every number in it is finite and of a size a record can hold
+    (a command's ``turn`` of 10^30 fits Python's int and the command's type, not the log)."""
+    try:
+        check_values(value, field_name + ": ")
+    except ScenarioError as e:
+        raise ApiError(
+            422, field_name, "numbers within the bounds a record holds", str(e)
+        ) from None
+    return value
 
 
 def _validation(field_name: str, error: msgspec.ValidationError, rule: str) -> ApiError:
@@ -683,6 +700,8 @@ class Service:
             raise ApiError(
                 422, "dice", "one typed die for each the rules ask for", str(e)
             ) from None
+        except UnusedInput as e:  # dice or answers left over: they were meant for other play
+            raise ApiError(422, "dice", "exactly the dice the rules ask for", str(e)) from None
         self.tournaments.assign(recorded.battle, tournament, table, req.round)
         return self.summary(recorded.battle)
 
@@ -779,6 +798,8 @@ class Service:
                 raise _validation(
                     f"commands[{i}]", e, f"the command schema of {system.id}"
                 ) from None
+        _bounded("setup", setup)
+        _bounded("commands", commands)
         return Scenario(
             ruleset=system.id,
             label=req.label or f"{tournament} round {req.round} table {table}",
@@ -898,9 +919,10 @@ class Service:
             )
         if req.command is not None:
             try:
-                return msgspec.convert(req.command, b.system.command_type)
+                command = msgspec.convert(req.command, b.system.command_type)
             except msgspec.ValidationError as e:
                 raise _validation("command", e, f"the command schema of {b.system.id}") from None
+            return _bounded("command", command)
         options = b.system.legal_commands(state, b.started.rulings)
         assert req.option is not None
         if not 0 <= req.option < len(options):
@@ -911,7 +933,7 @@ class Service:
                 f"option {req.option}: the rules offer {len(options)} now",
             )
         try:
-            return b.system.build_command(options[req.option], req.picks)
+            return _bounded("picks", b.system.build_command(options[req.option], req.picks))
         except OptionError as e:
             raise ApiError(422, "picks", "a value the option allows", str(e)) from None
 

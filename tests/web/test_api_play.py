@@ -141,6 +141,19 @@ def test_state_at_every_position_is_what_bxb_at_prints(site: Site, client: Clien
             "command",
             "N23",
         ),
+        (  # a number Python and the command's type take, and no record can hold
+            {
+                "command": {
+                    "type": "fight",
+                    "attacker": "zia",
+                    "weapons": ["laspistol"],
+                    "allocation": [{"weapon": "laspistol", "target": "krug", "dice": 10**30}],
+                }
+            },
+            422,
+            "command",
+            "numbers within the bounds a record holds",
+        ),
         ({}, 422, "command", "one command: its JSON, or the index of a legal option"),
         ({"option": 0, "version": 1}, 409, "version", "play from the battle as it stands"),
         ({"option": "first"}, 400, "option", "the request schema"),
@@ -172,6 +185,13 @@ def test_refusals_name_the_field_and_the_rule_and_write_nothing(  # noqa: PLR091
         ({"round": 0}, "round"),
         (
             {"commands": [{"type": "charge", "attacker": "krug", "targets": ["vex"]}], "dice": [1]},
+            "dice",
+        ),
+        (  # dice left over once every command is adjudicated: meant for other play
+            {
+                "commands": [{"type": "charge", "attacker": "krug", "targets": ["vex"]}],
+                "dice": [3] * 300,
+            },
             "dice",
         ),
     ],
