@@ -24,6 +24,7 @@ The tokenizer is written here, not taken from ``shlex``: shlex would strip the q
 
 from __future__ import annotations
 
+import functools
 import json
 import tomllib
 from collections.abc import Iterator
@@ -49,12 +50,20 @@ class TypedCommandError(BlowByBlowError):
 # --- types -------------------------------------------------------------------------------
 
 
+@functools.cache
+def struct_info(cls: type) -> mi.StructType:
+    """msgspec's description of a command type, worked out once per type: a prompt asks for it
+    at every key press (completion), and msgspec works it out anew on each call."""
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    return info
+
+
 def command_types(system: AnyGameSystem) -> dict[str, mi.StructType]:
     """Each command of ``system`` by its tag."""
     out: dict[str, mi.StructType] = {}
     for cls in system.command_types:
-        info = mi.type_info(cls)
-        assert isinstance(info, mi.StructType)
+        info = struct_info(cls)
         out[str(info.tag)] = info
     return out
 
@@ -274,8 +283,7 @@ def _items_dotted(name: str, info: mi.StructType, items: list[dict[str, Any]]) -
 
 def format_command(command: Any) -> str:
     """``command`` in the typed syntax, leaving out fields at their default."""
-    info = mi.type_info(type(command))
-    assert isinstance(info, mi.StructType)
+    info = struct_info(type(command))
     data = msgspec.to_builtins(command)
     defaults = _defaults(info)
     words = [str(info.tag)]
