@@ -189,4 +189,13 @@ def cmd_serve(
         + ")",
         err=True,
     )
-    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=3,
+        # A table's phone sends a command every half minute or so: kept alive past that, its
+        # connection is not closed under it (uvicorn's default is 5 s) and made again each time.
+        timeout_keep_alive=75,
+    )
