@@ -40,9 +40,9 @@ import argparse
 import asyncio
 import os
 import random
-import ssl
 import resource
 import signal
+import ssl
 import statistics
 import subprocess
 import sys

@@ -283,7 +283,8 @@ def _items_dotted(name: str, info: mi.StructType, items: list[dict[str, Any]]) -
 
 def format_command(command: Any) -> str:
     """``command`` in the typed syntax, leaving out fields at their default."""
-    info = struct_info(type(command))
+    kind: type = type(command)
+    info = struct_info(kind)
     data = msgspec.to_builtins(command)
     defaults = _defaults(info)
     words = [str(info.tag)]
