@@ -137,23 +137,29 @@ def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -
 
 
 def _ask_contributions(fair: FairBattle) -> dict[str, str]:
+    """At the table: the commitment is shown first, then each side types its value. Said on
+    standard error: standard output is the record's (its log, or the --json line)."""
     from blowbyblow.replay.fairness import FairnessError, check_contributions
 
-    """At the table: the commitment is shown first, then each side types its value."""
     typer.echo(
-        f"fair battle {fair.battle}: the table's secret seed is committed: {fair.commitment}"
+        f"fair battle {fair.battle}: the table's secret seed is committed: {fair.commitment}",
+        err=True,
     )
-    typer.echo("Each side now gives a value of its own (a word, a number, a phrase);")
-    typer.echo("the dice depend on every one, and on the seed above, kept secret until the seal.")
+    typer.echo("Each side now gives a value of its own (a word, a number, a phrase);", err=True)
+    typer.echo(
+        "the dice depend on every one, and on the seed above, kept secret until the seal.",
+        err=True,
+    )
     asked: dict[str, str] = {}
     for side in fair.missing:
         while True:
-            text = input(f"{side}'s contribution: ")
+            typer.echo(f"{side}'s contribution: ", err=True, nl=False)
+            text = input()
             try:
                 asked.update(check_contributions(fair.sides, {side: text}))
                 break
             except FairnessError as e:
-                typer.echo(f"  not accepted: {e}")
+                typer.echo(f"  not accepted: {e}", err=True)
     return asked
 
 

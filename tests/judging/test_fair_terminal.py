@@ -135,3 +135,30 @@ def test_walking_away_at_the_prompt_keeps_the_started_battle(
     [battle] = BattleStore(db).battles()
     kinds = [type(e.event).__name__ for e in BattleStore(db).read(battle.battle)]
     assert kinds == ["BattleStarted", "SeedEscrowed"]
+
+
+def test_with_json_the_prompts_go_to_standard_error(tmp_path: Path, judge: KeyFiles) -> None:
+    """`record --fair --json` at a terminal whose standard output is a pipe (a script reading
+    the JSON): the commitment and the contribution prompt are said on standard error, and
+    standard output holds the one JSON line and nothing else."""
+    import json
+    import subprocess
+
+    bxb = str(Path(sys.executable).with_name("bxb"))
+    controller, terminal = pty.openpty()
+    os.write(controller, b"wych\n")  # escher's value, typed ahead
+    done = subprocess.run(
+        [bxb, "--db", str(tmp_path / "b.sqlite"), "--log-level", "warning", "record",
+         str(SCENARIO), "--fair", "--json", "--judge-key", str(judge.escrow),
+         "--contribution", "goliath=chainaxe"],
+        stdin=terminal, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    os.close(terminal)
+    os.close(controller)
+    assert "escher's contribution: " in done.stderr, done.stderr
+    assert "secret seed is committed" in done.stderr
+    if done.returncode == 0:  # the demo's later commands may be illegal under these dice
+        [line] = done.stdout.splitlines()
+        assert json.loads(line)["battle"]
+    else:
+        assert done.stdout == "", done.stdout
