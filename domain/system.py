@@ -155,16 +155,17 @@ _MANY = (mi.VarTupleType, mi.ListType, mi.SetType, mi.FrozenSetType, mi.TupleTyp
 
 
 @functools.cache
-def _struct_info(command_type: type[Command]) -> mi.StructType:
+def command_info(command_type: type[Command]) -> mi.StructType:
     """msgspec's account of a command type, worked out once: it is costly (it evaluates the
-    type's annotations) and a server builds a command from an option at every tap."""
+    type's annotations), a server builds a command from an option at every tap, and a prompt
+    completes the typed syntax at every key press."""
     info = mi.type_info(command_type)
     assert isinstance(info, mi.StructType)
     return info
 
 
 def _tag_of(command_type: type[Command]) -> str:
-    return str(_struct_info(command_type).tag)
+    return str(command_info(command_type).tag)
 
 
 def _generic_command(
@@ -175,7 +176,7 @@ def _generic_command(
     matching = [c for c in command_types if _tag_of(c) == option.type]
     if not matching:
         raise OptionError(f"no command {option.type!r} in this game system")
-    kinds = {f.name: f.type for f in _struct_info(matching[0]).fields}
+    kinds = {f.name: f.type for f in command_info(matching[0]).fields}
     data: dict[str, Any] = {}
     chosen = {name: picks.get(name, allowed[0]) for name, allowed in option.options.items()}
     for name, value in [*option.fields.items(), *chosen.items()]:
@@ -317,4 +318,5 @@ __all__ = [
     "Stat",
     "StateView",
     "UnitView",
+    "command_info",
 ]

@@ -24,7 +24,6 @@ The tokenizer is written here, not taken from ``shlex``: shlex would strip the q
 
 from __future__ import annotations
 
-import functools
 import json
 import tomllib
 from collections.abc import Iterator
@@ -35,7 +34,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.domain.system import AnyGameSystem, command_info
 
 _MANY = (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)
 _OPEN = {"[": "]", "{": "}"}
@@ -50,20 +49,11 @@ class TypedCommandError(BlowByBlowError):
 # --- types -------------------------------------------------------------------------------
 
 
-@functools.cache
-def struct_info(cls: type) -> mi.StructType:
-    """msgspec's description of a command type, worked out once per type: a prompt asks for it
-    at every key press (completion), and msgspec works it out anew on each call."""
-    info = mi.type_info(cls)
-    assert isinstance(info, mi.StructType)
-    return info
-
-
 def command_types(system: AnyGameSystem) -> dict[str, mi.StructType]:
     """Each command of ``system`` by its tag."""
     out: dict[str, mi.StructType] = {}
     for cls in system.command_types:
-        info = struct_info(cls)
+        info = command_info(cls)
         out[str(info.tag)] = info
     return out
 
@@ -284,7 +274,7 @@ def _items_dotted(name: str, info: mi.StructType, items: list[dict[str, Any]]) -
 def format_command(command: Any) -> str:
     """``command`` in the typed syntax, leaving out fields at their default."""
     kind: type = type(command)
-    info = struct_info(kind)
+    info = command_info(kind)
     data = msgspec.to_builtins(command)
     defaults = _defaults(info)
     words = [str(info.tag)]
