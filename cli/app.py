@@ -501,3 +501,14 @@ KeyOption = Annotated[
     Path | None,
     typer.Option("--key", help=f"Private key file (default {default_key_dir() / 'judge.key'})."),
 ]
+
+# `bxb record --fair` and `bxb play --fair`: whom the secret seed is escrowed to.
+JudgeKeyOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--judge-key",
+        help="With --fair: the judge's escrow key the seed is encrypted to, a "
+        "NAME.escrow.pub file or x25519:HEX; repeatable "
+        f"(default {default_key_dir() / 'judge.escrow.pub'}).",
+    ),
+]

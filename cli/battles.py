@@ -16,6 +16,7 @@ from blowbyblow.cli.app import (
     BAD,
     LOG_INDENT,
     OPTS,
+    JudgeKeyOption,
     _battle,
     _events,
     _verdict,
@@ -214,15 +215,7 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
             "judge's key, mixed with a value from each side; the seal reveals it.",
         ),
     ] = False,
-    judge_key: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--judge-key",
-            help="With --fair: the judge's escrow key the seed is encrypted to, a "
-            "NAME.escrow.pub file or x25519:HEX; repeatable "
-            f"(default {default_key_dir() / 'judge.escrow.pub'}).",
-        ),
-    ] = None,
+    judge_key: JudgeKeyOption = None,
     contribution: Annotated[
         list[str] | None,
         typer.Option(

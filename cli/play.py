@@ -36,7 +36,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Word
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 
-from blowbyblow.cli.app import _battle, app, fail, no_stdin_here, open_store
+from blowbyblow.cli.app import JudgeKeyOption, _battle, app, fail, no_stdin_here, open_store
 from blowbyblow.cli.judging import who_am_i
 from blowbyblow.domain.core import (
     BattleStarted,
@@ -1002,15 +1002,7 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             "judge's key, mixed with a value from each side; the seal reveals it.",
         ),
     ] = False,
-    judge_key: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--judge-key",
-            help="With --fair: the judge's escrow key the seed is encrypted to, a "
-            "NAME.escrow.pub file or x25519:HEX; repeatable "
-            f"(default {default_key_dir() / 'judge.escrow.pub'}).",
-        ),
-    ] = None,
+    judge_key: JudgeKeyOption = None,
     contribution: Annotated[
         list[str] | None,
         typer.Option(
