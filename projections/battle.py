@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from typing import Any
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, Event
@@ -123,9 +124,9 @@ def fold_standing(
     evolve = system.evolve
     if not voided:
         for _, events in batches:
-            for event in events:
-                if not isinstance(event, CommandVoided):
-                    state = evolve(state, event)
+            if CommandVoided in map(type, events):  # a void that voids nothing, still not played
+                events = [event for event in events if not isinstance(event, CommandVoided)]
+            state = reduce(evolve, events, state)  # the loop in C: a replay is mostly this
         return state
     skip = Skipped(voided)
     for first, events in batches:

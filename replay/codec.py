@@ -8,7 +8,7 @@ chain covers and what verification compares."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 import msgspec
 
@@ -53,11 +53,7 @@ class Codec:
         )
         self.event_type: Any = Union[types]  # noqa: UP007
         self._decoder = msgspec.msgpack.Decoder(self.event_type)
-        # A stored record's format version and event, decoded in one call straight from the
-        # record's bytes (its other fields, the hash chain's, are skipped): the store's reads.
-        self._stored = msgspec.msgpack.Decoder(
-            msgspec.defstruct("StoredEvent", [("v", int), ("event", self.event_type)])
-        )
+        self._stored: dict[int, msgspec.msgpack.Decoder[Any]] = {}
 
     def decode(self, data: bytes) -> Event:
         event: Event = self._decoder.decode(data)
@@ -67,14 +63,22 @@ class Codec:
         """The events of stored records (the store's envelopes), decoded straight to this
         system's events; None when one is not in format ``current`` or does not decode (the
         caller then reads them one by one, upcasting, and names the record at fault)."""
-        decode = self._stored.decode
+        decode = self._stored_decoder(current).decode
         try:
-            stored: list[Any] = [decode(r) for r in records]
+            return [decode(r).event for r in records]
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
-        if any(r.v != current for r in stored):
-            return None
-        return [r.event for r in stored]
+
+    def _stored_decoder(self, current: int) -> msgspec.msgpack.Decoder[Any]:
+        """A stored record's event, decoded in one call straight from the record's bytes, the
+        record's format checked to be ``current`` by msgspec as it decodes (the hash chain's
+        fields are skipped): the store's reads."""
+        decoder = self._stored.get(current)
+        if decoder is None:
+            fields = [("v", Literal[current]), ("event", self.event_type)]
+            decoder = msgspec.msgpack.Decoder(msgspec.defstruct("StoredEvent", fields))
+            self._stored[current] = decoder
+        return decoder
 
     def from_builtins(self, obj: Any) -> Event:
         event: Event = msgspec.convert(obj, self.event_type)

@@ -126,9 +126,8 @@ class ReadModels:
         keep: bool = True,
     ) -> tuple[Any, Event]:
         """The state right after ``end`` and the event there: from the latest usable snapshot,
-        then the records after it a snapshot interval at a time. With ``keep``, the snapshots
-        passed on the way that were missing are made (best effort: a store that cannot be
-        written is only read)."""
+        then the records after it a snapshot interval at a time. With ``keep``, the snapshots passed on the way that were
+        missing are made (best effort: a store that cannot be written is only read)."""
         mark = fingerprint(system)
         snapshot = None
         if mark and end >= HEAD_SNAPSHOT_AFTER:
@@ -140,60 +139,76 @@ class ReadModels:
         except _StaleSnapshot:
             return self._fold(target, None)
 
+    def replay(self, row: BattleRow) -> Any:
+        """The state of ``row``'s battle at ``row.version`` folded from its log, position 1 on,
+        with no snapshot read or made: a replay of the store battle by battle, given its index
+        (read once), asks only the log and, for a battle that has any, its voids."""
+        system = get_game_system(row.ruleset)
+        voided = self.records.voids(row.battle) if row.voided else []
+        return self._fold(_Target(row.battle, system, row.version, voided, False), None)[0]
+
     def _fold(self, target: _Target, snapshot: Snapshot | None) -> tuple[Any, Event]:
         battle, system, end, voided = target.battle, target.system, target.end, target.voided
         made: list[Snapshot] = []
-        page: list[Any] = []
+        rows: list[tuple[int, bytes]] = []
+        state: Any = None
+        event: Event | None = None
+        at = 0  # from position 1: the battle's start is read with the first page
         if snapshot is not None:
             at = snapshot.position
-            [record] = page = self._page(battle, at - 1, at)
-            if self._hash(record) != snapshot.hash:
+            rows = self._rows(battle, at - 1, at)
+            if self._hash(rows[0][1]) != snapshot.hash:
                 raise _StaleSnapshot
             state = decode_state(system, snapshot.state)
-            event = self.store.decode(battle, [record])[0]
-        else:
-            [record] = self._page(battle, 0, 1)
-            first = self.store.decode(battle, [record])[0]
-            if not isinstance(first, BattleStarted):
-                raise ValueError(
-                    f"{battle} is no battle: its log does not start with BattleStarted"
-                )
-            at, state, event = 1, system.initial_state(first.setup), first
+            event = self.store.decode_states(battle, system.id, rows)[0]
         while at < end:
             stop = min(end, (at // EVERY + 1) * EVERY)
-            page = self._page(battle, at, stop)
-            events = self.store.decode(battle, page)
-            state = fold_standing(system, state, [(at + 1, events)], voided)
+            rows = self._rows(battle, at, stop)
+            events = self.store.decode_states(battle, system.id, rows)
+            if at == 0:
+                started = events[0]
+                if not isinstance(started, BattleStarted):
+                    raise ValueError(
+                        f"{battle} is no battle: its log does not start with BattleStarted"
+                    )
+                state = fold_standing(
+                    system, system.initial_state(started.setup), [(2, events[1:])], voided
+                )
+            else:
+                state = fold_standing(system, state, [(at + 1, events)], voided)
             event = events[-1]
             if target.keep and stop % EVERY == 0:
-                found = snapshot_of(system, state, stop, self._hash(page[-1]), len(voided))
+                found = snapshot_of(system, state, stop, self._hash(rows[-1][1]), len(voided))
                 if found is not None:
                     made.append(found)
             at = stop
+        assert event is not None  # end >= 1: the loop or the snapshot read one
         base = snapshot.position if snapshot is not None else 0
         if target.keep and end % EVERY and end - base >= HEAD_SNAPSHOT_AFTER:
-            found = snapshot_of(system, state, end, self._hash(page[-1]), len(voided))
+            found = snapshot_of(system, state, end, self._hash(rows[-1][1]), len(voided))
             made.extend([found] if found is not None else [])
         if made:
             self._best_effort(lambda: self.records.put_snapshots(battle, made))
         return state, event
 
-    def _page(self, battle: UUID, gt: int, lte: int) -> list[Any]:
-        page = self.records.page(battle, gt, lte, lte - gt)
-        if [r[0] for r in page] != list(range(gt + 1, lte + 1)):
+    def _rows(self, battle: UUID, gt: int, lte: int) -> list[tuple[int, bytes]]:
+        """Every record after ``gt`` up to ``lte``, positions and bytes; UnreadableEvent naming
+        the first missing one (positions are unique: as many rows as positions is all of them)."""
+        rows = self.records.states(battle, gt, lte, lte - gt)
+        if len(rows) != lte - gt:
             from blowbyblow.replay.store import UnreadableEvent
 
             missing = next(
-                (p for p, r in zip(range(gt + 1, lte + 1), page, strict=False) if r[0] != p),
-                gt + len(page) + 1,
+                (p for p, r in zip(range(gt + 1, lte + 1), rows, strict=False) if r[0] != p),
+                gt + len(rows) + 1,
             )
             raise UnreadableEvent(battle, missing, "the log has no record there")
-        return page
+        return rows
 
-    def _hash(self, record: Any) -> bytes:
+    def _hash(self, state: bytes) -> bytes:
         from blowbyblow.replay.store import _ENVELOPE
 
-        return bytes(_ENVELOPE.decode(self.store._stored(record[2])).hash)
+        return bytes(_ENVELOPE.decode(self.store._stored(state)).hash)
 
     # --- writing ---------------------------------------------------------------------------
 

@@ -73,6 +73,11 @@ class Records:
     def page(self, battle: UUID, gt: int, lte: int | None, limit: int) -> list[Record]:
         raise NotImplementedError
 
+    def states(self, battle: UUID, gt: int, lte: int, limit: int) -> list[tuple[int, bytes]]:
+        """``page`` without the topics: the reads to state, which take a battle's events from
+        its ruleset, need only the records' positions and bytes."""
+        return [(position, state) for position, _, state in self.page(battle, gt, lte, limit)]
+
     def head(self, battle: UUID) -> Record | None:
         raise NotImplementedError
 
@@ -230,20 +235,36 @@ class SQLiteRecords(Records):
         # bookkeeping costs as much as the statements.
         self._writer: sqlite3.Connection | None = None
         self._write_lock = threading.Lock()
+        # Reads go through one connection per thread, kept: the pool's bookkeeping took two
+        # thirds of a one-record read (10 us against 3).
+        self._readers = threading.local()
         with self._writing() as cur:
             for statement in _SQLITE_SCHEMA:
                 cur.execute(statement)
 
+    def _connect(self) -> sqlite3.Connection:
+        pool = self.datastore.pool
+        return sqlite3.connect(
+            pool.db_name,
+            uri=True,
+            check_same_thread=False,
+            isolation_level=None,
+            timeout=pool.lock_timeout or 5,
+        )
+
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Cursor]:
+        """A cursor of this thread's reading connection (autocommit: each statement reads the
+        database as it stands when it starts)."""
         try:
-            with self.datastore.get_connection(commit=False) as conn:
-                cur = conn.cursor().sqlite_cursor
-                cur.row_factory = None
-                try:
-                    yield cur
-                finally:
-                    cur.close()
+            reader: sqlite3.Connection | None = getattr(self._readers, "connection", None)
+            if reader is None:
+                reader = self._readers.connection = self._connect()
+            cur = reader.cursor()
+            try:
+                yield cur
+            finally:
+                cur.close()
         except sqlite3.Error as e:
             raise _persistence_error(e) from e
 
@@ -256,14 +277,7 @@ class SQLiteRecords(Records):
         with self._write_lock:
             try:
                 if self._writer is None:
-                    pool = self.datastore.pool
-                    self._writer = sqlite3.connect(
-                        pool.db_name,
-                        uri=True,
-                        check_same_thread=False,
-                        isolation_level=None,
-                        timeout=pool.lock_timeout or 5,
-                    )
+                    self._writer = self._connect()
                     self._writer.execute("pragma journal_mode=WAL")
                 cur = self._writer.cursor()
                 if not durable:
@@ -293,6 +307,15 @@ class SQLiteRecords(Records):
         params.append(limit)
         with self._reading() as cur:
             return cur.execute(sql, params).fetchall()
+
+    def states(self, battle: UUID, gt: int, lte: int, limit: int) -> list[tuple[int, bytes]]:
+        with self._reading() as cur:
+            return cur.execute(
+                f"select originator_version, state from {self.table} where originator_id=? "
+                "and originator_version>? and originator_version<=? "
+                "order by originator_version limit ?",
+                (battle.hex, gt, lte, limit),
+            ).fetchall()
 
     def head(self, battle: UUID) -> Record | None:
         with self._reading() as cur:
@@ -572,6 +595,19 @@ class PostgresRecords(Records):
                 prepare=True,
             )
             return [(p, t, bytes(s)) for p, t, s in cur.fetchall()]
+
+    def states(self, battle: UUID, gt: int, lte: int, limit: int) -> list[tuple[int, bytes]]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select originator_version, state from {events} where originator_id=%s "
+                    "and originator_version>%s and originator_version<=%s "
+                    "order by originator_version limit %s"
+                ),
+                (battle, gt, lte, limit),
+                prepare=True,
+            )
+            return [(p, bytes(s)) for p, s in cur.fetchall()]
 
     def head(self, battle: UUID) -> Record | None:
         with self._cursor() as cur:

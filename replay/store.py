@@ -582,25 +582,54 @@ class BattleStore(Application[UUID]):
         system's events (upcast from older formats; UnreadableEvent naming a bad record)."""
         if not page:
             return []
-        transcoded = bool(self.mapper.cipher or self.mapper.compressor)
-        states = [self._stored(r[2]) for r in page] if transcoded else [r[2] for r in page]
         ruleset = page[0][1].partition("/")[0]
+        found = self._decoded(battle, ruleset, page[0][0], [r[2] for r in page])
+        if found is not None:
+            return found
+        return [logged_from(battle, p, t, self._stored(s)).event for p, t, s in page]
+
+    def decode_states(
+        self, battle: UUID, ruleset: str, rows: Sequence[tuple[int, bytes]]
+    ) -> list[Event]:
+        """The events of ``rows`` (records' positions and bytes) of a battle of ``ruleset``, each
+        decoded in one call straight from its bytes to the system's events. A record in an older
+        format, or one that does not decode, sends the rows to the slow path: read again with
+        their topics, upcast one by one, UnreadableEvent naming the bad one. The reads to state
+        do not read the topics: they lie outside the hash chain, and verification checks them
+        against the events (``logged``)."""
+        if not rows:
+            return []
+        found = self._decoded(battle, ruleset, rows[0][0], [s for _, s in rows])
+        if found is not None:
+            return found
+        page = self.records.page(battle, rows[0][0] - 1, rows[-1][0], len(rows))
+        return self.decode(battle, page)
+
+    def _decoded(
+        self, battle: UUID, ruleset: str, first: int, states: list[bytes]
+    ) -> list[Event] | None:
+        if self.mapper.cipher or self.mapper.compressor:
+            states = [self._stored(s) for s in states]
         try:
             codec = codec_for(ruleset)
         except BlowByBlowError as e:
-            raise UnreadableEvent(battle, page[0][0], str(e)) from e
-        found = codec.decode_stored(states, CURRENT_FORMAT)
-        if found is not None and all(r[1].startswith(ruleset + "/") for r in page):
-            return found
-        return [logged_from(battle, r[0], r[1], s).event for r, s in zip(page, states, strict=True)]
+            raise UnreadableEvent(battle, first, str(e)) from e
+        return codec.decode_stored(states, CURRENT_FORMAT)
 
     def stream(
-        self, battle: UUID, *, gt: int = 0, lte: int | None = None
+        self, battle: UUID, ruleset: str, *, gt: int = 0, lte: int | None = None
     ) -> Iterator[tuple[int, list[Event]]]:
-        """The battle's events after ``gt`` up to ``lte`` in pages, each with the position of its
-        first event: memory flat in the battle's length."""
-        for page in self.pages(battle, gt=gt, lte=lte):
-            yield page[0][0], self.decode(battle, page)
+        """The events of a battle of ``ruleset`` after ``gt`` up to ``lte`` (its head when None)
+        in pages, each with the position of its first event: memory flat in the battle's length.
+        Read to state (``decode_states``): positions and bytes, no topics."""
+        while lte is None or gt < lte:
+            rows = self.records.states(battle, gt, lte if lte is not None else 2**62, PAGE)
+            if not rows:
+                return
+            yield rows[0][0], self.decode_states(battle, ruleset, rows)
+            if len(rows) < PAGE:
+                return
+            gt = rows[-1][0]
 
     def logged(self, battle: UUID, *, gt: int = 0, lte: int | None = None) -> Iterator[LoggedEvent]:
         """The battle's records after ``gt`` up to ``lte``, one by one, exactly as stored (the

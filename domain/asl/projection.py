@@ -1,10 +1,9 @@
 """ASL Close Combat folds: unit status, concealment, prisoners and their guards, Melee locks per
-Location, vehicles and the CCPh bookkeeping (``evolve``; pure, events it does not know are
-ignored); the state as a front end shows it (``view``) and in words (``describe_state``)."""
+Location, vehicles and the CCPh bookkeeping (``evolve``, each concern given the event types it
+reads, ``FOLDS``; pure, events it does not know are ignored); the state as a front end shows it (``view``) and in words (``describe_state``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -19,7 +18,15 @@ from blowbyblow.domain.asl.state import (
     VehicleState,
     active,
 )
-from blowbyblow.domain.system import LockView, PrisonerView, Stat, StateView, UnitView
+from blowbyblow.domain.system import (
+    Concern,
+    LockView,
+    PrisonerView,
+    Stat,
+    StateView,
+    UnitView,
+    fold_by_event_type,
+)
 
 replace = msgspec.structs.replace
 
@@ -293,22 +300,46 @@ def evolve_melee(state: State, event: Any) -> State:
     return state
 
 
-FOLDS: tuple[Callable[[State, Any], State], ...] = (
-    evolve_phase,
-    evolve_concealment,
-    evolve_movement,
-    evolve_units,
-    evolve_prisoners,
-    evolve_vehicles,
-    evolve_melee,
-    evolve_arrivals,
+FOLDS = (
+    Concern(
+        evolve_phase,
+        reads=(
+            *BETWEEN_PHASES,
+            ev.CloseCombatPhaseBegun,
+            ev.AmbushDeclared,
+            ev.WithdrawalAttempted,
+            ev.AttackDesignated,
+            ev.CloseCombatEnded,
+        ),
+    ),
+    Concern(
+        evolve_concealment, reads=(ev.DummyRemoved, ev.ConcealmentRevealed, ev.ConcealmentLost)
+    ),
+    Concern(evolve_movement, reads=(ev.Withdrew, ev.Infiltrated, ev.PAATCTaken)),
+    Concern(
+        evolve_units,
+        reads=(
+            ev.CasualtyReduced,
+            ev.WoundSeverityRolled,
+            ev.UnitEliminated,
+            ev.FailureToRout,
+            ev.UnitStatusChanged,
+            ev.SupportWeaponLost,
+            ev.SupportWeaponDropped,
+        ),
+    ),
+    Concern(evolve_prisoners, reads=(ev.UnitCaptured, ev.PrisonerReleased, ev.CaptureVoided)),
+    Concern(evolve_vehicles, reads=(ev.VehicleImmobilized, ev.VehicleEliminated)),
+    Concern(evolve_melee, reads=(ev.MeleeLocked, ev.MeleeContinued, ev.MeleeEnded)),
+    Concern(
+        evolve_arrivals,
+        reads=(ev.Advanced, ev.Moved, ev.MeleeFreed, ev.Restacked, ev.VehicleCaptured),
+    ),
 )
 
-
-def evolve(state: State, event: Any) -> State:
-    for fold in FOLDS:
-        state = fold(state, event)
-    return state
+# Each event goes to the concerns that read its type, in the order above (an Advanced closes
+# the last phase, then places the unit).
+evolve = fold_by_event_type(*FOLDS)
 
 
 def prisoners_of(state: State) -> dict[str, list[str]]:

@@ -1,6 +1,6 @@
 """Gangfight folds: fighter status (wounds, action points, Prone, Incapacitated, Dead) and the
-Melee locks (the gaps between models), composed into ``evolve``, which ignores every event it
-does not know; ``view`` and ``describe_state``: the state as a front end shows it."""
+Melee locks (the gaps between models), each given the event types it reads (``FOLDS``),
+composed into ``evolve``, which ignores every other event; ``view`` and ``describe_state``: the state as a front end shows it."""
 
 from __future__ import annotations
 
@@ -32,7 +32,14 @@ from blowbyblow.domain.gangfight.state import (
     status,
     weapon,
 )
-from blowbyblow.domain.system import LockView, Stat, StateView, UnitView
+from blowbyblow.domain.system import (
+    Concern,
+    LockView,
+    Stat,
+    StateView,
+    UnitView,
+    fold_by_event_type,
+)
 
 
 def evolve_status(state: GangfightState, event: Event) -> GangfightState:
@@ -104,8 +111,24 @@ def evolve_locks(state: GangfightState, event: Event) -> GangfightState:
     return state
 
 
-def evolve(state: GangfightState, event: Event) -> GangfightState:
-    return evolve_locks(evolve_weapons(evolve_status(state, event), event), event)
+FOLDS = (
+    Concern(
+        evolve_status,
+        reads=(
+            WoundsApplied,
+            Incapacitated,
+            Killed,
+            KnockedDown,
+            StoodUp,
+            ActionPointsSpent,
+            TurnStarted,
+        ),
+    ),
+    Concern(evolve_weapons, reads=(MarksmanshipRolled, WeaponReloaded)),
+    Concern(evolve_locks, reads=(KnockedBack, Disengaged, Moved, DisengagedTo)),
+)
+
+evolve = fold_by_event_type(*FOLDS)
 
 
 # --- the state as a front end shows it ----------------------------------------------------------

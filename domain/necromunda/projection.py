@@ -1,8 +1,9 @@
 """The fold of both Necromunda systems and what a front end shows of a state.
 
-``evolve`` composes one fold per concern: fighter status (Standing & Active / Standing & Engaged /
-Prone & Pinned / Prone & Seriously Injured / Out of Action, Broken, wounds left, flesh wounds,
-ammunition), the engagement graph, and who is in whose vision arc. It is pure: it never mutates
+``evolve`` composes one fold per concern, each given only the event types it reads (``FOLDS``):
+fighter status (Standing & Active / Standing & Engaged / Prone & Pinned / Prone & Seriously
+Injured / Out of Action, Broken, wounds left, flesh wounds, ammunition), the engagement graph,
+and who is in whose vision arc. It is pure: it never mutates
 the state it is given (dicts are copied on write), and it ignores events it does not know (the
 core's DiceRolled, ChoiceMade, ...).
 
@@ -35,7 +36,14 @@ from blowbyblow.domain.necromunda.state import (
     engaged_with,
     make_link,
 )
-from blowbyblow.domain.system import LockView, Stat, StateView, UnitView
+from blowbyblow.domain.system import (
+    Concern,
+    LockView,
+    Stat,
+    StateView,
+    UnitView,
+    fold_by_event_type,
+)
 
 
 def _with_fighter(state: NecromundaState, fighter: FighterState) -> NecromundaState:
@@ -118,10 +126,23 @@ def evolve_vision(state: NecromundaState, event: Event) -> NecromundaState:
     return state
 
 
-def evolve(state: NecromundaState, event: Event) -> NecromundaState:
-    state = evolve_status(state, event)
-    state = evolve_engagement(state, event)
-    return evolve_vision(state, event)
+FOLDS = (
+    Concern(
+        evolve_status,
+        reads=(
+            StatusChanged,
+            DamageInflicted,
+            VehicleDamaged,
+            FleshWoundSuffered,
+            BrokenChanged,
+            AmmoChecked,
+        ),
+    ),
+    Concern(evolve_engagement, reads=(EngagementFormed, EngagementEnded)),
+    Concern(evolve_vision, reads=(VisionChanged, TurnedToFace, FightDeclared, CommandIssued)),
+)
+
+evolve = fold_by_event_type(*FOLDS)
 
 
 def describe_state(state: NecromundaState) -> str:

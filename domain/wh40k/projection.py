@@ -7,13 +7,19 @@ state as any front end renders it, ``describe_state`` in plain words (``bxb at``
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from blowbyblow.domain.core import CommandIssued, Event
-from blowbyblow.domain.system import LockView, Stat, StateView, UnitView
+from blowbyblow.domain.system import (
+    Concern,
+    LockView,
+    Stat,
+    StateView,
+    UnitView,
+    fold_by_event_type,
+)
 from blowbyblow.domain.wh40k.commands import FollowUp
 from blowbyblow.domain.wh40k.events import (
     BreakOffAttempted,
@@ -165,7 +171,7 @@ def evolve_phase(state: Wh40kState, event: Event) -> Wh40kState:
     return state
 
 
-def evolve_multiple_combat(state: Wh40kState, event: Event) -> Wh40kState:
+def evolve_multiple_combat(state: Wh40kState) -> Wh40kState:
     """A Multiple Combat lasts while its model stays outnumbered: its count of rounds goes once
     the model is slain or has fewer than two enemies to fight."""
     if not state.multiple_rounds:
@@ -180,18 +186,29 @@ def evolve_multiple_combat(state: Wh40kState, event: Event) -> Wh40kState:
     return msgspec.structs.replace(state, multiple_rounds=lasting)
 
 
-FOLDS: tuple[Callable[[Wh40kState, Event], Wh40kState], ...] = (
-    evolve_status,
-    evolve_contacts,
-    evolve_phase,
-    evolve_multiple_combat,
+FOLDS = (
+    Concern(
+        evolve_status,
+        reads=(Charged, WoundsLost, ModelSlain, BrokeOff, LeftCombat, FollowUpMove),
+    ),
+    Concern(evolve_contacts, reads=(Charged, ModelSlain, BrokeOff, LeftCombat, FollowUpMove)),
+    Concern(
+        evolve_phase,
+        reads=(
+            CommandIssued,
+            TurnBegun,
+            BreakOffAttempted,
+            CombatRoundBegun,
+            BrokeOff,
+            FollowUpAllowed,
+            FollowUpMove,
+        ),
+    ),
 )
 
-
-def evolve(state: Wh40kState, event: Event) -> Wh40kState:
-    for fold in FOLDS:
-        state = fold(state, event)
-    return state
+# A Multiple Combat's count of rounds follows the state alone: checked after every event that
+# changes the state (after any other, the state is as the last check left it).
+evolve = fold_by_event_type(*FOLDS, after_each=evolve_multiple_combat)
 
 
 # --- what a front end shows -----------------------------------------------------------------------

@@ -143,15 +143,19 @@ def test_a_read_reads_only_up_to_its_position_and_from_its_snapshot(long: Long) 
     store = BattleStore(long.db)
     store.state_at(long.battle)  # every snapshot this battle can have is made now
     asked: list[tuple[int, int | None]] = []
-    page = store.records.page
+    states = store.records.states
 
-    def counting(battle: UUID, gt: int, lte: int | None, limit: int) -> Any:
-        found = page(battle, gt, lte, limit)
+    def counting(battle: UUID, gt: int, lte: int, limit: int) -> Any:
+        found = states(battle, gt, lte, limit)
         asked.append((gt, lte))
-        assert all(p <= (lte or 0) for p, _, _ in found)
+        assert all(p <= lte for p, _ in found)
         return found
 
-    store.records.page = counting  # type: ignore[method-assign]
+    def not_read(battle: UUID, gt: int, lte: int | None, limit: int) -> Any:
+        raise AssertionError("a read to state reads positions and bytes only")
+
+    store.records.states = counting  # type: ignore[method-assign]
+    store.records.page = not_read  # type: ignore[method-assign]
     for position in (2 * EVERY + 7, 2 * EVERY + 120, EVERY + 500):
         asked.clear()
         store.state_at(long.battle, position)
