@@ -7,6 +7,7 @@ chain covers and what verification compares."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, Literal, Union
 
@@ -59,7 +60,7 @@ class Codec:
         event: Event = self._decoder.decode(data)
         return event
 
-    def decode_stored(self, records: list[bytes], current: int) -> list[Event] | None:
+    def decode_stored(self, records: Iterable[bytes], current: int) -> list[Event] | None:
         """The events of stored records (the store's envelopes), decoded straight to this
         system's events; None when one is not in format ``current`` or does not decode (the
         caller then reads them one by one, upcasting, and names the record at fault)."""

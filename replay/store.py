@@ -20,9 +20,10 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -599,17 +600,17 @@ class BattleStore(Application[UUID]):
         against the events (``logged``)."""
         if not rows:
             return []
-        found = self._decoded(battle, ruleset, rows[0][0], [s for _, s in rows])
+        found = self._decoded(battle, ruleset, rows[0][0], map(itemgetter(1), rows))
         if found is not None:
             return found
         page = self.records.page(battle, rows[0][0] - 1, rows[-1][0], len(rows))
         return self.decode(battle, page)
 
     def _decoded(
-        self, battle: UUID, ruleset: str, first: int, states: list[bytes]
+        self, battle: UUID, ruleset: str, first: int, states: Iterable[bytes]
     ) -> list[Event] | None:
         if self.mapper.cipher or self.mapper.compressor:
-            states = [self._stored(s) for s in states]
+            states = map(self._stored, states)
         try:
             codec = codec_for(ruleset)
         except BlowByBlowError as e:
