@@ -29,7 +29,8 @@ def describe_command(command: Any) -> str:
 
 def narrate(ruleset: AnyGameSystem, event: Event) -> str:
     if isinstance(event, BattleStarted):
-        rulings = ", ".join(f"{k}={v}" for k, v in event.rulings.items()) or "none"
+        # Sorted, as the record stores them: told the same live and read back.
+        rulings = ", ".join(f"{k}={v}" for k, v in sorted(event.rulings.items())) or "none"
         dice = event.dice.mode + (
             f" ({event.dice.algorithm}, seed {event.dice.seed})" if event.dice.seed else ""
         )

@@ -145,11 +145,12 @@ def validation_error(request: AnyRequest, exc: ValidationException) -> Response[
     first = extra[0] if extra and isinstance(extra[0], dict) else {}
     key = str(first.get("key") or "")
     message = str(first.get("message") or exc.detail)
-    if key in ("", "data"):  # the body as a whole: msgspec names the field in its message
+    if key in ("", "data"):  # the body as a whole, or a parameter missing: the message names it
         named = (
             re.search(r"unknown field `([^`]+)`", message)
             or re.search(r"missing required field `([^`]+)`", message)
             or re.search(r" - at `\$\.?([^`]*)`", message)
+            or re.search(r"Missing required \w+ parameter '([^']+)'", message)
         )
         key = named.group(1) if named and named.group(1) else "body"
     return error_response(

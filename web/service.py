@@ -53,9 +53,7 @@ from blowbyblow.replay.fairness import (
 )
 from blowbyblow.replay.judging import (
     BattleSealed,
-    ContributionGiven,
     JudgingError,
-    SeedEscrowed,
     escrow_key,
     escrow_public_text,
     load_public_key,
@@ -216,26 +214,13 @@ def _modifiers(data: Any, system: AnyGameSystem, found: list[ModifierRow]) -> No
             _modifiers(value, system, found)
 
 
-def _words(system: AnyGameSystem, ev: Event) -> str:
-    """An event in words. A fair start's escrow and contributions are said here, as the shared
-    narration (``replay.narrate``) prints them as raw data."""
-    if isinstance(ev, SeedEscrowed):
-        return (
-            f"the secret seed is escrowed to {len(ev.boxes)} judge key(s): only a judge's key "
-            "opens it, and the seal reveals it"
-        )
-    if isinstance(ev, ContributionGiven):
-        return f"{ev.side} gives its value for the fair dice: {ev.value!r}"
-    return narrate(system, ev).strip()
-
-
 def event_row(system: AnyGameSystem, logged: LoggedEvent, command: int) -> EventRow:
     ev = logged.event
     data = to_builtins(ev)
     row = EventRow(
         position=logged.position,
         type=type(ev).__name__,
-        text=_words(system, ev),
+        text=narrate(system, ev).strip(),
         command=command,
         event=data if isinstance(data, dict) else {"value": data},
         hash=logged.hash.hex(),

@@ -45,6 +45,18 @@ def test_demo_log_at_and_verify(tmp_path: Path, ruleset_id: str) -> None:
     assert code == 0 and "verify OK" in out
 
 
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_demo_tells_the_battle_as_log_reads_it_back(tmp_path: Path, ruleset_id: str) -> None:
+    """The account printed live is the account read back: the same lines, rulings and all."""
+    db = tmp_path / "b.sqlite"
+    code, live = bxb(db, "demo", "--ruleset", ruleset_id)
+    assert code == 0, live
+    code, read_back = bxb(db, "log")
+    assert code == 0, read_back
+    told = read_back.strip().splitlines()
+    assert len(told) > 10 and live.strip().splitlines()[: len(told)] == told
+
+
 def test_verify_checks_every_battle_and_names_the_edited_event(tmp_path: Path) -> None:
     db = tmp_path / "b.sqlite"
     for ruleset_id in RULESET_IDS:

@@ -67,8 +67,10 @@ def test_a_position_outside_the_commands_is_refused(site: Site, client: Client) 
         r = client.get(f"/api/battles/{battle}/odds?position={position}")
         assert r.status_code == 422, r.text
         assert r.json()["field"] == "position"
-    assert client.get(f"/api/battles/{battle}/odds?position=2&budget=0").status_code == 400
-    assert client.get(f"/api/battles/{battle}/odds").status_code == 400
+    for query, field in (("?position=2&budget=0", "budget"), ("", "position")):
+        r = client.get(f"/api/battles/{battle}/odds{query}")
+        assert r.status_code == 400, r.text
+        assert r.json()["field"] == field, r.text
 
 
 def test_reading_odds_open_or_by_token(site: Site, client: Client) -> None:
