@@ -19,28 +19,20 @@ from blowbyblow.domain.asl.commands import ReactionFire
 from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.designation import Designation
 from blowbyblow.domain.asl.events import (
-    CCVCalculated,
     MeleeFreed,
     Moved,
     ReactionFireDeclared,
-    VehicleCCResolved,
 )
-from blowbyblow.domain.asl.rulings import BURN_DR
 from blowbyblow.domain.asl.state import State, still_here
 from blowbyblow.domain.asl.vehicles import (
     PaatcOf,
-    atmm_check,
-    ccv,
-    crew_small_arms,
+    VehicleCC,
     needs_paatc,
+    resolve_vs_vehicle,
     take_paatc,
-    unlikely_kill,
-    vehicle_drms,
-    vehicle_fate,
-    vehicle_result,
 )
 from blowbyblow.domain.asl.withdrawal import move_out
-from blowbyblow.domain.core import Context, Modifier, Procedure, Step, emit, roll
+from blowbyblow.domain.core import Context, Modifier, Procedure, Step, emit
 
 Gen = Generator[Step, Any, State]
 
@@ -141,46 +133,18 @@ def _attack(state: State, c: ReactionFire, cc: CCContext, attackers: tuple[str, 
         vs_vehicle=True,
         by_vehicle=False,
     )
-    atmm: Modifier | None = None
-    if d.atmm is not None:
-        state, atmm = yield from atmm_check(state, d)
-    units = [state.units[a] for a in attackers]
-    base, value, adj = ccv(units)
-    state = yield from emit(
-        CCVCalculated(rule="A11.5", attack=1, vehicle=v.id, base=base, adjustments=adj, ccv=value),
-        State,
-    )
-    mods = vehicle_drms(state, cc, d, v, units)
-    if c.non_stopped and not v.motion:
-        mods.append(Modifier(value=NON_STOPPED_DRM, cause="non-stopped vehicle", rule="A11.51"))
-    if atmm is not None:
-        mods.append(atmm)
-    colored, white = yield from roll(
-        "cc/1", n=2, purpose=f"Reaction Fire CC DR vs {v.id} (colored, white)"
-    )
-    original = colored + white
-    final = original + sum(m.value for m in mods)
-    burn_dr = original if cc.ruling(BURN_DR) == "original" else final
-    result = vehicle_result(final, value, burn_dr)
-    state = yield from emit(
-        VehicleCCResolved(
-            rule="A11.8",
-            attack=1,
-            vehicle=v.id,
-            ccv=value,
-            original=original,
-            modifiers=tuple(mods),
-            final_dr=final,
-            result=result,
+    non_stopped = c.non_stopped and not v.motion
+    how = VehicleCC(
+        rule="A11.8",
+        purpose="Reaction Fire CC DR vs {vehicle} (colored, white)",
+        extra=(
+            (Modifier(value=NON_STOPPED_DRM, cause="non-stopped vehicle", rule="A11.51"),)
+            if non_stopped
+            else ()
         ),
-        State,
+        infiltrate=False,
     )
-    if original == 2:
-        state, result = yield from unlikely_kill(state, d, result)
-    state = yield from vehicle_fate(state, v, result)
-    if original == 12 and v.crewed and not v.abandoned and not v.shocked and not v.stunned:
-        state = yield from crew_small_arms(state, cc, d, attackers, colored)
-    return state
+    return (yield from resolve_vs_vehicle(state, cc, d, attackers, how))
 
 
 def _return(state: State, attackers: list[str], came_from: str, location: str) -> Gen:

@@ -170,12 +170,29 @@ def atmm_check(state: State, d: Designation) -> Generator[Step, Any, tuple[State
     return state, None
 
 
+class VehicleCC(NamedTuple):
+    """What differs between a CC attack on a vehicle in the CCPh (A11.5) and one made as
+    Reaction Fire (A11.8)."""
+
+    rule: str = "A11.5"  # the rule its result is recorded under
+    purpose: str = "CC DR of attack {number} vs {vehicle} (colored, white)"
+    extra: tuple[Modifier, ...] = ()  # DRMs beside A11.5's (A11.8: a non-stopped vehicle)
+    infiltrate: bool = True  # A11.22 Infiltration after an Original 2: of the CCPh only
+
+
+IN_THE_CCPH = VehicleCC()
+
+
 def resolve_vs_vehicle(
-    state: State, ctx: CCContext, d: Designation, attackers: tuple[str, ...]
+    state: State,
+    ctx: CCContext,
+    d: Designation,
+    attackers: tuple[str, ...],
+    how: VehicleCC = IN_THE_CCPH,
 ) -> Gen:
     """A11.5: an Infantry attack vs a vehicle: the ATMM check (C13.7), the attackers' CCV, the CC
     DR and its result, the Unlikely Kill (A11.501), the vehicle's fate and its PRC (A11.611),
-    Crew Small Arms (A11.621), Infiltration (A11.22)."""
+    Crew Small Arms (A11.621), Infiltration (A11.22) when ``how`` says so."""
     v = state.vehicles[d.targets[0]]
     atmm: Modifier | None = None
     if d.atmm is not None:
@@ -188,11 +205,11 @@ def resolve_vs_vehicle(
         ),
         State,
     )
-    mods = vehicle_drms(state, ctx, d, v, units)
+    mods = [*vehicle_drms(state, ctx, d, v, units), *how.extra]
     if atmm is not None:
         mods.append(atmm)
     colored, white = yield from roll(
-        f"cc/{d.number}", n=2, purpose=f"CC DR of attack {d.number} vs {v.id} (colored, white)"
+        f"cc/{d.number}", n=2, purpose=how.purpose.format(number=d.number, vehicle=v.id)
     )
     original = colored + white
     final = original + sum(m.value for m in mods)
@@ -200,7 +217,7 @@ def resolve_vs_vehicle(
     result = vehicle_result(final, value, burn_dr)
     state = yield from emit(
         VehicleCCResolved(
-            rule="A11.5",
+            rule=how.rule,
             attack=d.number,
             vehicle=v.id,
             ccv=value,
@@ -216,7 +233,7 @@ def resolve_vs_vehicle(
     state = yield from vehicle_fate(state, v, result)
     if original == 12 and v.crewed and not v.abandoned and not v.shocked and not v.stunned:
         state = yield from crew_small_arms(state, ctx, d, attackers, colored)
-    if original == 2:
+    if original == 2 and how.infiltrate:
         state = yield from infiltration(state, attackers, original, d.number, ctx.location)
     return state
 
