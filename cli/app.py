@@ -5,6 +5,7 @@ finding a battle, printing a log. Commands live in their own modules (``cli/batt
 from __future__ import annotations
 
 import copy as _copy
+import inspect
 import os
 import shutil
 import sys
@@ -117,6 +118,7 @@ class GuardedGroup(TyperGroup):
         shared = [p for p in self.params if p.name in SHARED]
         for command in _leaf_commands(self):
             _add_shared_options(command, shared)
+        _one_line_summaries(self)
 
     def main(  # type: ignore[override]
         self,
@@ -156,6 +158,18 @@ def _leaf_commands(group: TyperGroup) -> list[click.Command]:
         else:
             found.append(command)
     return found
+
+
+def _one_line_summaries(group: TyperGroup) -> None:
+    """Each command's line in a list of commands: the first paragraph of its help as one line,
+    wrapped to the terminal (typer keeps a docstring's line breaks there, cutting its lines
+    short at random)."""
+    for command in group.commands.values():
+        if command.short_help is None and command.help:
+            first = inspect.cleandoc(command.help).split("\n\n")[0]
+            command.short_help = " ".join(first.split())
+        if isinstance(command, TyperGroup):
+            _one_line_summaries(command)
 
 
 def _add_shared_options(command: click.Command, shared: list[click.Parameter]) -> None:

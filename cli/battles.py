@@ -204,7 +204,7 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         typer.Option(
             "--ask",
             help="Ask at a prompt for every choice the "
-            "scenario's [choices] do not answer (default: the rules' default).",
+            "scenario's \\[choices] do not answer (default: the rules' default).",
         ),
     ] = False,
     fair: Annotated[
@@ -458,7 +458,7 @@ def cmd_log(
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, one event a line.")] = False,
 ) -> None:
     """The blow-by-blow account of a battle, with the rule behind every step. A voided command
-    is shown struck through (marked [voided] when the output is not a terminal), with the
+    is shown struck through (marked \\[voided] when the output is not a terminal), with the
     reason it was voided; it is not played."""
     store = open_store()
     bid = _battle(store, battle)
