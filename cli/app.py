@@ -474,6 +474,16 @@ def say(text: str, hang: int = 2) -> None:
     print_wrapped(console(), "", text, hang=hang)
 
 
+def say_lines(text: str) -> None:
+    """Lines of text (a state described), each wrapped at the width, its further lines indented
+    four spaces more than it is."""
+    out = console()
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        print_wrapped(out, " " * indent, body, hang=indent + 4)
+
+
 LOG_INDENT = 7  # "  123!!": the position, then the first-bad mark or two spaces
 
 

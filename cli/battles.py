@@ -28,6 +28,7 @@ from blowbyblow.cli.app import (
     print_log,
     print_wrapped,
     say,
+    say_lines,
     scenario_argument,
     warn_if_broken,
 )
@@ -551,11 +552,11 @@ def cmd_at(
         )
         return
     typer.echo(f"battle {bid} after position {at.position} of {at.of}:")
-    typer.echo(f"  {narrate(at.system, at.event).strip()}")
+    say_lines(f"  {narrate(at.system, at.event).strip()}")
     void = at.voided
     if void is not None:
-        typer.echo(
+        say_lines(
             f"  (this is command {void.index}, voided at position {void.voided_at} by "
             f"{void.by}: {void.reason}; it is not played, so the state is the one before it)"
         )
-    typer.echo(at.system.describe_state(at.state))
+    say_lines(at.system.describe_state(at.state))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,9 +16,13 @@ from blowbyblow.cli.app import (
     _events,
     _verdict,
     app,
+    console,
     fail,
     open_store,
+    print_wrapped,
     read_input,
+    say,
+    say_lines,
     warn_if_broken,
     write_output,
 )
@@ -47,6 +51,9 @@ from blowbyblow.replay.service import (
 from blowbyblow.replay.store import LoggedEvent
 from blowbyblow.replay.verify import verify_battle
 from blowbyblow.replay.whatif import first_divergence, parse_rulings, what_if
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _trusted(public_keys: list[str] | None) -> frozenset[str] | None:
@@ -238,8 +245,9 @@ def cmd_import(
     )
 
 
-def _side_by_side(left: str, right: str, width: int = 60) -> str:
-    return f"  {left[:width]:<{width}} | {right[:width]}"
+def _told(out: Console, prefix: str, text: str) -> None:
+    """One event in words, whole, wrapped under its start (``prefix`` is its position)."""
+    print_wrapped(out, prefix, text.strip())
 
 
 @app.command("whatif")
@@ -266,13 +274,13 @@ def cmd_whatif(
     except BlowByBlowError as e:
         fail(str(e))
     changed = ", ".join(ruling or []) or "(no ruling changed)"
-    typer.echo(f"what-if of battle {bid} under {wi.ruleset.id}: {changed}")
+    say(f"what-if of battle {bid} under {wi.ruleset.id}: {changed}", hang=4)
     if wi.divergence is None:
         typer.echo("no divergence: every event is the same under these rulings")
     else:
         p = wi.divergence
-        typer.echo(f"first divergence at position {p}:")
-        typer.echo(_side_by_side("ORIGINAL", "WHAT-IF"))
+        typer.echo(f"first divergence at position {p} (A: the original, B: the what-if):")
+        out = console()
         for q in range(max(2, p - 2), min(max(len(wi.original), len(wi.alternative)), p + 4) + 1):
             a = (
                 narrate(wi.original_ruleset, wi.original[q - 1])
@@ -280,21 +288,25 @@ def cmd_whatif(
                 else "(ends)"
             )
             b = narrate(wi.ruleset, wi.alternative[q - 1]) if q <= len(wi.alternative) else "(ends)"
-            mark = "*" if q >= p else " "
             # the original is the battle as played: its log position may differ (voided commands)
             moved = wi.log_position(q) != q and q <= len(wi.original)
-            where = f"{q:>4}" + (f" (log {wi.log_position(q)})" if moved else "")
-            typer.echo(f"{mark}{where}" + _side_by_side(a.strip(), b.strip()))
+            where = f"{q:>5}" + (f" (log {wi.log_position(q)})" if moved else "")
+            if q < p:  # the same in both
+                _told(out, f"{where}    ", a)
+                continue
+            _told(out, f"{where} A  ", a)
+            _told(out, " " * len(where) + " B  ", b)
     if wi.fresh_dice:
-        typer.echo(
-            f"dice the original never rolled, drawn from the battle's seed: {', '.join(wi.fresh_dice)}"
+        say(
+            f"dice the original never rolled, drawn from the battle's seed: {', '.join(wi.fresh_dice)}",
+            hang=4,
         )
     if wi.stopped:
-        typer.echo(f"stopped: {wi.stopped}")
+        say(f"stopped: {wi.stopped}", hang=4)
     typer.echo("\nstate at the end, original:")
-    typer.echo(wi.original_ruleset.describe_state(wi.original_state))
+    say_lines(wi.original_ruleset.describe_state(wi.original_state))
     typer.echo("\nstate at the end, what-if:")
-    typer.echo(wi.ruleset.describe_state(wi.alternative_state))
+    say_lines(wi.ruleset.describe_state(wi.alternative_state))
     if save:
         if wi.stopped:
             fail("not saved: the re-run did not complete")
@@ -302,7 +314,7 @@ def cmd_whatif(
             rec = save_events(store, wi.ruleset, wi.alternative)
         except BlowByBlowError as e:
             fail(str(e))
-        typer.echo(f"saved as battle {rec.battle} (origin {bid})")
+        typer.echo(f"saved as battle {rec.battle}")  # a what-if of the battle named above
 
 
 @app.command("diff")
@@ -311,13 +323,13 @@ def cmd_diff(
     b: Annotated[str, typer.Argument(help="Second battle.")],
 ) -> None:
     """Compare two battles: first how they were set up (game system, label, dice, rulings,
-    setup), then as played, event by event, showing the first divergence in play side by side.
+    setup), then as played, event by event, showing the first divergent step of each, whole.
     Voided commands (and a fair battle's escrow and contributions) are left out of both;
     positions are those of each battle's log."""
     store = open_store()
     ea, eb = _events(store, _battle(store, a)), _events(store, _battle(store, b))
     for line in _start_differences(ea[0].event, eb[0].event):
-        typer.echo(line)
+        say(line, hang=4)
     pa, pb = _as_played(ea), _as_played(eb)
     n = first_divergence([e for _, e in pa], [e for _, e in pb], skip_start=True)
     voided = len(ea) - len(pa) + len(eb) - len(pb)
@@ -326,12 +338,13 @@ def cmd_diff(
         typer.echo(f"play: identical{note}: {len(pa)} events")
         return
     sides = [_at(events, played, n) for events, played in ((ea, pa), (eb, pb))]
-    typer.echo(_side_by_side(f"A position {sides[0][0]}", f"B position {sides[1][0]}"))
-    typer.echo(_side_by_side(sides[0][1], sides[1][1]))
     where = sides[0][0] if sides[0][0] == sides[1][0] else f"{sides[0][0]} of A, {sides[1][0]} of B"
     typer.echo(
         f"play: first divergence at position {where} (A has {len(ea)} events, B has {len(eb)})"
     )
+    out = console()
+    for name, (position, text) in zip("AB", sides, strict=True):
+        _told(out, f"  {name} {position}: ", text)
     raise typer.Exit(1)
 
 

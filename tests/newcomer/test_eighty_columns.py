@@ -1,6 +1,6 @@
 """At 80 columns (COLUMNS=80, or a pipe with no COLUMNS) no line of `bxb demo`, `bxb log`,
-`bxb rulesets` or `bxb battles` is wider, and everything they said is still said: wrapping moves
-words to the next line, it drops none."""
+`bxb rulesets`, `bxb battles`, `bxb at`, `bxb whatif` or `bxb diff` is wider, and everything
+they said is still said: wrapping moves words to the next line, it drops none."""
 
 from __future__ import annotations
 
@@ -24,6 +24,18 @@ def widest(output: str) -> int:
     return max(cell_len(line) for line in output.splitlines())
 
 
+WHAT_IF = "coup-de-grace-effect=injury-dice"
+COMMANDS = (  # each with its exit code (diff: 1, the battles differ)
+    (["demo"], 0),
+    (["log", "1"], 0),
+    (["rulesets"], 0),
+    (["battles"], 0),
+    (["at", "50", "1"], 0),
+    (["whatif", "1", "--ruling", WHAT_IF, "--save"], 0),
+    (["diff", "1", "a"], 1),  # the demo and its what-if (ids 15ee0658-…, afabbca2-…)
+)
+
+
 @pytest.fixture(scope="module")
 def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Each command's output, through the console script with standard output a pipe: once with
@@ -33,9 +45,9 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     for columns in ("80", None):
         db = str(folder / f"{columns}.sqlite")  # a store each: the same battle, the same output
         env = environment(COLUMNS=columns, BXB_DB=db)
-        for command in (["demo"], ["log", "1"], ["rulesets"], ["battles"]):
+        for command, code in COMMANDS:
             done = run(*command, env=env)
-            assert done.returncode == 0, done.stderr
+            assert done.returncode == code, done.stderr
             name = command[0]
             said = done.stdout.replace(db, "STORE")
             assert outputs.setdefault(name, said) == said, f"{name}: no COLUMNS is not 80"
@@ -44,7 +56,7 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return outputs
 
 
-@pytest.mark.parametrize("command", ["demo", "log", "rulesets", "battles"])
+@pytest.mark.parametrize("command", [command[0] for command, _ in COMMANDS])
 def test_no_line_is_wider_than_80(shown: dict[str, str], command: str) -> None:
     assert widest(shown[command]) <= 80
     assert widest(shown[command]) > 70  # wrapped near the edge, not cut short
@@ -55,11 +67,9 @@ def test_log_and_demo_say_every_event_in_full(shown: dict[str, str]) -> None:
     battle = store.battles()[0].battle
     events = store.read(battle)
     system = get_game_system("necromunda-2023")
-    # (the demo lists the battle's rulings in the game system's order, the log as stored: the
-    # first event is compared in the log only)
-    for output, start in ((shown["log"], 0), (shown["demo"], 1)):
+    for output in (shown["log"], shown["demo"]):
         said = words(output)
-        for logged in events[start:]:
+        for logged in events:
             assert f"{logged.position} {words(narrate(system, logged.event))}" in said
     assert f"verify OK: {battle}" in words(shown["demo"])
 
@@ -77,7 +87,7 @@ def test_rulesets_say_every_ruling(shown: dict[str, str]) -> None:
 def test_battles_say_each_battle_and_fit_one_line_when_wide(shown: dict[str, str]) -> None:
     store = BattleStore(shown["db"])
     said = words(shown["battles"])
-    for b in store.battles():
+    for b in store.battles()[:1]:  # (the what-if's battle was saved after `bxb battles` ran)
         assert f"{b.battle} started verified {b.ruleset}" in said
         assert f"{b.version} events, 2 played, 0 voided, seeded dice: {words(b.label)}" in said
     wide = run("battles", env=environment(COLUMNS="200", BXB_DB=shown["db"])).stdout
@@ -87,3 +97,25 @@ def test_battles_say_each_battle_and_fit_one_line_when_wide(shown: dict[str, str
 def test_a_wide_terminal_gets_long_lines(tmp_path: Path, shown: dict[str, str]) -> None:
     wide = run("log", "1", env=environment(COLUMNS="200", BXB_DB=shown["db"])).stdout
     assert 80 < widest(wide) <= 200
+
+
+def test_at_whatif_and_diff_say_every_event_and_state_in_full(shown: dict[str, str]) -> None:
+    store = BattleStore(shown["db"])
+    original, what_if = (b.battle for b in store.battles())
+    system = get_game_system("necromunda-2023")
+    events = store.read(original)
+    at = store.state_at(original, 50)
+    assert words(narrate(system, events[49].event)) in words(shown["at"])
+    assert words(system.describe_state(at.state)) in words(shown["at"])
+    other = store.read(what_if)
+    first = next(
+        n
+        for n, (a, b) in enumerate(zip(events[1:], other[1:], strict=False), 2)
+        if a.data != b.data
+    )
+    for output in (shown["whatif"], shown["diff"]):
+        said = words(output)
+        assert words(narrate(system, events[first - 1].event)) in said
+        assert words(narrate(system, other[first - 1].event)) in said
+    end = words(system.describe_state(store.state_at(what_if).state))
+    assert end in words(shown["whatif"])
