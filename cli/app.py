@@ -28,6 +28,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import to_builtins
+from blowbyblow.replay.find import resolve_battle
 from blowbyblow.replay.judging import default_key_dir
 from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.store import (
@@ -390,8 +391,6 @@ def require_store(spec: str | None) -> None:
 
 
 def _battle(store: BattleStore, ref: str | None) -> UUID:
-    from blowbyblow.replay.service import resolve_battle
-
     try:
         return resolve_battle(store, ref)
     except BlowByBlowError as e:

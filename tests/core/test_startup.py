@@ -1,0 +1,92 @@
+"""A ``bxb`` process imports what its command uses: the commands that read (``at``, ``log``,
+``battles``, ``verify``) and the help import neither pydantic (typer 0.29+ builds a pydantic
+adapter for every parameter) nor structlog (imported when a line is logged, replay/logs.py), and
+``at`` and ``log`` not the machinery that adjudicates and records (replay/service.py). Each
+import costs tens of milliseconds of every run; docs/store.md has the figures.
+
+structlog being imported late, the logging options must still hold in a fresh process: each is
+run here as its own ``bxb`` process (in the test process structlog is imported already)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from blowbyblow.replay.store import BattleStore
+
+from bxbtest import record_demo
+
+SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "asl.toml"
+WATCHED = ("pydantic", "structlog", "blowbyblow.replay.service", "blowbyblow.replay.driver")
+
+
+def _loaded(db: Path, *args: str) -> set[str]:
+    """Which of WATCHED a ``bxb`` process running ``args`` imported."""
+    script = (
+        "import sys, atexit\n"
+        "def shown():\n"
+        f"    found = [m for m in {WATCHED!r} if m in sys.modules]\n"
+        "    sys.__stderr__.write('LOADED ' + ' '.join(found) + '\\n')\n"
+        "atexit.register(shown)\n"
+        f"sys.argv = ['bxb', '--db', {str(db)!r}, *{list(args)!r}]\n"
+        "from blowbyblow.cli.main import main\n"
+        "main()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    line = next(x for x in out.stderr.splitlines() if x.startswith("LOADED"))
+    return set(line.split()[1:])
+
+
+def test_reading_commands_import_no_pydantic_no_structlog_no_adjudication(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "b.sqlite"
+    record_demo(BattleStore(db), "gangfight")
+    for args in (["battles"], ["at", "3"], ["at", "2", "--json"]):
+        assert _loaded(db, *args) == set(), args
+    # log checks the hash chain with verify's code; verify re-adjudicates every command,
+    # silently; the help registers every command's module: no logger in any
+    assert _loaded(db, "log") == {"blowbyblow.replay.driver"}
+    for args in (["verify"], ["--help"]):
+        assert _loaded(db, *args) <= {"blowbyblow.replay.service", "blowbyblow.replay.driver"}
+    # and a command that adjudicates and logs does import structlog (the list above can fail)
+    assert "structlog" in _loaded(db, "record", str(SCENARIO), "--log-level", "info")
+
+
+def _bxb(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    bxb = str(Path(sys.executable).with_name("bxb"))
+    done = subprocess.run([bxb, "--db", str(db), *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def _logged_on_stdout(out: str) -> list[str]:
+    """Lines as structlog prints them (readable or JSON), which belong on stderr only."""
+    return [line for line in out.splitlines() if "[info " in line or '"level"' in line]
+
+
+def test_logging_options_hold_in_a_fresh_process(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    # JSON lines, one per rule step, each at info, on stderr only
+    as_json = _bxb(db, "--log-json", "--log-level", "info", "record", str(SCENARIO), "--label", "j")
+    lines = [json.loads(line) for line in as_json.stderr.splitlines()]
+    assert len(lines) > 10 and {line["level"] for line in lines} == {"info"}
+    assert any("rule" in line for line in lines)
+    assert _logged_on_stdout(as_json.stdout) == []
+    # readable lines
+    readable = _bxb(db, "--log-level", "info", "record", str(SCENARIO), "--label", "r")
+    assert readable.stderr.count("[info ") == len(lines)
+    assert _logged_on_stdout(readable.stdout) == []
+    # `record` narrates: no log unless asked; -q: none either
+    for quiet in ([], ["-q"]):
+        done = _bxb(db, *quiet, "record", str(SCENARIO), "--label", f"q{len(quiet)}")
+        assert done.stderr == "" and _logged_on_stdout(done.stdout) == []
+    # a command that logs at info by default (void), and the same silenced
+    voided = _bxb(db, "void", "3", "--reason", "a test", "--battle", "j")
+    assert "CommandVoided" in voided.stderr and "[info " in voided.stderr
+    assert _logged_on_stdout(voided.stdout) == []
+    silenced = _bxb(db, "-q", "void", "3", "--reason", "a test", "--battle", "r")
+    assert silenced.stderr == "" and _logged_on_stdout(silenced.stdout) == []
