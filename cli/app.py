@@ -18,8 +18,6 @@ from uuid import UUID
 import msgspec
 import typer
 from rich.cells import cell_len
-from rich.console import Console
-from rich.text import Text
 from typer import _click as click  # typer carries its own click
 from typer._click.core import ParameterSource
 from typer.core import TyperGroup
@@ -41,6 +39,9 @@ from blowbyblow.replay.store import (
 )
 
 if TYPE_CHECKING:  # imported where used: a command loads what it uses (cli/main.py)
+    from rich.console import Console
+    from rich.text import Text
+
     from blowbyblow.replay.verify import Report
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in bxb, not something the user did
@@ -436,7 +437,10 @@ def output_width() -> int:
 
 
 def console() -> Console:
-    """Rich's console for standard output, at ``output_width()`` (NO_COLOR honoured by Rich)."""
+    """Rich's console for standard output, at ``output_width()`` (NO_COLOR honoured by Rich).
+    Rich is imported here, when something is printed with it: `bxb at` prints plain lines."""
+    from rich.console import Console
+
     return Console(width=output_width(), highlight=False)
 
 
@@ -446,6 +450,8 @@ def print_wrapped(out: Console, prefix: str, body: str | Text, hang: int | None 
     if isinstance(body, str) and "\n" not in body and cell_len(prefix + body) <= out.width:
         typer.echo(prefix + body)  # fits: printed as it is, 40 times faster than Rich's wrap
         return
+    from rich.text import Text
+
     text = body if isinstance(body, Text) else Text(body)
     indent = len(prefix) if hang is None else hang
     width = max(out.width - max(len(prefix), indent), 20)

@@ -1,8 +1,8 @@
-"""A ``bxb`` process imports what its command uses: the commands that read (``at``, ``log``,
-``battles``, ``verify``) and the help import neither pydantic (typer 0.29+ builds a pydantic
-adapter for every parameter) nor structlog (imported when a line is logged, replay/logs.py), and
-``at`` and ``log`` not the machinery that adjudicates and records (replay/service.py). Each
-import costs tens of milliseconds of every run; docs/store.md has the figures.
+"""A ``bxb`` process imports what its command uses: no command that logs nothing imports
+structlog (imported when a line is logged, replay/logs.py), none imports pydantic (typer 0.29+
+builds a pydantic adapter for every parameter), and ``bxb at`` neither Rich's console,
+cryptography nor the machinery that adjudicates and records (replay/service.py). Each costs
+5 to 40 ms of every run; docs/store.md has the figures.
 
 structlog being imported late, the logging options must still hold in a fresh process: each is
 run here as its own ``bxb`` process (in the test process structlog is imported already)."""
@@ -19,7 +19,14 @@ from blowbyblow.replay.store import BattleStore
 from bxbtest import record_demo
 
 SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "asl.toml"
-WATCHED = ("pydantic", "structlog", "blowbyblow.replay.service", "blowbyblow.replay.driver")
+WATCHED = (
+    "pydantic",
+    "structlog",
+    "cryptography",
+    "rich.console",
+    "blowbyblow.replay.service",
+    "blowbyblow.replay.driver",
+)
 
 
 def _loaded(db: Path, *args: str) -> set[str]:
@@ -40,19 +47,27 @@ def _loaded(db: Path, *args: str) -> set[str]:
     return set(line.split()[1:])
 
 
-def test_reading_commands_import_no_pydantic_no_structlog_no_adjudication(
-    tmp_path: Path,
-) -> None:
+SERVICE, DRIVER = "blowbyblow.replay.service", "blowbyblow.replay.driver"
+
+
+def test_each_command_imports_what_it_uses_and_no_more(tmp_path: Path) -> None:
     db = tmp_path / "b.sqlite"
     record_demo(BattleStore(db), "gangfight")
-    for args in (["battles"], ["at", "3"], ["at", "2", "--json"]):
-        assert _loaded(db, *args) == set(), args
-    # log checks the hash chain with verify's code; verify re-adjudicates every command,
-    # silently; the help registers every command's module: no logger in any
-    assert _loaded(db, "log") == {"blowbyblow.replay.driver"}
-    for args in (["verify"], ["--help"]):
-        assert _loaded(db, *args) <= {"blowbyblow.replay.service", "blowbyblow.replay.driver"}
-    # and a command that adjudicates and logs does import structlog (the list above can fail)
+    expected: dict[tuple[str, ...], set[str]] = {
+        # prints plain lines: no Rich, no keys, nothing of the rules' loop
+        ("at", "3"): set(),
+        ("at", "2", "--json"): set(),
+        ("battles",): {"rich.console"},
+        # checks the hash chain with verify's code, which can re-adjudicate
+        ("log",): {"rich.console", "cryptography", DRIVER},
+        # re-adjudicates every command, silently
+        ("verify",): {"cryptography", SERVICE, DRIVER},
+        # registers every command's module
+        ("--help",): {"rich.console", "cryptography", SERVICE, DRIVER},
+    }
+    for args, modules in expected.items():
+        assert _loaded(db, *args) == modules, args
+    # a command that adjudicates and logs does import structlog (the table above can fail)
     assert "structlog" in _loaded(db, "record", str(SCENARIO), "--log-level", "info")
 
 
