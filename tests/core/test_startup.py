@@ -1,8 +1,9 @@
-"""A ``bxb`` process imports what its command uses: no command that logs nothing imports
-structlog (imported when a line is logged, replay/logs.py), none imports pydantic (typer 0.29+
-builds a pydantic adapter for every parameter), and ``bxb at`` neither Rich's console,
-cryptography nor the machinery that adjudicates and records (replay/service.py). Each costs
-5 to 40 ms of every run; docs/store.md has the figures.
+"""A ``bxb`` process imports what its command uses, each of these costing 5 to 60 ms of every
+run (docs/architecture.md, Packages): no command that logs nothing imports structlog (imported
+when a line is logged, replay/logs.py); none imports pydantic (typer 0.29+ builds a pydantic
+adapter for every parameter); none but ``bxb play`` at a terminal imports prompt_toolkit; and
+``bxb at`` imports neither Rich's console, cryptography nor the machinery that adjudicates and
+records (replay/service.py).
 
 structlog being imported late, the logging options must still hold in a fresh process: each is
 run here as its own ``bxb`` process (in the test process structlog is imported already)."""
@@ -24,6 +25,7 @@ WATCHED = (
     "structlog",
     "cryptography",
     "rich.console",
+    "prompt_toolkit",
     "blowbyblow.replay.service",
     "blowbyblow.replay.driver",
 )
@@ -62,7 +64,7 @@ def test_each_command_imports_what_it_uses_and_no_more(tmp_path: Path) -> None:
         ("log",): {"rich.console", "cryptography", DRIVER},
         # re-adjudicates every command, silently
         ("verify",): {"cryptography", SERVICE, DRIVER},
-        # registers every command's module
+        # registers every command's module; prompt_toolkit waits for a table played at a terminal
         ("--help",): {"rich.console", "cryptography", SERVICE, DRIVER},
     }
     for args, modules in expected.items():
