@@ -17,7 +17,7 @@ from pathlib import Path
 
 from blowbyblow.replay.store import BattleStore
 
-from bxbtest import record_demo
+from bxbtest import modules_imported, record_demo
 
 SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "asl.toml"
 WATCHED = (
@@ -33,20 +33,7 @@ WATCHED = (
 
 def _loaded(db: Path, *args: str) -> set[str]:
     """Which of WATCHED a ``bxb`` process running ``args`` imported."""
-    script = (
-        "import sys, atexit\n"
-        "def shown():\n"
-        f"    found = [m for m in {WATCHED!r} if m in sys.modules]\n"
-        "    sys.__stderr__.write('LOADED ' + ' '.join(found) + '\\n')\n"
-        "atexit.register(shown)\n"
-        f"sys.argv = ['bxb', '--db', {str(db)!r}, *{list(args)!r}]\n"
-        "from blowbyblow.cli.main import main\n"
-        "main()\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    line = next(x for x in out.stderr.splitlines() if x.startswith("LOADED"))
-    return set(line.split()[1:])
+    return set(WATCHED) & modules_imported(db, *args)
 
 
 SERVICE, DRIVER = "blowbyblow.replay.service", "blowbyblow.replay.driver"
