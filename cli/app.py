@@ -19,8 +19,6 @@ from uuid import UUID
 import msgspec
 import typer
 from rich.cells import cell_len
-from rich.console import Console
-from rich.text import Text
 from typer import _click as click  # typer carries its own click
 from typer._click.core import ParameterSource
 from typer.core import TyperGroup
@@ -29,6 +27,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay import logs
 from blowbyblow.replay.codec import to_builtins
+from blowbyblow.replay.find import resolve_battle
 from blowbyblow.replay.judging import default_key_dir
 from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.store import (
@@ -41,6 +40,9 @@ from blowbyblow.replay.store import (
 )
 
 if TYPE_CHECKING:  # imported where used: a command loads what it uses (cli/main.py)
+    from rich.console import Console
+    from rich.text import Text
+
     from blowbyblow.replay.verify import Report
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in bxb, not something the user did
@@ -404,8 +406,6 @@ def require_store(spec: str | None) -> None:
 
 
 def _battle(store: BattleStore, ref: str | None) -> UUID:
-    from blowbyblow.replay.service import resolve_battle
-
     try:
         return resolve_battle(store, ref)
     except BlowByBlowError as e:
@@ -451,7 +451,10 @@ def output_width() -> int:
 
 
 def console() -> Console:
-    """Rich's console for standard output, at ``output_width()`` (NO_COLOR honoured by Rich)."""
+    """Rich's console for standard output, at ``output_width()`` (NO_COLOR honoured by Rich).
+    Rich is imported here, when something is printed with it: `bxb at` prints plain lines."""
+    from rich.console import Console
+
     return Console(width=output_width(), highlight=False)
 
 
@@ -461,6 +464,8 @@ def print_wrapped(out: Console, prefix: str, body: str | Text, hang: int | None 
     if isinstance(body, str) and "\n" not in body and cell_len(prefix + body) <= out.width:
         typer.echo(prefix + body)  # fits: printed as it is, 40 times faster than Rich's wrap
         return
+    from rich.text import Text
+
     text = body if isinstance(body, Text) else Text(body)
     indent = len(prefix) if hang is None else hang
     width = max(out.width - max(len(prefix), indent), 20)

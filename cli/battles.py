@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from blowbyblow.cli.app import (
     BAD,
@@ -48,6 +46,8 @@ from blowbyblow.replay.registry import game_systems, get_game_system
 from blowbyblow.replay.store import BattleInfo, LoggedEvent, default_db_path, store_label
 
 if TYPE_CHECKING:  # the rest is imported where used: `bxb at` loads what it uses (cli/main.py)
+    from rich.console import Console
+
     from blowbyblow.replay.dice import DiceSource
     from blowbyblow.replay.fairness import FairBattle, FairTerms
 
@@ -404,6 +404,8 @@ def cmd_battles(
 def _print_battle(out: Console, b: BattleInfo, shown: dict[str, Any]) -> None:
     """One line when it fits the width; else the id, status and verdict first, the rest wrapped
     under it."""
+    from rich.text import Text
+
     counts = f"{shown['commands']:>3} played {shown['voided']:>2} voided  {shown['dice']:<8}"
     wide = (
         f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  {shown['status']:<9} "
@@ -495,6 +497,8 @@ def print_struck_log(
 ) -> None:
     """The log with each voided command's events struck through: Rich's strike style on a
     terminal, a plain ``[voided]`` mark otherwise (pipes, files, screen readers)."""
+    from rich.text import Text
+
     first = events[0].event
     assert isinstance(first, BattleStarted)
     ruleset = get_game_system(first.ruleset)

@@ -23,18 +23,14 @@ receipt for the log's head (``replay/receipts.py``), signed with ``--key`` or th
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from prompt_toolkit import PromptSession
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion, WordCompleter
-from prompt_toolkit.document import Document
-from prompt_toolkit.history import InMemoryHistory
 
 from blowbyblow.cli.app import JudgeKeyOption, _battle, app, fail, no_stdin_here, open_store
 from blowbyblow.cli.judging import who_am_i
@@ -90,6 +86,12 @@ from blowbyblow.replay.typed import (
     tokens,
 )
 
+if TYPE_CHECKING:  # prompt_toolkit is imported when a table is played at a terminal
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer
+
+    from blowbyblow.cli.prompt import CommandCompleter
+
 UNDO_REASON = "undone at the table"
 META = ("help", "state", "options", "syntax", "undo", "quit")
 
@@ -107,9 +109,12 @@ class Screen:
 
     def __init__(self) -> None:
         self.terminal = sys.stdin.isatty() and sys.stdout.isatty()
-        self._prompt: PromptSession[str] | None = (
-            PromptSession(history=InMemoryHistory()) if self.terminal else None
-        )
+        self._prompt: PromptSession[str] | None = None
+        if self.terminal:
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.history import InMemoryHistory
+
+            self._prompt = PromptSession(history=InMemoryHistory())
 
     def say(self, text: str = "") -> None:
         print(text, flush=True)
@@ -127,6 +132,8 @@ class Screen:
         return line.rstrip("\n")
 
     def choose(self, message: str, words: Iterable[str]) -> str:
+        from prompt_toolkit.completion import WordCompleter
+
         return self.ask(message, WordCompleter(list(words), sentence=True)).strip()
 
 
@@ -284,40 +291,6 @@ class TypedChoices:
 # --- the prompt's completion -----------------------------------------------------------------
 
 
-class CommandCompleter(Completer):
-    """Completes the main prompt: the first word from the command types, the offered commands'
-    numbers and the session's words; then a command's fields (``targets=``) and, after ``=``,
-    the values the rules allow now, as the typed syntax writes them."""
-
-    def __init__(
-        self, first: list[str], fields: dict[str, list[str]], values: dict[str, dict[str, set[str]]]
-    ):
-        self.first = first
-        self.fields = fields
-        self.values = values
-
-    def get_completions(
-        self, document: Document, complete_event: CompleteEvent
-    ) -> Iterator[Completion]:
-        before = document.text_before_cursor
-        word = document.get_word_before_cursor(WORD=True)
-        if " " not in before.lstrip():
-            yield from _starting(self.first, word)
-            return
-        tag = before.split()[0]
-        if "=" in word:
-            name, _, prefix = word.partition("=")
-            yield from _starting(sorted(self.values.get(tag, {}).get(name, ())), prefix)
-        else:
-            yield from _starting(self.fields.get(tag, []), word)
-
-
-def _starting(candidates: Iterable[str], prefix: str) -> Iterator[Completion]:
-    for c in candidates:
-        if c.startswith(prefix):
-            yield Completion(c, start_position=-len(prefix))
-
-
 def typed_values(system: Any, offered: Iterable[CommandOption]) -> dict[str, dict[str, set[str]]]:
     """For each command type and field, the values the offered commands give it, written as the
     typed syntax writes them (each option built with each value it allows)."""
@@ -423,6 +396,8 @@ class Live:
                 return
 
     def completer(self) -> CommandCompleter:
+        from blowbyblow.cli.prompt import CommandCompleter
+
         numbers = [str(n) for n in range(1, len(self.offered) + 1)]
         return CommandCompleter(
             [*command_types(self.system), *META, *numbers],

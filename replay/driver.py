@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import structlog
-
 from blowbyblow.domain.core import (
     Ask,
     ChoiceMade,
@@ -31,9 +29,10 @@ from blowbyblow.domain.core import (
     Step,
 )
 from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.replay import logs
 from blowbyblow.replay.dice import ChoiceSource, DiceError, DiceSource
 
-log = structlog.get_logger("blowbyblow.rules")
+LOGGER = "blowbyblow.rules"  # its log lines' logger (structlog is imported when one is written)
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ class Table:
         bound = (
             None
             if self.quiet
-            else log.bind(battle=self.battle, ruleset=self.system.id, command=index)
+            else logs.logger(LOGGER).bind(battle=self.battle, ruleset=self.system.id, command=index)
         )
         if bound is not None:
             _log_step(bound, issued, first_position)

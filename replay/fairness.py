@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
+from blowbyblow.replay import logs
 from blowbyblow.replay.dice import FAIR_ALGORITHM, FairDice
 from blowbyblow.replay.judging import (
     ContributionGiven,
@@ -46,7 +46,7 @@ from blowbyblow.replay.registry import get_game_system
 from blowbyblow.replay.session import start_event
 from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
 
-log = structlog.get_logger("blowbyblow.fairness")
+LOGGER = "blowbyblow.fairness"  # its log lines' logger (structlog is imported when one is written)
 
 MAX_CONTRIBUTION = 200  # characters: a word, a number, a short phrase
 
@@ -205,7 +205,7 @@ def start_fair(store: BattleStore, scenario: AnyScenario, terms: FairTerms) -> F
     if terms.keep_seed:
         store.vault.put(str(battle), seed)
     events = store.append(battle, ruleset.id, 0, [started, escrow])
-    log.info(
+    logs.logger(LOGGER).info(
         "FairBattleStarted", battle=str(battle), commitment=spec.commitment, judges=len(judges)
     )
     fair = FairBattle(battle, ruleset, started, sides, {}, events, seed)
@@ -237,7 +237,7 @@ def _append_contributions(store: BattleStore, fair: FairBattle, given: dict[str,
     new = [ContributionGiven(side=s, value=given[s]) for s in ordered]
     fair.events += store.append(fair.battle, fair.ruleset.id, len(fair.events), new)
     fair.contributions.update(given)
-    log.info("ContributionsGiven", battle=str(fair.battle), sides=ordered)
+    logs.logger(LOGGER).info("ContributionsGiven", battle=str(fair.battle), sides=ordered)
 
 
 def read_fair_start(events: Sequence[Event]) -> FairStart:

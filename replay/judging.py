@@ -19,24 +19,34 @@ import hashlib
 import os
 import secrets
 import stat
+from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
-from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import hashes, hpke, serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from blowbyblow.domain.core import BlowByBlowError, Event
+
+# cryptography is imported by the functions that sign, check or open something: this module's
+# events are part of every battle's codec, and the commands that only read a battle (`bxb at`)
+# are spared its import, about a twentieth of their whole run.
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives import hpke
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 CHECKPOINT_ALGORITHM = "bxb-checkpoint-v1"
 COMMIT_ALGORITHM = "bxb-commit-v1"
 ESCROW_ALGORITHM = "bxb-escrow-v1"
-# RFC 9180 HPKE, base mode: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305. The
-# library makes a fresh ephemeral key for every box and binds ``info`` into the key schedule.
-_ESCROW_SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
+
+
+@cache
+def _escrow_suite() -> hpke.Suite:
+    """RFC 9180 HPKE, base mode: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305. The
+    library makes a fresh ephemeral key for every box and binds ``info`` into the key schedule."""
+    from cryptography.hazmat.primitives import hpke
+
+    return hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
 
 
 class JudgingError(BlowByBlowError):
@@ -190,6 +200,9 @@ def new_keys(directory: Path, name: str = "judge") -> KeyFiles:
     files = key_files(directory / f"{name}.key")
     if files.private.exists():
         raise JudgingError(f"{files.private} exists already; not overwriting a signing key")
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -229,6 +242,8 @@ def _write_public(path: Path, text: str) -> None:
 
 
 def public_hex(key: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return (
         key.public_key()
         .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
@@ -238,6 +253,10 @@ def public_hex(key: Ed25519PrivateKey) -> str:
 
 def escrow_key(key: Ed25519PrivateKey) -> X25519PrivateKey:
     """The judge's escrow key, derived from the signing key (``bxb-escrow-key-v1``)."""
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     raw = key.private_bytes(
         serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
     )
@@ -248,6 +267,8 @@ def escrow_key(key: Ed25519PrivateKey) -> X25519PrivateKey:
 
 
 def escrow_public_hex(key: X25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return (
         key.public_key()
         .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
@@ -276,6 +297,10 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
         raise JudgingError(f"{path}: cannot be read ({e.strerror or e}); {expected}") from None
     if len(data) > _MAX_KEY_FILE:
         raise JudgingError(f"{path}: larger than {_MAX_KEY_FILE} bytes; {expected}")
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except TypeError:  # the library's word for "this key is encrypted and no password was given"
@@ -305,6 +330,8 @@ def _key_text(text_or_path: str) -> str:
 
 def load_public_key(text_or_path: str) -> str:
     """A sealing public key as hex, given the hex itself or a .pub file holding it."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     candidate = _key_text(text_or_path)
     try:
         raw = bytes.fromhex(candidate)
@@ -345,6 +372,9 @@ def seal(checkpoint: Checkpoint, key: Ed25519PrivateKey) -> BattleSealed:
 
 
 def signature_ok(sealed: BattleSealed) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(sealed.public_key)).verify(
             bytes.fromhex(sealed.signature), _signed_bytes(sealed.checkpoint)
@@ -366,11 +396,13 @@ def escrow_seed(seed: str, battle: str, commitment_hex: str, judges: list[str]) 
     """``seed`` encrypted to each judge's escrow key (hex), for the battle ``battle``."""
     if not judges:
         raise JudgingError("a fair battle's seed must be escrowed to at least one judge's key")
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
+
     info = _escrow_info(battle, commitment_hex)
     boxes = []
     for judge in dict.fromkeys(judges):
         public = X25519PublicKey.from_public_bytes(bytes.fromhex(judge))
-        sealed = _ESCROW_SUITE.encrypt(seed.encode("ascii"), public, info=info)
+        sealed = _escrow_suite().encrypt(seed.encode("ascii"), public, info=info)
         boxes.append(EscrowBox(judge=judge, sealed=sealed.hex()))
     return SeedEscrowed(algorithm=ESCROW_ALGORITHM, boxes=tuple(boxes))
 
@@ -390,10 +422,14 @@ def open_escrow(
             f"the seed of battle {battle} is escrowed to {to}, not to your key "
             f"({ESCROW_KEY_TAG}{me[:16]}…)"
         )
+    from cryptography.exceptions import InvalidTag
+
     try:
-        seed = _ESCROW_SUITE.decrypt(
-            bytes.fromhex(box.sealed), mine, info=_escrow_info(battle, commitment_hex)
-        ).decode("ascii")
+        seed = (
+            _escrow_suite()
+            .decrypt(bytes.fromhex(box.sealed), mine, info=_escrow_info(battle, commitment_hex))
+            .decode("ascii")
+        )
     except (InvalidTag, ValueError, UnicodeDecodeError):
         raise JudgingError(
             f"the escrowed seed of battle {battle} does not open with your key: "

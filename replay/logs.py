@@ -1,16 +1,52 @@
 """structlog set-up: every rule step is logged as it is adjudicated, to stderr, as readable
-console lines by default or JSON lines (for shipping and searching a tournament server's logs)."""
+console lines by default or JSON lines (for shipping and searching a tournament server's logs).
+
+structlog is imported only when something is about to be logged (``logger``), not when the
+command line says how to log (``configure``): importing it costs about 40 ms (its console
+renderer imports Rich's tracebacks, its standard-library bridge asyncio), a sixth of a command
+such as ``bxb at`` that never logs. ``configure`` therefore keeps the settings and ``logger``
+applies them before handing out the first logger, so structlog is never used with its
+unconfigured defaults (which print every level to standard output) once ``configure`` ran."""
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
-import structlog
+if TYPE_CHECKING:
+    from structlog.typing import FilteringBoundLogger
+
+# The settings ``configure`` was given and structlog has not taken yet: (json, level).
+_pending: tuple[bool, str] | None = None
 
 
 def configure(*, json: bool = False, level: str = "warning") -> None:
+    global _pending
+    _pending = (json, level)
+    if "structlog" in sys.modules:  # in use already (a long-lived process, tests): now
+        _apply_pending()
+
+
+def logger(name: str) -> FilteringBoundLogger:
+    """The logger called ``name``, structlog imported and configured as ``configure`` said."""
+    import structlog
+
+    _apply_pending()
+    found: FilteringBoundLogger = structlog.get_logger(name)
+    return found
+
+
+def _apply_pending() -> None:
+    global _pending
+    if _pending is None:
+        return
+    import logging
+
+    import structlog
+
+    json, level = _pending
+    _pending = None
     processors: list[structlog.typing.Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
-import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import (
@@ -24,9 +23,11 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold_battle, standing
+from blowbyblow.replay import logs
 from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
 from blowbyblow.replay.driver import Adjudication, Table, Turn, adjudicate_commands
 from blowbyblow.replay.fairness import FairTerms, StartedAndKept, reveal_seed, start_fair
+from blowbyblow.replay.find import BattleNotFound
 from blowbyblow.replay.judging import (
     BattleSealed,
     Checkpoint,
@@ -43,11 +44,7 @@ from blowbyblow.replay.session import (
 )
 from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for, chain
 
-log = structlog.get_logger("blowbyblow.service")
-
-
-class BattleNotFound(BlowByBlowError):
-    pass
+LOGGER = "blowbyblow.service"  # its log lines' logger (structlog is imported when one is written)
 
 
 class AlreadyRecorded(BlowByBlowError):
@@ -107,7 +104,7 @@ def record(store: BattleStore, scenario: AnyScenario, **how: Unpack[HowToRecord]
         check_all_used(table.dice, table.choices)
     except BlowByBlowError as e:
         # The steps logged so far were adjudicated, never recorded: say so in the same log.
-        log.warning(
+        logs.logger(LOGGER).warning(
             "BattleRefused", battle=str(battle), ruleset=ruleset.id, reason=str(e), written=0
         )
         raise
@@ -146,7 +143,9 @@ def _record_fair(
             batches.append(result.events)
             state = result.state
     except BlowByBlowError as e:
-        log.warning("BattleRefused", battle=str(fair.battle), reason=str(e), written="start")
+        logs.logger(LOGGER).warning(
+            "BattleRefused", battle=str(fair.battle), reason=str(e), written="start"
+        )
         raise StartedAndKept(fair.battle, f"no command was written: {e}") from None
     logged = list(fair.events)
     # The commands in one transaction after the start: all of them, or none.
@@ -301,35 +300,10 @@ def _void(
         )
     voided = CommandVoided(index=index, position=position, by=by.strip(), reason=reason.strip())
     [logged] = store.append(session.battle, session.ruleset.id, session.version, [voided])
-    log.info("CommandVoided", battle=str(session.battle), command=index, position=position, by=by)
+    logs.logger(LOGGER).info(
+        "CommandVoided", battle=str(session.battle), command=index, position=position, by=by
+    )
     return logged
-
-
-def resolve_battle(store: BattleStore, ref: str | None) -> UUID:
-    """A battle named by id, unique id prefix or label; the most recent one when ``ref`` is None."""
-    battles = store.battles()
-    if not battles:
-        raise BattleNotFound("the store holds no battles yet (try `bxb demo`)")
-    if ref is None:
-        return battles[-1].battle
-    if not ref.strip():  # an unset shell variable ("$BATTLE"): every id starts with ""
-        raise BattleNotFound(
-            "the battle named is empty; expected a battle id, id prefix or label (see `bxb battles`)"
-        )
-    exact = [b for b in battles if str(b.battle) == ref]
-    if exact:
-        return exact[0].battle
-    by_prefix = [b for b in battles if str(b.battle).startswith(ref.lower())]
-    by_label = [b for b in battles if b.label == ref]
-    matches = by_prefix or by_label
-    if len(matches) == 1:
-        return matches[0].battle
-    if len(matches) > 1:
-        raise BattleNotFound(
-            f"{ref!r} names {len(matches)} battles: "
-            + ", ".join(f"{b.battle} ({b.label})" for b in matches[:5])
-        )
-    raise BattleNotFound(f"no battle {ref!r} in this store (see `bxb battles`)")
 
 
 def seal_battle(store: BattleStore, battle: UUID, key: Ed25519PrivateKey) -> LoggedEvent:

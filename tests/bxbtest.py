@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -17,6 +20,23 @@ RULESET_IDS = sorted(game_systems())
 
 def record_demo(store: BattleStore, ruleset_id: str) -> Recorded:
     return record(store, game_systems()[ruleset_id].demo(), quiet=True)
+
+
+def modules_imported(db: Path, *args: str) -> set[str]:
+    """Every module a ``bxb --db DB ARGS...`` process of its own had imported when it ended."""
+    script = (
+        "import sys, atexit\n"
+        "def shown():\n"
+        "    sys.__stderr__.write('LOADED ' + ' '.join(sorted(sys.modules)) + '\\n')\n"
+        "atexit.register(shown)\n"
+        f"sys.argv = ['bxb', '--db', {str(db)!r}, *{list(args)!r}]\n"
+        "from blowbyblow.cli.main import main\n"
+        "main()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    line = next(x for x in out.stderr.splitlines() if x.startswith("LOADED"))
+    return set(line.split()[1:])
 
 
 def tamper(

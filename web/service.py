@@ -51,6 +51,7 @@ from blowbyblow.replay.fairness import (
     sides_of,
     start_fair,
 )
+from blowbyblow.replay.find import BattleNotFound, resolve_battle
 from blowbyblow.replay.judging import (
     BattleSealed,
     JudgingError,
@@ -65,10 +66,8 @@ from blowbyblow.replay.registry import UnknownGameSystem, game_systems, get_game
 from blowbyblow.replay.scenario import ScenarioError, check_values
 from blowbyblow.replay.service import (
     AlreadyRecorded,
-    BattleNotFound,
     VoidRefused,
     record,
-    resolve_battle,
     save_events,
     seal_battle,
     void_command,

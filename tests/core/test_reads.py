@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,7 +31,7 @@ from blowbyblow.replay.session import play
 from blowbyblow.replay.store import BattleStore, battle_id_for
 from blowbyblow.replay.verify import verify_battle, verify_events
 
-from bxbtest import RULESET_IDS, record_demo
+from bxbtest import RULESET_IDS, modules_imported, record_demo
 
 GANGFIGHT = get_game_system("gangfight")
 
@@ -371,20 +369,8 @@ def test_each_command_is_found_in_the_module_that_registers_it() -> None:
 
 
 def _systems_loaded(db: Path, *args: str) -> set[str]:
-    script = (
-        "import sys, atexit\n"
-        "def shown():\n"
-        "    found = {m.split('.')[2] for m in sys.modules if m.startswith('blowbyblow.domain.')}\n"
-        "    sys.__stderr__.write('LOADED ' + ' '.join(sorted(found)) + '\\n')\n"
-        "atexit.register(shown)\n"
-        f"sys.argv = ['bxb', '--db', {str(db)!r}, *{list(args)!r}]\n"
-        "from blowbyblow.cli.main import main\n"
-        "main()\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    line = next(x for x in out.stderr.splitlines() if x.startswith("LOADED"))
-    return set(line.split()[1:])
+    imported = modules_imported(db, *args)
+    return {m.split(".")[2] for m in imported if m.startswith("blowbyblow.domain.")}
 
 
 def test_help_and_battles_load_no_game_system_and_at_only_its_own(tmp_path: Path) -> None:
