@@ -9,6 +9,7 @@ import inspect
 import os
 import shutil
 import sys
+import textwrap
 import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -482,10 +483,22 @@ def say(text: str, hang: int = 2) -> None:
 def say_lines(text: str) -> None:
     """Lines of text (a state described), each wrapped at the width, its further lines indented
     four spaces more than it is."""
-    out = console()
+    width, out = output_width(), None
     for line in text.splitlines():
         body = line.lstrip(" ")
         indent = len(line) - len(body)
+        if cell_len(line) == len(line):  # one column a character: the standard library wraps
+            # it, with no Rich console to import (`bxb at` stays quick to start)
+            for part in textwrap.wrap(
+                body,
+                width,
+                initial_indent=" " * indent,
+                subsequent_indent=" " * (indent + 4),
+                break_on_hyphens=False,
+            ) or [line]:
+                typer.echo(part)
+            continue
+        out = out or console()
         print_wrapped(out, " " * indent, body, hang=indent + 4)
 
 

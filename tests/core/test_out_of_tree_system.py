@@ -93,7 +93,9 @@ def test_bxb_records_verifies_and_exports_its_battles(site: Path, tmp_path: Path
     demo = bxb(site, db, "demo", "--ruleset", "duel")
     assert demo.returncode == 0, demo.stderr
     said = " ".join(demo.stdout.split())  # wrapped at 80 columns: compare the words
-    assert "begins under duel 1.0; dice: physical; rulings: ties=defender, short-guard=off" in said
+    assert (
+        "begins under duel 1.0; dice: physical; rulings: short-guard=off, ties=defender" in said
+    )  # sorted
     assert "a tie, which goes to the defender, a miss [D2.1]" in said
     assert "mira is out of action: aldric wins the duel [D4.1]" in said
     assert "34 events, 7 commands re-adjudicated, hash chain intact" in said

@@ -107,8 +107,10 @@ def test_state_at_every_position_is_what_bxb_at_prints(site: Site, client: Clien
         )
         assert cli_json.exit_code == 0, cli_json.output
         assert at["state"] == json.loads(cli_json.output)["state"]
-        cli_text = runner.invoke(
-            cli, ["--db", site.db, "--log-level", "error", "at", str(position), battle]
+        cli_text = runner.invoke(  # wide: the state's lines unwrapped, as the API has them
+            cli,
+            ["--db", site.db, "--log-level", "error", "at", str(position), battle],
+            env={"COLUMNS": "1000"},
         )
         assert at["text"] in cli_text.output
     r = client.get(f"/api/battles/{battle}/at/{total + 1}")

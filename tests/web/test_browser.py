@@ -140,8 +140,10 @@ def play_at_the_table(page: Page, base: str, token: str, ruleset: str) -> str:
 
 
 def bxb_at(site: Site, position: int, battle: str) -> str:
-    result = CliRunner().invoke(
-        cli, ["--db", site.db, "--log-level", "error", "at", str(position), battle]
+    result = CliRunner().invoke(  # wide: the state's lines unwrapped, as the page has them
+        cli,
+        ["--db", site.db, "--log-level", "error", "at", str(position), battle],
+        env={"COLUMNS": "1000"},
     )
     assert result.exit_code == 0, result.output
     return result.output
