@@ -19,7 +19,10 @@ or any part: ``--events N`` (0: skip), ``--rounds N``, ``--at SIZE ...`` (none: 
    - append: ``BattleStore.append`` of each command's events (the hash chain, the guard on the
      battle's index row, the index row, voids and snapshots moved in the same transaction),
      against a raw append: the same rows, the hash chain computed, one sqlite3 transaction per
-     command, WAL and synchronous=FULL, the previous hash kept in memory (no guard, no index).
+     command, WAL and synchronous=FULL, the previous hash kept in memory (no guard, no index);
+     and against that raw append keeping an index row too: one row per battle, moved on in the
+     same transaction by an update guarded by the version and head it was at (what a battle
+     index costs at the least: one more statement, one more page written a transaction).
    - replay from the log: the store's index read once, then every battle folded from
      position 1 (``ReadModels.replay``: the records' positions and
      bytes a page at a time, decoded straight to the game system's events, and folded), no
@@ -252,6 +255,16 @@ def one_round(
         "create table events (battle text, position integer, topic text, state blob, "
         "primary key (battle, position))"
     )
+    indexed = sqlite3.connect(folder / "raw-indexed.sqlite", isolation_level=None)
+    indexed.execute("pragma journal_mode=WAL")
+    indexed.execute("pragma synchronous=FULL")
+    indexed.execute(
+        "create table events (battle text, position integer, topic text, state blob, "
+        "primary key (battle, position))"
+    )
+    indexed.execute(
+        "create table battles (battle text primary key, version integer, head blob) without rowid"
+    )
     codec = codec_for(ruleset.id)
     decoder = raw_decoder(codec)
 
@@ -272,13 +285,41 @@ def one_round(
             raw.execute("commit")
             version += len(batch)
 
+    def raw_indexed_append(item: tuple[UUID, list[list[Event]]]) -> None:
+        """The raw append, and a row per battle moved on in the same transaction, guarded by
+        the version it was at: the least a battle index costs."""
+        battle, batches = item
+        prev, version = GENESIS, 0
+        for batch in batches:
+            rows, head = raw_rows(battle, ruleset.id, prev, version + 1, batch)
+            indexed.execute("begin immediate")
+            if version == 0:
+                indexed.execute(
+                    "insert into battles values (?, ?, ?)", (battle.hex, len(batch), head)
+                )
+            else:
+                indexed.execute(
+                    "update battles set version=?, head=? where battle=? and version=? and head=?",
+                    (version + len(batch), head, battle.hex, version, prev),
+                )
+            indexed.executemany("insert into events values (?, ?, ?, ?)", rows)
+            indexed.execute("commit")
+            prev, version = head, version + len(batch)
+
     from blowbyblow.replay.verify import verify_battle
 
     def verify(battle: UUID) -> None:
         report = verify_battle(store, battle)
         assert report.ok, report.problem
 
-    spent = side_by_side(battles, {"append": store_append, "raw append": raw_append})
+    spent = side_by_side(
+        battles,
+        {
+            "append": store_append,
+            "raw append": raw_append,
+            "raw append + index row": raw_indexed_append,
+        },
+    )
     ids = [b for b, _ in battles]
     decoded = {b: raw_read(raw, decoder, b) for b in ids[:50]}
     started = time.perf_counter()
@@ -302,11 +343,13 @@ def one_round(
         ids, {"verify": verify, "raw verify": lambda b: raw_verify(ruleset, codec, raw, b)}
     )
     raw.close()
+    indexed.close()
     return spent
 
 
 ROWS = (  # (phase, the store's figure, its baseline, the second baseline)
     ("append", "append", "raw append", None),
+    ("append", "append", "raw append + index row", None),
     ("replay from the log", "replay from the log", "raw read + decode", "raw read + decode + fold"),
     ("replay, first read", "replay, first read", "raw read + decode", "raw read + decode + fold"),
     ("replay, read models", "replay, read models", "raw read + decode", "raw read + decode + fold"),

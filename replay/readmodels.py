@@ -251,7 +251,7 @@ class ReadModels:
     ) -> list[VoidedCommand]:
         """The commands the ``CommandVoided`` among ``logged`` void, placed as
         ``voided_commands`` places them over the whole log, from the few records they name."""
-        if not any(isinstance(e.event, CommandVoided) for e in logged):
+        if CommandVoided not in {type(e.event) for e in logged}:
             return []
         already = self.records.voids(battle) if head.version else []
         batch = {e.position: e.event for e in logged}

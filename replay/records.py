@@ -203,8 +203,10 @@ def _growth_values(g: Growth) -> tuple[Any, ...]:
 # --- SQLite ----------------------------------------------------------------------------------
 
 _SQLITE_SCHEMA = (
+    # seq: the order battles were opened in (a rowid: max + 1, with no sqlite_sequence row to
+    # write with every new battle, as AUTOINCREMENT would)
     """create table if not exists bxb_battles (
-        seq integer primary key autoincrement, battle text not null unique,
+        seq integer primary key, battle text not null unique,
         label text not null, ruleset text not null, ruleset_version text not null,
         dice text not null, version integer not null, head blob not null,
         commands integer not null, voided integer not null, sealed integer not null,
