@@ -126,8 +126,9 @@ class ReadModels:
         keep: bool = True,
     ) -> tuple[Any, Event]:
         """The state right after ``end`` and the event there: from the latest usable snapshot,
-        then the records after it a snapshot interval at a time. With ``keep``, the snapshots passed on the way that were
-        missing are made (best effort: a store that cannot be written is only read)."""
+        then the records after it a snapshot interval at a time. With ``keep``, the snapshots
+        passed on the way that were missing are made (best effort: a store that cannot be
+        written is only read)."""
         mark = fingerprint(system)
         snapshot = None
         if mark and end >= HEAD_SNAPSHOT_AFTER:

@@ -585,8 +585,11 @@ class BattleStore(Application[UUID]):
             return []
         ruleset = page[0][1].partition("/")[0]
         found = self._decoded(battle, ruleset, page[0][0], [r[2] for r in page])
-        if found is not None:
-            return found
+        return found if found is not None else self._one_by_one(battle, page)
+
+    def _one_by_one(self, battle: UUID, page: Sequence[Record]) -> list[Event]:
+        """The slow path: each record read with its topic, upcast from an older format,
+        UnreadableEvent naming the first bad one."""
         return [logged_from(battle, p, t, self._stored(s)).event for p, t, s in page]
 
     def decode_states(
@@ -603,8 +606,9 @@ class BattleStore(Application[UUID]):
         found = self._decoded(battle, ruleset, rows[0][0], map(itemgetter(1), rows))
         if found is not None:
             return found
-        page = self.records.page(battle, rows[0][0] - 1, rows[-1][0], len(rows))
-        return self.decode(battle, page)
+        return self._one_by_one(
+            battle, self.records.page(battle, rows[0][0] - 1, rows[-1][0], len(rows))
+        )
 
     def _decoded(
         self, battle: UUID, ruleset: str, first: int, states: Iterable[bytes]
@@ -616,21 +620,6 @@ class BattleStore(Application[UUID]):
         except BlowByBlowError as e:
             raise UnreadableEvent(battle, first, str(e)) from e
         return codec.decode_stored(states, CURRENT_FORMAT)
-
-    def stream(
-        self, battle: UUID, ruleset: str, *, gt: int = 0, lte: int | None = None
-    ) -> Iterator[tuple[int, list[Event]]]:
-        """The events of a battle of ``ruleset`` after ``gt`` up to ``lte`` (its head when None)
-        in pages, each with the position of its first event: memory flat in the battle's length.
-        Read to state (``decode_states``): positions and bytes, no topics."""
-        while lte is None or gt < lte:
-            rows = self.records.states(battle, gt, lte if lte is not None else 2**62, PAGE)
-            if not rows:
-                return
-            yield rows[0][0], self.decode_states(battle, ruleset, rows)
-            if len(rows) < PAGE:
-                return
-            gt = rows[-1][0]
 
     def logged(self, battle: UUID, *, gt: int = 0, lte: int | None = None) -> Iterator[LoggedEvent]:
         """The battle's records after ``gt`` up to ``lte``, one by one, exactly as stored (the
