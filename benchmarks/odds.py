@@ -22,8 +22,10 @@ from fractions import Fraction
 from typing import Any
 
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.chance import Explorer, TooBig, matcher
-from blowbyblow.replay.odds import (
+from blowbyblow.replay.engine.registry import game_systems
+from blowbyblow.replay.engine.scenario import scenario_from_dict
+from blowbyblow.replay.odds.chance import Explorer, TooBig, matcher
+from blowbyblow.replay.odds.explore import (
     DEFAULT_BUDGET,
     HowToExplore,
     Odds,
@@ -32,8 +34,6 @@ from blowbyblow.replay.odds import (
     scenario_command,
     scenario_odds,
 )
-from blowbyblow.replay.registry import game_systems
-from blowbyblow.replay.scenario import scenario_from_dict
 
 ONE_ATTACK: dict[str, Any] = {
     "ruleset": "asl",

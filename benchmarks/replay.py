@@ -77,13 +77,18 @@ from msgspec import inspect as msgspec_inspect
 from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled, Event
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.codec import Codec, codec_for, encode
-from blowbyblow.replay.dice import RecordedChoices, RecordedDice, recorded_inputs, seeded_roll
-from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
-from blowbyblow.replay.formats import CURRENT_FORMAT
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play, split_by_command
-from blowbyblow.replay.store import (
+from blowbyblow.replay.engine.codec import Codec, codec_for, encode
+from blowbyblow.replay.engine.dice import (
+    RecordedChoices,
+    RecordedDice,
+    recorded_inputs,
+    seeded_roll,
+)
+from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.formats import CURRENT_FORMAT
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play, split_by_command
+from blowbyblow.replay.store.log import (
     BATTLE_NAMESPACE,
     CHAIN_ALGORITHM,
     GENESIS,
@@ -306,7 +311,7 @@ def one_round(
             indexed.execute("commit")
             prev, version = head, version + len(batch)
 
-    from blowbyblow.replay.verify import verify_battle
+    from blowbyblow.replay.evidence.verify import verify_battle
 
     def verify(battle: UUID) -> None:
         report = verify_battle(store, battle)
@@ -398,7 +403,7 @@ def store_vs_raw(ruleset: AnyGameSystem, events: int, rounds: int, folder: Path)
 def long_battle(path: Path, events: int) -> UUID:
     """A Gangfight battle of at least ``events`` events, each command the first the rules offer,
     appended a hundred commands to a transaction (building it is not what is measured)."""
-    from blowbyblow.replay.dice import ScriptedChoices, SeededDice
+    from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
 
     system = get_game_system("gangfight")
     scenario = msgspec.structs.replace(
@@ -454,8 +459,8 @@ def measured(command: list[str]) -> tuple[float, float, str]:
 REPLAY = """
 import sys, time
 from uuid import UUID
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.log import BattleStore
 store, battle = BattleStore(sys.argv[1]), UUID(sys.argv[2])
 started = time.perf_counter()
 state = store.models.replay(store.models.records.row(battle))

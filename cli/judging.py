@@ -28,12 +28,20 @@ from blowbyblow.cli.app import (
 )
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
+from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import standing
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
-from blowbyblow.replay.fairness import start_length
-from blowbyblow.replay.judging import (
-    BattleSealed,
+from blowbyblow.replay.battles.service import (
+    save_events,
+    seal_battle,
+    void_command,
+)
+from blowbyblow.replay.battles.whatif import first_divergence, parse_rulings, what_if
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.evidence.fairness import start_length
+from blowbyblow.replay.evidence.seals import (
     default_key_dir,
     key_files,
     load_private_key,
@@ -41,16 +49,8 @@ from blowbyblow.replay.judging import (
     new_keys,
     write_public_keys,
 )
-from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import (
-    save_events,
-    seal_battle,
-    void_command,
-)
-from blowbyblow.replay.store import LoggedEvent
-from blowbyblow.replay.verify import verify_battle
-from blowbyblow.replay.whatif import first_divergence, parse_rulings, what_if
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import LoggedEvent
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -26,7 +26,7 @@ from rich.table import Table
 from blowbyblow.cli.app import app, fail, write_output
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
-from blowbyblow.replay.registry import game_systems, get_game_system
+from blowbyblow.replay.engine.registry import game_systems, get_game_system
 
 WIDTH = 79  # a template's comment lines fit an 80-column editor
 

@@ -1,6 +1,6 @@
 """Odds and luck: ``bxb odds`` (what a command will probably do, exact or Monte Carlo) and
 ``bxb luck`` (how lucky each side's dice were over battles). The numbers come from
-``replay.odds`` and ``replay.luck``; this module only reads the inputs and draws them."""
+``replay.odds.explore`` and ``replay.odds.luck``; this module only reads the inputs and draws them."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from rich.table import Table as RichTable
 
 from blowbyblow.cli.app import _battle, _events, app, fail, open_store, scenario_argument
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
-from blowbyblow.replay.codec import encode_json
-from blowbyblow.replay.luck import DEFAULT_LUCK_SAMPLES, HowToJudge, Luck, luck_of
-from blowbyblow.replay.odds import (
+from blowbyblow.replay.engine.codec import encode_json
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.odds.explore import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
@@ -31,7 +31,7 @@ from blowbyblow.replay.odds import (
     recorded_odds,
     scenario_odds,
 )
-from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.odds.luck import DEFAULT_LUCK_SAMPLES, HowToJudge, Luck, luck_of
 
 BAR = 24  # characters of a full bar
 BUDGET_HELP = "Runs of the rules allowed for the exact odds; past it, Monte Carlo."

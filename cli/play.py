@@ -5,19 +5,19 @@ has any, are played first), ``bxb play --battle ID`` picks up any battle that is
 new process, on another day. At the prompt the players see the state (``GameSystem.view``), the
 commands the rules allow now (``GameSystem.legal_commands``), and give one: by its number in that
 list (then its choices are asked, each with its options and default), or typed in the one syntax
-every game system shares (``replay/typed.py``), with completion. Dice are typed as they are rolled
+every game system shares (``replay/engine/typed.py``), with completion. Dice are typed as they are rolled
 (``--dice physical``: each roll asked by its meaning, checked for count and range, and shown again
 before the command is written, so a mistyped die can be typed again) or rolled from a seed and
 shown (``--dice seed:TEXT``), or fair (``--fair``: a secret seed committed and escrowed to the
 judges' key, mixed with a value from each side, asked at the prompt once the commitment is shown;
-``replay/fairness.py``). Narration is printed as each step is adjudicated.
+``replay/evidence/fairness.py``). Narration is printed as each step is adjudicated.
 
 A command's events are written in one transaction, once it is complete and confirmed: Ctrl-C, a
 closed terminal or a killed process in the middle of a command writes nothing of it. Two
 sessions on one battle: each writes at the version it read, so the one holding a stale version is
 told, writes nothing, re-reads and shows what the other played. ``undo`` voids the last command
 (a ``CommandVoided`` event: nothing is deleted). After every write the table is handed a signed
-receipt for the log's head (``replay/receipts.py``), signed with ``--key`` or the key folder's
+receipt for the log's head (``replay/evidence/receipts.py``), signed with ``--key`` or the key folder's
 ``judge.key``. docs/playing.md walks through a session."""
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import CommandOption, StateView
 from blowbyblow.projections.battle import voided_commands
-from blowbyblow.replay import logs
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.battles.service import AlreadyRecorded, BattleSession, record
+from blowbyblow.replay.engine import logs
+from blowbyblow.replay.engine.dice import (
     ChoiceSource,
     DiceError,
     DiceSource,
@@ -51,8 +52,19 @@ from blowbyblow.replay.dice import (
     ScriptedChoices,
     SeededDice,
 )
-from blowbyblow.replay.driver import Adjudication, Turn, adjudicate_commands
-from blowbyblow.replay.fairness import (
+from blowbyblow.replay.engine.driver import Adjudication, Turn, adjudicate_commands
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import load_scenario
+from blowbyblow.replay.engine.typed import (
+    TypedCommandError,
+    command_types,
+    format_command,
+    parse_command,
+    syntax,
+    tokens,
+)
+from blowbyblow.replay.evidence.fairness import (
     FairBattle,
     FairnessError,
     FairTerms,
@@ -63,7 +75,8 @@ from blowbyblow.replay.fairness import (
     open_fair,
     start_fair,
 )
-from blowbyblow.replay.judging import (
+from blowbyblow.replay.evidence.receipts import sign_receipt
+from blowbyblow.replay.evidence.seals import (
     ESCROW_KEY_TAG,
     JudgingError,
     default_key_dir,
@@ -71,20 +84,7 @@ from blowbyblow.replay.judging import (
     load_private_key,
     public_hex,
 )
-from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.receipts import sign_receipt
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.scenario import load_scenario
-from blowbyblow.replay.service import AlreadyRecorded, BattleSession, record
-from blowbyblow.replay.store import BattleStore, LoggedEvent, StaleVersion, StoreError
-from blowbyblow.replay.typed import (
-    TypedCommandError,
-    command_types,
-    format_command,
-    parse_command,
-    syntax,
-    tokens,
-)
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent, StaleVersion, StoreError
 
 if TYPE_CHECKING:  # prompt_toolkit is imported when a table is played at a terminal
     from prompt_toolkit import PromptSession

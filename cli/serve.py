@@ -15,7 +15,7 @@ import typer
 
 from blowbyblow.cli.app import OPTS, app, fail, open_store, require_store
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.judging import (
+from blowbyblow.replay.evidence.seals import (
     ESCROW_KEY_TAG,
     default_key_dir,
     load_escrow_public_key,

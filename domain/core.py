@@ -1,7 +1,7 @@
 """The vocabulary every game system's rules are written in.
 
 A rule *procedure* is a generator. It never rolls dice, reads a clock or asks a person itself:
-it yields requests and rule-step events, and the driver (``blowbyblow.replay.driver``) answers.
+it yields requests and rule-step events, and the driver (``blowbyblow.replay.engine.driver``) answers.
 
 - ``values = yield from roll("hit/knife/1", 1)``: ask for dice, get their values back;
 - ``answer = yield from ask("step8", ("coup-de-grace", "consolidate"), default="consolidate")``;

@@ -5,7 +5,7 @@ naming a battle by label or id prefix) reads one row per battle and never the lo
 
 A row is a fold like any other: ``started_row`` opens it from a battle's first event and
 ``grown`` moves it on by the events of one transaction, so the store writes it in the same
-transaction as the events (``replay/records.py``). ``void_of`` says which command a
+transaction as the events (``replay/store/records.py``). ``void_of`` says which command a
 ``CommandVoided`` cancels, exactly as ``projections.battle.voided_commands`` reads the whole log,
 from the few records the store looks up for it. ``IndexFold`` builds a row from a whole log,
 record by record: what rebuilding the index from zero does."""
@@ -22,7 +22,7 @@ import msgspec
 from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, Event
 from blowbyblow.projections.battle import VoidedCommand
 
-SEALED = "BattleSealed"  # the engine's seal event (replay.judging), named here by its type
+SEALED = "BattleSealed"  # the engine's seal event (replay.evidence.seals), named here by its type
 
 
 class BattleRow(msgspec.Struct, kw_only=True):

@@ -11,9 +11,9 @@ from typing import Any
 
 import msgspec
 
-from blowbyblow.replay.registry import game_systems
-from blowbyblow.replay.service import Recorded, record
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.battles.service import Recorded, record
+from blowbyblow.replay.engine.registry import game_systems
+from blowbyblow.replay.store.log import BattleStore
 
 RULESET_IDS = sorted(game_systems())
 

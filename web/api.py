@@ -20,8 +20,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 from litestar.response import ServerSentEvent
 
-from blowbyblow.replay.odds import Odds
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.odds.explore import Odds
+from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.live import Hub, Note
 from blowbyblow.web.schemas import (

@@ -17,7 +17,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
 from blowbyblow.web.live import Hub

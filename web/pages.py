@@ -13,7 +13,7 @@ from litestar import Request, Response, get
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
-from blowbyblow.replay.registry import game_systems
+from blowbyblow.replay.engine.registry import game_systems
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
 from blowbyblow.web.schemas import EventRow

@@ -11,7 +11,7 @@ from typing import Any, Literal
 import msgspec
 
 from blowbyblow.domain.system import CommandOption, StateView
-from blowbyblow.replay.receipts import Receipt
+from blowbyblow.replay.evidence.receipts import Receipt
 
 Status = Literal["waiting", "playing", "finished", "sealed", "verify failed"]
 

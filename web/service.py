@@ -4,7 +4,7 @@ the state at any position, verify, seal, export, import, what-if, diff, and a to
 tables with their status. The API (``web/api.py``) runs these in worker threads; every refusal
 is an ``ApiError`` naming the field and the rule, and writes nothing.
 
-No rules are decided here: commands go through the engine's one loop (``replay.driver.Table``),
+No rules are decided here: commands go through the engine's one loop (``replay.engine.driver.Table``),
 read-backs through the one fold (``projections.battle.fold_battle``)."""
 
 from __future__ import annotations
@@ -34,13 +34,27 @@ from blowbyblow.domain.core import (
     RulingError,
     SetupError,
 )
+from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.domain.system import AnyGameSystem, OptionError, Scenario
 from blowbyblow.projections.battle import fold, fold_battle, standing, voided_commands
-from blowbyblow.replay.codec import to_builtins
-from blowbyblow.replay.dice import DiceError, ListedDice, ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.export import ExportError, export_battle, import_battle
-from blowbyblow.replay.fairness import (
+from blowbyblow.replay.battles.service import (
+    AlreadyRecorded,
+    VoidRefused,
+    record,
+    save_events,
+    seal_battle,
+    void_command,
+)
+from blowbyblow.replay.battles.whatif import first_divergence, what_if
+from blowbyblow.replay.engine.codec import to_builtins
+from blowbyblow.replay.engine.dice import DiceError, ListedDice, ScriptedChoices, SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.registry import UnknownGameSystem, game_systems, get_game_system
+from blowbyblow.replay.engine.scenario import ScenarioError, check_values
+from blowbyblow.replay.engine.script import UnusedInput
+from blowbyblow.replay.evidence.export import ExportError, export_battle, import_battle
+from blowbyblow.replay.evidence.fairness import (
     FairnessError,
     FairTerms,
     StartedAndKept,
@@ -51,31 +65,17 @@ from blowbyblow.replay.fairness import (
     sides_of,
     start_fair,
 )
-from blowbyblow.replay.find import BattleNotFound, resolve_battle
-from blowbyblow.replay.judging import (
-    BattleSealed,
+from blowbyblow.replay.evidence.receipts import Receipt, sign_receipt
+from blowbyblow.replay.evidence.seals import (
     JudgingError,
     escrow_key,
     escrow_public_text,
     load_public_key,
 )
-from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.odds import HowToExplore, Odds, recorded_odds
-from blowbyblow.replay.receipts import Receipt, sign_receipt
-from blowbyblow.replay.registry import UnknownGameSystem, game_systems, get_game_system
-from blowbyblow.replay.scenario import ScenarioError, check_values
-from blowbyblow.replay.service import (
-    AlreadyRecorded,
-    VoidRefused,
-    record,
-    save_events,
-    seal_battle,
-    void_command,
-)
-from blowbyblow.replay.session import UnusedInput
-from blowbyblow.replay.store import BattleStore, LoggedEvent, StaleVersion, StoreError
-from blowbyblow.replay.verify import Problem, Report, check_chain, read_all, verify_battle
-from blowbyblow.replay.whatif import first_divergence, what_if
+from blowbyblow.replay.evidence.verify import Problem, Report, check_chain, read_all, verify_battle
+from blowbyblow.replay.odds.explore import HowToExplore, Odds, recorded_odds
+from blowbyblow.replay.store.find import BattleNotFound, resolve_battle
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent, StaleVersion, StoreError
 from blowbyblow.web.schemas import (
     BattleSummary,
     BulkResult,
@@ -966,7 +966,7 @@ class Service:
 
     def void(self, battle: UUID, req: VoidRequest, by: str) -> VoidResult:
         """Record that the last command that stands is not played, who voided it and why
-        (``replay.service.void_command``); nothing is deleted."""
+        (``replay.battles.service.void_command``); nothing is deleted."""
         if not req.reason.strip():
             raise ApiError(
                 422, "reason", "a void says why", "give the reason the command is voided"

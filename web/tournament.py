@@ -1,7 +1,7 @@
 """The tournament beside the battles: its tables, who may write (tokens, stored hashed) and
 which battle is played at which table in which round.
 
-The battles themselves live in the event store (``replay.store.BattleStore``); this is the
+The battles themselves live in the event store (``replay.store.log.BattleStore``); this is the
 little that is not a battle's event: a register kept in the same database, in tables of its own
 (``bxb_*``), through the database's own driver (sqlite3, or psycopg for PostgreSQL). Nothing here
 decides a rule.
@@ -26,7 +26,7 @@ from typing import Any, Literal
 from uuid import UUID
 
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.store import persistence_env
+from blowbyblow.replay.store.log import persistence_env
 
 Role = Literal["table", "judge"]
 

@@ -19,8 +19,8 @@ import msgspec
 
 from blowbyblow.cli.newcomer import field_terms
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay.registry import game_systems
-from blowbyblow.replay.scenario import CORE_KEYS
+from blowbyblow.replay.engine.registry import game_systems
+from blowbyblow.replay.engine.scenario import CORE_KEYS
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = "reference"  # the site's folder of generated pages

@@ -17,8 +17,8 @@ from blowbyblow.domain.asl.setup import (
 )
 from blowbyblow.domain.core import Event
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.dice import ListedDice, ScriptedChoices
-from blowbyblow.replay.session import Played, play
+from blowbyblow.replay.engine.dice import ListedDice, ScriptedChoices
+from blowbyblow.replay.engine.script import Played, play
 
 HS_OF = {
     "4-6-7": (2, "2-4-7"),

@@ -14,8 +14,8 @@ from blowbyblow.domain.asl.commands import AslCommand
 from blowbyblow.domain.asl.setup import Setup
 from blowbyblow.domain.core import SetupError
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 RULESET = get_game_system("asl")
 TOML = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "asl.toml"

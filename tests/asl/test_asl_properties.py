@@ -19,10 +19,10 @@ from blowbyblow.domain.asl.state import State, units_in, vehicles_in
 from blowbyblow.domain.asl.withdrawal import destinations
 from blowbyblow.domain.core import Context, Event, RuleViolation
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import Played, play
+from blowbyblow.replay.engine.dice import SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import Played, play
 
 RULESET = get_game_system("asl")
 SIDES = ("German", "Russian")

@@ -10,8 +10,8 @@ import pytest
 from blowbyblow.domain.asl import rulings
 from blowbyblow.domain.asl.rulebook import RULEBOOK
 from blowbyblow.domain.core import RuleEvent
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 RULESET = get_game_system("asl")
 

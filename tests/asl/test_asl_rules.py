@@ -111,7 +111,7 @@ def two_on_two() -> Setup:
     ],
 )
 def test_illegal_commands_are_refused(command: CloseCombat, rule: str) -> None:
-    from blowbyblow.replay.registry import get_game_system
+    from blowbyblow.replay.engine.registry import get_game_system
 
     state = initial_state(two_on_two())
     ctx = Context(rulings=get_game_system("asl").resolve_rulings({}), command_index=0)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.export import read_export
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.whatif import what_if
+from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.export import read_export
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 RULESET = get_game_system("asl")

@@ -19,10 +19,10 @@ from blowbyblow.domain.asl.setup import Setup, VehicleSetup
 from blowbyblow.domain.asl.state import State
 from blowbyblow.domain.core import Context, RuleViolation
 from blowbyblow.domain.system import CommandOption, StateView, UnitView
-from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 RULESET = get_game_system("asl")
 DEFAULTS = RULESET.resolve_rulings({})

@@ -32,9 +32,9 @@ from blowbyblow.domain.core import (
     Roll,
 )
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
-from blowbyblow.replay.registry import game_system_ids
-from blowbyblow.replay.session import play
-from blowbyblow.replay.store import BattleStore, LoggedEvent
+from blowbyblow.replay.engine.registry import game_system_ids
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "docs" / "game-system-template"

@@ -28,9 +28,9 @@ from conformance_helpers import (  # noqa: E402 - the helpers' folder is on sys.
 )
 
 from blowbyblow.domain.system import AnyGameSystem  # noqa: E402
-from blowbyblow.replay.registry import forget_registrations, get_game_system  # noqa: E402
-from blowbyblow.replay.service import record  # noqa: E402
-from blowbyblow.replay.store import BattleStore  # noqa: E402
+from blowbyblow.replay.battles.service import record  # noqa: E402
+from blowbyblow.replay.engine.registry import forget_registrations, get_game_system  # noqa: E402
+from blowbyblow.replay.store.log import BattleStore  # noqa: E402
 
 
 @pytest.fixture(scope="session")

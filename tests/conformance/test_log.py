@@ -13,11 +13,11 @@ from typing import Any
 from conformance_helpers import Demo, fold, other_face, tamper_stored_event
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.export import export_battle, import_battle, read_export
-from blowbyblow.replay.session import play
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.evidence.export import export_battle, import_battle, read_export
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 
 def test_the_demo_records_and_verifies(demo: Demo) -> None:
@@ -44,9 +44,9 @@ def test_replaying_the_log_gives_the_live_state(demo: Demo) -> None:
 FOLD_IN_ANOTHER_PROCESS = """
 import sys
 from uuid import UUID
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.log import BattleStore
 
 events = BattleStore(sys.argv[1]).read(UUID(sys.argv[2]))
 system = get_game_system(events[0].event.ruleset)

@@ -7,7 +7,7 @@ import re
 from conformance_helpers import command_tag
 
 from blowbyblow.domain.system import AnyGameSystem, GameSystem
-from blowbyblow.replay.registry import game_system_ids
+from blowbyblow.replay.engine.registry import game_system_ids
 
 
 def test_the_system_is_registered_under_its_id(system_id: str, system: AnyGameSystem) -> None:

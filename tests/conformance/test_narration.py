@@ -13,8 +13,8 @@ from conformance_helpers import Demo, example_event, generated_battles
 
 from blowbyblow.domain.core import Event, RuleEvent
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay.codec import encode_json, to_builtins
-from blowbyblow.replay.narrate import narrate
+from blowbyblow.replay.engine.codec import encode_json, to_builtins
+from blowbyblow.replay.engine.narrate import narrate
 
 
 def _fallback(event: Event) -> str:

@@ -9,7 +9,7 @@ import jsonschema
 import msgspec
 
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay.codec import encode_json
+from blowbyblow.replay.engine.codec import encode_json
 
 
 def test_the_schemas_are_json_schema(system: AnyGameSystem) -> None:

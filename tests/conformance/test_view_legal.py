@@ -18,7 +18,7 @@ from conformance_helpers import (
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.domain.system import AnyGameSystem, StateView
-from blowbyblow.replay.codec import encode_json
+from blowbyblow.replay.engine.codec import encode_json
 
 
 def demo_states(demo: Demo) -> list[Any]:

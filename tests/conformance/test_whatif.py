@@ -5,11 +5,11 @@ from __future__ import annotations
 from conformance_helpers import Demo
 
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.service import save_events
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
-from blowbyblow.replay.whatif import what_if
+from blowbyblow.replay.battles.service import save_events
+from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 
 def test_what_if_under_every_other_ruling_value(demo: Demo) -> None:

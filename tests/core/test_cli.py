@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import RULESET_IDS, tamper
 

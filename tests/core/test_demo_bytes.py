@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.codec import encode, to_builtins
-from blowbyblow.replay.export import read_export
-from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.codec import encode, to_builtins
+from blowbyblow.replay.engine.formats import CURRENT_FORMAT, upcast
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.evidence.export import read_export
 
 from bxbtest import RULESET_IDS
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.engine.dice import (
     DiceError,
     InteractiveChoices,
     ListedDice,
@@ -22,7 +22,7 @@ from blowbyblow.replay.dice import (
 
 
 def documented_die(seed: str, key: str, i: int, sides: int) -> int:
-    """docs/dice.md, bxb-dice-v1, written out again independently of replay/dice.py."""
+    """docs/dice.md, bxb-dice-v1, written out again independently of replay/engine/dice.py."""
     j = 0
     while True:
         h = hashlib.sha256(f"bxb-dice-v1\0{seed}\0{key}\0{i}\0{j}".encode()).digest()

@@ -12,17 +12,17 @@ import structlog
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled, Event
 from blowbyblow.projections.battle import fold, fold_battle
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.dice import (
     DiceError,
     RecordedChoices,
     RecordedDice,
     ScriptedChoices,
     recorded_inputs,
 )
-from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import dice_for, play, split_by_command
+from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import dice_for, play, split_by_command
 
 from bxbtest import RULESET_IDS
 

@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.app import INTERNAL_ERROR, OPTS, GuardedGroup
 from blowbyblow.cli.main import app
-from blowbyblow.replay.export import export_battle
-from blowbyblow.replay.store import BattleStore, parse_postgres_url, store_label
+from blowbyblow.replay.evidence.export import export_battle
+from blowbyblow.replay.store.log import BattleStore, parse_postgres_url, store_label
 
 from bxbtest import record_demo
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from blowbyblow.replay import scenario
-from blowbyblow.replay.registry import game_systems
+from blowbyblow.replay.engine import scenario
+from blowbyblow.replay.engine.registry import game_systems
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text(encoding="utf-8")
 

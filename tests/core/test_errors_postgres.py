@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 
 from pgserver import postgres_server
 

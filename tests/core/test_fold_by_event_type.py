@@ -30,10 +30,10 @@ from blowbyblow.domain.necromunda import projection as necromunda
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario, Concern
 from blowbyblow.domain.wh40k import projection as wh40k
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.codec import codec_for, encode
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.scenario import load_scenario
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.codec import codec_for, encode
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import load_scenario
+from blowbyblow.replay.engine.script import play
 
 from bxbtest import RULESET_IDS
 

@@ -23,20 +23,14 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from psycopg import sql
 
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.dice import fair_dice_seed
-from blowbyblow.replay.fairness import FairTerms
-from blowbyblow.replay.judging import (
-    BattleSealed,
-    JudgingError,
-    SeedEscrowed,
-    load_private_key,
-    new_keys,
-    open_escrow,
-)
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import record
-from blowbyblow.replay.store import BattleStore, StaleVersion
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.domain.judging import BattleSealed, SeedEscrowed
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.engine.dice import fair_dice_seed
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.fairness import FairTerms
+from blowbyblow.replay.evidence.seals import JudgingError, load_private_key, new_keys, open_escrow
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore, StaleVersion
 
 from bxbtest import RULESET_IDS, record_demo
 from pgserver import postgres_server, server_version

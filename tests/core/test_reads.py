@@ -19,17 +19,18 @@ import pytest
 
 from blowbyblow.cli import main as cli_main
 from blowbyblow.domain.core import BattleStarted, CommandIssued, Event
+from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import commands_standing, fold_battle, voided_commands
 from blowbyblow.projections.snapshots import EVERY, Snapshot, usable
-from blowbyblow.replay import verify as verify_module
-from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.judging import BattleSealed, load_private_key, new_keys
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import record, seal_battle, void_command
-from blowbyblow.replay.session import play
-from blowbyblow.replay.store import BattleStore, battle_id_for
-from blowbyblow.replay.verify import verify_battle, verify_events
+from blowbyblow.replay.battles.service import record, seal_battle, void_command
+from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.evidence import verify as verify_module
+from blowbyblow.replay.evidence.seals import load_private_key, new_keys
+from blowbyblow.replay.evidence.verify import verify_battle, verify_events
+from blowbyblow.replay.store.log import BattleStore, battle_id_for
 
 from bxbtest import RULESET_IDS, modules_imported, record_demo
 
@@ -380,13 +381,10 @@ def test_help_and_battles_load_no_game_system_and_at_only_its_own(tmp_path: Path
         record_demo(store, r)
     gangfight = next(b.battle for b in store.battles() if b.ruleset == "gangfight")
     # the engine's own domain modules, and not even the helpers game systems share (common)
-    assert _systems_loaded(db, "--help") == {"core", "system"}
-    assert _systems_loaded(db, "battles") == {"core", "system"}
-    assert _systems_loaded(db, "at", "3", str(gangfight)) - {"common"} == {
-        "core",
-        "system",
-        "gangfight",
-    }
+    engine = {"core", "system", "judging"}
+    assert _systems_loaded(db, "--help") == engine
+    assert _systems_loaded(db, "battles") == engine
+    assert _systems_loaded(db, "at", "3", str(gangfight)) - {"common"} == {*engine, "gangfight"}
 
 
 def test_bxb_battles_shows_the_verdict_of_verify(tmp_path: Path) -> None:

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import Recorded, record
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.battles.service import Recorded, record
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import RULESET_IDS
 
@@ -62,10 +62,10 @@ def test_a_fresh_process_replays_random_battles_to_identical_bytes(tmp_path: Pat
     assert len(expected) >= len(RULESET_IDS) * 2
     script = f"""
 import hashlib, json
-from blowbyblow.replay.codec import encode
+from blowbyblow.replay.engine.codec import encode
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.log import BattleStore
 store = BattleStore({str(db)!r})
 out = {{}}
 for b in store.battles():

@@ -11,11 +11,11 @@ import pytest
 
 from blowbyblow.domain.core import Ruling, RulingError
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay import verify as verify_module
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import record
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence import verify as verify_module
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 OLD = get_game_system("wh40k-2e").version  # the system's version today, whatever it is
 _major, _minor = OLD.split(".")

@@ -1,9 +1,9 @@
 """A ``bxb`` process imports what its command uses, each of these costing 5 to 60 ms of every
 run (docs/architecture.md, Packages): no command that logs nothing imports structlog (imported
-when a line is logged, replay/logs.py); none imports pydantic (typer 0.29+ builds a pydantic
+when a line is logged, replay/engine/logs.py); none imports pydantic (typer 0.29+ builds a pydantic
 adapter for every parameter); none but ``bxb play`` at a terminal imports prompt_toolkit; and
 ``bxb at`` imports neither Rich's console, cryptography nor the machinery that adjudicates and
-records (replay/service.py).
+records (replay/battles/service.py).
 
 structlog being imported late, the logging options must still hold in a fresh process: each is
 run here as its own ``bxb`` process (in the test process structlog is imported already)."""
@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import modules_imported, record_demo
 
@@ -26,8 +26,8 @@ WATCHED = (
     "cryptography",
     "rich.console",
     "prompt_toolkit",
-    "blowbyblow.replay.service",
-    "blowbyblow.replay.driver",
+    "blowbyblow.replay.battles.service",
+    "blowbyblow.replay.engine.driver",
 )
 
 
@@ -36,7 +36,7 @@ def _loaded(db: Path, *args: str) -> set[str]:
     return set(WATCHED) & modules_imported(db, *args)
 
 
-SERVICE, DRIVER = "blowbyblow.replay.service", "blowbyblow.replay.driver"
+SERVICE, DRIVER = "blowbyblow.replay.battles.service", "blowbyblow.replay.engine.driver"
 
 
 def test_each_command_imports_what_it_uses_and_no_more(tmp_path: Path) -> None:

@@ -14,12 +14,12 @@ import pytest
 
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import AlreadyRecorded, record, save_events
-from blowbyblow.replay.session import play
-from blowbyblow.replay.store import BattleStore, StaleVersion, chain
-from blowbyblow.replay.whatif import what_if
+from blowbyblow.replay.battles.service import AlreadyRecorded, record, save_events
+from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.store.log import BattleStore, StaleVersion, chain
 
 from bxbtest import RULESET_IDS, record_demo
 
@@ -47,10 +47,10 @@ def test_replay_in_a_fresh_process_gives_byte_identical_state(
     script = f"""
 import hashlib
 from uuid import UUID
-from blowbyblow.replay.codec import encode
+from blowbyblow.replay.engine.codec import encode
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.log import BattleStore
 events = BattleStore({str(db)!r}).read(UUID({str(rec.battle)!r}))
 rs = get_game_system(events[0].event.ruleset)
 state = fold_battle(rs, [e.event for e in events])
@@ -114,8 +114,8 @@ def test_live_play_one_command_at_a_time_and_the_stale_session_writes_nothing(
 ) -> None:
     """Two judges' terminals open the same battle; the first to play a command wins, the second
     is told its view is stale and writes nothing; the battle ends as if recorded in one go."""
-    from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-    from blowbyblow.replay.service import BattleSession
+    from blowbyblow.replay.battles.service import BattleSession
+    from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
 
     demo = get_game_system("necromunda-2023").demo()
     assert demo.seed is not None and len(demo.commands) >= 2

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.scenario import load_scenario
-from blowbyblow.replay.service import record
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.engine.scenario import load_scenario
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import RULESET_IDS
 

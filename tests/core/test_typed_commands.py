@@ -1,4 +1,4 @@
-"""The one typed command syntax every game system shares (``replay/typed.py``): every command a
+"""The one typed command syntax every game system shares (``replay/engine/typed.py``): every command a
 battle can give reads back from what ``format_command`` writes; errors name the command, the
 field and what was expected; the syntax lines match docs/playing.md."""
 
@@ -12,9 +12,15 @@ import pytest
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
-from blowbyblow.replay.typed import TypedCommandError, format_command, parse_command, syntax, tokens
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.engine.typed import (
+    TypedCommandError,
+    format_command,
+    parse_command,
+    syntax,
+    tokens,
+)
 
 from bxbtest import RULESET_IDS
 

@@ -11,11 +11,11 @@ import msgspec
 import pytest
 
 from blowbyblow.domain.core import BlowByBlowError, DiceRolled, RuleEvent
-from blowbyblow.replay.codec import codec_for, to_builtins
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import record
-from blowbyblow.replay.store import BattleStore, LoggedEvent, chain
-from blowbyblow.replay.verify import verify_battle, verify_events
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.engine.codec import codec_for, to_builtins
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.verify import verify_battle, verify_events
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent, chain
 
 from bxbtest import RULESET_IDS, record_demo, tamper
 

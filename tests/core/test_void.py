@@ -16,21 +16,21 @@ from typer.testing import CliRunner
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled, Event
 from blowbyblow.projections.battle import fold_battle, standing, voided_commands
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.dice import RecordedChoices, RecordedDice, SeededDice, recorded_inputs
-from blowbyblow.replay.export import export_battle, import_battle
-from blowbyblow.replay.judging import new_keys
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import (
+from blowbyblow.replay.battles.service import (
     BattleSession,
     VoidRefused,
     record,
     seal_battle,
     void_command,
 )
-from blowbyblow.replay.store import BattleStore, StaleVersion
-from blowbyblow.replay.verify import verify_battle
-from blowbyblow.replay.whatif import what_if
+from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.dice import RecordedChoices, RecordedDice, SeededDice, recorded_inputs
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.export import export_battle, import_battle
+from blowbyblow.replay.evidence.seals import new_keys
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore, StaleVersion
 
 from bxbtest import RULESET_IDS, record_demo
 
@@ -146,7 +146,7 @@ def test_a_sealed_battle_cannot_be_voided_and_a_stale_session_cannot_void(tmp_pa
         stale.void(last, by="b", reason="typo too")
     replay_last_voided(store, rec.battle)
     private = new_keys(tmp_path / "keys").private
-    from blowbyblow.replay.judging import load_private_key
+    from blowbyblow.replay.evidence.seals import load_private_key
 
     seal_battle(store, rec.battle, load_private_key(private))
     with pytest.raises(VoidRefused, match="sealed"):
@@ -268,8 +268,8 @@ def test_a_sealed_battle_shows_as_sealed(tmp_path: Path) -> None:
 
 
 def test_a_battle_with_no_command_yet_is_started(tmp_path: Path) -> None:
-    from blowbyblow.replay.dice import ListedDice
-    from blowbyblow.replay.scenario import load_scenario
+    from blowbyblow.replay.engine.dice import ListedDice
+    from blowbyblow.replay.engine.scenario import load_scenario
 
     setup = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "asl.toml"
     scenario = load_scenario(setup)

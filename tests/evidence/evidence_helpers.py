@@ -14,9 +14,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, Event
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.receipts import Receipt, sign_receipt
-from blowbyblow.replay.session import play
-from blowbyblow.replay.store import BattleStore, LoggedEvent, chain, seal_id
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.evidence.receipts import Receipt, sign_receipt
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent, chain, seal_id
 
 
 def delete_rows(db: Path, battle: UUID, after: int = 0) -> None:

@@ -16,8 +16,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued
-from blowbyblow.replay.judging import load_private_key, new_keys
-from blowbyblow.replay.merkle import (
+from blowbyblow.replay.battles.service import Recorded, seal_battle
+from blowbyblow.replay.evidence.merkle import (
     MerkleError,
     TreeHead,
     battle_heads,
@@ -26,10 +26,10 @@ from blowbyblow.replay.merkle import (
     prove_inclusion,
     tree_head,
 )
-from blowbyblow.replay.receipts import Receipt, check_receipts, sign_receipt
-from blowbyblow.replay.service import Recorded, seal_battle
-from blowbyblow.replay.store import BattleStore, battle_id_for, seal_id
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.evidence.receipts import Receipt, check_receipts, sign_receipt
+from blowbyblow.replay.evidence.seals import load_private_key, new_keys
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore, battle_id_for, seal_id
 
 from bxbtest import record_demo, tamper
 from evidence_helpers import delete_rows, first_that_plays, receipts_per_command, rewrite

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from blowbyblow.replay.merkle import (
+from blowbyblow.replay.evidence.merkle import (
     MerkleError,
     consistency_proof,
     inclusion_proof,

@@ -12,8 +12,7 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import CommandIssued
-from blowbyblow.replay.judging import load_private_key, new_keys, public_hex
-from blowbyblow.replay.receipts import (
+from blowbyblow.replay.evidence.receipts import (
     Receipt,
     ReceiptError,
     check_receipts,
@@ -23,8 +22,9 @@ from blowbyblow.replay.receipts import (
     sign_receipt,
     signature_ok,
 )
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.evidence.seals import load_private_key, new_keys, public_hex
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import record_demo
 from evidence_helpers import delete_rows, first_that_plays, receipts_per_command, rewrite

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.replay.judging import load_private_key, new_keys, public_hex
-from blowbyblow.replay.receipts import parse_receipt, signature_ok
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.evidence.receipts import parse_receipt, signature_ok
+from blowbyblow.replay.evidence.seals import load_private_key, new_keys, public_hex
+from blowbyblow.replay.store.log import BattleStore
 
 from evidence_helpers import delete_rows
 

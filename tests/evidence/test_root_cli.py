@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import record_demo
 from evidence_helpers import delete_rows

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from blowbyblow.replay.judging import SeedVault
-from blowbyblow.replay.store import store_label
+from blowbyblow.replay.evidence.seals import SeedVault
+from blowbyblow.replay.store.log import store_label
 
 
 def mode(path: Path) -> int:

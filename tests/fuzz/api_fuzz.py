@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from blowbyblow.replay.codec import to_builtins
-from blowbyblow.replay.registry import game_systems
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.engine.codec import to_builtins
+from blowbyblow.replay.engine.registry import game_systems
+from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.app import create_app
 from blowbyblow.web.tournament import TournamentStore
 

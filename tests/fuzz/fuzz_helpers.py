@@ -37,9 +37,9 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.app import INTERNAL_ERROR
 from blowbyblow.cli.main import app
-from blowbyblow.replay.export import export_battle
-from blowbyblow.replay.service import seal_battle
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.battles.service import seal_battle
+from blowbyblow.replay.evidence.export import export_battle
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import RULESET_IDS, record_demo
 
@@ -474,8 +474,8 @@ def run_export(case: Case, folder: Path, tally: Tally) -> None:
 def typed_setups(folder: Path) -> tuple[tuple[Path, tuple[str, ...]], ...]:
     """Each shipped scenario as a setup (its actions, dice and choices taken out) written in
     ``folder``, with its actions as the lines a player would type for them."""
-    from blowbyblow.replay.scenario import load_scenario
-    from blowbyblow.replay.typed import format_command
+    from blowbyblow.replay.engine.scenario import load_scenario
+    from blowbyblow.replay.engine.typed import format_command
 
     found = []
     for path in SCENARIOS:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIO = REPO / "cli" / "scenarios" / "necromunda-2023.toml"

@@ -14,7 +14,7 @@ from blowbyblow.domain.gangfight.setup import (
     inches,
 )
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.session import Played, play
+from blowbyblow.replay.engine.script import Played, play
 
 WEAPONS = (
     Weapon(id="sword", name="Sword", kind="hand"),

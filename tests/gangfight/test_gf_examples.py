@@ -15,7 +15,7 @@ from blowbyblow.domain.gangfight.events import (
     WoundsInflicted,
     WoundsNegated,
 )
-from blowbyblow.replay.dice import ListedDice
+from blowbyblow.replay.engine.dice import ListedDice
 
 
 def test_damage_and_armour_example_veteran_strikes_the_orc() -> None:
@@ -110,7 +110,7 @@ def test_trample_example_knight_drops_three_dice_against_three_marksmen() -> Non
     marks = [model(f"m{i}", "elves", defense=3, arm=0) for i in (1, 2, 3)]
     dice = ListedDice([3])
     from blowbyblow.domain.system import Scenario
-    from blowbyblow.replay.session import play
+    from blowbyblow.replay.engine.script import play
 
     played = play(
         Scenario(

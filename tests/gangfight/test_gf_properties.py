@@ -33,10 +33,10 @@ from blowbyblow.domain.gangfight.setup import (
 )
 from blowbyblow.domain.system import Scenario
 from blowbyblow.projections.battle import fold
-from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play, start_event
+from blowbyblow.replay.engine.dice import SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play, start_event
 
 RULESET = get_game_system("gangfight")
 KINDS_OF_COMMAND = [

@@ -8,8 +8,8 @@ import pytest
 from blowbyblow.domain.core import RuleEvent, Ruling
 from blowbyblow.domain.gangfight.rulebook import RULEBOOK
 from blowbyblow.domain.gangfight.rulings import RULINGS
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 # Every reference the rules emit (events and refusals).
 REFERENCES = [

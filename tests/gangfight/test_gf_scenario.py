@@ -28,8 +28,8 @@ from blowbyblow.domain.gangfight.events import (
 from blowbyblow.domain.gangfight.setup import GangfightSetup
 from blowbyblow.domain.system import Scenario
 from blowbyblow.projections.battle import fold
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "gangfight.toml"
 RESERVED = {"ruleset", "label", "rulings", "seed", "dice", "choices", "actions"}

@@ -10,7 +10,7 @@ import pytest
 
 from blowbyblow.domain.gangfight.rulings import RULINGS
 from blowbyblow.domain.gangfight.system import GAME_SYSTEM
-from blowbyblow.replay.export import read_export
+from blowbyblow.replay.evidence.export import read_export
 
 # Exports recorded by version 1.0 of this system: the example scenario as it stood (a Trample, a
 # Slam!, a fall, standing up) and two random battles with seeded dice (Trample and a Slam! on a

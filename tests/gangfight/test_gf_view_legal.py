@@ -25,10 +25,10 @@ from blowbyblow.domain.gangfight.projection import view
 from blowbyblow.domain.gangfight.setup import GangfightSetup
 from blowbyblow.domain.gangfight.state import GangfightState, initial_state
 from blowbyblow.domain.system import CommandOption, StateView, UnitView
-from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 SYSTEM = get_game_system("gangfight")
 DEFAULTS = SYSTEM.resolve_rulings({})

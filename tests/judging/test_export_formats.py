@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
-from blowbyblow.replay.export import ExportError, export_battle, import_battle, read_export
-from blowbyblow.replay.formats import upcast
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.engine.formats import upcast
+from blowbyblow.replay.evidence.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import RULESET_IDS, record_demo
 

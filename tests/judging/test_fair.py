@@ -19,15 +19,21 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted, DiceRolled, DiceSpec, Event
+from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.battles.service import BattleSession, record, seal_battle
+from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.dice import (
     FAIR_ALGORITHM,
     FairDice,
     ScriptedChoices,
     SeededDice,
     fair_dice_seed,
 )
-from blowbyblow.replay.fairness import (
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.evidence.fairness import (
     FairBattle,
     FairnessError,
     FairTerms,
@@ -37,12 +43,9 @@ from blowbyblow.replay.fairness import (
     start_fair,
     start_length,
 )
-from blowbyblow.replay.judging import (
-    BattleSealed,
-    ContributionGiven,
+from blowbyblow.replay.evidence.seals import (
     JudgingError,
     KeyFiles,
-    SeedEscrowed,
     commitment,
     escrow_key,
     escrow_public_text,
@@ -51,13 +54,8 @@ from blowbyblow.replay.judging import (
     new_keys,
     open_escrow,
 )
-from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import BattleSession, record, seal_battle
-from blowbyblow.replay.session import play
-from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for, chain
-from blowbyblow.replay.verify import verify_battle, verify_events
-from blowbyblow.replay.whatif import what_if
+from blowbyblow.replay.evidence.verify import verify_battle, verify_events
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent, battle_id_for, chain
 
 from bxbtest import tamper
 
@@ -91,7 +89,7 @@ def events_of(store: BattleStore, battle: Any) -> list[Event]:
 
 
 def documented_fair_seed(seed: str, contributions: Mapping[str, str]) -> str:
-    """docs/dice.md, bxb-fair-v2, written out again independently of replay/dice.py."""
+    """docs/dice.md, bxb-fair-v2, written out again independently of replay/engine/dice.py."""
 
     def framed(text: str) -> bytes:
         return len(text.encode()).to_bytes(4, "big") + text.encode()

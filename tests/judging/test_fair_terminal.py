@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.judging import ContributionGiven, KeyFiles, new_keys
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.domain.judging import ContributionGiven
+from blowbyblow.replay.evidence.seals import KeyFiles, new_keys
+from blowbyblow.replay.store.log import BattleStore
 
 SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "necromunda-2023.toml"
 

@@ -15,11 +15,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from blowbyblow.replay.export import export_battle, read_export
-from blowbyblow.replay.judging import load_private_key, new_keys
-from blowbyblow.replay.service import seal_battle
-from blowbyblow.replay.store import BattleStore, seal_id
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.battles.service import seal_battle
+from blowbyblow.replay.evidence.export import export_battle, read_export
+from blowbyblow.replay.evidence.seals import load_private_key, new_keys
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore, seal_id
 
 from bxbtest import RULESET_IDS, record_demo
 

@@ -12,20 +12,20 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted, DiceRolled
-from blowbyblow.replay.export import export_battle, read_export
-from blowbyblow.replay.fairness import FairTerms
-from blowbyblow.replay.judging import (
-    BattleSealed,
+from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.replay.battles.service import record, seal_battle
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.export import export_battle, read_export
+from blowbyblow.replay.evidence.fairness import FairTerms
+from blowbyblow.replay.evidence.seals import (
     JudgingError,
     KeyFiles,
     load_private_key,
     new_keys,
     public_hex,
 )
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import record, seal_battle
-from blowbyblow.replay.store import BattleStore, StoreError, chain
-from blowbyblow.replay.verify import verify_battle, verify_events
+from blowbyblow.replay.evidence.verify import verify_battle, verify_events
+from blowbyblow.replay.store.log import BattleStore, StoreError, chain
 
 from bxbtest import RULESET_IDS, record_demo
 

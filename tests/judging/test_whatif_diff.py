@@ -10,12 +10,12 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.export import export_battle
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import save_events
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
-from blowbyblow.replay.whatif import WhatIfError, parse_rulings, what_if
+from blowbyblow.replay.battles.service import save_events
+from blowbyblow.replay.battles.whatif import WhatIfError, parse_rulings, what_if
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.export import export_battle
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import RULESET_IDS, record_demo
 

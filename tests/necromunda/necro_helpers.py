@@ -28,8 +28,8 @@ from blowbyblow.domain.necromunda.setup import (
     Weapon,
 )
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import Played, play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import Played, play
 
 E = TypeVar("E", bound=Event)
 NecroScenario = Scenario[NecromundaSetup, NecromundaCommand]

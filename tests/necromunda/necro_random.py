@@ -50,10 +50,10 @@ from blowbyblow.domain.necromunda.state import (
 )
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.projections.battle import fold
-from blowbyblow.replay.dice import ScriptedChoices
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import dice_for, play, start_event
+from blowbyblow.replay.engine.dice import ScriptedChoices
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import dice_for, play, start_event
 
 WEAPONS = [KNIFE, AXE, CLUB, PISTOL, PISTOL2, MAUL, WHIP]
 GANGS = ["g", "e", "z"]

@@ -15,8 +15,8 @@ from necro_helpers import RESERVED, SCENARIOS, load_scenario
 from blowbyblow.domain.necromunda import events as ev
 from blowbyblow.domain.necromunda.state import OUT_OF_ACTION
 from blowbyblow.projections.battle import fold
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 
 def test_demo_shows_every_step_the_issue_asks_for() -> None:
@@ -94,8 +94,8 @@ _CHILD = """
 import hashlib, sys, msgspec
 sys.path.insert(0, {folder!r})
 from necro_helpers import load_scenario, SCENARIOS
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 for state in (play(get_game_system("necromunda-2023").demo()).state,
               play(load_scenario(SCENARIOS / "necromunda-2023.toml")).state):
     print(hashlib.sha256(msgspec.msgpack.encode(state)).hexdigest())

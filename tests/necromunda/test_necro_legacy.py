@@ -28,8 +28,8 @@ from necro_random import Battle, battles, check_battle
 from blowbyblow.domain.core import ChoiceMade, RuleViolation
 from blowbyblow.domain.necromunda import events as ev
 from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, PRONE_PINNED
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
 LEGACY = "necromunda-legacy"

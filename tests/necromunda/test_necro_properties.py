@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from necro_helpers import NecroScenario
 from necro_random import Battle, battles, check_battle, keep_legal
 
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -27,8 +27,8 @@ def test_random_battles_replay_to_the_live_state(data: Battle) -> None:
 _CHILD = """
 import hashlib, sys, msgspec
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 raw = msgspec.msgpack.decode(sys.stdin.buffer.read())
 for item in raw:
     rs = get_game_system(item["ruleset"])

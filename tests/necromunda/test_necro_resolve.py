@@ -52,8 +52,8 @@ from blowbyblow.domain.necromunda.state import (
     STANDING_ENGAGED,
     WRECKED,
 )
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 
 @pytest.mark.parametrize(

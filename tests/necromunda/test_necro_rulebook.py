@@ -18,8 +18,8 @@ from necro_helpers import (
 
 from blowbyblow.domain.core import RuleEvent
 from blowbyblow.domain.necromunda.commands import GrantedAttack, LeaveEngagement, NecromundaCommand
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 SYSTEMS = ("necromunda-2023", "necromunda-legacy")
 # a file of the repository's surroundings, or a source key of it ("N3"; the books are N17, N23)

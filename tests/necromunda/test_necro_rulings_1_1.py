@@ -12,7 +12,7 @@ from blowbyblow.domain.core import ChoiceMade, RuleViolation
 from blowbyblow.domain.necromunda import events as ev
 from blowbyblow.domain.necromunda.legal import legal_commands
 from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, SERIOUSLY_INJURED, initial_state
-from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.engine.registry import get_game_system
 
 BOTH = ("necromunda-2023", "necromunda-legacy")
 LEGACY = "necromunda-legacy"

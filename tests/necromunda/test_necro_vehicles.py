@@ -31,7 +31,7 @@ from blowbyblow.domain.necromunda.state import (
     WRECKED,
     initial_state,
 )
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.script import play
 
 BOTH = ("necromunda-2023", "necromunda-legacy")
 

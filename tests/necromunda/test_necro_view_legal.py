@@ -36,10 +36,10 @@ from blowbyblow.domain.necromunda.projection import view
 from blowbyblow.domain.necromunda.setup import NecromundaSetup
 from blowbyblow.domain.necromunda.state import NecromundaState, initial_state
 from blowbyblow.domain.system import AnyGameSystem, CommandOption, LockView
-from blowbyblow.replay.dice import ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 SYSTEMS = ("necromunda-2023", "necromunda-legacy")
 

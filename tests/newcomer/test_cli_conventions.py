@@ -14,7 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from blowbyblow.cli.app import read_input, write_output
-from blowbyblow.replay.registry import game_systems
+from blowbyblow.replay.engine.registry import game_systems
 
 from newcomer_helpers import BXB, REPO, SCENARIOS, environment, run, run_on_a_terminal
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from blowbyblow.replay.registry import game_systems
+from blowbyblow.replay.engine.registry import game_systems
 
 from bxbtest import RULESET_IDS
 from newcomer_helpers import REPO

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.registry import game_systems, get_game_system
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.registry import game_systems, get_game_system
+from blowbyblow.replay.store.log import BattleStore
 
 from newcomer_helpers import environment, run
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from blowbyblow.replay.narrate import narrate
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.scenario import scenario_from_dict
-from blowbyblow.replay.service import record
-from blowbyblow.replay.session import ActionRefused
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import scenario_from_dict
+from blowbyblow.replay.engine.script import ActionRefused
+from blowbyblow.replay.store.log import BattleStore
 
 from newcomer_helpers import REPO, SCENARIOS
 

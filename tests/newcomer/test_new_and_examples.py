@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.cli.newcomer import scenario_template
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.scenario import load_scenario
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import load_scenario
 
 from bxbtest import RULESET_IDS
 from newcomer_helpers import REPO, SCENARIOS, environment

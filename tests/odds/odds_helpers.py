@@ -8,13 +8,13 @@ from typing import Any, TypedDict, Unpack
 
 from blowbyblow.domain.core import Event
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.chance import Command, Explorer, LeafFunction, matcher
-from blowbyblow.replay.dice import ScriptedChoices
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.odds import Situation, scenario_command
-from blowbyblow.replay.outcomes import outcome_rules
-from blowbyblow.replay.scenario import scenario_from_dict
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.dice import ScriptedChoices
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.scenario import scenario_from_dict
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.odds.chance import Command, Explorer, LeafFunction, matcher
+from blowbyblow.replay.odds.explore import Situation, scenario_command
+from blowbyblow.replay.odds.outcomes import outcome_rules
 
 # Necromunda (2023): Krug (WS 4+, one Attack, a knife: S 3, AP -, D 1) fights Vex (T 3, W 1, no
 # save); Brak, Krug's friend, is engaged with Vex alone, so Krug claims an assist (+1).

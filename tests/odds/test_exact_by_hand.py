@@ -11,8 +11,8 @@ import pytest
 from odds_helpers import GANGFIGHT, NECROMUNDA, WH40K, asl, explorer, scenario, situation
 
 from blowbyblow.domain.core import RuleEvent
-from blowbyblow.replay.driver import Adjudication
-from blowbyblow.replay.odds import CountOdds, HowToExplore, Odds, UnitOdds, scenario_odds
+from blowbyblow.replay.engine.driver import Adjudication
+from blowbyblow.replay.odds.explore import CountOdds, HowToExplore, Odds, UnitOdds, scenario_odds
 
 
 def unit(odds: Odds, uid: str) -> UnitOdds:

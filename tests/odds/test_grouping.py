@@ -14,10 +14,10 @@ from odds_helpers import GANGFIGHT, NECROMUNDA, WH40K, asl, explorer, scenario, 
 
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.chance import Die, Follow, RollNode, Subtree, Watched, faces_of
-from blowbyblow.replay.driver import Adjudication
-from blowbyblow.replay.odds import Situation
-from blowbyblow.replay.outcomes import Measure, outcome_rules
+from blowbyblow.replay.engine.driver import Adjudication
+from blowbyblow.replay.odds.chance import Die, Follow, RollNode, Subtree, Watched, faces_of
+from blowbyblow.replay.odds.explore import Situation
+from blowbyblow.replay.odds.outcomes import Measure, outcome_rules
 
 
 def measured(at: Situation) -> Callable[[Adjudication], Hashable]:

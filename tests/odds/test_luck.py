@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from odds_helpers import ASL, asl, recorded, scenario
 
-from blowbyblow.replay.luck import (
+from blowbyblow.replay.odds.luck import (
     HowToJudge,
     Luck,
     battle_luck,

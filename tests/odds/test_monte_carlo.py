@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from odds_helpers import WH40K, scenario
 
-from blowbyblow.replay.odds import Estimate, HowToExplore, Odds, scenario_odds, wilson
+from blowbyblow.replay.odds.explore import Estimate, HowToExplore, Odds, scenario_odds, wilson
 
 
 def _probabilities(odds: Odds) -> list[tuple[str, Estimate]]:

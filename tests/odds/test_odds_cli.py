@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 
 runner = CliRunner()
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from odds_helpers import GANGFIGHT, scenario
 
-from blowbyblow.replay.chance import OddsError
-from blowbyblow.replay.odds import HowToExplore, Odds, Policy, scenario_odds
+from blowbyblow.replay.odds.chance import OddsError
+from blowbyblow.replay.odds.explore import HowToExplore, Odds, Policy, scenario_odds
 
 
 def orc_loss(odds: Odds) -> Fraction:

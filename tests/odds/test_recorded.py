@@ -10,15 +10,15 @@ from odds_helpers import asl
 
 from blowbyblow.domain.asl.commands import Attack, CloseCombat
 from blowbyblow.domain.core import CommandIssued, DiceRolled
-from blowbyblow.replay.chance import OddsError
-from blowbyblow.replay.odds import (
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.odds.chance import OddsError
+from blowbyblow.replay.odds.explore import (
     HowToExplore,
     next_odds,
     recorded_odds,
     scenario_odds,
 )
-from blowbyblow.replay.service import record
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 
 
 def test_the_percentile_of_a_recorded_partial_kill() -> None:

@@ -11,11 +11,11 @@ from collections.abc import Hashable
 import msgspec
 import pytest
 
-from blowbyblow.replay.chance import Die, Node, RollNode, run_path
-from blowbyblow.replay.driver import Adjudication
-from blowbyblow.replay.odds import Policy, prepare, scenario_command
-from blowbyblow.replay.outcomes import Measure
-from blowbyblow.replay.registry import game_systems
+from blowbyblow.replay.engine.driver import Adjudication
+from blowbyblow.replay.engine.registry import game_systems
+from blowbyblow.replay.odds.chance import Die, Node, RollNode, run_path
+from blowbyblow.replay.odds.explore import Policy, prepare, scenario_command
+from blowbyblow.replay.odds.outcomes import Measure
 
 from bxbtest import RULESET_IDS
 

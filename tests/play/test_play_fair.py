@@ -20,13 +20,14 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import CommandIssued, DiceRolled
-from blowbyblow.replay.dice import FairDice
-from blowbyblow.replay.fairness import open_fair
-from blowbyblow.replay.judging import ContributionGiven, load_private_key, new_keys, public_hex
-from blowbyblow.replay.receipts import parse_receipts, signature_ok
-from blowbyblow.replay.service import seal_battle
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.domain.judging import ContributionGiven
+from blowbyblow.replay.battles.service import seal_battle
+from blowbyblow.replay.engine.dice import FairDice
+from blowbyblow.replay.evidence.fairness import open_fair
+from blowbyblow.replay.evidence.receipts import parse_receipts, signature_ok
+from blowbyblow.replay.evidence.seals import load_private_key, new_keys, public_hex
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 RULESET = "wh40k-2e"  # sides: Ultramarines and Orks; a new turn can always be played
 DICE_SHOWN = re.compile(r"rolled (\d+)D(\d+) for [^\n]*: ([\d ]+) \(seeded, (c\d+/\S+)\)")

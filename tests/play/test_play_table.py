@@ -14,12 +14,12 @@ from play_helpers import SCENARIOS, Player, setup_file
 from test_play_live import Pilot, decide, fingerprint
 
 from blowbyblow.domain.core import CommandIssued, DiceRolled
-from blowbyblow.replay.dice import ListedDice, seeded_roll
-from blowbyblow.replay.scenario import load_scenario
-from blowbyblow.replay.service import record
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.typed import format_command
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.engine.dice import ListedDice, seeded_roll
+from blowbyblow.replay.engine.scenario import load_scenario
+from blowbyblow.replay.engine.typed import format_command
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
 
 RULESET = "necromunda-2023"
 
@@ -170,8 +170,8 @@ def test_the_readmes_first_play_command(tmp_path: Path) -> None:
 def test_bxb_log_strikes_a_voided_command_through_on_a_terminal(tmp_path: Path) -> None:
     import pexpect
 
-    from blowbyblow.replay.service import void_command
-    from blowbyblow.replay.store import BattleStore as Store
+    from blowbyblow.replay.battles.service import void_command
+    from blowbyblow.replay.store.log import BattleStore as Store
 
     db = tmp_path / "t.sqlite"
     scenario = load_scenario(SCENARIOS / f"{RULESET}.toml")

@@ -9,11 +9,11 @@ from play_helpers import SCENARIOS, setup_file
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.replay.dice import ListedDice
-from blowbyblow.replay.judging import load_private_key, new_keys
-from blowbyblow.replay.scenario import load_scenario
-from blowbyblow.replay.service import record, seal_battle
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.battles.service import record, seal_battle
+from blowbyblow.replay.engine.dice import ListedDice
+from blowbyblow.replay.engine.scenario import load_scenario
+from blowbyblow.replay.evidence.seals import load_private_key, new_keys
+from blowbyblow.replay.store.log import BattleStore
 
 
 def bxb(db: Path, *args: str, given: str = "") -> tuple[int, str]:

@@ -12,10 +12,10 @@ import pytest
 from litestar.testing import TestClient
 from web_helpers import Client, Site, bearer
 
-from blowbyblow.replay.export import export_battle
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.service import record
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.export import export_battle
+from blowbyblow.replay.store.log import BattleStore
 
 WHO = ("nobody", "bogus", "table1", "table2", "judge", "autumn_table", "autumn_judge")
 

@@ -1,5 +1,5 @@
 """The odds of a recorded command over HTTP (``GET /api/battles/ID/odds?position=N``): the very
-numbers ``replay.odds.recorded_odds`` gives for the same command, read as the other reads are
+numbers ``replay.odds.explore.recorded_odds`` gives for the same command, read as the other reads are
 (open, or any valid token with ``--reading tokens``), and a position outside the battle's
 commands refused with the field named."""
 
@@ -13,7 +13,7 @@ import pytest
 from litestar.testing import TestClient
 from web_helpers import Client, Site, bearer
 
-from blowbyblow.replay.odds import HowToExplore, recorded_odds
+from blowbyblow.replay.odds.explore import HowToExplore, recorded_odds
 
 
 def played(site: Site, client: Client, ruleset: str) -> str:

@@ -21,10 +21,10 @@ from web_helpers import Client, Site, bearer, live_server
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued
-from blowbyblow.replay.codec import to_builtins
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.store import BattleStore
-from blowbyblow.replay.whatif import what_if
+from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.codec import to_builtins
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.app import create_app
 from blowbyblow.web.tournament import TournamentStore
 

@@ -25,11 +25,11 @@ from web_helpers import Client, Site, bearer
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import DiceRolled
-from blowbyblow.replay.dice import FairDice
-from blowbyblow.replay.fairness import open_fair
-from blowbyblow.replay.judging import public_hex
-from blowbyblow.replay.receipts import parse_receipt, signature_ok
-from blowbyblow.replay.verify import verify_battle
+from blowbyblow.replay.engine.dice import FairDice
+from blowbyblow.replay.evidence.fairness import open_fair
+from blowbyblow.replay.evidence.receipts import parse_receipt, signature_ok
+from blowbyblow.replay.evidence.seals import public_hex
+from blowbyblow.replay.evidence.verify import verify_battle
 
 REASON = "the knife was typed for the axe"
 VOID: dict[str, Any] = {"command": 1, "reason": REASON}

@@ -22,8 +22,8 @@ from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, liv
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
-from blowbyblow.replay.verify import verify_battle
-from blowbyblow.replay.whatif import first_divergence, what_if
+from blowbyblow.replay.battles.whatif import first_divergence, what_if
+from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
 

@@ -19,7 +19,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from playwright.sync_api import ViewportSize
 
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.app import create_app
 from blowbyblow.web.tournament import TournamentStore

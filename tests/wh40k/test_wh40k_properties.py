@@ -28,11 +28,11 @@ from blowbyblow.domain.wh40k.setup import ModelProfile, Wh40kSetup
 from blowbyblow.domain.wh40k.state import Wh40kState
 from blowbyblow.domain.wh40k.who_fights import check_end_turn
 from blowbyblow.projections.battle import fold
-from blowbyblow.replay.codec import codec_for, encode
-from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.codec import codec_for, encode
+from blowbyblow.replay.engine.dice import SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 RULESET = get_game_system("wh40k-2e")
 

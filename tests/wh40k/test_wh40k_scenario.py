@@ -25,9 +25,9 @@ from blowbyblow.domain.wh40k.events import (
     RoundWon,
 )
 from blowbyblow.domain.wh40k.setup import ModelProfile, Weapon, Wh40kSetup
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import play
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import play
 
 SCENARIO = Path(__file__).resolve().parents[2] / "cli" / "scenarios" / "wh40k-2e.toml"
 RULESET = get_game_system("wh40k-2e")
@@ -63,7 +63,7 @@ def test_scenario_file_plays_the_same_battle_as_the_demo() -> None:
 
 
 def test_scenario_file_loads_with_the_projects_loader() -> None:
-    from blowbyblow.replay.scenario import load_scenario
+    from blowbyblow.replay.engine.scenario import load_scenario
 
     scenario = load_scenario(SCENARIO)
     assert rule_events(play(scenario).events) == rule_events(play(RULESET.demo()).events)

@@ -31,9 +31,9 @@ from blowbyblow.domain.wh40k.state import Wh40kState, initial_state, pair
 from blowbyblow.domain.wh40k.system import GAME_SYSTEM
 from blowbyblow.domain.wh40k.who_fights import find_combat
 from blowbyblow.projections.battle import fold
-from blowbyblow.replay.dice import SeededDice
-from blowbyblow.replay.driver import Adjudication, Table
-from blowbyblow.replay.session import play, split_by_command
+from blowbyblow.replay.engine.dice import SeededDice
+from blowbyblow.replay.engine.driver import Adjudication, Table
+from blowbyblow.replay.engine.script import play, split_by_command
 
 RULINGS = GAME_SYSTEM.resolve_rulings({})
 COMMAND_UNION: Any = GAME_SYSTEM.command_type

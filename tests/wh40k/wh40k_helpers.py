@@ -7,8 +7,8 @@ from typing import Any, TypeVar
 from blowbyblow.domain.core import Event
 from blowbyblow.domain.system import Scenario
 from blowbyblow.domain.wh40k.setup import ModelProfile, Weapon, Wh40kSetup
-from blowbyblow.replay.dice import ListedDice, ScriptedChoices
-from blowbyblow.replay.session import Played, play
+from blowbyblow.replay.engine.dice import ListedDice, ScriptedChoices
+from blowbyblow.replay.engine.script import Played, play
 
 E = TypeVar("E", bound=Event)
 

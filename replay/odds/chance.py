@@ -47,14 +47,14 @@ from fractions import Fraction
 from typing import Any
 
 from blowbyblow.domain.core import BlowByBlowError, Event
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.engine.dice import (
     ChoiceSource,
     DiceError,
     DiceSource,
     ScriptedChoices,
     seeded_roll,
 )
-from blowbyblow.replay.driver import Adjudication, Table
+from blowbyblow.replay.engine.driver import Adjudication, Table
 
 # --- dice that remember what the rules asked of them --------------------------------------------
 

@@ -37,17 +37,19 @@ from blowbyblow.domain.core import (
     Event,
     RuleEvent,
 )
+from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.codec import encode, encode_json, to_builtins
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.engine.codec import encode, encode_json, to_builtins
+from blowbyblow.replay.engine.dice import (
     RecordedChoices,
     RecordedDice,
     SeededDice,
     recorded_inputs,
     seeded_roll,
 )
-from blowbyblow.replay.driver import Table
-from blowbyblow.replay.fairness import (
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import UnknownGameSystem, get_game_system
+from blowbyblow.replay.evidence.fairness import (
     FairnessError,
     OutOfPlace,
     check_contributions,
@@ -55,15 +57,8 @@ from blowbyblow.replay.fairness import (
     is_escrowed,
     read_fair_start,
 )
-from blowbyblow.replay.judging import (
-    BattleSealed,
-    ContributionGiven,
-    SeedEscrowed,
-    commitment,
-    signature_ok,
-)
-from blowbyblow.replay.registry import UnknownGameSystem, get_game_system
-from blowbyblow.replay.store import (
+from blowbyblow.replay.evidence.seals import commitment, signature_ok
+from blowbyblow.replay.store.log import (
     BATTLE_NAMESPACE,
     GENESIS,
     BattleStore,

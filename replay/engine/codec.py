@@ -19,9 +19,9 @@ from blowbyblow.domain.core import (
     CommandIssued,
     Event,
 )
+from blowbyblow.domain.judging import JUDGE_EVENT_TYPES
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay.judging import JUDGE_EVENT_TYPES
-from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.engine.registry import get_game_system
 
 # "sorted" orders struct fields and dict keys alike, so an event's canonical bytes are the same
 # whether encoded from its struct or from its plain-data (JSON) form: an exported record can be

@@ -9,7 +9,7 @@
   encrypted to the judges' escrow keys (``SeedEscrowed``); then each side gives a value of its own
   (``ContributionGiven``); the dice come from the seed mixed with every contribution
   (``dice.FAIR_ALGORITHM``). The seal reveals the seed, and anyone can then recompute every die.
-  ``replay.fairness`` starts fair battles and finds their dice; this module holds the events,
+  ``replay.evidence.fairness`` starts fair battles and finds their dice; this module holds the events,
   the keys and the escrow's cryptography.
 """
 
@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
-from blowbyblow.domain.core import BlowByBlowError, Event
+from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.domain.judging import BattleSealed, Checkpoint, EscrowBox, SeedEscrowed
 
 # cryptography is imported by the functions that sign, check or open something: this module's
 # events are part of every battle's codec, and the commands that only read a battle (`bxb at`)
@@ -51,50 +52,6 @@ def _escrow_suite() -> hpke.Suite:
 
 class JudgingError(BlowByBlowError):
     pass
-
-
-class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
-    """What a seal signs: the battle, how many events precede the seal, the hash of the last of
-    them, and (fair mode) the revealed dice seed."""
-
-    algorithm: str
-    battle: str
-    length: int
-    last_hash: str  # hex
-    seed: str | None = None
-
-
-class BattleSealed(Event, frozen=True, kw_only=True):
-    """The battle is closed: its checkpoint, signed."""
-
-    checkpoint: Checkpoint
-    public_key: str  # hex of the raw 32-byte Ed25519 public key
-    signature: str  # hex
-
-
-class EscrowBox(msgspec.Struct, frozen=True, kw_only=True):
-    """The seed encrypted to one judge's escrow key."""
-
-    judge: str  # hex of the judge's X25519 escrow public key
-    sealed: str  # hex of HPKE's encapsulated key followed by the ciphertext
-
-
-class SeedEscrowed(Event, frozen=True, kw_only=True):
-    """Position 2 of a fair battle: its secret seed, readable only with a judge's private key
-    (``bxb-escrow-v1``, docs/judging.md), so whoever seals it can reveal it from the store."""
-
-    algorithm: str
-    boxes: tuple[EscrowBox, ...]
-
-
-class ContributionGiven(Event, frozen=True, kw_only=True):
-    """A side's own value, given after the seed was committed: the dice depend on it."""
-
-    side: str
-    value: str
-
-
-JUDGE_EVENT_TYPES: tuple[type[Event], ...] = (BattleSealed, SeedEscrowed, ContributionGiven)
 
 
 def commitment(seed: str) -> str:

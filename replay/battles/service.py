@@ -21,28 +21,30 @@ from blowbyblow.domain.core import (
     DiceSpec,
     Event,
 )
+from blowbyblow.domain.judging import BattleSealed, Checkpoint
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold_battle, standing
-from blowbyblow.replay import logs
-from blowbyblow.replay.dice import ALGORITHM, ChoiceSource, DiceSource, ScriptedChoices, SeededDice
-from blowbyblow.replay.driver import Adjudication, Table, Turn, adjudicate_commands
-from blowbyblow.replay.fairness import FairTerms, StartedAndKept, reveal_seed, start_fair
-from blowbyblow.replay.find import BattleNotFound
-from blowbyblow.replay.judging import (
-    BattleSealed,
-    Checkpoint,
-    JudgingError,
-    seal,
+from blowbyblow.replay.engine import logs
+from blowbyblow.replay.engine.dice import (
+    ALGORITHM,
+    ChoiceSource,
+    DiceSource,
+    ScriptedChoices,
+    SeededDice,
 )
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import (
+from blowbyblow.replay.engine.driver import Adjudication, Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import (
     adjudicate_all,
     check_all_used,
     dice_for,
     split_by_command,
     start_event,
 )
-from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for, chain
+from blowbyblow.replay.evidence.fairness import FairTerms, StartedAndKept, reveal_seed, start_fair
+from blowbyblow.replay.evidence.seals import JudgingError, seal
+from blowbyblow.replay.store.find import BattleNotFound
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent, battle_id_for, chain
 
 LOGGER = "blowbyblow.service"  # its log lines' logger (structlog is imported when one is written)
 
@@ -311,7 +313,7 @@ def seal_battle(store: BattleStore, battle: UUID, key: Ed25519PrivateKey) -> Log
     from its escrow with the judge's key (or, recorded before escrow, taken from this store's
     seed vault), checked against its commitment, and revealed in the checkpoint; the battle must
     verify with it, every digital die recomputed, before the seal is written."""
-    from blowbyblow.replay.verify import verify_battle, verify_events
+    from blowbyblow.replay.evidence.verify import verify_battle, verify_events
 
     report = verify_battle(store, battle)
     if not report.ok:

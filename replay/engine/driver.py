@@ -29,8 +29,8 @@ from blowbyblow.domain.core import (
     Step,
 )
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay import logs
-from blowbyblow.replay.dice import ChoiceSource, DiceError, DiceSource
+from blowbyblow.replay.engine import logs
+from blowbyblow.replay.engine.dice import ChoiceSource, DiceError, DiceSource
 
 LOGGER = "blowbyblow.rules"  # its log lines' logger (structlog is imported when one is written)
 

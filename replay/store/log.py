@@ -42,13 +42,14 @@ from eventsourcing.persistence import (
 )
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
-from blowbyblow.replay.codec import codec_for, encode
-from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
-from blowbyblow.replay.judging import BattleSealed, SeedVault
-from blowbyblow.replay.records import Record, Stored, records_for
+from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.replay.engine.codec import codec_for, encode
+from blowbyblow.replay.engine.formats import CURRENT_FORMAT, upcast
+from blowbyblow.replay.evidence.seals import SeedVault
+from blowbyblow.replay.store.records import Record, Stored, records_for
 
 if TYPE_CHECKING:
-    from blowbyblow.replay.readmodels import Reading
+    from blowbyblow.replay.store.readmodels import Reading
 
 CHAIN_ALGORITHM = "bxb-chain-v1"
 GENESIS = bytes(32)
@@ -544,9 +545,9 @@ class BattleStore(Application[UUID]):
         return MsgspecMapper(cipher=self.factory.cipher(), compressor=self.factory.compressor())
 
     def _open_read_models(self) -> None:
-        """The records' hot paths (``replay/records.py``) and the read models kept beside the
-        log (``replay/readmodels.py``); a store written before them gets its index built now."""
-        from blowbyblow.replay.readmodels import ReadModels
+        """The records' hot paths (``replay/store/records.py``) and the read models kept beside the
+        log (``replay/store/readmodels.py``); a store written before them gets its index built now."""
+        from blowbyblow.replay.store.readmodels import ReadModels
 
         self.records = records_for(self.recorder)
         self.models = ReadModels(self)

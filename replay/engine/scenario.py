@@ -19,7 +19,7 @@ import msgspec
 
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario, Scenario
-from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.engine.registry import get_game_system
 
 CORE_KEYS = ("ruleset", "label", "rulings", "seed", "dice", "choices", "actions")
 

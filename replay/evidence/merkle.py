@@ -28,7 +28,7 @@ from uuid import UUID
 import msgspec
 
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.store import BattleStore
+from blowbyblow.replay.store.log import BattleStore
 
 _T = TypeVar("_T")
 

@@ -2,11 +2,11 @@
 did was.
 
 ``command_odds`` explores one command, from a state, over every answer its dice can give, with
-the very procedure that adjudicates it (``replay.chance``): exact probabilities as fractions when
+the very procedure that adjudicates it (``replay.odds.chance``): exact probabilities as fractions when
 the tree fits the budget of runs, seeded Monte Carlo with 95% intervals past it, and says which.
 It answers, for every fighter or unit, the distribution of its status after the command, the
 wounds it loses, whether it leaves the table or is captured; the system's tallies (hits, kills,
-Partial Kills, captures…) and every kind of rule step; each side's loss (``replay.outcomes``);
+Partial Kills, captures…) and every kind of rule step; each side's loss (``replay.odds.outcomes``);
 expected values of each; and, given what happened, the probability of an outcome at least as bad
 for each side (its percentile).
 
@@ -17,7 +17,7 @@ it), ``recorded_odds`` (any recorded command, from the state before it, with wha
 Choices follow a named policy: ``default`` (the rules' default answer), ``scripted`` (answers by
 key, the default otherwise), ``recorded`` (the answers the log holds) or ``best-for:SIDE`` /
 ``worst-for:SIDE``: every choice made for the least / the most net loss of SIDE (what it suffers
-less what it deals, ``replay.outcomes``), looking at the whole
+less what it deals, ``replay.odds.outcomes``), looking at the whole
 tree below it. An ``Ask`` does not say who chooses, so these are bounds on SIDE's prospects, not a
 two-player minimax; they need the exact tree."""
 
@@ -42,18 +42,18 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold, fold_battle
-from blowbyblow.replay import chance
-from blowbyblow.replay.chance import Explorer, OddsError, matcher
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.engine.dice import (
     ChoiceSource,
     RecordedChoices,
     RecordedDice,
     ScriptedChoices,
 )
-from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
-from blowbyblow.replay.outcomes import Measure, Outcome, outcome_rules
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import dice_for, start_event
+from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import dice_for, start_event
+from blowbyblow.replay.odds import chance
+from blowbyblow.replay.odds.chance import Explorer, OddsError, matcher
+from blowbyblow.replay.odds.outcomes import Measure, Outcome, outcome_rules
 
 DEFAULT_BUDGET = 2000  # runs of the procedure before the exact tree gives way to Monte Carlo
 DEFAULT_SAMPLES = 4000
@@ -177,7 +177,7 @@ class UnitOdds(msgspec.Struct, frozen=True, kw_only=True):
 
 class SideOdds(msgspec.Struct, frozen=True, kw_only=True):
     """What a side suffers (``loss``) and how bad the outcome is for it (``net_loss``: its loss
-    less the other sides'), see ``replay.outcomes``."""
+    less the other sides'), see ``replay.odds.outcomes``."""
 
     side: str
     loss: list[Share]

@@ -1,7 +1,7 @@
 """How lucky a battle was, per side, roll by roll, with a distribution to judge it against.
 
 A die roll is lucky for a side when it leaves the side better off than the other faces would
-have. "Better off" is a lower expected net loss (``replay.outcomes``: what the side suffers less
+have. "Better off" is a lower expected net loss (``replay.odds.outcomes``: what the side suffers less
 what it deals) at the end of the command, given the dice rolled so far and this roll's face, the
 rest of the command's dice still to come; so an attacker's hit is its luck and its target's bad
 luck. The roll's *luck* for the side is its mid-rank among the faces, weighted by their chances:
@@ -40,9 +40,9 @@ from typing import cast
 import msgspec
 
 from blowbyblow.domain.core import BattleStarted, ChoiceMade, CommandIssued, DiceRolled, Event
-from blowbyblow.replay import chance
-from blowbyblow.replay.chance import Explorer, Follow, RollNode, Watched, faces_of, matcher
-from blowbyblow.replay.odds import (
+from blowbyblow.replay.odds import chance
+from blowbyblow.replay.odds.chance import Explorer, Follow, RollNode, Watched, faces_of, matcher
+from blowbyblow.replay.odds.explore import (
     DEFAULT_BUDGET,
     DEFAULT_SEED,
     Policy,
@@ -52,7 +52,7 @@ from blowbyblow.replay.odds import (
     prepare,
     recorded_command,
 )
-from blowbyblow.replay.outcomes import Measure, Outcome
+from blowbyblow.replay.odds.outcomes import Measure, Outcome
 
 DEFAULT_LUCK_BUDGET = DEFAULT_BUDGET  # exact runs per command
 DEFAULT_LUCK_SAMPLES = 40  # samples per face where the exact tree does not fit

@@ -27,12 +27,12 @@ from uuid import UUID
 import msgspec
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
-from blowbyblow.replay.codec import codec_for, encode, encode_json, to_builtins
-from blowbyblow.replay.formats import CURRENT_FORMAT, upcast
-from blowbyblow.replay.judging import BattleSealed
-from blowbyblow.replay.registry import UnknownGameSystem
-from blowbyblow.replay.store import CHAIN_ALGORITHM, BattleStore, LoggedEvent, chain_hash
-from blowbyblow.replay.verify import Problem, Report, verify_events
+from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.replay.engine.codec import codec_for, encode, encode_json, to_builtins
+from blowbyblow.replay.engine.formats import CURRENT_FORMAT, upcast
+from blowbyblow.replay.engine.registry import UnknownGameSystem
+from blowbyblow.replay.evidence.verify import Problem, Report, verify_events
+from blowbyblow.replay.store.log import CHAIN_ALGORITHM, BattleStore, LoggedEvent, chain_hash
 
 EXPORT_FORMAT = "bxb-export"
 MAX_EXPORT_BYTES = 64 * 1024 * 1024

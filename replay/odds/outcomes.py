@@ -17,7 +17,7 @@ choices go by the net loss.
 
 A game system says which tallies it counts and how bad each status is by registering
 ``OutcomeRules`` (``register_outcome_rules``); the shipped systems' rules are in
-``replay/outcome_rules.py``. A system without any still gets statuses, wounds, removals,
+``replay/odds/outcome_rules.py``. A system without any still gets statuses, wounds, removals,
 captures, renames and the per-event counts."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def register_outcome_rules(system_id: str, rules: OutcomeRules) -> None:
 
 
 def outcome_rules(system_id: str) -> OutcomeRules:
-    from blowbyblow.replay import outcome_rules as _shipped  # noqa: F401 - registers them
+    from blowbyblow.replay.odds import outcome_rules as _shipped  # noqa: F401 - registers them
 
     return _RULES.get(system_id, OutcomeRules())
 

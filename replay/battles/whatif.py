@@ -20,21 +20,21 @@ from blowbyblow.domain.core import (
     CommandIssued,
     Event,
 )
+from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.projections.battle import fold_battle, standing
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.dice import (
     DiceError,
     RecordedChoices,
     RecordedDice,
     SeededDice,
     recorded_inputs,
 )
-from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
-from blowbyblow.replay.fairness import dice_seed, start_length
-from blowbyblow.replay.judging import BattleSealed
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.store import LoggedEvent
+from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.fairness import dice_seed, start_length
+from blowbyblow.replay.store.log import LoggedEvent
 
 
 class WhatIfError(BlowByBlowError):

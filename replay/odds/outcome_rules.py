@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from blowbyblow.replay.outcomes import OutcomeRules, Tally, register_outcome_rules
+from blowbyblow.replay.odds.outcomes import OutcomeRules, Tally, register_outcome_rules
 
 
 def _one(e: Any) -> int:

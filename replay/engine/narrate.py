@@ -13,14 +13,14 @@ from blowbyblow.domain.core import (
     DiceRolled,
     Event,
 )
+from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay.codec import encode_json, to_builtins
-from blowbyblow.replay.judging import BattleSealed, ContributionGiven, SeedEscrowed
-from blowbyblow.replay.typed import format_command
+from blowbyblow.replay.engine.codec import encode_json, to_builtins
+from blowbyblow.replay.engine.typed import format_command
 
 
 def describe_command(command: Any) -> str:
-    """A command as a player types it at ``bxb play`` (``replay/typed.py``)."""
+    """A command as a player types it at ``bxb play`` (``replay/engine/typed.py``)."""
     try:
         return format_command(command)
     except (TypeError, ValueError):  # not a msgspec struct: say what it is

@@ -51,11 +51,11 @@ from blowbyblow.projections.snapshots import (
     snapshot_of,
     usable,
 )
-from blowbyblow.replay.records import Write
-from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.records import Write
 
 if TYPE_CHECKING:
-    from blowbyblow.replay.store import BattleStore, Head, LoggedEvent
+    from blowbyblow.replay.store.log import BattleStore, Head, LoggedEvent
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class ReadModels:
 
     def head(self, battle: UUID) -> Head | None:
         """Where the index says the battle ends (no read of the log)."""
-        from blowbyblow.replay.store import Head
+        from blowbyblow.replay.store.log import Head
 
         row = self.records.row(battle)
         return None if row is None else Head(row.version, row.head, row.sealed)
@@ -197,7 +197,7 @@ class ReadModels:
         the first missing one (positions are unique: as many rows as positions is all of them)."""
         rows = self.records.states(battle, gt, lte, lte - gt)
         if len(rows) != lte - gt:
-            from blowbyblow.replay.store import UnreadableEvent
+            from blowbyblow.replay.store.log import UnreadableEvent
 
             missing = next(
                 (p for p, r in zip(range(gt + 1, lte + 1), rows, strict=False) if r[0] != p),
@@ -207,7 +207,7 @@ class ReadModels:
         return rows
 
     def _hash(self, state: bytes) -> bytes:
-        from blowbyblow.replay.store import _ENVELOPE
+        from blowbyblow.replay.store.log import _ENVELOPE
 
         return bytes(_ENVELOPE.decode(self.store._stored(state)).hash)
 
@@ -222,7 +222,7 @@ class ReadModels:
     ) -> Write:
         """One transaction: ``logged`` chained after ``head`` (and ``beside``, records of
         another chain such as the seal record), with what they change in the read models."""
-        from blowbyblow.replay.store import stored_of
+        from blowbyblow.replay.store.log import stored_of
 
         mapper = self.store.mapper
         records = [stored_of(e, mapper) for e in (*logged, *beside)]

@@ -1,5 +1,5 @@
 """Playing a scenario in memory: the battle's first event, then each command through the driver.
-The recording service (``replay.service``) does the same and appends to a store; tests and
+The recording service (``replay.battles.service``) does the same and appends to a store; tests and
 property checks use this directly."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.dice import (
+from blowbyblow.replay.engine.dice import (
     ALGORITHM,
     ChoiceSource,
     DiceError,
@@ -28,9 +28,9 @@ from blowbyblow.replay.dice import (
     ScriptedChoices,
     SeededDice,
 )
-from blowbyblow.replay.driver import Table, Turn, adjudicate_commands
-from blowbyblow.replay.formats import CURRENT_FORMAT as FORMAT_VERSION
-from blowbyblow.replay.registry import get_game_system
+from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.formats import CURRENT_FORMAT as FORMAT_VERSION
+from blowbyblow.replay.engine.registry import get_game_system
 
 
 @dataclass

@@ -29,22 +29,21 @@ from uuid import UUID
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
+from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
-from blowbyblow.replay import logs
-from blowbyblow.replay.dice import FAIR_ALGORITHM, FairDice
-from blowbyblow.replay.judging import (
-    ContributionGiven,
+from blowbyblow.replay.engine import logs
+from blowbyblow.replay.engine.dice import FAIR_ALGORITHM, FairDice
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.script import start_event
+from blowbyblow.replay.evidence.seals import (
     JudgingError,
-    SeedEscrowed,
     commitment,
     escrow_seed,
     load_escrow_public_key,
     new_fair_seed,
     open_escrow,
 )
-from blowbyblow.replay.registry import get_game_system
-from blowbyblow.replay.session import start_event
-from blowbyblow.replay.store import BattleStore, LoggedEvent, battle_id_for
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent, battle_id_for
 
 LOGGER = "blowbyblow.fairness"  # its log lines' logger (structlog is imported when one is written)
 

@@ -16,7 +16,7 @@ in memory):
   battle voids), ``bxb_snapshots`` (states every ``projections.snapshots.EVERY`` events), and
   ``bxb_read_models`` (whether the index was built for this store).
 
-Nothing here decodes an event or knows a rule: ``replay/store.py`` and ``replay/reads.py`` do."""
+Nothing here decodes an event or knows a rule: ``replay/store/log.py`` and ``replay/reads.py`` do."""
 
 from __future__ import annotations
 

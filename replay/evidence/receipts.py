@@ -8,7 +8,7 @@ Receipt ``bxb-receipt-v1``: Ed25519 over
 
     "bxb-receipt-v1" 0x00 ‖ battle id (16 bytes) ‖ position (8 bytes, big-endian) ‖ head (32 bytes)
 
-where ``head`` is the chain hash of the event at ``position`` (``replay.store.chain_hash``).
+where ``head`` is the chain hash of the event at ``position`` (``replay.store.log.chain_hash``).
 A receipt is kept as one line of text,
 
     bxb-receipt-v1 BATTLE POSITION HEAD PUBLIC_KEY SIGNATURE
@@ -31,10 +31,10 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.codec import encode
-from blowbyblow.replay.judging import public_hex
-from blowbyblow.replay.store import BattleStore, LoggedEvent
-from blowbyblow.replay.verify import check_chain, read_all
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.evidence.seals import public_hex
+from blowbyblow.replay.evidence.verify import check_chain, read_all
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent
 
 RECEIPT_ALGORITHM = "bxb-receipt-v1"
 _MAX_POSITION = 2**63 - 1
