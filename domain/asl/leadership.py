@@ -4,11 +4,14 @@ as the Ambush dr, A11.4, and the PAATC, A11.6, use it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
+from typing import Any
 
 from blowbyblow.domain.asl.setup import leadership_drm
 from blowbyblow.domain.asl.state import UnitState
-from blowbyblow.domain.core import Modifier
+from blowbyblow.domain.core import Modifier, Step, ask
+
+NOT_DIRECTED = "none"
 
 
 def able_leaders(units: Iterable[UnitState]) -> list[UnitState]:
@@ -26,3 +29,20 @@ def leader_modifier(leader: UnitState | None, rule: str) -> list[Modifier]:
     if leader is None or not leadership_drm(leader):
         return []
     return [Modifier(value=leadership_drm(leader), cause=f"leader {leader.id}", rule=rule)]
+
+
+def choose_director(
+    candidates: list[UnitState], default: UnitState | None, key: str, asked: bool
+) -> Generator[Step, Any, UnitState | None]:
+    """A11.141: "One leader *may* direct the CC attack": with ruling leader-choice=asked the
+    owner is asked (``key``) which of the ``candidates`` directs, or ``none``; ``default``
+    (the engine's pick, what 1.1 always did) is the default answer. Not asked when no candidate
+    has a leadership DRM (directing would change nothing)."""
+    if default is None or not asked or not any(leadership_drm(u) for u in candidates):
+        return default
+    ordered = sorted(candidates, key=lambda u: (leadership_drm(u), u.id))
+    options = (*(u.id for u in ordered), NOT_DIRECTED)
+    answer = yield from ask(
+        key, options, default.id, prompt="A11.141: which leader directs this CC attack (none)?"
+    )
+    return next((u for u in candidates if u.id == answer), None)

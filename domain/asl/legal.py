@@ -41,6 +41,7 @@ from blowbyblow.domain.asl.rulings import (
     ATMM_CHECK,
     BERSERK_CAPTURE,
     PRISONER_ATTACKS,
+    REINFORCING_ATTACK,
     RULINGS,
     UNARMED_VEHICLE_CAPTURE,
 )
@@ -59,6 +60,7 @@ from blowbyblow.domain.asl.state import (
     units_in,
     vehicles_in,
 )
+from blowbyblow.domain.asl.streets import check_street_fighters
 from blowbyblow.domain.asl.vehicles import vehicle_fp
 from blowbyblow.domain.asl.withdrawal import destinations
 from blowbyblow.domain.core import Context, RuleViolation
@@ -450,7 +452,9 @@ def _check_vehicle_targets(chk: _Check, a: Attack, side: str, where: str) -> Non
 
 def _check_reinforcements(chk: _Check) -> None:
     """A11.15: the Known units that advanced into this Melee this Player Turn must engage in CC:
-    each makes or joins an attack."""
+    each makes or joins an attack (ruling reinforcing-attack; may-decline: none must)."""
+    if chk.ctx.ruling(REINFORCING_ATTACK) == "may-decline":
+        return
     attacking = {b for a in chk.command.attacks for b in a.by}
     for uid in obliged(chk.state, chk.loc, chk.command.turn):
         if uid not in attacking:
@@ -471,6 +475,7 @@ CHECKS: tuple[Callable[[_Check], None], ...] = (
     _check_no_dummies,
     _check_attacks,
     _check_reinforcements,
+    check_street_fighters,
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from blowbyblow.domain.asl.commands import Advance, Move, ReactionFire, Restack
-from blowbyblow.domain.asl.rulings import ATMM_CHECK
+from blowbyblow.domain.asl.rulings import ATMM_CHECK, STREET_FIGHTING_ROAD
 from blowbyblow.domain.asl.setup import is_mmc, is_smc
 from blowbyblow.domain.asl.state import (
     State,
@@ -24,6 +24,7 @@ from blowbyblow.domain.asl.state import (
     units_in,
     vehicles_in,
 )
+from blowbyblow.domain.asl.streets import street_fighting_refusal
 from blowbyblow.domain.core import Context, RuleViolation
 from blowbyblow.domain.system import CommandOption
 
@@ -241,7 +242,7 @@ def validate_reaction(state: State, c: ReactionFire, ctx: Context) -> None:
     came_from = _together(state, c.by, defender, "A11.8")
     _check_reaction_units(state, c, v)
     if came_from != v.location:
-        _check_street_fighting(state, came_from, v)
+        _check_street_fighting(state, came_from, v, ctx)
     if c.atmm is not None:
         if ctx.ruling(ATMM_CHECK) == "not-allowed":
             raise RuleViolation("C13.7", "ATMM not allowed (ruling atmm-check)")
@@ -271,19 +272,14 @@ def _held_only_by(state: State, u: UnitState, v: VehicleState, non_stopped: bool
     return non_stopped and not enemies and v.id in lock.vehicles
 
 
-def _check_street_fighting(state: State, came_from: str, v: VehicleState) -> None:
-    """A11.8: "Any vehicle in a road hex and ADJACENT to a building hex ... by Infantry on
-    ground level of those buildings"."""
-    if (
-        state.locations[came_from].terrain != "building"
-        or state.locations[v.location].terrain != "road"
-        or v.location not in state.locations[came_from].adjacent
-    ):
-        raise RuleViolation(
-            "A11.8",
-            f"Reaction Fire from {came_from} needs a building Location ADJACENT to the road "
-            f"Location of {v.id}",
-        )
+def _check_street_fighting(state: State, came_from: str, v: VehicleState, ctx: Context) -> None:
+    """A11.8: "Any vehicle in a road hex and ADJACENT to a building hex on both sides of that
+    road ... may be attacked with Reaction Fire (D7.2) by Infantry on ground level of those
+    buildings" (ruling street-fighting-road)."""
+    both = ctx.ruling(STREET_FIGHTING_ROAD) == "both-sides"
+    why = street_fighting_refusal(state, came_from, v.location, both, "Reaction Fire")
+    if why is not None:
+        raise RuleViolation("A11.8", why)
 
 
 # --- offers -----------------------------------------------------------------------------------

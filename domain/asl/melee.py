@@ -12,7 +12,7 @@ from typing import Any
 
 from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.events import FailureToRout, MeleeContinued, MeleeEnded, MeleeLocked
-from blowbyblow.domain.asl.rulings import PASSENGERS_INSIDE
+from blowbyblow.domain.asl.rulings import DISRUPTED_IN_MELEE, PASSENGERS_INSIDE
 from blowbyblow.domain.asl.state import State, known, prc_of_mobile, units_in, vehicles_in
 from blowbyblow.domain.core import Step, emit
 
@@ -24,6 +24,24 @@ def failure_to_rout(state: State, unable: list[str], location: str) -> Generator
         if u.status == "active" and u.guard is None and u.location == location and u.broken:
             state = yield from emit(FailureToRout(rule="A11.16", unit=uid), State)
     return state
+
+
+def disrupted_staying(state: State, ctx: CCContext) -> list[str]:
+    """A11.16 "unless Disrupted ...  Any other broken unit unable to withdraw from Melee is
+    eliminated": with ruling disrupted-in-melee=failure-to-rout, the Disrupted broken units in
+    the Melee that announced no Withdrawal face Failure to Rout too (``stays``: none)."""
+    lock = state.melee.get(ctx.location)
+    if lock is None or ctx.ruling(DISRUPTED_IN_MELEE) == "stays":
+        return []
+    return [
+        u.id
+        for u in units_in(state, ctx.location)
+        if u.id in lock.units
+        and u.broken
+        and u.disrupted
+        and u.id not in state.withdrawing
+        and u.id not in state.prisoners.values()
+    ]
 
 
 def melee_step(state: State, ctx: CCContext) -> Generator[Step, Any, State]:

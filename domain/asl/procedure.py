@@ -34,7 +34,7 @@ from blowbyblow.domain.asl.concealment import reveal_strength
 from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.events import CloseCombatEnded, CloseCombatPhaseBegun
 from blowbyblow.domain.asl.legal import validate
-from blowbyblow.domain.asl.melee import failure_to_rout, melee_step
+from blowbyblow.domain.asl.melee import disrupted_staying, failure_to_rout, melee_step
 from blowbyblow.domain.asl.movement import advance, move, restack
 from blowbyblow.domain.asl.reaction import reaction_fire
 from blowbyblow.domain.asl.sequence import resolve
@@ -79,6 +79,7 @@ def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     state = yield from reveal_strength(state, loc)
     state = yield from capture.alone_with_enemy_infantry(state, cc)
     state, unable = yield from withdrawal.announce(state, command)
+    unable += disrupted_staying(state, cc)
     if ambush_possible(state, cc, command.ambush_possible):
         state = yield from ambush_step(state, cc)
     state = yield from withdrawal.ambush_withdrawal(state, loc, "before")

@@ -30,10 +30,16 @@ from blowbyblow.domain.asl.events import (
     TargetOutcome,
     UnitEliminated,
 )
-from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
+from blowbyblow.domain.asl.leadership import (
+    able_leaders,
+    best_leader,
+    choose_director,
+    leader_modifier,
+)
 from blowbyblow.domain.asl.rulings import (
     HAND_TO_HAND,
     INFILTRATION_ON_12,
+    LEADER_CHOICE,
     LEADER_DIRECTION,
     ODDS_ABOVE_TEN,
 )
@@ -79,25 +85,36 @@ class Rolled:
     outcomes: tuple[TargetOutcome, ...]
 
 
-def directing_leader(src: State, d: Designation, ctx: Context) -> UnitState | None:
-    """A11.141: one leader may direct the attack of the MMC it defends with (ruling
+def directing_leaders(src: State, d: Designation, ctx: Context) -> list[UnitState]:
+    """A11.141: the leaders who may direct the attack of the MMC they defend with (ruling
     leader-direction; not-alone: any attack but his own alone); a pinned or broken leader
-    cannot (A7.831). Default: the best modifier among the attackers."""
+    cannot (A7.831); the one the command names, if it names one."""
     units = [src.units[a] for a in d.attackers if a in src.units]
     if len(units) < 2:
-        return None
+        return []
     if ctx.ruling(LEADER_DIRECTION) == "with-its-mmc" and not any(is_mmc(u) for u in units):
-        return None
+        return []
     leaders = able_leaders(units)
     if d.leader is not None:
         leaders = [u for u in leaders if u.id == d.leader]
-    return best_leader(leaders)
+    return leaders
 
 
-def attack_modifiers(src: State, d: Designation, ctx: Context) -> list[Modifier]:
-    """DRM that apply to the whole attack (A11.141 leader, A15.24 hero, A4.51 CX, A11.611 Rider,
-    A11.4 Ambush, other DRM given with the command); A20.22 capture is per target."""
-    mods = leader_modifier(directing_leader(src, d, ctx), "A11.141")
+def directing_leader(
+    src: State, d: Designation, ctx: Context
+) -> Generator[Step, Any, UnitState | None]:
+    """A11.141 "may direct": the best modifier among the leaders who may, unless the owner
+    answers otherwise (ruling leader-choice; not asked when the command names the leader)."""
+    leaders = directing_leaders(src, d, ctx)
+    asked = ctx.ruling(LEADER_CHOICE) == "asked" and d.leader is None
+    return (yield from choose_director(leaders, best_leader(leaders), f"direct/{d.number}", asked))
+
+
+def attack_modifiers(src: State, d: Designation, leader: UnitState | None) -> list[Modifier]:
+    """DRM that apply to the whole attack (A11.141 the directing ``leader``, A15.24 hero, A4.51
+    CX, A11.611 Rider, A11.4 Ambush, other DRM given with the command); A20.22 capture is per
+    target."""
+    mods = leader_modifier(leader, "A11.141")
     attackers = [src.units[a] for a in d.attackers if a in src.units]
     for u in attackers:
         if u.kind == "hero":
@@ -253,6 +270,7 @@ def _infiltrating(state: State, ctx: CCContext, blow: Blow) -> tuple[str, ...]:
 def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tuple[State, Rolled]]:
     """A11.11: the odds, the CC DR, each target's DRM and Final DR against the Kill Number."""
     d = blow.d
+    leader = yield from directing_leader(blow.src, d, ctx)
     odds_event, black = odds(blow, ctx)
     state = yield from emit(odds_event, State)
     kn = odds_event.kill_number
@@ -266,7 +284,7 @@ def _roll(state: State, ctx: CCContext, blow: Blow) -> Generator[Step, Any, tupl
         ),
         State,
     )
-    common = attack_modifiers(blow.src, d, ctx)
+    common = attack_modifiers(blow.src, d, leader)
     outcomes: list[TargetOutcome] = []
     for t in blow.targets:
         mods = (*common, *target_modifiers(state, ctx, blow, state.units[t]))

@@ -295,6 +295,89 @@ INFILTRATION_ON_12 = Ruling(
     before="attacked-units",
 )
 
+# --- version 1.2: readings 1.1 fixed, made choices (each ``before`` gives 1.1 exactly) --------
+
+LEADER_CHOICE = Ruling(
+    name="leader-choice",
+    default="asked",
+    choices=("asked", "always"),
+    summary=(
+        "A11.141: 'One leader may direct the CC attack of the MMC it defends with'. asked: "
+        "when a leader with a leadership DRM may direct an attack the command does not name a "
+        "leader for, his owner is asked (ask direct/<attack>: a leader, or none; default the "
+        "best modifier), and only the answer's leader applies his DRM (A11.141, A11.51). "
+        "always: the best one always directs (version 1.1)."
+    ),
+    rule="A11.141",
+    note=(
+        "'may direct' gives the owner the choice, which matters for a leader with a positive "
+        "DRM; version 1.1 applied the best modifier without asking."
+    ),
+    since="1.2",
+    before="always",
+)
+
+STREET_FIGHTING_ROAD = Ruling(
+    name="street-fighting-road",
+    default="both-sides",
+    choices=("both-sides", "attacker-building"),
+    summary=(
+        "A11.8: 'Any vehicle in a road hex and ADJACENT to a building hex on both sides of "
+        "that road'. both-sides: Street Fighting and its Reaction Fire need the road Location's "
+        "road_sides to name a building hex on each side, the attacker's among them. "
+        "attacker-building: only the attacker's ground-level building Location ADJACENT to the "
+        "road is checked (version 1.1)."
+    ),
+    rule="A11.8",
+    note=(
+        "A correction: version 1.1 checked only the attacker's building. Setups of 1.1 give no "
+        "road_sides; attacker-building re-adjudicates their battles."
+    ),
+    since="1.2",
+    before="attacker-building",
+)
+
+REINFORCING_ATTACK = Ruling(
+    name="reinforcing-attack",
+    default="must-attack",
+    choices=("must-attack", "may-decline"),
+    summary=(
+        "A11.15: 'New units may advance into a Melee hex but must engage in CC (though a "
+        "concealed unit may elect not to attack in an attempt to retain its concealment)'. "
+        "must-attack: a Known unit that reinforced a Melee this Player Turn must make or join "
+        "an attack in that CC (the parenthesis excuses only a concealed one). may-decline: "
+        "'engage' is being in the CC (attacked, then held in Melee); attacking is optional."
+    ),
+    rule="A11.15",
+    note=(
+        "'engage in CC' is not defined; the parenthesis implies that declining to attack is "
+        "the concealed unit's exception. must-attack is how version 1.1 read it."
+    ),
+    since="1.2",
+    before="must-attack",
+)
+
+DISRUPTED_IN_MELEE = Ruling(
+    name="disrupted-in-melee",
+    default="stays",
+    choices=("stays", "failure-to-rout"),
+    summary=(
+        "A11.16: broken Infantry in Melee 'must attempt to Withdraw from Melee (11.2) unless "
+        "Disrupted or guarding prisoners. Any other broken unit unable to withdraw from Melee "
+        "is eliminated at the end of that CCPh for Failure to Rout.' stays: a Disrupted unit "
+        "neither must withdraw nor is eliminated; it stays in the Melee ('other' excludes it). "
+        "failure-to-rout: it need not attempt to withdraw, but unless it withdraws it is "
+        "eliminated for Failure to Rout ('other' means other than those withdrawing)."
+    ),
+    rule="A11.16",
+    note=(
+        "'Any other broken unit' reads two ways: other than those excused (Disrupted, guards), "
+        "or other than those that withdraw. stays is how version 1.1 read it."
+    ),
+    since="1.2",
+    before="stays",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     PRISONER_ATTACKS,
     AMBUSH_DRM_COUNT,
@@ -312,4 +395,8 @@ RULINGS: tuple[Ruling, ...] = (
     LEADER_DIRECTION,
     UNARMED_VEHICLE_CAPTURE,
     INFILTRATION_ON_12,
+    LEADER_CHOICE,
+    STREET_FIGHTING_ROAD,
+    REINFORCING_ATTACK,
+    DISRUPTED_IN_MELEE,
 )

@@ -33,6 +33,7 @@ Morale = Annotated[int, Meta(ge=0, le=12)]
 Drm = Annotated[int, Meta(ge=-6, le=6)]  # a leader's leadership DRM
 Usage = Annotated[int, Meta(ge=0, le=12)]  # a Usage Number (sN)
 Turn = Annotated[int, Meta(ge=0, le=MAX_TURN)]
+Level = Annotated[int, Meta(ge=0, le=4)]  # a building's ground level 0, upper levels 1-4
 Ids = Annotated[list[str], Meta(max_length=MAX_ON_BOARD)]
 
 MMC_KINDS: tuple[UnitKind, ...] = ("squad", "hs", "crew")
@@ -111,6 +112,15 @@ class LocationSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     adjacent: Ids = []
     wire: bool = False
     open_ground: bool | None = None  # default: terrain == "open"
+    hex: str = ""  # the hex it is a Location of (default: its own id); a building's levels share it
+    level: Level = 0  # 0: ground level; 1, 2, ...: upper levels of a building (A11.8)
+    # a road Location: the hexes ADJACENT to it on each of the two sides of its road (A11.8)
+    road_sides: Annotated[list[Ids], Meta(max_length=2)] = []
+
+
+def hex_of(loc: LocationSetup) -> str:
+    """The hex a Location is in: its ``hex``, or its own id."""
+    return loc.hex or loc.id
 
 
 class MeleeSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -200,6 +210,21 @@ def _check_locations(setup: Setup) -> None:
         for a in loc.adjacent:
             if a not in locs:
                 raise SetupError(f"asl: Location {loc.id}: unknown adjacent Location {a!r}")
+        _check_levels(setup, loc)
+
+
+def _check_levels(setup: Setup, loc: LocationSetup) -> None:
+    """Upper levels are a building's (A11.8 "ground level of those buildings"); road_sides name
+    hexes of the setup, on a road Location."""
+    if loc.level > 0 and loc.terrain != "building":
+        raise SetupError(f"asl: Location {loc.id}: level {loc.level} needs terrain building")
+    if loc.road_sides and loc.terrain != "road":
+        raise SetupError(f"asl: Location {loc.id}: road_sides needs terrain road")
+    hexes = {hex_of(x) for x in setup.locations}
+    for side in loc.road_sides:
+        for h in side:
+            if h not in hexes:
+                raise SetupError(f"asl: Location {loc.id}: road_sides names unknown hex {h!r}")
 
 
 def _check_placed(setup: Setup) -> None:

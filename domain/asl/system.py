@@ -7,7 +7,6 @@ from blowbyblow.domain.asl.demo import demo
 from blowbyblow.domain.asl.events import EVENT_TYPES
 from blowbyblow.domain.asl.legal import command_from_option, legal_commands
 from blowbyblow.domain.asl.narration import narrate
-from blowbyblow.domain.asl.odds import ODDS
 from blowbyblow.domain.asl.procedure import procedure
 from blowbyblow.domain.asl.projection import describe_state, evolve, view
 from blowbyblow.domain.asl.rulebook import RULEBOOK
@@ -19,8 +18,8 @@ from blowbyblow.domain.system import GameSystem
 GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     id="asl",
     game="asl",
-    version="1.1",
-    reads_versions=("1.0",),
+    version="1.2",
+    reads_versions=("1.0", "1.1"),
     title="Advanced Squad Leader, chapter A11: Close Combat",
     rulebook=RULEBOOK,
     rulings=RULINGS,
@@ -38,5 +37,4 @@ GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     command_from_option=command_from_option,
     demo=demo,
     validate_setup=validate_setup,
-    odds=ODDS,
 )

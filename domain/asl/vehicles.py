@@ -28,8 +28,13 @@ from blowbyblow.domain.asl.events import (
     VehicleImmobilized,
     VehicleResult,
 )
-from blowbyblow.domain.asl.leadership import able_leaders, best_leader, leader_modifier
-from blowbyblow.domain.asl.rulings import BURN_DR, PASSENGERS_INSIDE
+from blowbyblow.domain.asl.leadership import (
+    able_leaders,
+    best_leader,
+    choose_director,
+    leader_modifier,
+)
+from blowbyblow.domain.asl.rulings import BURN_DR, LEADER_CHOICE, PASSENGERS_INSIDE
 from blowbyblow.domain.asl.setup import base_ccv, is_smc
 from blowbyblow.domain.asl.state import (
     State,
@@ -66,12 +71,15 @@ def ccv(units: list[UnitState]) -> tuple[int, int, tuple[Modifier, ...]]:
     return base, base + sum(m.value for m in adj), tuple(adj)
 
 
-def vehicle_drms(
-    state: State, ctx: CCContext, d: Designation, v: VehicleState, attackers: list[UnitState]
-) -> list[Modifier]:
-    """A11.51, A11.61, A11.8, A11.4 (Ambush), A15.24 (hero), leadership when combining: the
-    DRM the vehicle brings, then those of its attackers."""
-    return [*_target_drms(state, ctx, v), *_attacker_drms(state, d, v, attackers)]
+def vehicle_director(
+    ctx: CCContext, d: Designation, attackers: list[UnitState]
+) -> Generator[Step, Any, UnitState | None]:
+    """A11.51: "A leadership DRM applies to CC vs a vehicle only when that leader is combining
+    with another unit in that attack"; he may direct it (A11.141, ruling leader-choice)."""
+    leaders = able_leaders(attackers) if len(attackers) > 1 else []
+    first = leaders[0] if leaders else None
+    asked = ctx.ruling(LEADER_CHOICE) == "asked"
+    return (yield from choose_director(leaders, first, f"direct/{d.number}", asked))
 
 
 def escorts(state: State, ctx: Context, v: VehicleState, location: str) -> list[UnitState]:
@@ -110,14 +118,15 @@ def _target_drms(state: State, ctx: CCContext, v: VehicleState) -> list[Modifier
 
 
 def _attacker_drms(
-    state: State, d: Designation, v: VehicleState, attackers: list[UnitState]
+    state: State,
+    d: Designation,
+    v: VehicleState,
+    attackers: list[UnitState],
+    leader: UnitState | None,
 ) -> list[Modifier]:
     """Leadership (A11.51), heroes (A15.24), Ambush (A11.4) or Street Fighting (A11.8), CX
     (A4.51) and DRM given with the command."""
-    mods: list[Modifier] = []
-    leaders = able_leaders(attackers)
-    if leaders and len(attackers) > 1:
-        mods += leader_modifier(leaders[0], "A11.51")
+    mods: list[Modifier] = list(leader_modifier(leader, "A11.51"))
     for u in attackers:
         if u.kind == "hero":
             mods.append(Modifier(value=-1, cause=f"hero {u.id}", rule="A15.24"))
@@ -205,7 +214,14 @@ def resolve_vs_vehicle(
         ),
         State,
     )
-    mods = [*vehicle_drms(state, ctx, d, v, units), *how.extra]
+    leader = yield from vehicle_director(ctx, d, units)
+    # A11.51, A11.61, A11.8, A11.4 (Ambush), A15.24 (hero), the directing leader's DRM: the
+    # DRM the vehicle brings, then those of its attackers.
+    mods = [
+        *_target_drms(state, ctx, v),
+        *_attacker_drms(state, d, v, units, leader),
+        *how.extra,
+    ]
     if atmm is not None:
         mods.append(atmm)
     colored, white = yield from roll(

@@ -27,7 +27,12 @@ def test_f4_street_fighting_atmm_eliminates_t34_and_wire_keeps_them() -> None:
             squad("g467", "German", "F4", "4-6-7", street_fighting_from="F3"),
             leader("g92", "German", "F4", "9-2", stacked_on="g467", street_fighting_from="F3"),
         ],
-        [loc("F3", "building", ("F4",)), loc("F4", "road", ("F3",), wire=True)],
+        # "ADJACENT to a building hex on both sides of that road" (A11.8): F3 and, across, G4
+        [
+            loc("F3", "building", ("F4",)),
+            loc("F4", "road", ("F3", "G4"), wire=True, road_sides=[["F3"], ["G4"]]),
+            loc("G4", "building", ("F4",)),
+        ],
         vehicles=[VehicleSetup(id="t34", side="Russian", location="F4", name="T-34", cmg=2)],
     )
     cc = CloseCombat(
@@ -278,7 +283,11 @@ def test_h3_sequence() -> None:
 def test_i5_atmm_pins_crew_small_arms_and_melee_with_vehicle() -> None:
     s = setup(
         [squad("g548", "German", "I5", "5-4-8", fanatic=True, street_fighting_from="J4")],
-        [loc("I5", "road", ("J4",)), loc("J4", "building", ("I5",))],
+        [
+            loc("I5", "road", ("J4", "H5"), road_sides=[["J4"], ["H5"]]),
+            loc("J4", "building", ("I5",)),
+            loc("H5", "building", ("I5",)),
+        ],
         vehicles=[
             VehicleSetup(id="t3485", side="Russian", location="I5", name="T-34/85", ce=True, cmg=4)
         ],
@@ -596,7 +605,12 @@ def test_f4_paatc_original_8_modified_by_the_9_2() -> None:
             squad("g467", "German", "F4", "4-6-7", street_fighting_from="F3"),
             leader("g92", "German", "F4", "9-2", stacked_on="g467", street_fighting_from="F3"),
         ],
-        [loc("F3", "building", ("F4",)), loc("F4", "road", ("F3",), wire=True)],
+        # "ADJACENT to a building hex on both sides of that road" (A11.8): F3 and, across, G4
+        [
+            loc("F3", "building", ("F4",)),
+            loc("F4", "road", ("F3", "G4"), wire=True, road_sides=[["F3"], ["G4"]]),
+            loc("G4", "building", ("F4",)),
+        ],
         vehicles=[VehicleSetup(id="t34", side="Russian", location="F4", name="T-34", cmg=2)],
     )
     cc = CloseCombat(

@@ -370,12 +370,14 @@ def test_no_restacking_once_the_location_cc_is_resolved() -> None:
 
 
 def street() -> Setup:
-    """A Russian 4-4-7 in the K5 building, ADJACENT to the road L5 the PzIVH drives along."""
+    """A Russian 4-4-7 in the K5 building, ADJACENT to the road L5 the PzIVH drives along; the
+    M5 building is across the road (A11.8: "a building hex on both sides of that road")."""
     return setup(
         [squad("r447", "Russian", "K5", "4-4-7")],
         [
             loc("K5", "building", ("L5",)),
-            loc("L5", "road", ("K5", "L4")),
+            loc("M5", "building", ("L5",)),
+            loc("L5", "road", ("K5", "L4", "M5"), road_sides=[["K5"], ["M5"]]),
             loc("L4", "road", ("L5",)),
         ],
         vehicles=[VehicleSetup(id="pzh", side="German", location="L4", name="PzIVH", cmg=5, bmg=2)],

@@ -26,10 +26,49 @@ CASES = [
 ]
 
 
+# Records made by the 1.1 engine (fixtures/make_1_1_records.py) on a reading 1.2 made a ruling
+# whose default differs from 1.1's; the rulings added in 1.2 with 1.1's reading as default
+# (reinforcing-attack, disrupted-in-melee) change nothing a 1.1 battle recorded.
+CASES_1_1 = [
+    ("leader-directs", "leader-choice", "asked"),
+    ("street-one-side", "street-fighting-road", "both-sides"),
+]
+
+
 def test_every_ruling_added_in_1_1_has_a_1_0_record() -> None:
     added = {r.name for r in RULESET.rulings if r.since == "1.1"}
     assert added - {"infiltration-on-12"} == {ruling for _, ruling, _ in CASES}
-    assert RULESET.version == "1.1" and RULESET.reads_versions == ("1.0",)
+    assert RULESET.version == "1.2" and RULESET.reads_versions == ("1.0", "1.1")
+
+
+def test_every_ruling_added_in_1_2_whose_default_moved_has_a_1_1_record() -> None:
+    added = [r for r in RULESET.rulings if r.since == "1.2"]
+    assert {r.name for r in added if r.default != r.before} == {
+        ruling for _, ruling, _ in CASES_1_1
+    }
+    assert {r.name for r in added if r.default == r.before} == {
+        "reinforcing-attack",
+        "disrupted-in-melee",
+    }
+
+
+@pytest.mark.parametrize(("name", "ruling", "reading"), CASES_1_1)
+def test_a_1_1_battle_verifies_under_1_2_and_the_new_reading_changes_it(
+    name: str, ruling: str, reading: str
+) -> None:
+    """Byte for byte: every command re-adjudicated under 1.2 with the 1.2 rulings at their
+    ``before`` values gives the events 1.1 recorded."""
+    read = read_export((FIXTURES / f"asl-1.1-{name}.jsonl").read_bytes())
+    assert read.report.ok, read.report.problem and read.report.problem.describe()
+    started = read.events[0].event
+    assert isinstance(started, BattleStarted)
+    assert started.ruleset_version == "1.1" and ruling not in started.rulings
+    in_force = RULESET.rulings_in_force("1.1", started.rulings)
+    assert in_force[ruling] == RULESET.ruling(ruling).before
+    same = what_if(read.events, {ruling: RULESET.ruling(ruling).before})
+    assert same.divergence is None and not same.stopped
+    changed = what_if(read.events, {ruling: reading})
+    assert changed.divergence is not None or changed.stopped
 
 
 @pytest.mark.parametrize(("name", "ruling", "reading"), CASES)
