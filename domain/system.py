@@ -33,6 +33,7 @@ from blowbyblow.domain.core import (
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
 CommandT = TypeVar("CommandT")
+EventT = TypeVar("EventT", bound=Event)
 
 ENTRY_POINT_GROUP = "blowbyblow.game_systems"
 
@@ -186,6 +187,51 @@ class CommandOption(msgspec.Struct, frozen=True, kw_only=True):
     summary: str = ""
 
 
+# --- what the odds count -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Count(Generic[EventT]):
+    """What one event of type ``event`` adds to a tally (``count``: a whole number), and whose
+    it is: ``by`` gives the fighter, unit or side that scored it; for an event that names only
+    whom it befell (a unit eliminated), ``against`` gives that one, and the count is the other
+    side's when there are two. Neither: the count belongs to no side."""
+
+    event: type[EventT]
+    count: Callable[[EventT], int]
+    by: Callable[[EventT], str] | None = None
+    against: Callable[[EventT], str] | None = None
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A named count over a command's events (hits, kills, Partial Kills...), in the players'
+    words; the odds give its distribution over the whole command and for each side."""
+
+    name: str
+    counts: tuple[Count[Any], ...]
+
+
+def _no_scale() -> Mapping[str, int]:
+    return {}
+
+
+@dataclass(frozen=True)
+class OddsRules:
+    """What a game system adds to the odds' generic outcome (statuses, wounds, removals,
+    captures, renames, and a count of each event type): its tallies; how bad each status in its
+    own words is (``severity``: 0 unharmed, 3 gone) and each flag starting with a key of
+    ``flag_severity``; and which of its rolls matter only as a multiset of dice
+    (``order_insensitive``: glob patterns on the roll's key without the command's prefix, or on
+    its purpose). An order-insensitive roll is a claim about the rules: it must not change the
+    state the command leaves, whichever order the dice come in."""
+
+    tallies: tuple[Tally, ...] = ()
+    severity: Mapping[str, int] = field(default_factory=_no_scale)
+    flag_severity: Mapping[str, int] = field(default_factory=_no_scale)
+    order_insensitive: tuple[str, ...] = ()
+
+
 # --- the interface ----------------------------------------------------------------------------
 
 
@@ -275,6 +321,8 @@ class GameSystem(Generic[SetupT, StateT, CommandT]):
     # Older versions whose battles this one still re-adjudicates exactly: every change of the
     # rules since then is a ruling with ``since``/``before`` (see ``rulings_in_force``).
     reads_versions: tuple[str, ...] = ()
+    # What the odds count for this system beyond the generic outcome (see ``OddsRules``).
+    odds: OddsRules = field(default_factory=OddsRules)
 
     @property
     def command_type(self) -> Any:
@@ -361,14 +409,17 @@ __all__ = [
     "AnyScenario",
     "CommandOption",
     "Concern",
+    "Count",
     "GameSystem",
     "LockView",
+    "OddsRules",
     "OptionError",
     "PrisonerView",
     "Rulebook",
     "Scenario",
     "Stat",
     "StateView",
+    "Tally",
     "UnitView",
     "command_info",
     "fold_by_event_type",

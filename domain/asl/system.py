@@ -7,6 +7,7 @@ from blowbyblow.domain.asl.demo import demo
 from blowbyblow.domain.asl.events import EVENT_TYPES
 from blowbyblow.domain.asl.legal import command_from_option, legal_commands
 from blowbyblow.domain.asl.narration import narrate
+from blowbyblow.domain.asl.odds import ODDS
 from blowbyblow.domain.asl.procedure import procedure
 from blowbyblow.domain.asl.projection import describe_state, evolve, view
 from blowbyblow.domain.asl.rulebook import RULEBOOK
@@ -37,4 +38,5 @@ GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     command_from_option=command_from_option,
     demo=demo,
     validate_setup=validate_setup,
+    odds=ODDS,
 )

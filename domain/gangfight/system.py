@@ -7,6 +7,7 @@ from blowbyblow.domain.gangfight.demo import demo
 from blowbyblow.domain.gangfight.events import EVENT_TYPES
 from blowbyblow.domain.gangfight.legal import legal_commands
 from blowbyblow.domain.gangfight.narration import narrate
+from blowbyblow.domain.gangfight.odds import ODDS
 from blowbyblow.domain.gangfight.procedure import procedure
 from blowbyblow.domain.gangfight.projection import describe_state, evolve, view
 from blowbyblow.domain.gangfight.rulebook import RULEBOOK
@@ -40,5 +41,6 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     legal_commands=legal_commands,
     demo=demo,
     validate_setup=validate_setup,
+    odds=ODDS,
     reads_versions=("1.0",),
 )

@@ -15,6 +15,7 @@ from blowbyblow.domain.necromunda.demo import demo, legacy_demo
 from blowbyblow.domain.necromunda.events import EVENT_TYPES
 from blowbyblow.domain.necromunda.legal import command_from_option, legal_commands
 from blowbyblow.domain.necromunda.narration import narrate
+from blowbyblow.domain.necromunda.odds import ODDS
 from blowbyblow.domain.necromunda.procedure import legacy_procedure, procedure
 from blowbyblow.domain.necromunda.projection import describe_state, evolve, view
 from blowbyblow.domain.necromunda.rulebook import RULEBOOK_2023, RULEBOOK_LEGACY
@@ -44,6 +45,7 @@ NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand]
     command_from_option=command_from_option,
     demo=demo,
     validate_setup=validate_setup,
+    odds=ODDS,
     reads_versions=("1.0",),
 )
 
@@ -68,5 +70,6 @@ NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaComman
     command_from_option=command_from_option,
     demo=legacy_demo,
     validate_setup=validate_setup,
+    odds=ODDS,
     reads_versions=("1.0",),
 )

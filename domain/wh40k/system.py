@@ -12,6 +12,7 @@ from blowbyblow.domain.wh40k.demo import RULESET_ID, demo
 from blowbyblow.domain.wh40k.events import EVENT_TYPES
 from blowbyblow.domain.wh40k.legal import legal_commands
 from blowbyblow.domain.wh40k.narration import narrate
+from blowbyblow.domain.wh40k.odds import ODDS
 from blowbyblow.domain.wh40k.procedure import procedure
 from blowbyblow.domain.wh40k.projection import describe_state, evolve, view
 from blowbyblow.domain.wh40k.rulebook import RULEBOOK
@@ -39,6 +40,7 @@ GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     legal_commands=legal_commands,
     demo=demo,
     validate_setup=validate_setup,
+    odds=ODDS,
     reads_versions=("1.0",),
 )
 

@@ -15,57 +15,28 @@ outcome is for a side (its *net loss*) is its loss less the other sides' losses:
 for the attacker although it lost nothing. Percentiles, luck and the best-for / worst-for
 choices go by the net loss.
 
-A game system says which tallies it counts and how bad each status is by registering
-``OutcomeRules`` (``register_outcome_rules``); the shipped systems' rules are in
-``replay/odds/outcome_rules.py``. A system without any still gets statuses, wounds, removals,
-captures, renames and the per-event counts."""
+A game system says which tallies it counts, whose each count is, and how bad each status is in
+its ``GameSystem.odds`` (``domain.system.OddsRules``, typed against its own event classes); a
+system without any still gets statuses, wounds, removals, captures, renames and the per-event
+counts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+import functools
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
-from blowbyblow.domain.core import Event, RuleEvent
-from blowbyblow.domain.system import AnyGameSystem, StateView, UnitView
+from blowbyblow.domain.core import BlowByBlowError, Event, RuleEvent
+from blowbyblow.domain.system import AnyGameSystem, Count, OddsRules, StateView, UnitView
+from blowbyblow.replay.odds.traced import Die
 
 GONE_HARM = 3  # a unit that left the table or was captured, when the scale of statuses is silent
 
 
-@dataclass(frozen=True)
-class Tally:
-    """A named count over a command's events: ``count`` maps an event type's name to what one
-    event of that type adds (e.g. ``{"HitsScored": lambda e: e.hits}``)."""
-
-    name: str
-    count: Mapping[str, Callable[[Any], int]]
-
-
-@dataclass(frozen=True)
-class OutcomeRules:
-    """What a game system adds to the generic outcome: its tallies, how bad each status (and
-    flag) is, and which of its rolls only matter as a multiset of dice (glob patterns on the
-    roll's key, without the command's prefix)."""
-
-    tallies: tuple[Tally, ...] = ()
-    severity: Mapping[str, int] = field(default_factory=dict)  # status words -> 0 (fine) up
-    flag_severity: Mapping[str, int] = field(default_factory=dict)  # a flag's start -> how bad
-    order_insensitive: tuple[str, ...] = ()
-
-
-_RULES: dict[str, OutcomeRules] = {}
-
-
-def register_outcome_rules(system_id: str, rules: OutcomeRules) -> None:
-    """Give ``system_id`` its tallies, scale of statuses and order-insensitive rolls."""
-    _RULES[system_id] = rules
-
-
-def outcome_rules(system_id: str) -> OutcomeRules:
-    from blowbyblow.replay.odds import outcome_rules as _shipped  # noqa: F401 - registers them
-
-    return _RULES.get(system_id, OutcomeRules())
+class TallyError(BlowByBlowError):
+    """A tally of a game system gave something other than a whole number."""
 
 
 class UnitOutcome(NamedTuple):
@@ -79,11 +50,30 @@ class UnitOutcome(NamedTuple):
 
 class Outcome(NamedTuple):
     """One outcome of a command: per unit of the view before it (in its order), the tallies (in
-    the rules' order) and how many of each rule step it produced (by event type, sorted)."""
+    the rules' order), each side's share of them (per side of the view before, in its order: what
+    it scored, or what befell the other side), and how many of each rule step it produced (by
+    event type, sorted)."""
 
     units: tuple[UnitOutcome, ...]
     tallies: tuple[int, ...]
+    by_side: tuple[tuple[int, ...], ...]
     events: tuple[tuple[str, int], ...]
+
+
+def _counted(tally: str, count: Count[Any], event: Event) -> int:
+    """What ``count`` says ``event`` adds, checked: a whole number (a die value is read as its
+    number, which the exploration records)."""
+    n = count.count(event)
+    if type(n) is bool:
+        return int(n)
+    if type(n) is not int:
+        if isinstance(n, Die):  # a die value kept as it was rolled: its number counts
+            return int(n)
+        raise TallyError(
+            f"tally {tally!r}: {type(event).__name__} gave {n!r} ({type(n).__name__}); "
+            "a tally counts whole numbers"
+        )
+    return n
 
 
 def _wounds(unit: UnitView) -> int | None:
@@ -100,7 +90,38 @@ class Measure:
 
     system: AnyGameSystem
     before: StateView
-    rules: OutcomeRules
+
+    @property
+    def rules(self) -> OddsRules:
+        return self.system.odds
+
+    @functools.cached_property
+    def _counts(self) -> dict[type, list[tuple[int, Count[Any]]]]:
+        """Each event type's counts, with the number of their tally."""
+        out: dict[type, list[tuple[int, Count[Any]]]] = {}
+        for i, tally in enumerate(self.rules.tallies):
+            for count in tally.counts:
+                out.setdefault(count.event, []).append((i, count))
+        return out
+
+    @functools.cached_property
+    def _sides(self) -> dict[str, int]:
+        """A unit's id or a side's name -> the number of its side."""
+        number = {side: i for i, side in enumerate(self.before.sides)}
+        out = dict(number)
+        for u in self.before.units:
+            if u.side in number:
+                out.setdefault(u.id, number[u.side])
+        return out
+
+    def _whose(self, count: Count[Any], event: Event) -> int | None:
+        """The number of the side a count belongs to, or None."""
+        if count.by is not None:
+            return self._sides.get(count.by(event))
+        if count.against is not None and len(self.before.sides) == 2:
+            befell = self._sides.get(count.against(event))
+            return None if befell is None else 1 - befell
+        return None
 
     def __call__(self, events: Sequence[Event], state: Any) -> Outcome:
         after = self.system.view(state)
@@ -126,18 +147,26 @@ class Measure:
                 )
             )
         tallies = [0] * len(self.rules.tallies)
+        by_side = [[0] * len(tallies) for _ in self.before.sides]
         kinds: dict[str, int] = {}
+        counts = self._counts
+        names = self.rules.tallies
         for event in events:
             if not isinstance(event, RuleEvent):
                 continue
             name = type(event).__name__
             kinds[name] = kinds.get(name, 0) + 1
-            for i, tally in enumerate(self.rules.tallies):
-                count = tally.count.get(name)
-                if count is not None:
-                    tallies[i] += int(count(event))
+            for i, count in counts.get(type(event), ()):
+                n = _counted(names[i].name, count, event)
+                tallies[i] += n
+                side = self._whose(count, event)
+                if side is not None:
+                    by_side[side][i] += n
         return Outcome(
-            units=tuple(units), tallies=tuple(tallies), events=tuple(sorted(kinds.items()))
+            units=tuple(units),
+            tallies=tuple(tallies),
+            by_side=tuple(tuple(t) for t in by_side),
+            events=tuple(sorted(kinds.items())),
         )
 
     def marks(self, flags: Sequence[str]) -> tuple[str, ...]:
@@ -183,13 +212,4 @@ class Measure:
         )
 
 
-__all__ = [
-    "GONE_HARM",
-    "Measure",
-    "Outcome",
-    "OutcomeRules",
-    "Tally",
-    "UnitOutcome",
-    "outcome_rules",
-    "register_outcome_rules",
-]
+__all__ = ["GONE_HARM", "Measure", "Outcome", "TallyError", "UnitOutcome"]

@@ -14,7 +14,6 @@ from blowbyblow.replay.engine.scenario import scenario_from_dict
 from blowbyblow.replay.engine.script import play
 from blowbyblow.replay.odds.chance import Command, Explorer, LeafFunction, matcher
 from blowbyblow.replay.odds.explore import Situation, scenario_command
-from blowbyblow.replay.odds.outcomes import outcome_rules
 
 # Necromunda (2023): Krug (WS 4+, one Attack, a knife: S 3, AP -, D 1) fights Vex (T 3, W 1, no
 # save); Brak, Krug's friend, is engaged with Vex alone, so Krug claims an assist (+1).
@@ -196,7 +195,7 @@ def explorer(at: Situation, leaf: LeafFunction, **how: Unpack[HowToExplore]) -> 
         leaf=leaf,
         until=(lambda e: type(e).__name__ in until) if until else None,
     )
-    patterns = outcome_rules(at.system.id).order_insensitive if group is None else group
+    patterns = at.system.odds.order_insensitive if group is None else group
     return Explorer(
         cmd,
         budget=how.get("budget", 5000),

@@ -17,13 +17,11 @@ from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.engine.driver import Adjudication
 from blowbyblow.replay.odds.chance import Die, Follow, RollNode, Subtree, Watched, faces_of
 from blowbyblow.replay.odds.explore import Situation
-from blowbyblow.replay.odds.outcomes import Measure, outcome_rules
+from blowbyblow.replay.odds.outcomes import Measure
 
 
 def measured(at: Situation) -> Callable[[Adjudication], Hashable]:
-    m = Measure(
-        system=at.system, before=at.system.view(at.state), rules=outcome_rules(at.system.id)
-    )
+    m = Measure(system=at.system, before=at.system.view(at.state))
     return lambda adj: m(adj.events, adj.state)
 
 

@@ -10,6 +10,7 @@ from bxb_duel.demo import demo
 from bxb_duel.events import EVENT_TYPES
 from bxb_duel.legal import legal_commands
 from bxb_duel.narration import narrate
+from bxb_duel.odds import ODDS
 from bxb_duel.procedure import procedure
 from bxb_duel.projection import describe_state, evolve, view
 from bxb_duel.rulebook import RULEBOOK
@@ -39,4 +40,5 @@ GAME_SYSTEM: GameSystem[DuelSetup, DuelState, DuelCommand] = GameSystem(
     legal_commands=legal_commands,
     demo=demo,
     validate_setup=validate_setup,
+    odds=ODDS,
 )

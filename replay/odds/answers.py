@@ -1,0 +1,278 @@
+"""What the odds answer looks like, and how it is summed up from weighted outcomes: exact
+probabilities (fractions summing to 1) or Monte Carlo sample counts with 95% intervals."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import msgspec
+
+from blowbyblow.replay.odds.outcomes import Measure, Outcome
+
+Z95 = 1.959963984540054  # the standard normal's 97.5th percentile: two-sided 95% intervals
+
+# --- what the answer looks like ---------------------------------------------------------------
+
+
+class Estimate(msgspec.Struct, frozen=True, kw_only=True):
+    """A probability or an expected value: ``exact`` (a fraction, "7/36") when computed
+    exactly, else a Monte Carlo estimate with its 95% interval [``low``, ``high``]."""
+
+    value: float
+    low: float
+    high: float
+    exact: str | None = None
+
+    @property
+    def fraction(self) -> Fraction:
+        if self.exact is None:
+            raise ValueError("a Monte Carlo estimate has no exact fraction")
+        return Fraction(self.exact)
+
+    def contains(self, x: float) -> bool:
+        return self.low <= x <= self.high
+
+
+class Share(msgspec.Struct, frozen=True, kw_only=True):
+    """One value of a distribution and its probability."""
+
+    value: str
+    p: Estimate
+
+
+class UnitOdds(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    side: str
+    status_before: str
+    status: list[Share]  # its status after the command
+    wounds_lost: list[Share]
+    expected_wounds_lost: Estimate
+    removed: Estimate  # no longer on the table
+    captured: Estimate
+    renamed: list[Share]  # its name after, when it changes (an ASL squad Reduced)
+    expected_harm: Estimate
+
+
+class SideOdds(msgspec.Struct, frozen=True, kw_only=True):
+    """What a side suffers (``loss``) and how bad the outcome is for it (``net_loss``: its loss
+    less the other sides'), see ``replay.odds.outcomes``."""
+
+    side: str
+    loss: list[Share]
+    expected_loss: Estimate
+    net_loss: list[Share]
+    expected_net_loss: Estimate
+
+
+class CountOdds(msgspec.Struct, frozen=True, kw_only=True):
+    """A tally (hits, kills…) or a kind of rule step: its distribution and expectation."""
+
+    name: str
+    expected: Estimate
+    at_least_one: Estimate
+    distribution: list[Share]
+
+
+class SidePercentile(msgspec.Struct, frozen=True, kw_only=True):
+    """What happened to ``side``, against the odds: its net loss, and the probability of an
+    outcome at least as bad for it (small: unlucky) and at most as bad (small: lucky)."""
+
+    side: str
+    net_loss: int
+    at_least_as_bad: Estimate
+    at_most_as_bad: Estimate
+
+
+class Happened(msgspec.Struct, frozen=True, kw_only=True):
+    """The outcome the dice gave: each unit's status, the tallies, each side's percentile."""
+
+    statuses: dict[str, str]
+    tallies: dict[str, int]
+    sides: list[SidePercentile]
+    probability: Estimate  # of exactly this outcome
+
+
+class Odds(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    command: int  # its number in its battle
+    action: str  # the command's type
+    method: str  # "exact" or "monte-carlo"
+    policy: str
+    runs: int  # adjudications made to answer (exact) or samples drawn (Monte Carlo)
+    outcomes: int  # distinct outcomes found
+    grouped: list[str]  # rolls explored as multisets (order-insensitive)
+    traced: bool  # equivalent faces of a die were grouped (exact only)
+    budget: int
+    samples: int = 0
+    seed: str = ""
+    confidence: float = 0.95
+    note: str = ""  # why the method is what it is
+    units: list[UnitOdds]
+    sides: list[SideOdds]
+    tallies: list[CountOdds]
+    events: list[CountOdds]
+    happened: Happened | None = None
+
+
+# --- weighted outcomes: exact fractions or sample counts ----------------------------------------
+
+
+@dataclass
+class Weights:
+    """The outcomes found, with their weights: exact probabilities (fractions summing to 1) or
+    sample counts. Every question is asked with one value per outcome, in ``outcomes`` order."""
+
+    outcomes: list[Outcome]
+    weights: list[Fraction]  # probabilities, or (Monte Carlo) whole numbers of samples
+    exact: bool
+
+    @property
+    def total(self) -> int:
+        return 1 if self.exact else sum(int(w) for w in self.weights)
+
+    def probability(self, flags: Sequence[bool]) -> Estimate:
+        if self.exact:
+            p = sum(
+                (Fraction(w) for w, f in zip(self.weights, flags, strict=True) if f), Fraction(0)
+            )
+            return _exact(p)
+        hits = sum(int(w) for w, f in zip(self.weights, flags, strict=True) if f)
+        return wilson(hits, self.total)
+
+    def expected(self, values: Sequence[int]) -> Estimate:
+        if self.exact:
+            mean = sum((w * v for w, v in zip(self.weights, values, strict=True)), Fraction(0))
+            return _exact(mean)
+        n = self.total
+        pairs = [(v, int(w)) for w, v in zip(self.weights, values, strict=True)]
+        average = sum(v * w for v, w in pairs) / n
+        var = sum(w * (v - average) ** 2 for v, w in pairs) / max(n - 1, 1)
+        half = Z95 * math.sqrt(var / n)
+        return Estimate(value=average, low=average - half, high=average + half)
+
+    def shares(self, values: Sequence[Hashable], numeric: bool = False) -> list[Share]:
+        """Each distinct value with its probability: most likely first, or in numeric order."""
+        totals: dict[Hashable, Fraction] = {}
+        for w, v in zip(self.weights, values, strict=True):
+            totals[v] = totals.get(v, Fraction(0)) + w
+        if numeric:
+            order = sorted(totals, key=lambda v: int(str(v)))
+        else:
+            order = sorted(totals, key=lambda v: (-totals[v], str(v)))
+        return [Share(value=str(v), p=self.probability([x == v for x in values])) for v in order]
+
+
+def _exact(p: Fraction) -> Estimate:
+    return Estimate(value=float(p), low=float(p), high=float(p), exact=_fraction(p))
+
+
+def _fraction(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def wilson(hits: int, n: int) -> Estimate:
+    """A proportion from ``n`` samples with its Wilson score 95% interval."""
+    if n == 0:
+        raise ValueError("no samples")
+    p = hits / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    low = 0.0 if hits == 0 else max(0.0, centre - half)  # no rounding dust at the ends
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return Estimate(value=p, low=low, high=high)
+
+
+def units_odds(measure: Measure, w: Weights) -> list[UnitOdds]:
+    out = []
+    for i, u in enumerate(measure.before.units):
+        mine = [o.units[i] for o in w.outcomes]
+        out.append(
+            UnitOdds(
+                id=u.id,
+                name=u.name,
+                side=u.side,
+                status_before=u.status,
+                status=w.shares([x.status or "removed" for x in mine]),
+                wounds_lost=w.shares([x.wounds_lost for x in mine], numeric=True),
+                expected_wounds_lost=w.expected([x.wounds_lost for x in mine]),
+                removed=w.probability([x.gone for x in mine]),
+                captured=w.probability([x.captured for x in mine]),
+                renamed=[s for s in w.shares([x.name for x in mine]) if s.value != u.name],
+                expected_harm=w.expected([measure.harm(i, x) for x in mine]),
+            )
+        )
+    return out
+
+
+def sides_odds(measure: Measure, w: Weights) -> list[SideOdds]:
+    out = []
+    for side in measure.before.sides:
+        losses = [measure.loss(o, side) for o in w.outcomes]
+        net = [measure.net_loss(o, side) for o in w.outcomes]
+        out.append(
+            SideOdds(
+                side=side,
+                loss=w.shares(losses, numeric=True),
+                expected_loss=w.expected(losses),
+                net_loss=w.shares(net, numeric=True),
+                expected_net_loss=w.expected(net),
+            )
+        )
+    return out
+
+
+def count_odds(name: str, w: Weights, values: list[int]) -> CountOdds:
+    return CountOdds(
+        name=name,
+        expected=w.expected(values),
+        at_least_one=w.probability([v > 0 for v in values]),
+        distribution=w.shares(values, numeric=True),
+    )
+
+
+def happened_odds(measure: Measure, w: Weights, outcome: Outcome) -> Happened:
+    sides = []
+    for side in measure.before.sides:
+        seen = measure.net_loss(outcome, side)
+        losses = [measure.net_loss(o, side) for o in w.outcomes]
+        sides.append(
+            SidePercentile(
+                side=side,
+                net_loss=seen,
+                at_least_as_bad=w.probability([x >= seen for x in losses]),
+                at_most_as_bad=w.probability([x <= seen for x in losses]),
+            )
+        )
+    return Happened(
+        statuses={
+            u.id: (o.status or "removed")
+            for u, o in zip(measure.before.units, outcome.units, strict=True)
+        },
+        tallies={t.name: n for t, n in zip(measure.rules.tallies, outcome.tallies, strict=True)},
+        sides=sides,
+        probability=w.probability([o == outcome for o in w.outcomes]),
+    )
+
+
+__all__ = [
+    "Z95",
+    "CountOdds",
+    "Estimate",
+    "Happened",
+    "Odds",
+    "Share",
+    "SideOdds",
+    "SidePercentile",
+    "UnitOdds",
+    "Weights",
+    "count_odds",
+    "happened_odds",
+    "sides_odds",
+    "units_odds",
+    "wilson",
+]

@@ -1,0 +1,301 @@
+"""A command run along a path through its chance nodes, or along seeded dice.
+
+A rule procedure asks for dice (``Roll``) and choices (``Ask``); the driver answers them from a
+dice source and a choice source. Here the driver's own ``Table`` runs the procedure with sources
+that answer from a *path*: the faces chosen so far at each chance node, and the first face of any
+roll beyond it (``run_path``); or, for Monte Carlo, with dice drawn by the ``bxb-dice-v1``
+algorithm from ``SEED/i`` for sample ``i`` (``sample``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from blowbyblow.domain.core import BlowByBlowError, Event
+from blowbyblow.replay.engine.dice import (
+    ChoiceSource,
+    DiceError,
+    DiceSource,
+    ScriptedChoices,
+    seeded_roll,
+)
+from blowbyblow.replay.engine.driver import Adjudication, Table
+from blowbyblow.replay.odds.traced import Die, Fact
+
+# --- paths through a command ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollNode:
+    """A chance node: a roll of ``n`` dice with ``sides`` sides (its key without the command's
+    prefix, as the rules name it)."""
+
+    key: str
+    n: int
+    sides: int
+    purpose: str
+
+
+@dataclass(frozen=True)
+class AskNode:
+    """A decision node (only under a best-for / worst-for policy)."""
+
+    key: str
+    options: tuple[str, ...]
+    default: str
+
+
+Node = RollNode | AskNode
+Answer = tuple[int, ...] | str  # a roll's faces, or a decision's option
+
+
+class OddsError(BlowByBlowError):
+    """A command whose odds cannot be computed as asked."""
+
+
+class TooBig(Exception):
+    """Control flow: the exact tree is larger than the budget."""
+
+
+class _Branch(BaseException):
+    """Control flow: a run stopping at its first roll past its path (a BaseException, so that no
+    ``except Exception`` on the way can swallow it)."""
+
+
+@dataclass
+class _Cursor:
+    """Where a run is on its path: answers from ``path``, then the first answer of each node."""
+
+    path: Sequence[Answer]
+    traced: bool
+    decisions: bool
+    beyond: Callable[[Node], Answer] | None = None  # the answers past the path (default: first)
+    nodes: list[Node] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    facts: list[tuple[Fact, bool]] = field(default_factory=list)
+
+    def next(self, node: Node, first: Answer) -> Answer:
+        depth = len(self.answers)
+        self.nodes.append(node)
+        if depth < len(self.path):
+            answer = self.path[depth]
+        else:
+            answer = first if self.beyond is None else self.beyond(node)
+        if type(answer) is not type(first) or (
+            isinstance(node, RollNode) and len(answer) != node.n
+        ):
+            raise OddsError(
+                f"the path does not fit the command at its step {depth + 1} ({node.key}): "
+                f"{answer!r}"
+            )
+        self.answers.append(answer)
+        return answer
+
+
+def stop_here(node: Node) -> Answer:
+    """A ``beyond`` for ``run_path``: stop the run at its first node past its path."""
+    raise _Branch
+
+
+class _PathDice:
+    source = "explored"
+
+    def __init__(self, cursor: _Cursor) -> None:
+        self.cursor = cursor
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
+        count, faces = int(n), int(sides)
+        if count < 0 or faces < 1:
+            raise DiceError(f"roll {key!r}: {count}D{faces} cannot be rolled")
+        node = RollNode(key=key.split("/", 1)[1], n=count, sides=faces, purpose=str(purpose))
+        c = self.cursor
+        depth = len(c.answers)
+        values = c.next(node, (1,) * count)
+        assert isinstance(values, tuple)
+        if not c.traced:
+            return values, self.source
+        return tuple(Die(v, ("d", depth, j), c.facts) for j, v in enumerate(values)), self.source
+
+
+class _PathChoices:
+    """Decisions on the path (best-for / worst-for); ``policy`` answers the others."""
+
+    def __init__(self, cursor: _Cursor, policy: ChoiceSource) -> None:
+        self.cursor = cursor
+        self.policy = policy
+
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
+        if not self.cursor.decisions or len(options) < 2:
+            return self.policy.choose(key, options, default, prompt)
+        node = AskNode(key=key.split("/", 1)[1], options=options, default=default)
+        answer = self.cursor.next(node, default)
+        assert isinstance(answer, str)
+        return answer, "explored"
+
+
+@dataclass
+class Run:
+    """One run of the command: the nodes met, the answers given, the leaf's outcome and the facts
+    about dice the rules and the leaf function evaluated on the way."""
+
+    nodes: list[Node]
+    answers: list[Answer]
+    outcome: Hashable
+    facts: list[tuple[Fact, bool]]
+    complete: bool = True  # False: stopped at ``nodes[-1]``, the first node past its path
+
+
+LeafFunction = Callable[[Adjudication], Hashable]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """What to explore: a command at a table (its system, rulings and choices policy), from a
+    state, with the leaf function that measures each outcome."""
+
+    table: Table
+    state: Any
+    command: Any
+    index: int
+    leaf: LeafFunction
+    choices: ChoiceSource = field(default_factory=ScriptedChoices)
+    # Stop the command after the first event this is true of (e.g. the end of a combat round):
+    # the outcome is then the state at that point, and the dice after it are never explored.
+    until: Callable[[Event], bool] | None = None
+
+
+class _Stop(Exception):
+    """Control flow: the event the exploration stops after has been folded in."""
+
+    def __init__(self, state: Any) -> None:
+        super().__init__("stop")
+        self.state = state
+
+
+def adjudicate(cmd: Command, dice: DiceSource, choices: ChoiceSource) -> Adjudication:
+    """Run ``cmd`` at its table with these sources (up to ``cmd.until``). The driver is not
+    changed to stop early: its game system's fold is wrapped to note the events and raise once
+    the stopping event is folded."""
+    table = dataclasses.replace(cmd.table, dice=dice, choices=choices, quiet=True)
+    until = cmd.until
+    if until is None:
+        return table.adjudicate(cmd.state, cmd.command, cmd.index)
+    seen: list[Event] = []
+    fold = table.system.evolve
+
+    def evolve(state: Any, event: Event) -> Any:
+        state = fold(state, event)
+        seen.append(event)
+        if until(event):
+            raise _Stop(state)
+        return state
+
+    stopping = dataclasses.replace(table, system=dataclasses.replace(table.system, evolve=evolve))
+    try:
+        return stopping.adjudicate(cmd.state, cmd.command, cmd.index)
+    except _Stop as stop:
+        return Adjudication(events=seen, state=stop.state, index=cmd.index)
+
+
+def run_path(
+    cmd: Command,
+    path: Sequence[Answer],
+    *,
+    traced: bool,
+    decisions: bool,
+    beyond: Callable[[Node], Answer] | None = None,
+) -> Run:
+    """Adjudicate ``cmd`` once along ``path``; past it, each node gets ``beyond``'s answer (by
+    default its first: all 1s, the default option; ``stop_here`` stops the run there)."""
+    cursor = _Cursor(path=path, traced=traced, decisions=decisions, beyond=beyond)
+    try:
+        result = adjudicate(cmd, _PathDice(cursor), _PathChoices(cursor, cmd.choices))
+    except _Branch:
+        return Run(cursor.nodes, cursor.answers, None, cursor.facts, complete=False)
+    outcome = settled(cmd.leaf(result))
+    hash(outcome)  # any die still inside is read now, while its run records the fact
+    return Run(nodes=cursor.nodes, answers=cursor.answers, outcome=outcome, facts=cursor.facts)
+
+
+def settled(outcome: Any) -> Any:
+    """A leaf's outcome with every die value in it (alone, or in tuples and frozensets) read as
+    its number: reading it records the fact on its own run. A die left in the outcome would be
+    read only later, when the outcome is counted, after its run's facts are taken: faces would
+    then be grouped that the outcome tells apart, and the answer would be wrong."""
+    if isinstance(outcome, Die):
+        return int(outcome)
+    if isinstance(outcome, tuple):
+        items = [settled(x) for x in outcome]
+        return outcome._make(items) if hasattr(outcome, "_make") else tuple(items)
+    if isinstance(outcome, frozenset):
+        return frozenset(settled(x) for x in outcome)
+    return outcome
+
+
+# --- Monte Carlo -------------------------------------------------------------------------------
+
+
+def sample(
+    cmd: Command, samples: int, seed: str, *, path: Sequence[Answer] = ()
+) -> dict[Hashable, int]:
+    """Counts of each outcome over ``samples`` runs: the dice after ``path`` come from seed
+    ``SEED/i`` (``bxb-dice-v1``, keyed like a battle's dice) for sample ``i``, so two calls with
+    the same seed agree, and two paths that differ only before their sampled dice share them
+    (common random numbers)."""
+    counts: dict[Hashable, int] = {}
+    for i in range(samples):
+        dice = _SampledDice(f"{seed}/{i}", path)
+        outcome = cmd.leaf(adjudicate(cmd, dice, cmd.choices))
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
+
+class _SampledDice:
+    source = "sampled"
+
+    def __init__(self, seed: str, path: Sequence[Answer]) -> None:
+        self.seed = seed
+        self.path = path
+        self.depth = 0
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        depth = self.depth
+        self.depth += 1
+        if depth < len(self.path):
+            face = self.path[depth]
+            assert isinstance(face, tuple)
+            return face, self.source
+        return seeded_roll(self.seed, key, n, sides), self.source
+
+
+def matcher(patterns: Sequence[str]) -> Callable[[RollNode], bool]:
+    """Roll nodes whose key or purpose matches one of the glob ``patterns``."""
+    if not patterns:
+        return lambda node: False
+    return lambda node: any(
+        fnmatch.fnmatchcase(node.key, p) or fnmatch.fnmatchcase(node.purpose, p) for p in patterns
+    )
+
+
+__all__ = [
+    "Answer",
+    "AskNode",
+    "Command",
+    "LeafFunction",
+    "Node",
+    "OddsError",
+    "RollNode",
+    "Run",
+    "TooBig",
+    "adjudicate",
+    "matcher",
+    "run_path",
+    "sample",
+    "settled",
+    "stop_here",
+]
