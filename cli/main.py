@@ -16,7 +16,7 @@ from typing import Any
 
 from blowbyblow.cli import app as _cli
 
-MODULES = ("battles", "evidence", "judging", "newcomer", "odds", "play", "serve")
+MODULES = ("battles", "evidence", "judging", "newcomer", "odds", "play", "rosters", "serve")
 
 # The module that registers each command (or group of commands).
 COMMANDS = {
@@ -28,6 +28,7 @@ COMMANDS = {
     **dict.fromkeys(("new", "examples"), "newcomer"),
     **dict.fromkeys(("odds", "luck"), "odds"),
     "play": "play",
+    "roster": "rosters",
     **dict.fromkeys(("tournament", "tables", "serve"), "serve"),
 }
 _TAKES_VALUE = ("--db", "--log-level")  # the global options followed by a value

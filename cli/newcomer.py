@@ -17,7 +17,6 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import tomlkit
 import typer
 from rich.console import Console
@@ -25,6 +24,7 @@ from rich.table import Table
 
 from blowbyblow.cli.app import app, fail, write_output
 from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.domain.roster import without_defaults
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
 
@@ -164,31 +164,6 @@ def _struct_comment(
     return lines
 
 
-def _without_defaults(obj: Any) -> Any:
-    """Plain data for TOML: a struct's fields that equal their defaults are left out (the file
-    stays short and loads back to the same struct); TOML has no null, so None is left out too."""
-    if isinstance(obj, msgspec.Struct):
-        plain = msgspec.to_builtins(obj)  # keeps a tagged struct's tag ("type = ...")
-        for f in msgspec.structs.fields(obj):
-            value = getattr(obj, f.name)
-            if f.default is not msgspec.NODEFAULT:
-                default = f.default
-            elif f.default_factory is not msgspec.NODEFAULT:
-                default = f.default_factory()
-            else:
-                default = msgspec.NODEFAULT
-            if value is None or value == default:
-                plain.pop(f.encode_name, None)
-            else:
-                plain[f.encode_name] = _without_defaults(value)
-        return plain
-    if isinstance(obj, list | tuple):
-        return [_without_defaults(v) for v in obj]
-    if isinstance(obj, dict):
-        return {k: _without_defaults(v) for k, v in obj.items() if v is not None}
-    return msgspec.to_builtins(obj)
-
-
 def _inline(value: Any) -> Any:
     """Nested tables inline (``{ id = "hammer", d = 2 }``), a list of them one a line."""
     if isinstance(value, dict):
@@ -225,17 +200,28 @@ def _toml(key: str, value: Any) -> str:
     return tomlkit.dumps(doc).strip("\n")
 
 
-def _header(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
+def _header(system: AnyGameSystem, demo: AnyScenario, rosters: int = 0) -> list[str]:
+    what = "A setup for `bxb play`" if rosters else "A scenario for `bxb record`"
     lines = _comment(
-        f"A scenario for `bxb record`: {system.title} (ruleset {system.id} "
+        f"{what}: {system.title} (ruleset {system.id} "
         f"{system.version}; rules: {system.rulebook.title})."
     )
-    lines += _comment(
-        f"Made by `bxb new --ruleset {system.id}` from the game system's demo and the JSON "
-        "Schema of its setup: edit the setup and the actions, then `bxb record FILE`. Every "
-        "key besides ruleset, label, seed, dice, rulings, choices and actions is the battle's "
-        "setup; a key that does not fit is refused with its path named, and nothing recorded."
-    )
+    if rosters:
+        lines += _comment(
+            f"Made by `bxb new --ruleset {system.id}` from {rosters} rosters: no actions, so "
+            "`bxb play FILE` starts the battle from here. Say what the rosters cannot (who is "
+            "engaged with whom, the ground) in the keys described below. Every key besides "
+            "ruleset, label, seed, dice, rulings, choices and actions is the battle's setup; a "
+            "key that does not fit is refused with its path named, and nothing recorded."
+        )
+    else:
+        lines += _comment(
+            f"Made by `bxb new --ruleset {system.id}` from the game system's demo and the JSON "
+            "Schema of its setup: edit the setup and the actions, then `bxb record FILE`. Every "
+            "key besides ruleset, label, seed, dice, rulings, choices and actions is the "
+            "battle's setup; a key that does not fit is refused with its path named, and "
+            "nothing recorded."
+        )
     lines += ["", _toml("ruleset", system.id), _toml("label", demo.label)]
     if demo.dice is not None:
         lines += _comment("the physical dice, in the order they are rolled (or: seed = TEXT)")
@@ -278,7 +264,7 @@ def _choices(demo: AnyScenario) -> list[str]:
 def _setup(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
     schema = system.setup_schema()
     top = _ref_name(schema["$ref"])
-    values = _without_defaults(demo.setup)
+    values = without_defaults(demo.setup)
     node = schema["$defs"][top]
     required = set(node.get("required", ()))
     described = {top}
@@ -306,9 +292,18 @@ def _actions(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
         tag = node.get("properties", {}).get("type", {}).get("enum")
         if tag:
             lines += _struct_comment(schema, name, described, heading=f'type = "{tag[0]}"')
-    commands = [_without_defaults(c) for c in demo.commands]
+    commands = [without_defaults(c) for c in demo.commands]
     lines += ["", _toml("actions", commands)]
     return lines
+
+
+def setup_from_rosters_template(system: AnyGameSystem, setup: AnyScenario, rosters: int) -> str:
+    """A commented TOML setup (no actions) for ``bxb play``: ``setup`` made from rosters, with
+    every setup field and ruling explained; ``bxb play`` starts a battle from it as it stands."""
+    lines = [*_header(system, setup, rosters), *_setup(system, setup), *_rulings(system, setup)]
+    text = "\n".join(lines) + "\n"
+    tomllib.loads(text)  # a setup that is not TOML is a bug here, not the user's
+    return text
 
 
 def scenario_template(system: AnyGameSystem) -> str:
@@ -364,11 +359,49 @@ def cmd_new(
             help="File to write, never replacing one (default or -: standard output).",
         ),
     ] = None,
+    roster: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--roster",
+            help="A roster file (.toml or .json, docs/rosters.md), once for each side: "
+            "makes a setup for `bxb play` from them, with no actions.",
+        ),
+    ] = None,
+    only: Annotated[
+        list[str] | None,
+        typer.Option("--only", help="A fighter, model or unit id taking part (default: all)."),
+    ] = None,
 ) -> None:
-    """Write a commented scenario template for a game system, ready for `bxb record`."""
-    write_output(out, scenario_template(_system(ruleset)), replace=False)
+    """Write a commented scenario template for a game system, ready for `bxb record`; with
+    --roster, a setup made from the rosters, ready for `bxb play`."""
+    system = _system(ruleset)
+    if roster:
+        text = _from_rosters(system, roster, only)
+    elif only:
+        fail("--only: name the rosters too (--roster FILE, once for each side)")
+    else:
+        text = scenario_template(system)
+    write_output(out, text, replace=False)
     if out is not None and str(out) != "-":
-        typer.echo(f"wrote {out}: edit it, then `bxb record {out}`", err=True)
+        next_step = f"bxb play {out}" if roster else f"bxb record {out}"
+        typer.echo(f"wrote {out}: edit it, then `{next_step}`", err=True)
+
+
+def _from_rosters(system: AnyGameSystem, files: list[Path], only: list[str] | None) -> str:
+    from blowbyblow.cli.rosters import roster_from_file
+    from blowbyblow.domain.roster import setup_from_rosters
+    from blowbyblow.domain.system import Scenario
+
+    try:
+        rosters = [roster_from_file(f, system.id, None) for f in files]
+        setup = setup_from_rosters(system, rosters, only or None)
+    except BlowByBlowError as e:
+        fail(str(e), code=1)
+    label = " v ".join(f"{r.name} ({r.player})" for r in rosters)
+    scenario: AnyScenario = Scenario(
+        ruleset=system.id, label=label, setup=setup, commands=[], seed=None
+    )
+    return setup_from_rosters_template(system, scenario, len(rosters))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -291,6 +291,29 @@ def _no_checks(setup: Any) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
+class RosterShape:
+    """Where one side's force sits in this system's setup, so that a roster (a player's gang,
+    army or side, kept from battle to battle: domain/roster.py) becomes part of a setup from
+    the setup's own types, with no code written per system.
+
+    ``members``: the setup fields listing a side's fighters, models or units (``("fighters",)``;
+    ASL ``("units", "vehicles")``). ``side_field``: the field of each member naming its side,
+    filled in from the roster (``"gang"``, ``"player"``, ``"side"``). ``shared``: pairs of a
+    setup field of things members name by id and the member field naming them (40K
+    ``("weapons", "weapons")``: ``models[].weapons`` lists ids from ``weapons``). ``sides``: the
+    setup field listing the sides, if the setup has one (``"gangs"``); its entries are the side's
+    id, or a table of the id, the roster's name and the roster's ``side`` table. ``complete``:
+    what a system adds that no roster gives (ASL: a Location for each place a unit stands in),
+    from the setup's data before it is checked."""
+
+    members: tuple[str, ...]
+    side_field: str
+    shared: tuple[tuple[str, str], ...] = ()
+    sides: str = ""
+    complete: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class GameSystem(Generic[SetupT, StateT, CommandT]):
     """One game system, one version of it: everything the engine and front ends need."""
 
@@ -318,6 +341,8 @@ class GameSystem(Generic[SetupT, StateT, CommandT]):
     command_from_option: Callable[[CommandOption, Mapping[str, str]], CommandT] | None = None
     demo: Callable[[], Scenario[SetupT, CommandT]]
     validate_setup: Callable[[SetupT], None] = field(default=_no_checks)
+    # How a player's roster fits the setup (None: this system takes no rosters).
+    roster: RosterShape | None = None
     # Older versions whose battles this one still re-adjudicates exactly: every change of the
     # rules since then is a ruling with ``since``/``before`` (see ``rulings_in_force``).
     reads_versions: tuple[str, ...] = ()
@@ -415,6 +440,7 @@ __all__ = [
     "OddsRules",
     "OptionError",
     "PrisonerView",
+    "RosterShape",
     "Rulebook",
     "Scenario",
     "Stat",

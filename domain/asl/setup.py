@@ -190,6 +190,20 @@ def base_ccv(u: UnitSetup) -> int:
     return {"squad": 5, "crew": 4, "hs": 3}.get(u.kind, 2)
 
 
+def locations_of_units(data: dict[str, Any]) -> dict[str, Any]:
+    """A setup made from two sides' rosters (domain/roster.py): every Location a unit or vehicle
+    stands in that the setup does not list yet, as open ground with no adjacent Location, to be
+    given its terrain in the setup file (rosters say who is where, not what the map is)."""
+    listed = {str(loc.get("id")) for loc in data.get("locations", ()) if isinstance(loc, dict)}
+    places: list[str] = []
+    for field in ("units", "vehicles"):
+        for entry in data.get(field, ()):
+            place = entry.get("location") if isinstance(entry, dict) else None
+            if isinstance(place, str) and place not in listed and place not in places:
+                places.append(place)
+    return {**data, "locations": [*data.get("locations", ()), *({"id": p} for p in places)]}
+
+
 # --- validate_setup: a setup that hangs together ----------------------------------------------
 
 

@@ -12,9 +12,15 @@ from blowbyblow.domain.asl.procedure import procedure
 from blowbyblow.domain.asl.projection import describe_state, evolve, view
 from blowbyblow.domain.asl.rulebook import RULEBOOK
 from blowbyblow.domain.asl.rulings import RULINGS
-from blowbyblow.domain.asl.setup import Setup, validate_setup
+from blowbyblow.domain.asl.setup import Setup, locations_of_units, validate_setup
 from blowbyblow.domain.asl.state import State, initial_state
-from blowbyblow.domain.system import GameSystem
+from blowbyblow.domain.system import GameSystem, RosterShape
+
+# A side's Personnel and vehicles; the Locations they stand in come from the scenario's map
+# (``locations_of_units`` lists each one, open ground until the setup says otherwise).
+ROSTER = RosterShape(
+    members=("units", "vehicles"), side_field="side", sides="sides", complete=locations_of_units
+)
 
 GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     id="asl",
@@ -39,4 +45,5 @@ GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     demo=demo,
     validate_setup=validate_setup,
     odds=ODDS,
+    roster=ROSTER,
 )

@@ -14,7 +14,10 @@ from blowbyblow.domain.gangfight.rulebook import RULEBOOK
 from blowbyblow.domain.gangfight.rulings import RULINGS
 from blowbyblow.domain.gangfight.setup import GangfightSetup, validate_setup
 from blowbyblow.domain.gangfight.state import GangfightState, initial_state
-from blowbyblow.domain.system import GameSystem
+from blowbyblow.domain.system import GameSystem, RosterShape
+
+# A side's models, and the weapons they carry (``fighters[].weapons`` names them by id).
+ROSTER = RosterShape(members=("fighters",), side_field="side", shared=(("weapons", "weapons"),))
 
 GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = GameSystem(
     id="gangfight",
@@ -42,5 +45,6 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     demo=demo,
     validate_setup=validate_setup,
     odds=ODDS,
+    roster=ROSTER,
     reads_versions=("1.0",),
 )

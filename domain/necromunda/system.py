@@ -22,7 +22,10 @@ from blowbyblow.domain.necromunda.rulebook import RULEBOOK_2023, RULEBOOK_LEGACY
 from blowbyblow.domain.necromunda.rulings import RULINGS_2023, RULINGS_LEGACY
 from blowbyblow.domain.necromunda.setup import NecromundaSetup, validate_setup
 from blowbyblow.domain.necromunda.state import NecromundaState, initial_state
-from blowbyblow.domain.system import GameSystem
+from blowbyblow.domain.system import GameSystem, RosterShape
+
+# A gang's fighters; the gang is an entry of ``gangs`` (its id, name and tactics).
+ROSTER = RosterShape(members=("fighters",), side_field="gang", sides="gangs")
 
 NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand] = GameSystem(
     id="necromunda-2023",
@@ -46,6 +49,7 @@ NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand]
     demo=demo,
     validate_setup=validate_setup,
     odds=ODDS,
+    roster=ROSTER,
     reads_versions=("1.0",),
 )
 
@@ -71,5 +75,6 @@ NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaComman
     demo=legacy_demo,
     validate_setup=validate_setup,
     odds=ODDS,
+    roster=ROSTER,
     reads_versions=("1.0",),
 )

@@ -6,7 +6,7 @@ recorded under 1.0 still re-adjudicate exactly (``reads_versions``)."""
 
 from __future__ import annotations
 
-from blowbyblow.domain.system import GameSystem
+from blowbyblow.domain.system import GameSystem, RosterShape
 from blowbyblow.domain.wh40k.commands import COMMAND_TYPES, Wh40kCommand
 from blowbyblow.domain.wh40k.demo import RULESET_ID, demo
 from blowbyblow.domain.wh40k.events import EVENT_TYPES
@@ -19,6 +19,9 @@ from blowbyblow.domain.wh40k.rulebook import RULEBOOK
 from blowbyblow.domain.wh40k.rulings import RULINGS
 from blowbyblow.domain.wh40k.setup import Wh40kSetup, validate_setup
 from blowbyblow.domain.wh40k.state import Wh40kState, initial_state
+
+# An army's models, and the weapon profiles they carry (``models[].weapons`` names them by id).
+ROSTER = RosterShape(members=("models",), side_field="player", shared=(("weapons", "weapons"),))
 
 GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     id=RULESET_ID,
@@ -41,6 +44,7 @@ GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     demo=demo,
     validate_setup=validate_setup,
     odds=ODDS,
+    roster=ROSTER,
     reads_versions=("1.0",),
 )
 

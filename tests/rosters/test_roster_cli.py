@@ -1,0 +1,153 @@
+"""`bxb roster import|list|export|edit|history` and `bxb new --roster`: what an organiser and
+two players type, with one clear error line for what is wrong, and a setup `bxb play` starts
+from with no command played."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from blowbyblow.cli.main import app
+from blowbyblow.replay.engine.scenario import load_scenario
+from blowbyblow.replay.rosters.files import load_roster, write_roster
+
+from roster_helpers import shipped_rosters
+
+runner = CliRunner()
+
+
+def bxb(db: Path, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["--db", str(db), *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _files(tmp_path: Path, ruleset: str) -> list[Path]:
+    paths = []
+    for n, roster in enumerate(shipped_rosters(ruleset)):
+        path = tmp_path / f"roster{n}.{'json' if n else 'toml'}"
+        path.write_text(write_roster(roster, "json" if n else "toml"))
+        paths.append(path)
+    return paths
+
+
+def test_an_organiser_imports_lists_edits_and_exports(tmp_path: Path) -> None:
+    db = tmp_path / "store.sqlite"
+    first, second = _files(tmp_path, "necromunda-2023")
+    code, out, err = bxb(db, "roster", "import", str(first), "-t", "spring", "--player", "Cy")
+    assert code == 0, err
+    assert out == "kept 'House Goliath' (Cy) for spring, version 1: 1 fighters (necromunda-2023)\n"
+    assert bxb(db, "roster", "import", str(second), "-t", "spring")[0] == 0
+    code, out, _ = bxb(db, "roster", "list", "-t", "spring")
+    assert out.splitlines() == [
+        "spring  Bo  'House Escher'  necromunda-2023  v1  2 fighters",
+        "spring  Cy  'House Goliath'  necromunda-2023  v1  1 fighters",
+    ]
+    edit = ["roster", "edit", "-t", "spring", "-p", "Cy", "-n", "House Goliath"]
+    code, out, err = bxb(
+        db,
+        *edit,
+        "--set",
+        "grax.ws=5",
+        "--set",
+        "grax.name=Grax One-Eye",
+        "--reason",
+        "Old Battle Wound",
+        "--round",
+        "1",
+    )
+    assert code == 0, err
+    code, _, err = bxb(db, *edit, "--set", "grax.t=99")
+    assert code == 1 and err == "error: edit 1 (set): fighters[0].t: Expected `int` <= 20\n"
+    code, _, err = bxb(db, *edit, "--set", "grax")
+    assert code == 2 and "expected ID.FIELD=VALUE" in err
+    code, out, _ = bxb(db, "roster", "history", "-t", "spring", "-p", "Cy", "-n", "House Goliath")
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("v1 ") and lines[0].endswith(": imported")
+    assert lines[1].endswith(
+        "after round 1: set grax.ws = 5; set grax.name = 'Grax One-Eye' (Old Battle Wound)"
+    )
+    out_file = tmp_path / "now.json"
+    code, _, err = bxb(
+        db,
+        "roster",
+        "export",
+        "-t",
+        "spring",
+        "-p",
+        "Cy",
+        "-n",
+        "House Goliath",
+        "-o",
+        str(out_file),
+    )
+    assert code == 0, err
+    now = load_roster(out_file)
+    assert now.player == "Cy" and now.forces["fighters"][0]["ws"] == 5
+    assert now.forces["fighters"][0]["name"] == "Grax One-Eye"
+
+
+def test_a_bad_roster_file_is_one_error_and_nothing_kept(tmp_path: Path) -> None:
+    db = tmp_path / "store.sqlite"
+    bad = tmp_path / "bad.toml"
+    bad.write_text('ruleset = "wh40k-2e"\nname = "A"\nplayer = "B"\n[[models]]\nid = "x"\n')
+    code, _, err = bxb(db, "roster", "import", str(bad), "-t", "spring")
+    assert code == 1
+    assert err == "error: bad.toml: models[0]: Object missing required field `ws`\n".replace(
+        "bad.toml", str(bad)
+    )
+    assert bxb(db, "roster", "list")[1] == ""
+
+
+def test_new_makes_a_setup_from_rosters_and_play_starts_it_with_no_command(
+    tmp_path: Path,
+) -> None:
+    first, second = _files(tmp_path, "wh40k-2e")
+    setup = tmp_path / "table.toml"
+    code, _, err = bxb(
+        tmp_path / "s.sqlite",
+        "new",
+        "--ruleset",
+        "wh40k-2e",
+        "--roster",
+        str(first),
+        "--roster",
+        str(second),
+        "-o",
+        str(setup),
+    )
+    assert code == 0 and err == f"wrote {setup}: edit it, then `bxb play {setup}`\n"
+    scenario = load_scenario(setup, needs_actions=False)
+    assert scenario.commands == []
+    assert {m.player for m in scenario.setup.models} == {"ultramarines", "orks"}
+    played = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "bxb"),
+            "--db",
+            str(tmp_path / "s.sqlite"),
+            "play",
+            str(setup),
+        ],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert "Ultramarines (Ana) v Orks (Bo)" in played.stdout, played.stdout + played.stderr
+    assert "· 0 command(s) played ==" in played.stdout
+    assert "has 0 command(s) played" in played.stderr + played.stdout
+    code, _, err = bxb(
+        tmp_path / "s.sqlite",
+        "new",
+        "--ruleset",
+        "asl",
+        "--roster",
+        str(first),
+        "-o",
+        str(tmp_path / "x.toml"),
+    )
+    assert code == 1 and "the roster is for wh40k-2e, not --ruleset asl" in err
+    code, _, err = bxb(tmp_path / "s.sqlite", "new", "--ruleset", "wh40k-2e", "--only", "x")
+    assert code == 2 and "--only: name the rosters too" in err
