@@ -24,7 +24,6 @@ from rich.table import Table
 
 from blowbyblow.cli.app import app, fail, write_output
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.domain.roster import without_defaults
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
 
@@ -262,6 +261,8 @@ def _choices(demo: AnyScenario) -> list[str]:
 
 
 def _setup(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
+    from blowbyblow.domain.roster import without_defaults
+
     schema = system.setup_schema()
     top = _ref_name(schema["$ref"])
     values = without_defaults(demo.setup)
@@ -284,6 +285,8 @@ def _setup(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
 
 
 def _actions(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
+    from blowbyblow.domain.roster import without_defaults
+
     schema = system.command_schema()
     lines = ["", *_comment("The actions, adjudicated in order. Each [[actions]] table is one of:")]
     described: set[str] = set()

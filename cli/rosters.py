@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from blowbyblow.cli.app import OPTS, app, fail, read_input, write_output
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.domain.roster import Add, Edit, Remove, Roster, SetField
-from blowbyblow.replay.rosters.files import FORMATS, Format, format_of, read_roster, write_roster
-from blowbyblow.replay.rosters.register import Change, RosterRegister
+
+if TYPE_CHECKING:  # each command imports what it uses: `bxb --help` loads no roster code
+    from blowbyblow.domain.roster import Edit, Roster
+    from blowbyblow.replay.rosters.register import RosterRegister
 
 roster_app = typer.Typer(
     help="An event's rosters: import, list, export, edit between rounds.", no_args_is_help=True
@@ -31,6 +32,8 @@ Name = Annotated[str, typer.Option("--name", "-n", help="The roster's name.")]
 
 
 def _register() -> RosterRegister:
+    from blowbyblow.replay.rosters.register import RosterRegister
+
     try:
         return RosterRegister(OPTS.db)
     except ImportError as e:
@@ -40,6 +43,9 @@ def _register() -> RosterRegister:
 def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Roster:
     """A roster from a file in the project's format (``ruleset``: the game system it must be
     for; ``player``: whose it is, if not the file's player)."""
+    from blowbyblow.domain.roster import Roster
+    from blowbyblow.replay.rosters.files import read_roster
+
     raw = read_input(path, "roster")
     roster = read_roster(raw, str(path))
     if ruleset is not None and roster.ruleset != ruleset:
@@ -123,6 +129,8 @@ def cmd_export(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     ] = None,
 ) -> None:
     """Write a kept roster in the project's format (`bxb new --roster` and `import` read it)."""
+    from blowbyblow.replay.rosters.files import FORMATS, Format, format_of, write_roster
+
     chosen = kind or (format_of(str(out), b"") if out is not None else "toml")
     if chosen not in FORMATS:
         fail(f"--format: expected toml or json, not {chosen!r}")
@@ -144,6 +152,8 @@ def _value(text: str) -> Any:
 
 def parse_edits(sets: list[str], removes: list[str], adds: list[str]) -> list[Edit]:
     """``--set ID.FIELD=VALUE``, ``--remove ID``, ``--add KEY={ TOML table }`` as edits."""
+    from blowbyblow.domain.roster import Add, Remove, SetField
+
     edits: list[Edit] = []
     for text in sets:
         target, eq, value = text.partition("=")
@@ -185,6 +195,8 @@ def cmd_edit(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     ] = None,
 ) -> None:
     """Record what changed between rounds as edits (kept as the roster's history)."""
+    from blowbyblow.replay.rosters.register import Change
+
     edits = parse_edits(set_ or [], remove or [], add or [])
     try:
         change = Change(tuple(edits), reason, round_)
@@ -195,6 +207,8 @@ def cmd_edit(  # noqa: PLR0913 - typer makes each parameter a command-line optio
 
 
 def edit_words(edit: Edit) -> str:
+    from blowbyblow.domain.roster import Remove, SetField
+
     if isinstance(edit, SetField):
         return f"set {edit.entry}.{edit.field} = {edit.value!r}"
     if isinstance(edit, Remove):
