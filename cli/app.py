@@ -424,7 +424,7 @@ def warn_if_broken(battle: UUID, events: list[LoggedEvent]) -> int | None:
     """The cheap checks of a battle (the hash chain and the id its first event gives): when they
     fail, one line on stderr says the battle does not verify, and the position is returned so a
     log can mark the first bad event. A full check is `bxb verify`."""
-    from blowbyblow.replay.evidence.verify import check_battle_id, check_chain
+    from blowbyblow.replay.evidence.chain import check_battle_id, check_chain
 
     problem = check_chain(battle, events) or check_battle_id(battle, events)
     if problem is None:

@@ -69,12 +69,19 @@ def load_receipts(files: Sequence[Path]) -> list[Receipt]:
     receipts: list[Receipt] = []
     for path in files:
         try:
-            receipts.extend(parse_receipts(_read_text(path, "--receipt")))
+            found = parse_receipts(_read_text(path, "--receipt"))
         except ReceiptError as e:
             fail(
                 f"--receipt {path}: {e} (expected one receipt per line, as `bxb receipt` prints)",
                 code=1,
             )
+        if not found:  # a file that proves nothing must not let the verdict read as held
+            fail(
+                f"--receipt {path}: no receipt in it (expected one receipt per line, as "
+                "`bxb receipt` prints)",
+                code=1,
+            )
+        receipts.extend(found)
     return receipts
 
 
@@ -98,6 +105,11 @@ def show_receipts(
     if not receipts:
         return True
     chosen = [r for r in receipts if only is None or r.battle == str(only)]
+    if not chosen:  # receipts that all speak of other battles prove nothing of this one
+        typer.echo(
+            f"receipt FAILED: none of the {len(receipts)} receipts given is of battle {only}"
+        )
+        return False
     report = check_receipts(checked, chosen, trusted_keys=trusted)
     for check in report.checks:
         typer.echo(check.describe())

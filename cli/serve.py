@@ -6,6 +6,7 @@ token. Tokens are kept hashed: a lost token is replaced by adding a table, not r
 
 from __future__ import annotations
 
+import errno
 import gc
 import io
 from pathlib import Path
@@ -116,6 +117,31 @@ def cmd_tables_add(
     typer.echo("keep these: they are not stored, only their hashes are")
 
 
+def _check_free(host: str, port: int) -> None:
+    """Fail with one line when the address cannot be bound (a port taken by another server, an
+    address not of this machine), before anything says the server is up: uvicorn's own error
+    came after the "serving" line, and only as a log line."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as e:
+        fail(f"--host: {host!r} is not an address this machine can listen on ({e})", code=1)
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as e:
+            taken = e.errno == errno.EADDRINUSE
+            fail(
+                f"--port: {port} on {host} is taken by another program; give another port"
+                if taken
+                else f"--host/--port: cannot listen on {host}:{port}: {e.strerror or e}",
+                code=1,
+            )
+
+
 @app.command("serve")
 def cmd_serve(
     host: Annotated[
@@ -155,6 +181,7 @@ def cmd_serve(
         fail(f"--reading: expected open or tokens, not {reading!r}")
     if not 0 < port < 65536:
         fail(f"--port: expected 1 to 65535, not {port}")
+    _check_free(host, port)
     signing = None
     path = key or default_key_dir() / "judge.key"
     if key is not None or path.exists():

@@ -15,7 +15,9 @@ is the same as the stored bytes), so a file is checked without trusting whoever 
 Reading is strict and bounded, since a file may come from anyone (docs/store.md, "Reading an
 export"): UTF-8 only; strict JSON (no NaN or Infinity, no number too large for a float); at most
 ``MAX_EXPORT_BYTES`` in all, ``MAX_LINE_BYTES`` a line, ``MAX_DEPTH`` levels of nesting; whole
-numbers only within what MessagePack records (-2^63 to 2^64-1). A file outside these bounds is
+numbers only within what MessagePack records (-2^63 to 2^64-1); every position, count and format
+a JSON integer (not 2.0 or "2"), every hash 64 lower-case hex digits and the battle id in its
+canonical form, as the export writes them. A file outside these bounds is
 reported as a problem at its line, like any other bad file, never a crash."""
 
 from __future__ import annotations
@@ -188,6 +190,43 @@ def _check_bounds(value: Any, depth: int) -> None:
             _check_bounds(v, depth + 1)
 
 
+def _whole(value: Any, name: str) -> int:
+    """A whole number as the export writes it: a JSON integer, not 2.0, "2" or true."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name}: expected a whole number, not {value!r}")
+    return value
+
+
+def _hash(value: Any, name: str) -> bytes:
+    """A SHA-256 hash as the export writes it: 64 lower-case hex digits."""
+    if not isinstance(value, str) or len(value) != 64 or value.strip(_HEX_DIGITS):
+        raise ValueError(f"{name}: expected 64 lower-case hex digits, not {value!r}")
+    return bytes.fromhex(value)
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{name}: expected a string, not {value!r}")
+    return value
+
+
+def _battle_id(value: Any) -> UUID:
+    """A battle id as the export writes it: the canonical lower-case form with hyphens."""
+    if not isinstance(value, str) or str(_parse_uuid(value)) != value:
+        raise ValueError(f"battle: expected a battle id such as {UUID(int=0)}, not {value!r}")
+    return UUID(value)
+
+
+def _parse_uuid(value: str) -> UUID | None:
+    try:
+        return UUID(value)
+    except ValueError:
+        return None
+
+
+_HEX_DIGITS = "0123456789abcdef"
+
+
 def _read_header(lines: list[str]) -> _Header:
     if not lines:
         raise _fail(0, "the file is empty")
@@ -196,12 +235,13 @@ def _read_header(lines: list[str]) -> _Header:
         if not isinstance(fields, dict) or fields.get("format") != EXPORT_FORMAT:
             raise ValueError("the first line is not a bxb-export header")
         header = _Header(
-            version=int(fields["version"]),
-            battle=UUID(str(fields["battle"])),
-            ruleset=str(fields["ruleset"]),
-            count=int(fields["events"]),
+            version=_whole(fields["version"], "version"),
+            battle=_battle_id(fields["battle"]),
+            ruleset=_text(fields["ruleset"], "ruleset"),
+            count=_whole(fields["events"], "events"),
             fields=fields,
         )
+        _hash(fields["last_hash"], "last_hash")
         if fields.get("chain") != CHAIN_ALGORITHM:
             raise ValueError(f"unknown hash chain {fields.get('chain')!r}")
         if header.version > CURRENT_FORMAT or header.version < 1:
@@ -238,7 +278,7 @@ def _decode_line(header: _Header, raw: str) -> LoggedEvent:
         raise ValueError(
             f"unexpected keys {sorted(set(line) - line_keys)} for export format {header.version}"
         )
-    fmt = int(line["v"]) if header.version >= 2 else 1
+    fmt = _whole(line["v"], "v") if header.version >= 2 else 1
     if not 1 <= fmt <= header.version:
         raise ValueError(f"v is {fmt}; expected 1 to {header.version}, the file's format")
     plain = line["event"]
@@ -252,13 +292,13 @@ def _decode_line(header: _Header, raw: str) -> LoggedEvent:
         raise ValueError("the line's rule differs from its event's")
     return LoggedEvent(
         originator_id=header.battle,
-        originator_version=int(line["position"]),
+        originator_version=_whole(line["position"], "position"),
         ruleset=header.ruleset,
         event=event,
         data=data,
-        prev_hash=bytes.fromhex(line["prev"]),
-        hash=bytes.fromhex(line["hash"]),
-        recorded_at=str(line["at"]),
+        prev_hash=_hash(line["prev"], "prev"),
+        hash=_hash(line["hash"], "hash"),
+        recorded_at=_text(line["at"], "at"),
         format=fmt,
     )
 

@@ -32,8 +32,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.evidence.chain import check_chain, read_all
 from blowbyblow.replay.evidence.seals import public_hex
-from blowbyblow.replay.evidence.verify import check_chain, read_all
 from blowbyblow.replay.store.log import BattleStore, LoggedEvent
 
 RECEIPT_ALGORITHM = "bxb-receipt-v1"

@@ -6,9 +6,10 @@ with its position and the rule of the event concerned.
 The steps, in the order they run: read every record (``read_all``) and the seal record kept
 beside the battle; the hash chain (``check_chain``); the battle id against its first event
 (``check_battle_id``); the seal (``check_seal``); the battle's start and setup (``_started``,
-``_setup``); a fair battle's escrow and contributions (``_fair_start``); the dice seed
-(``_dice_seed``); then command by command (``_readjudicate``), its
-number and every die against the battle's dice mode (``_check_dice``), its re-adjudication at
+``_setup``); a fair battle's escrow and contributions (``check_fair_start``); the dice seed
+(``check_dice_seed``); then command by command (``_readjudicate``), its
+number, every die against the battle's dice mode (``check_dice``) and every choice's label
+(``check_choices``; a default one against the rules' default), its re-adjudication at
 the engine's one ``driver.Table`` and the comparison with the log (``_compare``).
 
 A voided command (``CommandVoided``) is checked as it was played: its events are in the hash
@@ -16,260 +17,61 @@ chain, its seeded dice are recomputed, it is re-adjudicated from its recorded di
 against the state it was played in and compared with the log, so the record of what was voided
 is genuine. Then it is left out: the void must name the last command standing (its number and
 position) and say who voided it and why (``_check_void``); the next command is re-adjudicated
-from the state before the voided one, and takes its number again."""
+from the state before the voided one, and takes its number again.
+
+The integrity checks are in ``chain.py``, the inputs' checks in ``inputs.py``, what a report
+holds in ``problems.py``."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from uuid import UUID, uuid5
+from uuid import UUID
 
 from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
     CommandIssued,
     CommandVoided,
-    DiceRolled,
     Event,
-    RuleEvent,
 )
 from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.engine.codec import encode, encode_json, to_builtins
-from blowbyblow.replay.engine.dice import (
-    RecordedChoices,
-    RecordedDice,
-    SeededDice,
-    recorded_inputs,
-    seeded_roll,
-)
+from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.engine.dice import RecordedChoices, RecordedDice, recorded_inputs
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.engine.registry import UnknownGameSystem, get_game_system
-from blowbyblow.replay.evidence.fairness import (
-    FairnessError,
-    OutOfPlace,
-    check_contributions,
-    dice_seed,
-    is_escrowed,
-    read_fair_start,
+from blowbyblow.replay.evidence.chain import (
+    battle_id_of,
+    check_battle_id,
+    check_chain,
+    check_last_seal,
+    check_seal,
+    check_seal_record,
+    link_problem,
+    read_all,
+    stored_records,
 )
-from blowbyblow.replay.evidence.seals import commitment, signature_ok
-from blowbyblow.replay.store.log import (
-    BATTLE_NAMESPACE,
-    GENESIS,
-    BattleStore,
-    Link,
-    LoggedEvent,
-    UnreadableEvent,
-    chain_hash,
-    logged_from,
-    seal_id,
+from blowbyblow.replay.evidence.inputs import (
+    ChoicesAsRecorded,
+    DiceCheck,
+    check_choices,
+    check_dice,
+    check_dice_seed,
+    check_fair_start,
 )
-
-
-@dataclass(frozen=True)
-class Problem:
-    position: int
-    # unreadable | chain | identity | sequence | seal | setup | dice | rejected | differs | void
-    # | file
-    kind: str
-    message: str
-    rule: str = ""
-    recorded: str = ""
-    expected: str = ""
-
-    def describe(self) -> str:
-        text = f"position {self.position}: {self.message}"
-        if self.rule:
-            text += f" [rule {self.rule}]"
-        if self.recorded or self.expected:
-            text += f"\n    log says:   {self.recorded}\n    rules give: {self.expected}"
-        return text
-
-
-@dataclass
-class Report:
-    battle: UUID
-    label: str = ""
-    ruleset: str = ""
-    events: int = 0
-    commands: int = 0
-    dice_checked: int = 0
-    voided: int = 0  # commands voided (each re-adjudicated as played, then left out)
-    problem: Problem | None = None
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.problem is None
-
-
-def _show(event: Event) -> str:
-    return encode_json(to_builtins(event)).decode()
-
-
-def _rule(event: Event) -> str:
-    return event.rule if isinstance(event, RuleEvent) else ""
-
-
-def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
-    prev = GENESIS
-    for expected_position, logged in enumerate(events, start=1):
-        problem = _link_problem(battle, expected_position, prev, logged)
-        if problem is not None:
-            return problem
-        prev = logged.hash
-    return None
-
-
-def _link_problem(
-    battle: UUID, expected_position: int, prev: bytes, logged: LoggedEvent
-) -> Problem | None:
-    """What is wrong with one link of the chain: its position, its previous hash, its own."""
-    if logged.position != expected_position:
-        return Problem(
-            expected_position,
-            "sequence",
-            f"expected position {expected_position}, found {logged.position}",
-        )
-    if logged.prev_hash != prev:
-        return Problem(
-            logged.position,
-            "chain",
-            "hash chain broken: previous hash differs",
-            _rule(logged.event),
-        )
-    link = Link(
-        battle=battle,
-        position=logged.position,
-        prev=prev,
-        format=logged.format,
-        at=logged.recorded_at,
-        data=logged.data,
-    )
-    if chain_hash(link) != logged.hash:
-        return Problem(
-            logged.position,
-            "chain",
-            "hash chain broken: the event's content does not match its hash",
-            _rule(logged.event),
-        )
-    return None
-
-
-def battle_id_of(first: LoggedEvent) -> UUID:
-    """The id a battle's first event names it by: ``store.battle_id_for`` over the first event's
-    bytes as they were stored (not upcast), so a battle recorded in an older format keeps its id."""
-    return uuid5(BATTLE_NAMESPACE, hashlib.sha256(first.data).hexdigest())
-
-
-def check_battle_id(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
-    """The battle id derives from its first event: a first event edited in place (rulings,
-    setup, dice mode) with the chain recomputed, or a battle copied under another id, no longer
-    matches. (A sealed battle's seal record is chained under its own id, not checked here.)"""
-    if not events or events[0].position != 1:
-        return None
-    derived = battle_id_of(events[0])
-    if derived == battle:
-        return None
-    return Problem(
-        1,
-        "identity",
-        f"the battle is stored as {battle} but its first event names battle {derived}: "
-        "its first event was changed, or the battle was copied under another id",
-    )
-
-
-def read_all(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], Problem | None]:
-    """Decode each stored record; stop at the first one that cannot be read."""
-    events: list[LoggedEvent] = []
-    for logged in _records(store, battle):
-        if isinstance(logged, Problem):
-            return events, logged
-        events.append(logged)
-    return events, None
-
-
-def _records(store: BattleStore, battle: UUID, **span: int) -> Iterator[LoggedEvent | Problem]:
-    """The battle's records one by one, exactly as stored, a page at a time (``span``: ``gt``,
-    ``lte``); the first that cannot be read as a Problem, and nothing after it."""
-    for page in store.pages(battle, **span):
-        for position, topic, state in page:
-            try:
-                yield logged_from(battle, position, topic, store._stored(state))
-            except UnreadableEvent as e:
-                yield Problem(e.position, "unreadable", f"cannot be read: {e.reason}")
-                return
-
-
-def check_seal(
-    battle: UUID, events: Sequence[LoggedEvent], trusted_keys: frozenset[str] | None
-) -> tuple[BattleSealed | None, Problem | None]:
-    """The seal, if the battle has one, and the first problem with it."""
-    for logged in events[:-1]:
-        if isinstance(logged.event, BattleSealed):
-            return None, Problem(logged.position, "seal", "a seal in the middle of the battle")
-    return _check_last_seal(battle, events[-2:], len(events), trusted_keys)
-
-
-def _check_last_seal(
-    battle: UUID,
-    tail: Sequence[LoggedEvent],
-    count: int,
-    trusted_keys: frozenset[str] | None,
-) -> tuple[BattleSealed | None, Problem | None]:
-    """The seal in the last of ``tail`` (the battle's last two records; ``count`` records in
-    all), if any, and the first problem with it."""
-    last = tail[-1]
-    if not isinstance(last.event, BattleSealed):
-        if trusted_keys is not None:
-            return None, Problem(
-                last.position + 1,
-                "seal",
-                "the battle is not sealed, so no signature can be checked",
-            )
-        return None, None
-    sealed = last.event
-    cp = sealed.checkpoint
-    if not signature_ok(sealed):
-        return sealed, Problem(
-            last.position, "seal", "the seal's signature does not match its checkpoint"
-        )
-    if trusted_keys is not None and sealed.public_key not in trusted_keys:
-        return sealed, Problem(
-            last.position, "seal", f"sealed with key {sealed.public_key[:16]}…, not a key you trust"
-        )
-    if cp.battle != str(battle):
-        return sealed, Problem(last.position, "seal", f"the seal is for battle {cp.battle}")
-    if cp.length != count - 1:
-        return sealed, Problem(
-            last.position,
-            "seal",
-            f"the seal covers {cp.length} events but {count - 1} precede it",
-        )
-    if len(tail) < 2 or cp.last_hash != tail[-2].hash.hex():
-        return sealed, Problem(
-            last.position, "seal", "the seal's last hash is not the hash of the event before it"
-        )
-    return sealed, None
-
-
-class _Failed(Exception):
-    """The first problem found: verification stops there."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.message)
-        self.problem = problem
-
-
-def _fail_on(problem: Problem | None) -> None:
-    if problem is not None:
-        raise _Failed(problem)
-
+from blowbyblow.replay.evidence.problems import (
+    Failed,
+    Problem,
+    Report,
+    fail_on,
+    rule_of,
+    show_event,
+)
+from blowbyblow.replay.store.log import GENESIS, BattleStore, LoggedEvent
 
 KEPT_RECORDS = 1000  # records verification holds at once at most (one page of the store)
 
@@ -297,7 +99,7 @@ class _Scanned:
     def add(self, logged: LoggedEvent) -> None:
         self.count += 1
         if self.problem is None:
-            self.problem = _link_problem(self.battle, self.count, self.prev, logged)
+            self.problem = link_problem(self.battle, self.count, self.prev, logged)
             self.prev = logged.hash
         if self.first is None:
             self.first = logged
@@ -351,13 +153,13 @@ def _verify_scanned(
     report = Report(battle=battle, events=scanned.count)
     try:
         if scanned.first is None or scanned.last is None:
-            raise _Failed(Problem(1, "sequence", "the battle has no events"))
+            raise Failed(Problem(1, "sequence", "the battle has no events"))
         if isinstance(scanned.first.event, BattleStarted):
             report.label, report.ruleset = scanned.first.event.label, scanned.first.event.ruleset
-        _fail_on(scanned.problem)
-        _fail_on(check_battle_id(battle, [scanned.first]))
+        fail_on(scanned.problem)
+        fail_on(check_battle_id(battle, [scanned.first]))
         sealed, problem = _check_scanned_seal(scanned, trusted_keys)
-        _fail_on(problem)
+        fail_on(problem)
         length = scanned.count
         if sealed is not None:
             length -= 1
@@ -367,8 +169,10 @@ def _verify_scanned(
         start_records = [e for e in scanned.start if e.position <= length]
         first = _started(start_records)
         table, state = _setup(first)
-        start = _fair_start(report, first, start_records, length, table.system.view(state).sides)
-        dice = _Dice(first.dice.mode, _dice_seed(report, first, sealed, start_records))
+        start = check_fair_start(
+            report, first, start_records, length, table.system.view(state).sides
+        )
+        dice = DiceCheck(first.dice.mode, check_dice_seed(report, first, sealed, start_records))
         segments = _segments_of(records(start, length))
 
         def refold(upto: int) -> Any:
@@ -380,7 +184,7 @@ def _verify_scanned(
                 f"{report.voided} voided command(s): each re-adjudicated as it was played, "
                 "then left out"
             )
-    except _Failed as failed:
+    except Failed as failed:
         report.problem = failed.problem
     return report
 
@@ -393,13 +197,13 @@ def _check_scanned_seal(
     if scanned.first_seal and scanned.first_seal < scanned.count:
         return None, Problem(scanned.first_seal, "seal", "a seal in the middle of the battle")
     tail = [e for e in (scanned.before_last, scanned.last) if e is not None]
-    return _check_last_seal(scanned.battle, tail, scanned.count, trusted_keys)
+    return check_last_seal(scanned.battle, tail, scanned.count, trusted_keys)
 
 
 def _started(events: Sequence[LoggedEvent]) -> BattleStarted[Any]:
     first = events[0].event
     if not isinstance(first, BattleStarted):
-        raise _Failed(
+        raise Failed(
             Problem(
                 1, "sequence", f"a battle must start with BattleStarted, not {type(first).__name__}"
             )
@@ -414,16 +218,16 @@ def _setup(first: BattleStarted[Any]) -> tuple[Table, Any]:
     try:
         system = get_game_system(first.ruleset)
     except UnknownGameSystem as e:
-        raise _Failed(Problem(1, "setup", str(e))) from None
+        raise Failed(Problem(1, "setup", str(e))) from None
     try:
         rulings = system.rulings_in_force(first.ruleset_version, first.rulings)
     except BlowByBlowError as e:
-        raise _Failed(Problem(1, "setup", f"cannot re-adjudicate: {e}")) from None
+        raise Failed(Problem(1, "setup", f"cannot re-adjudicate: {e}")) from None
     try:
         system.validate_setup(first.setup)
         state = fold_battle(system, [first])
     except BlowByBlowError as e:
-        raise _Failed(Problem(1, "setup", f"the setup is not valid: {e}")) from None
+        raise Failed(Problem(1, "setup", f"the setup is not valid: {e}")) from None
     # Every command answers from its own recorded dice and choices (see _turns).
     table = Table(
         system=system,
@@ -433,78 +237,6 @@ def _setup(first: BattleStarted[Any]) -> tuple[Table, Any]:
         quiet=True,
     )
     return table, state
-
-
-def _fair_start(
-    report: Report,
-    first: BattleStarted[Any],
-    events: Sequence[LoggedEvent],
-    length: int,
-    sides: tuple[str, ...],
-) -> int:
-    """How many events precede the first command: ``BattleStarted`` and, in a fair battle, its
-    escrow and one contribution from each side, all of them given before the first command.
-    ``events`` are the battle's first records, up to the first that is no contribution;
-    ``length`` is how many the battle has (its seal aside)."""
-    if not is_escrowed(first.dice) or first.origin is not None:
-        return 1
-    try:
-        start = read_fair_start([e.event for e in events])
-    except OutOfPlace as e:
-        raise _Failed(Problem(e.position, "dice", e.message)) from None
-    for position, (side, value) in enumerate(start.contributions.items(), start=3):
-        try:
-            check_contributions(sides, {side: value})
-        except FairnessError as e:
-            raise _Failed(Problem(position, "dice", str(e))) from None
-    missing = [s for s in sides if s not in start.contributions]
-    if start.length < length and (missing or not start.contributions):
-        raise _Failed(
-            Problem(
-                start.length + 1,
-                "dice",
-                "command 1 of a fair battle was played before every side gave its "
-                f"contribution (missing: {', '.join(missing) or 'every side'})",
-            )
-        )
-    if start.length == length:
-        waiting = f"; waiting for contributions from {', '.join(missing)}" if missing else ""
-        report.notes.append(f"fair battle started, no command yet{waiting}")
-    return start.length
-
-
-def _dice_seed(
-    report: Report,
-    first: BattleStarted[Any],
-    sealed: BattleSealed | None,
-    events: Sequence[LoggedEvent],
-) -> str | None:
-    """The seed every digital die is recomputed from: a seeded battle's, or, once the seal has
-    revealed the seed a fair battle committed to at its start, the one drawn from it (and, since
-    ``bxb-fair-v2``, from the sides' contributions)."""
-    if first.dice.mode == "seeded":
-        return first.dice.seed
-    if first.dice.mode != "fair":
-        return None
-    revealed = sealed.checkpoint.seed if sealed is not None else None
-    if revealed is None:
-        if sealed is not None:
-            raise _Failed(
-                Problem(report.events, "seal", "the seal of a fair battle does not reveal its seed")
-            )
-        report.notes.append(
-            "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
-        )
-        return None
-    if commitment(revealed) != first.dice.commitment:
-        raise _Failed(
-            Problem(
-                report.events,
-                "seal",
-                "the revealed seed does not match the commitment made at the start",
-            )
-        )
-    return dice_seed(first, [e.event for e in events], revealed)
 
 
 def _segments(events: Sequence[LoggedEvent], start: int = 1) -> list[Sequence[LoggedEvent]]:
@@ -564,7 +296,7 @@ class _Replay:
     and ``refold(p)``, the state the log's events up to position p fold to."""
 
     table: Table
-    dice: _Dice
+    dice: DiceCheck
     refold: Callable[[int], Any]
 
 
@@ -585,32 +317,33 @@ def _readjudicate(
         issued = head.event
         if not isinstance(issued, CommandIssued):
             where = "before the first command" if not standing.positions else "outside any command"
-            raise _Failed(Problem(head.position, "sequence", f"an event {where}"))
+            raise Failed(Problem(head.position, "sequence", f"an event {where}"))
         n = len(standing.positions) + 1
         if issued.index != n:
-            raise _Failed(
+            raise Failed(
                 Problem(
                     head.position,
                     "sequence",
                     f"command number {issued.index} where {n} was expected",
                 )
             )
-        _check_dice(report, segment, replay.dice)
+        check_dice(report, segment, replay.dice)
+        asked_at = check_choices(segment)
         rolled, choices = recorded_inputs(logged.event for logged in segment)
         own = dataclasses.replace(
-            replay.table, dice=RecordedDice(rolled), choices=RecordedChoices(choices)
+            replay.table, dice=RecordedDice(rolled), choices=ChoicesAsRecorded(choices, asked_at)
         )
         try:
             result = own.adjudicate(state, issued.command, n, first_position=head.position)
         except BlowByBlowError as e:
-            raise _Failed(
+            raise Failed(
                 Problem(
                     head.position,
                     "rejected",
                     f"command {n} cannot be re-adjudicated from its recorded inputs: {e}",
                 )
             ) from None
-        _fail_on(_compare(segment, result.events))
+        fail_on(_compare(segment, result.events))
         standing.play(head.position, state)
         state = result.state
         report.commands += 1
@@ -622,10 +355,10 @@ def _check_void(report: Report, logged: LoggedEvent, last: tuple[int, int] | Non
     void = logged.event
     assert isinstance(void, CommandVoided)
     if not void.by.strip() or not void.reason.strip():
-        raise _Failed(Problem(logged.position, "void", "a void must say who voided and why"))
+        raise Failed(Problem(logged.position, "void", "a void must say who voided and why"))
     if last is None or last != (void.index, void.position):
         standing = "no command" if last is None else f"command {last[0]} at position {last[1]}"
-        raise _Failed(
+        raise Failed(
             Problem(
                 logged.position,
                 "void",
@@ -636,80 +369,6 @@ def _check_void(report: Report, logged: LoggedEvent, last: tuple[int, int] | Non
     report.voided += 1
 
 
-@dataclass(frozen=True)
-class _Dice:
-    """How the battle's dice were made (``BattleStarted.dice.mode``) and the seed they are
-    recomputed from (a seeded battle's; a fair battle's once its seal reveals it)."""
-
-    mode: str
-    seed: str | None
-
-
-# The labels a die may carry in a battle of each dice mode. A seeded battle's dice all come from
-# its seed: a die labelled anything else (``physical`` with better values, say) is a forgery, as
-# nothing else could have made it. A physical battle has no seed, so a die labelled ``seeded``
-# there is a claim nobody can check. Fair battles: see ``_check_fair_die``.
-DICE_SOURCES = {"seeded": frozenset({SeededDice.source}), "physical": frozenset({"physical"})}
-
-
-def _check_dice(report: Report, segment: Sequence[LoggedEvent], dice: _Dice) -> None:
-    """Every die of a command against the battle's dice mode; every digital die recomputed from
-    the battle's seed and the roll's key."""
-    for logged in segment:
-        ev = logged.event
-        if not isinstance(ev, DiceRolled):
-            continue
-        if dice.mode == "fair":
-            _check_fair_die(report, logged, ev, dice.seed)
-            continue
-        allowed = DICE_SOURCES.get(dice.mode)
-        if allowed is None:
-            raise _Failed(Problem(1, "setup", f"unknown dice mode {dice.mode!r}"))
-        if ev.source not in allowed:
-            raise _Failed(
-                Problem(
-                    logged.position,
-                    "dice",
-                    f"die {ev.key} is labelled {ev.source!r}, but this is a {dice.mode} battle: "
-                    f"its dice can only be {' or '.join(sorted(allowed))}",
-                )
-            )
-        if dice.seed is not None:
-            _recompute(report, logged, ev, dice.seed)
-
-
-def _check_fair_die(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str | None) -> None:
-    """A fair battle's die. The hook for fair dice (escrowed seeds, players' contributions):
-    today every die of a fair battle comes from its committed seed, so it must be labelled
-    seeded, and is recomputed once the seal has revealed the seed."""
-    if ev.source != SeededDice.source:
-        raise _Failed(
-            Problem(
-                logged.position,
-                "dice",
-                f"die {ev.key} is labelled {ev.source!r}, but this is a fair battle: its dice "
-                "all come from the seed committed at the start",
-            )
-        )
-    if seed is not None:
-        _recompute(report, logged, ev, seed)
-
-
-def _recompute(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str) -> None:
-    """A digital die recomputed from the seed and its roll's key."""
-    report.dice_checked += 1
-    expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
-    if expected != ev.values:
-        raise _Failed(
-            Problem(
-                logged.position,
-                "dice",
-                f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
-                f"{list(expected)}",
-            )
-        )
-
-
 def _compare(segment: Sequence[LoggedEvent], produced: Sequence[Event]) -> Problem | None:
     """The first difference between a command's events in the log and those the rules produce."""
     for logged, event in zip(segment, produced, strict=False):
@@ -718,9 +377,9 @@ def _compare(segment: Sequence[LoggedEvent], produced: Sequence[Event]) -> Probl
                 logged.position,
                 "differs",
                 f"{type(logged.event).__name__} does not follow from the rules and the dice",
-                _rule(logged.event) or _rule(event),
-                _show(logged.event),
-                _show(event),
+                rule_of(logged.event) or rule_of(event),
+                show_event(logged.event),
+                show_event(event),
             )
     if len(segment) > len(produced):
         extra = segment[len(produced)]
@@ -728,8 +387,8 @@ def _compare(segment: Sequence[LoggedEvent], produced: Sequence[Event]) -> Probl
             extra.position,
             "differs",
             "the log has an event the rules do not produce",
-            _rule(extra.event),
-            _show(extra.event),
+            rule_of(extra.event),
+            show_event(extra.event),
             "(nothing)",
         )
     if len(produced) > len(segment):
@@ -738,9 +397,9 @@ def _compare(segment: Sequence[LoggedEvent], produced: Sequence[Event]) -> Probl
             segment[-1].position + 1,
             "differs",
             "the rules produce an event the log lacks",
-            _rule(missing),
+            rule_of(missing),
             "(nothing)",
-            _show(missing),
+            show_event(missing),
         )
     return None
 
@@ -755,9 +414,9 @@ def verify_battle(
     streaming it: its records are read once for the chain, its seal and its start, then again
     command by command for the re-adjudication; memory stays flat in the battle's length. The
     verdict is kept in the battle index (``bxb battles`` shows it)."""
-    scanned, problem = _scan(battle, _records(store, battle))
+    scanned, problem = _scan(battle, stored_records(store, battle))
     if problem is None and scanned.problem is None:
-        problem = _check_seal_record(store, battle, scanned.last, scanned.count)
+        problem = check_seal_record(store, battle, scanned.last, scanned.count)
     if problem is not None:
         report = Report(battle=battle, events=scanned.count, problem=problem)
         if scanned.first is not None and isinstance(scanned.first.event, BattleStarted):
@@ -774,9 +433,9 @@ def verify_battle(
         return _again(gt, lte)
 
     def _again(gt: int, lte: int) -> Iterator[LoggedEvent]:
-        for logged in _records(store, battle, gt=gt, lte=lte):
+        for logged in stored_records(store, battle, gt=gt, lte=lte):
             if isinstance(logged, Problem):  # changed since the first reading
-                raise _Failed(logged)
+                raise Failed(logged)
             yield logged
 
     report = _verify_scanned(scanned, again, trusted_keys)
@@ -784,38 +443,14 @@ def verify_battle(
     return report
 
 
-def _check_seal_record(
-    store: BattleStore, battle: UUID, last: LoggedEvent | None, count: int
-) -> Problem | None:
-    """A battle once sealed must still end with exactly that seal: this catches the deletion of
-    trailing events, the seal included. ``last`` is the battle's last record, ``count`` how
-    many it has."""
-    sid = seal_id(battle)
-    try:
-        records = store.read(sid)
-    except UnreadableEvent as e:
-        return Problem(count, "seal", f"the battle's seal record cannot be read: {e.reason}")
-    if not records:
-        if last is not None and isinstance(last.event, BattleSealed):
-            return Problem(
-                last.position,
-                "seal",
-                "the battle ends with a seal but the seal record kept beside it is missing",
-            )
-        return None
-    record = records[0]
-    if (
-        len(records) != 1
-        or check_chain(sid, records) is not None
-        or not isinstance(record.event, BattleSealed)
-    ):
-        return Problem(count, "seal", "the battle's seal record has been altered")
-    length = record.event.checkpoint.length
-    if last is None or last.data != record.data:
-        return Problem(
-            min(count, length + 1) or 1,
-            "seal",
-            f"the battle was sealed after {length} events, but now has {count} "
-            "and does not end with that seal: events were deleted or added",
-        )
-    return None
+__all__ = [  # what other modules import from here (the checks' own modules hold the rest)
+    "Problem",
+    "Report",
+    "battle_id_of",
+    "check_battle_id",
+    "check_chain",
+    "check_seal",
+    "read_all",
+    "verify_battle",
+    "verify_events",
+]

@@ -180,3 +180,29 @@ def test_receipt_for_signs_the_head_as_the_store_holds_it(tmp_path: Path) -> Non
     assert isinstance(receipt, Receipt) and receipt.public_key == public_hex(key)
     assert (receipt.position, receipt.head) == (len(rec.events), rec.events[-1].hash.hex())
     assert check_receipts(store, [receipt], trusted_keys=frozenset({public_hex(key)})).ok
+
+
+def test_a_receipt_file_that_proves_nothing_does_not_pass(tmp_path: Path) -> None:
+    """Issue 26, hole 7: an empty --receipt file (or one of comments only) made `verify` print
+    OK as if the receipts held; so did receipts all of another battle. Each now fails, exit 1."""
+    db = tmp_path / "b.sqlite"
+    rec = record_demo(BattleStore(db), "necromunda-2023")
+    other = record_demo(BattleStore(tmp_path / "other.sqlite"), "wh40k-2e")
+    private = new_keys(tmp_path / "keys")[0]
+    base = ["--db", str(db), "--log-level", "warning"]
+    for text in ("", "\n\n", "# kept at table 3\n"):
+        empty = tmp_path / "empty.txt"
+        empty.write_text(text)
+        for battle in ([], [str(rec.battle)]):
+            result = runner.invoke(app, [*base, "verify", *battle, "--receipt", str(empty)])
+            assert result.exit_code == 1, (text, result.output)
+            assert result.output.startswith(f"error: --receipt {empty}: no receipt in it")
+            assert "OK" not in result.output
+    elsewhere = tmp_path / "elsewhere.txt"
+    signed = receipt_for(
+        BattleStore(tmp_path / "other.sqlite"), other.battle, load_private_key(private)
+    )
+    elsewhere.write_text(signed.text() + "\n")
+    result = runner.invoke(app, [*base, "verify", str(rec.battle), "--receipt", str(elsewhere)])
+    assert result.exit_code == 1, result.output
+    assert f"none of the 1 receipts given is of battle {rec.battle}" in result.output

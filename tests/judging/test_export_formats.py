@@ -3,7 +3,10 @@ writing; a log in the previous record format still replays and verifies."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -86,3 +89,57 @@ def test_upcasting_refuses_what_format_1_could_not_hold() -> None:
         upcast({"type": "DiceRolled", "source": "seeded"}, 1)
     with pytest.raises(ValueError, match="newer"):
         upcast({"type": "DiceRolled"}, 99)
+
+
+def _edited(text: str, line: int, edit: Callable[[dict[str, Any]], None]) -> str:
+    lines = text.splitlines()
+    fields = json.loads(lines[line])
+    edit(fields)
+    lines[line] = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return "\n".join(lines) + "\n"
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda fields: fields.__setitem__(key, value)
+
+
+def _upper(key: str) -> Callable[[dict[str, Any]], None]:
+    return lambda fields: fields.__setitem__(key, fields[key].upper())
+
+
+@pytest.mark.parametrize(
+    ("line", "edit", "named"),
+    [
+        (2, _set("position", 2.0), "position: expected a whole number"),
+        (2, _set("position", "2"), "position: expected a whole number"),
+        (2, _set("v", 2.0), "v: expected a whole number"),
+        (2, _set("v", True), "v: expected a whole number"),
+        (0, _set("events", "LEN"), "events: expected a whole number"),
+        (0, _set("version", "2"), "version: expected a whole number"),
+        (2, _upper("hash"), "hash: expected 64 lower-case hex digits"),
+        (2, _upper("prev"), "prev: expected 64 lower-case hex digits"),
+        (0, _upper("last_hash"), "last_hash: expected 64 lower-case hex digits"),
+        (0, _upper("battle"), "battle: expected a battle id"),
+        (2, _set("at", 0), "at: expected a string"),
+    ],
+)
+def test_reading_an_export_is_strict_about_numbers_and_hashes(
+    tmp_path: Path, line: int, edit: Callable[[dict[str, Any]], None], named: str
+) -> None:
+    """Issue 26, hole 7: positions given as 2.0 or "2" and hashes in upper case were read as
+    the export's own (docs/store.md says reading is strict): one battle had several exports."""
+    a = BattleStore(":memory:")
+    rec = record_demo(a, RULESET_IDS[0])
+    text = export_battle(a, rec.battle).decode()
+    if named.startswith("events"):  # the count stands for the file's real one
+        edit = _set("events", str(len(text.splitlines()) - 1))
+    changed = _edited(text, line, edit)
+    assert changed != text
+    read = read_export(changed)
+    assert read.report.problem is not None and named in read.report.problem.message, (
+        read.report.problem
+    )
+    b = BattleStore(tmp_path / "b.sqlite")
+    with pytest.raises(ExportError, match="refused"):
+        import_battle(b, changed)
+    assert b.battles() == []

@@ -4,6 +4,7 @@ and a judge token; only hashes stored) and ``bxb serve`` (bound to 127.0.0.1 unl
 from __future__ import annotations
 
 import re
+import socket
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from blowbyblow.cli import serve
 from blowbyblow.cli.main import app as cli
 from blowbyblow.web.tournament import TournamentStore, token_hash
 
@@ -70,8 +72,28 @@ def test_serve_binds_loopback_unless_told(tmp_path: Path, monkeypatch: pytest.Mo
 
     seen: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.append(kw))
+    # Ports 8000 and 9000 may be in use on this machine: the check that they are free is not
+    # what this test is about (the next one is).
+    monkeypatch.setattr(serve, "_check_free", lambda host, port: None)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # no judge key there
     db = tmp_path / "t.sqlite"
     assert bxb(db, "serve").exit_code == 0
     assert bxb(db, "serve", "--host", "0.0.0.0", "--port", "9000").exit_code == 0
     assert [(s["host"], s["port"]) for s in seen] == [("127.0.0.1", 8000), ("0.0.0.0", 9000)]
+
+
+@pytest.mark.parametrize("level", [["--log-level", "warning"], ["--log-level", "error"], ["-q"]])
+def test_serve_on_a_port_taken_says_so_at_any_log_level(tmp_path: Path, level: list[str]) -> None:
+    """Issue 26, hole 7: a server whose port is taken said "serving http://…" and then exited
+    with only uvicorn's log line, or none at some log levels. Now one error line naming the
+    port, nothing claimed, exit 1."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(
+            cli, ["--db", str(tmp_path / "t.sqlite"), *level, "serve", "--port", str(port)]
+        )
+    assert result.exit_code == 1, result.output
+    assert f"error: --port: {port} on 127.0.0.1 is taken by another program" in result.output
+    assert "serving" not in result.output and "Traceback" not in result.output

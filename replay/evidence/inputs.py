@@ -1,0 +1,223 @@
+"""A battle's recorded inputs against its dice mode: a fair battle's escrow and contributions
+before its first command, the seed every digital die is recomputed from (a seeded battle's, or the
+one a fair battle's seal reveals), each die's label and value, and each choice's label (a default one against the rules' default)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from blowbyblow.domain.core import BattleStarted, ChoiceMade, DiceRolled
+from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.replay.engine.dice import RecordedChoices, SeededDice, seeded_roll
+from blowbyblow.replay.evidence.fairness import (
+    FairnessError,
+    OutOfPlace,
+    check_contributions,
+    dice_seed,
+    is_escrowed,
+    read_fair_start,
+)
+from blowbyblow.replay.evidence.problems import Failed, Problem, Report
+from blowbyblow.replay.evidence.seals import commitment
+from blowbyblow.replay.store.log import LoggedEvent
+
+
+def check_fair_start(
+    report: Report,
+    first: BattleStarted[Any],
+    events: Sequence[LoggedEvent],
+    length: int,
+    sides: tuple[str, ...],
+) -> int:
+    """How many events precede the first command: ``BattleStarted`` and, in a fair battle, its
+    escrow and one contribution from each side, all of them given before the first command.
+    ``events`` are the battle's first records, up to the first that is no contribution;
+    ``length`` is how many the battle has (its seal aside)."""
+    if not is_escrowed(first.dice) or first.origin is not None:
+        return 1
+    try:
+        start = read_fair_start([e.event for e in events])
+    except OutOfPlace as e:
+        raise Failed(Problem(e.position, "dice", e.message)) from None
+    for position, (side, value) in enumerate(start.contributions.items(), start=3):
+        try:
+            check_contributions(sides, {side: value})
+        except FairnessError as e:
+            raise Failed(Problem(position, "dice", str(e))) from None
+    missing = [s for s in sides if s not in start.contributions]
+    if start.length < length and (missing or not start.contributions):
+        raise Failed(
+            Problem(
+                start.length + 1,
+                "dice",
+                "command 1 of a fair battle was played before every side gave its "
+                f"contribution (missing: {', '.join(missing) or 'every side'})",
+            )
+        )
+    if start.length == length:
+        waiting = f"; waiting for contributions from {', '.join(missing)}" if missing else ""
+        report.notes.append(f"fair battle started, no command yet{waiting}")
+    return start.length
+
+
+def check_dice_seed(
+    report: Report,
+    first: BattleStarted[Any],
+    sealed: BattleSealed | None,
+    events: Sequence[LoggedEvent],
+) -> str | None:
+    """The seed every digital die is recomputed from: a seeded battle's, or, once the seal has
+    revealed the seed a fair battle committed to at its start, the one drawn from it (and, since
+    ``bxb-fair-v2``, from the sides' contributions)."""
+    if first.dice.mode == "seeded":
+        return first.dice.seed
+    if first.dice.mode != "fair":
+        return None
+    revealed = sealed.checkpoint.seed if sealed is not None else None
+    if revealed is None:
+        if sealed is not None:
+            raise Failed(
+                Problem(report.events, "seal", "the seal of a fair battle does not reveal its seed")
+            )
+        report.notes.append(
+            "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
+        )
+        return None
+    if commitment(revealed) != first.dice.commitment:
+        raise Failed(
+            Problem(
+                report.events,
+                "seal",
+                "the revealed seed does not match the commitment made at the start",
+            )
+        )
+    return dice_seed(first, [e.event for e in events], revealed)
+
+
+@dataclass(frozen=True)
+class DiceCheck:
+    """How the battle's dice were made (``BattleStarted.dice.mode``) and the seed they are
+    recomputed from (a seeded battle's; a fair battle's once its seal reveals it)."""
+
+    mode: str
+    seed: str | None
+
+
+# The labels a die may carry in a battle of each dice mode. A seeded battle's dice all come from
+# its seed: a die labelled anything else (``physical`` with better values, say) is a forgery, as
+# nothing else could have made it. A physical battle has no seed, so a die labelled ``seeded``
+# there is a claim nobody can check. Fair battles: see ``_check_fair_die``.
+DICE_SOURCES = {"seeded": frozenset({SeededDice.source}), "physical": frozenset({"physical"})}
+
+
+def check_dice(report: Report, segment: Sequence[LoggedEvent], dice: DiceCheck) -> None:
+    """Every die of a command against the battle's dice mode; every digital die recomputed from
+    the battle's seed and the roll's key."""
+    for logged in segment:
+        ev = logged.event
+        if not isinstance(ev, DiceRolled):
+            continue
+        if dice.mode == "fair":
+            _check_fair_die(report, logged, ev, dice.seed)
+            continue
+        allowed = DICE_SOURCES.get(dice.mode)
+        if allowed is None:
+            raise Failed(Problem(1, "setup", f"unknown dice mode {dice.mode!r}"))
+        if ev.source not in allowed:
+            raise Failed(
+                Problem(
+                    logged.position,
+                    "dice",
+                    f"die {ev.key} is labelled {ev.source!r}, but this is a {dice.mode} battle: "
+                    f"its dice can only be {' or '.join(sorted(allowed))}",
+                )
+            )
+        if dice.seed is not None:
+            _recompute(report, logged, ev, dice.seed)
+
+
+def _check_fair_die(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str | None) -> None:
+    """A fair battle's die. The hook for fair dice (escrowed seeds, players' contributions):
+    today every die of a fair battle comes from its committed seed, so it must be labelled
+    seeded, and is recomputed once the seal has revealed the seed."""
+    if ev.source != SeededDice.source:
+        raise Failed(
+            Problem(
+                logged.position,
+                "dice",
+                f"die {ev.key} is labelled {ev.source!r}, but this is a fair battle: its dice "
+                "all come from the seed committed at the start",
+            )
+        )
+    if seed is not None:
+        _recompute(report, logged, ev, seed)
+
+
+def _recompute(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str) -> None:
+    """A digital die recomputed from the seed and its roll's key."""
+    report.dice_checked += 1
+    expected = seeded_roll(seed, ev.key, len(ev.values), ev.sides)
+    if expected != ev.values:
+        raise Failed(
+            Problem(
+                logged.position,
+                "dice",
+                f"die {ev.key} shows {list(ev.values)}, but the battle's seed gives "
+                f"{list(expected)}",
+            )
+        )
+
+
+# The labels a choice may carry, in a battle of any dice mode: the engine's choice sources make
+# no others (``replay/engine/dice.py``; the table page and ``bxb play`` say ``interactive``). A
+# ``default`` choice is the rules' default: the re-adjudication checks its answer is
+# (``ChoicesAsRecorded``), as a seeded die is checked against its seed.
+CHOICE_SOURCES = frozenset({"scripted", "interactive", "default"})
+
+
+def check_choices(segment: Sequence[LoggedEvent]) -> dict[str, int]:
+    """Every choice of a command against the labels choices can carry; the position of each
+    choice by its key, for ``ChoicesAsRecorded``."""
+    where: dict[str, int] = {}
+    for logged in segment:
+        ev = logged.event
+        if not isinstance(ev, ChoiceMade):
+            continue
+        if ev.source not in CHOICE_SOURCES:
+            raise Failed(
+                Problem(
+                    logged.position,
+                    "choice",
+                    f"choice {ev.key} is labelled {ev.source!r}: a choice can only be "
+                    f"{', '.join(sorted(CHOICE_SOURCES))}",
+                )
+            )
+        where[ev.key] = logged.position
+    return where
+
+
+class ChoicesAsRecorded(RecordedChoices):
+    """A command's recorded choices, answered back as recorded; a choice labelled ``default``
+    must be the default the rules give for that question (else someone changed the answer and
+    kept the label)."""
+
+    def __init__(self, recorded: Mapping[str, tuple[str, str]], where: Mapping[str, int]) -> None:
+        super().__init__(recorded)
+        self._where = where
+
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
+        answer, source = super().choose(key, options, default, prompt)
+        if source == "default" and answer != default and key in self._where:
+            raise Failed(
+                Problem(
+                    self._where[key],
+                    "choice",
+                    f"choice {key} is labelled 'default' but answers {answer!r}: the rules' "
+                    f"default is {default!r}",
+                )
+            )
+        return answer, source
