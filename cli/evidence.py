@@ -1,6 +1,8 @@
 """Evidence a player or an organiser keeps outside the store: ``bxb receipt`` (a signed receipt
 for a battle's chain head), ``bxb root`` (the tournament's Merkle root over every battle's head,
-inclusion and consistency proofs) and ``bxb check-proof`` (a kept proof checked with no store).
+inclusion and consistency proofs; with ``--witnesses``, the root as a checkpoint cosigned by the
+policy's quorum of witnesses) and ``bxb check-proof`` (a kept proof checked with no store, and
+with ``--checkpoint`` its root's cosignatures).
 ``bxb verify --receipt`` uses ``load_receipts`` and ``show_receipts`` from here."""
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from uuid import UUID
 
 import msgspec
@@ -17,6 +19,7 @@ import typer
 from blowbyblow.cli.app import STDIO, KeyOption, _battle, app, fail, open_store
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.evidence.merkle import (
+    Head,
     MerkleError,
     TreeHead,
     battle_heads,
@@ -35,6 +38,9 @@ from blowbyblow.replay.evidence.receipts import (
 )
 from blowbyblow.replay.evidence.seals import default_key_dir, load_private_key, load_public_key
 from blowbyblow.replay.store.log import BattleStore, LoggedEvent
+
+if TYPE_CHECKING:  # imported when a root is witnessed
+    from blowbyblow.replay.evidence.witness import Policy
 
 _MAX_FILE = 16 * 1024 * 1024  # a receipt or proof file is small; refuse to read a huge one
 
@@ -165,7 +171,7 @@ def _print_tree(store: BattleStore, tree: TreeHead) -> None:
 
 
 @app.command("root")
-def cmd_root(
+def cmd_root(  # noqa: PLR0913 - typer makes each parameter a command-line option
     battles: Annotated[
         list[str] | None,
         typer.Argument(
@@ -189,10 +195,25 @@ def cmd_root(
     as_json: Annotated[
         bool, typer.Option("--json", help="JSON (the root with its leaves).")
     ] = False,
+    witnesses: Annotated[
+        Path | None,
+        typer.Option(
+            "--witnesses",
+            help="A witness policy file ('witness KEY URL' lines, 'quorum N'): sign the root as "
+            "a checkpoint of --origin with --key, ask each witness to cosign it, and print it "
+            "only when the quorum did.",
+        ),
+    ] = None,
+    origin: Annotated[
+        str | None,
+        typer.Option("--origin", help="With --witnesses: the log's name, e.g. club.example/root."),
+    ] = None,
+    key: KeyOption = None,
 ) -> None:
     """The tournament's Merkle root (RFC 9162) over every battle's head: one line to publish per
     round that commits to every table's log. Exit 1 when the store no longer gives a root
-    published earlier (--since)."""
+    published earlier (--since), or when fewer witnesses than the policy's quorum cosigned it
+    (--witnesses)."""
     store = open_store()
     chosen = [_battle(store, b) for b in battles] if battles else None
     try:
@@ -216,11 +237,52 @@ def cmd_root(
             raise typer.Exit(1) from None
         typer.echo(msgspec_json(consistency))
         return
+    if witnesses is not None or origin is not None:
+        _publish_witnessed(heads, witnesses, origin, key)
+        return
     tree = tree_head(heads)
     if as_json:
         typer.echo(msgspec_json(tree))
     else:
         _print_tree(store, tree)
+
+
+def _policy(path: Path, what: str) -> Policy:
+    from blowbyblow.replay.evidence.witness import WitnessError, parse_policy
+
+    try:
+        return parse_policy(_read_text(path, what))
+    except WitnessError as e:
+        fail(f"{what} {path}: {e}")
+
+
+def _publish_witnessed(
+    heads: list[Head], witnesses: Path | None, origin: str | None, key: Path | None
+) -> None:
+    """The root as a checkpoint cosigned by the policy's quorum of witnesses, on standard output;
+    what each witness said on standard error."""
+    from blowbyblow.replay.evidence.notes import NoteError, check_name
+    from blowbyblow.replay.evidence.witness import WitnessError, publish_root
+
+    if witnesses is None or origin is None:
+        fail("--witnesses and --origin go together: the policy, and the log's name")
+    try:
+        check_name(origin, "--origin")
+    except NoteError as e:
+        fail(str(e))
+    policy = _policy(witnesses, "--witnesses")
+    try:
+        signing = load_private_key(key or default_key_dir() / "judge.key")
+    except BlowByBlowError as e:
+        fail(str(e))
+    try:
+        published = publish_root(heads, origin, signing, policy)
+    except WitnessError as e:
+        typer.echo(f"root FAILED: {e}", err=True)
+        raise typer.Exit(1) from None
+    for name, said in published.said.items():
+        typer.echo(f"witness {name}: {said}", err=True)
+    typer.echo(published.note.text(), nl=False)
 
 
 def msgspec_json(obj: object) -> str:
@@ -239,12 +301,58 @@ def cmd_check_proof(
             "--root", help="The published root it must be against ('bxb-root-v1 SIZE ROOT')."
         ),
     ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            help="The cosigned checkpoint `bxb root --witnesses` printed: the proof must be "
+            "against its root, signed by --log-key and cosigned by the quorum of --witnesses.",
+        ),
+    ] = None,
+    log_key: Annotated[
+        str | None,
+        typer.Option("--log-key", help="The log's key (`bxb witness log-key` printed it)."),
+    ] = None,
+    witnesses: Annotated[
+        Path | None,
+        typer.Option("--witnesses", help="The witness policy the checkpoint must meet."),
+    ] = None,
 ) -> None:
-    """Check a kept inclusion or consistency proof with no store. Exit 1 if it does not hold."""
+    """Check a kept inclusion or consistency proof with no store; with --checkpoint, the root
+    it is against must be one the policy's quorum of witnesses cosigned. Exit 1 if it does not
+    hold."""
     published = _published(root, "--root") if root is not None else None
+    if checkpoint is not None or log_key is not None or witnesses is not None:
+        if published is not None:
+            fail("--root or --checkpoint: give one root the proof must be against")
+        published = _witnessed(checkpoint, log_key, witnesses)
     try:
         said = check_proof(_read_text(file, "proof"), published)
     except MerkleError as e:
         typer.echo(f"proof FAILED: {e}")
         raise typer.Exit(1) from None
     typer.echo(f"proof OK: {said}")
+
+
+def _witnessed(checkpoint: Path | None, log_key: str | None, witnesses: Path | None) -> TreeHead:
+    """The root of a cosigned checkpoint, once its signature and its quorum of cosignatures
+    hold; exit 1 naming what is missing."""
+    from blowbyblow.replay.evidence.notes import NOTE_SIGNATURE, NoteError, parse_vkey
+    from blowbyblow.replay.evidence.witness import WitnessError, check_witnessed
+
+    if checkpoint is None or log_key is None or witnesses is None:
+        fail("--checkpoint, --log-key and --witnesses go together")
+    try:
+        log = parse_vkey(log_key)
+    except NoteError as e:
+        fail(f"--log-key: {e}")
+    if log.kind != NOTE_SIGNATURE:
+        fail("--log-key: expected a log's key (`bxb witness log-key`), not a witness's")
+    policy = _policy(witnesses, "--witnesses")
+    try:
+        cp = check_witnessed(_read_text(checkpoint, "--checkpoint"), log, policy)
+    except WitnessError as e:
+        typer.echo(f"proof FAILED: {e}")
+        raise typer.Exit(1) from None
+    typer.echo(f"checkpoint OK: {cp.origin} at {cp.size} battles, cosigned by the quorum")
+    return TreeHead(size=cp.size, root=cp.root.hex())

@@ -16,7 +16,17 @@ from typing import Any
 
 from blowbyblow.cli import app as _cli
 
-MODULES = ("battles", "evidence", "judging", "newcomer", "odds", "play", "rosters", "serve")
+MODULES = (
+    "battles",
+    "evidence",
+    "judging",
+    "newcomer",
+    "odds",
+    "play",
+    "rosters",
+    "serve",
+    "witness",
+)
 
 # The module that registers each command (or group of commands).
 COMMANDS = {
@@ -30,6 +40,7 @@ COMMANDS = {
     "play": "play",
     "roster": "rosters",
     **dict.fromkeys(("tournament", "tables", "serve"), "serve"),
+    "witness": "witness",
 }
 _TAKES_VALUE = ("--db", "--log-level")  # the global options followed by a value
 

@@ -178,7 +178,10 @@ def _verify_scanned(
         def refold(upto: int) -> Any:
             return fold_battle(table.system, [e.event for e in records(0, upto)])
 
-        _readjudicate(report, _Replay(table, dice, refold), state, segments)
+        # A re-run (what-if) carries its original's choices with their labels, under rulings
+        # that may give another default: only a battle of its own answers for its defaults.
+        replay = _Replay(table, dice, refold, defaults_checked=first.origin is None)
+        _readjudicate(report, replay, state, segments)
         if report.voided:
             report.notes.append(
                 f"{report.voided} voided command(s): each re-adjudicated as it was played, "
@@ -293,11 +296,13 @@ class _Standing:
 @dataclass(frozen=True)
 class _Replay:
     """What commands are re-adjudicated with: the battle's table, how its dice are checked,
-    and ``refold(p)``, the state the log's events up to position p fold to."""
+    and ``refold(p)``, the state the log's events up to position p fold to; whether a choice
+    labelled default must be the rules' default (``defaults_checked``)."""
 
     table: Table
     dice: DiceCheck
     refold: Callable[[int], Any]
+    defaults_checked: bool = True
 
 
 def _readjudicate(
@@ -328,7 +333,9 @@ def _readjudicate(
                 )
             )
         check_dice(report, segment, replay.dice)
-        asked_at = check_choices(segment)
+        asked_at = check_choices(segment)  # every label, and where each default is checked
+        if not replay.defaults_checked:
+            asked_at = {}
         rolled, choices = recorded_inputs(logged.event for logged in segment)
         own = dataclasses.replace(
             replay.table, dice=RecordedDice(rolled), choices=ChoicesAsRecorded(choices, asked_at)
