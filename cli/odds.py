@@ -18,6 +18,8 @@ from blowbyblow.cli.app import _battle, _events, app, fail, open_store, scenario
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.replay.engine.codec import encode_json
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.odds.answers import CountOdds
+from blowbyblow.replay.odds.compare import Comparison, compare_odds
 from blowbyblow.replay.odds.explore import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
@@ -27,8 +29,11 @@ from blowbyblow.replay.odds.explore import (
     Odds,
     Policy,
     Share,
+    Situation,
     next_odds,
+    next_situation,
     recorded_odds,
+    scenario_command,
     scenario_odds,
 )
 from blowbyblow.replay.odds.luck import DEFAULT_LUCK_SAMPLES, HowToJudge, Luck, luck_of
@@ -122,12 +127,7 @@ def print_odds(o: Odds, title: str) -> None:
             f"{_mean(side.expected_net_loss)})",
             side.net_loss,
         )
-    counts = RichTable(title="tallies and rule steps", title_justify="left")
-    for name in ("", "expected (E)", "at least one"):
-        counts.add_column(name)
-    for c in [*o.tallies, *o.events]:
-        counts.add_row(escape(c.name), _mean(c.expected), _pct(c.at_least_one).strip())
-    console.print(counts)
+    console.print(_counts(o))
     if o.happened is not None:
         h = o.happened
         console.print(
@@ -138,6 +138,51 @@ def print_odds(o: Odds, title: str) -> None:
                 f"  {s.side}: net loss {s.net_loss}; an outcome at least as bad: "
                 f"{_pct(s.at_least_as_bad).strip()}, at most as bad: {_pct(s.at_most_as_bad).strip()}"
             )
+
+
+AT_LEAST_SHOWN = 3  # columns of P(at least k) in the text output; --json has them all
+
+
+def _counts(o: Odds) -> RichTable:
+    """The tallies (each side's share under it) and the rule steps: mean, spread, at least k."""
+    rows: list[tuple[str, CountOdds]] = []
+    for c in o.tallies:
+        rows.append((c.name, c))
+        rows.extend((f"  by {s.side}", s) for s in c.by_side if s.expected.high > 0)
+    rows.extend((c.name, c) for c in o.events)
+    most = min(AT_LEAST_SHOWN, max((len(c.at_least) for _, c in rows), default=1))
+    table = RichTable(title="tallies and rule steps", title_justify="left")
+    for name in ("", "mean", "spread (sd)", *(f"≥ {k}" for k in range(1, most + 1))):
+        table.add_column(name, justify="left" if not name else "right")
+    for name, c in rows:
+        at_least = [f"{s.p.value:.1%}" for s in c.at_least[:most]]
+        table.add_row(
+            escape(name),
+            _mean(c.expected).split(" (")[0],
+            f"{c.spread:.3f}",
+            *(at_least + [""] * (most - len(at_least))),
+        )
+    return table
+
+
+def print_comparison(c: Comparison, title: str) -> None:
+    console = Console(highlight=False, soft_wrap=True)
+    first = c.odds[0]
+    console.print(
+        f"[bold]{escape(title)}[/bold]: {len(c.labels)} choices side by side, {first.ruleset}"
+    )
+    for number, (label, o) in enumerate(zip(c.labels, c.odds, strict=True), start=1):
+        console.print(escape(f"choice {number}: {label}"))
+        console.print(escape(f"  {_method(o)}; choices: {o.policy}"))
+    table = RichTable(title="expected values and probabilities", title_justify="left")
+    table.add_column("")
+    for number in range(1, len(c.labels) + 1):
+        table.add_column(f"choice {number}", justify="right")
+    for row in c.rows:
+        cells = [_pct(v).strip() if "removed" in row.what else _mean(v) for v in row.values]
+        table.add_row(escape(row.what), *cells)
+    console.print(table)
+    console.print("net loss: what a side suffers less what it deals (lower is better for it)")
 
 
 PolicyOption = Annotated[
@@ -195,6 +240,18 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             "odds of that point of it. Repeat it for several types.",
         ),
     ] = None,
+    versus: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--versus",
+            help='Another command from the same state, as JSON ({"type": ...}), to compare '
+            "side by side with the one weighed; repeat it for more.",
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Also draw the odds as bars into this image (.png, .svg)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """The odds of one command: each fighter's or unit's status after it, wounds lost, the
@@ -218,25 +275,71 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
         group=None if group is None else [g for g in group if g != "none"],
         until=frozenset(until or ()),
     )
+    if versus and position is not None:
+        fail("--versus compares next commands: give a scenario FILE or --battle with --next")
     try:
         if scenario is not None:
             sc = scenario_argument(scenario)
             how = _how(policy or "scripted", sc.choices, base)
-            odds = scenario_odds(sc, command, how)
             title = sc.label
+            if versus:
+                at, _ = scenario_command(sc, command)
+                return _compare(at, versus, how, title, as_json)
+            odds = scenario_odds(sc, command, how)
         else:
             store = open_store()
             events = [e.event for e in _events(store, _battle(store, battle))]
             first = events[0]
             assert isinstance(first, BattleStarted)
             title = first.label
-            odds = _from_battle(events, position, next_action, _how(policy, {}, base))
+            how = _how(policy, {}, base)
+            if versus:
+                at = next_situation(events, _command_json(events, next_action or ""))
+                return _compare(at, versus, how, title, as_json)
+            odds = _from_battle(events, position, next_action, how)
+        if plot is not None:
+            from blowbyblow.cli.plots import plot_odds
+
+            plot_odds(odds, title, plot)
     except BlowByBlowError as e:
         fail(str(e), 1)
     if as_json:
         typer.echo(encode_json(odds).decode())
     else:
         print_odds(odds, title)
+
+
+def _compare(
+    at: Situation, versus: list[str], how: HowToExplore, title: str, as_json: bool
+) -> None:
+    system = at.system
+    choices = [(_label(at.command), at.command)]
+    for i, text in enumerate(versus, start=1):
+        try:
+            other: Any = msgspec.json.decode(text.encode(), type=system.command_type)
+        except msgspec.DecodeError as e:
+            fail(f"--versus (number {i}): not a {system.id} command: {e}", 1)
+        choices.append((_label(other), other))
+    comparison = compare_odds(at, choices, how)
+    if as_json:
+        typer.echo(encode_json(comparison).decode())
+    else:
+        print_comparison(comparison, title)
+
+
+def _label(command: Any) -> str:
+    """A command as its JSON, without its type's defaults: short enough for a column head."""
+    return msgspec.json.encode(command).decode()
+
+
+def _command_json(events: list[Event], text: str) -> Any:
+    first = events[0]
+    assert isinstance(first, BattleStarted)
+    system = get_game_system(first.ruleset)
+    try:
+        return msgspec.json.decode(text.encode(), type=system.command_type)
+    except msgspec.DecodeError as e:
+        fail(f"--next: not a {system.id} command: {e}", 1)
 
 
 def _how(policy: str, answers: dict[str, str], base: HowToExplore) -> HowToExplore:
@@ -250,14 +353,8 @@ def _from_battle(
 ) -> Odds:
     if position is not None:
         return recorded_odds(events, position, how)
-    first = events[0]
-    assert isinstance(first, BattleStarted) and next_action is not None
-    system = get_game_system(first.ruleset)
-    try:
-        command: Any = msgspec.json.decode(next_action.encode(), type=system.command_type)
-    except msgspec.DecodeError as e:
-        fail(f"--next: not a {system.id} command: {e}", 1)
-    return next_odds(events, command, how)
+    assert next_action is not None
+    return next_odds(events, _command_json(events, next_action), how)
 
 
 @app.command("luck")
@@ -275,6 +372,12 @@ def cmd_luck(  # noqa: PLR0913 - typer makes each parameter a command-line optio
         str, typer.Option("--seed", help="Seed of the Monte Carlo dice.")
     ] = DEFAULT_SEED,
     rolls: Annotated[bool, typer.Option("--rolls", help="List every roll's luck.")] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot", help="Also draw each side's luck over time into this image (.png, .svg)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """How lucky each side's dice were, over one battle or many (a tournament): each roll's
@@ -297,6 +400,10 @@ def cmd_luck(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     logs = [[e.event for e in _events(store, bid)] for bid in ids]
     try:
         luck = luck_of(logs, HowToJudge(budget=budget, samples=samples, seed=seed))
+        if plot is not None:
+            from blowbyblow.cli.plots import plot_luck
+
+            plot_luck(luck, plot)
     except BlowByBlowError as e:
         fail(str(e), 1)
     if as_json:

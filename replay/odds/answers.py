@@ -69,12 +69,21 @@ class SideOdds(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CountOdds(msgspec.Struct, frozen=True, kw_only=True):
-    """A tally (hits, kills…) or a kind of rule step: its distribution and expectation."""
+    """A tally (hits, kills…) or a kind of rule step: its distribution, its mean (``expected``)
+    and spread (``spread``: its standard deviation, from ``variance``), P(at least one), and
+    P(at least k) for each k from 1 to the most it can be (``at_least``). For a tally, ``by_side``
+    gives each side's share of it (``side`` set): what the side scored, or what befell the other
+    side (see ``domain.system.Count``)."""
 
     name: str
+    side: str = ""
     expected: Estimate
+    variance: Estimate
+    spread: float
     at_least_one: Estimate
+    at_least: list[Share]
     distribution: list[Share]
+    by_side: list[CountOdds] = []
 
 
 class SidePercentile(msgspec.Struct, frozen=True, kw_only=True):
@@ -154,6 +163,27 @@ class Weights:
         half = Z95 * math.sqrt(var / n)
         return Estimate(value=average, low=average - half, high=average + half)
 
+    def variance(self, values: Sequence[int]) -> Estimate:
+        """The variance of ``values``: exact, or the samples' with a 95% interval from the
+        fourth central moment (normal approximation)."""
+        if self.exact:
+            mean = sum((w * v for w, v in zip(self.weights, values, strict=True)), Fraction(0))
+            var = sum(
+                (w * (v - mean) ** 2 for w, v in zip(self.weights, values, strict=True)),
+                Fraction(0),
+            )
+            return _exact(var)
+        n = self.total
+        pairs = [(float(v), int(w)) for w, v in zip(self.weights, values, strict=True)]
+        average = sum(v * w for v, w in pairs) / n
+        m2 = sum(w * (v - average) ** 2 for v, w in pairs) / n
+        m4 = sum(w * (v - average) ** 4 for v, w in pairs) / n
+        sample_var = m2 * n / max(n - 1, 1)
+        half = Z95 * math.sqrt(max(m4 - m2 * m2, 0.0) / n)
+        return Estimate(
+            value=sample_var, low=max(sample_var - half, 0.0), high=sample_var + half
+        )
+
     def shares(self, values: Sequence[Hashable], numeric: bool = False) -> list[Share]:
         """Each distinct value with its probability: most likely first, or in numeric order."""
         totals: dict[Hashable, Fraction] = {}
@@ -226,12 +256,27 @@ def sides_odds(measure: Measure, w: Weights) -> list[SideOdds]:
     return out
 
 
-def count_odds(name: str, w: Weights, values: list[int]) -> CountOdds:
+def count_odds(
+    name: str,
+    w: Weights,
+    values: list[int],
+    side: str = "",
+    by_side: list[CountOdds] | None = None,
+) -> CountOdds:
+    variance = w.variance(values)
     return CountOdds(
         name=name,
+        side=side,
         expected=w.expected(values),
+        variance=variance,
+        spread=math.sqrt(max(variance.value, 0.0)),
         at_least_one=w.probability([v > 0 for v in values]),
+        at_least=[
+            Share(value=str(k), p=w.probability([v >= k for v in values]))
+            for k in range(1, max(values, default=0) + 1)
+        ],
         distribution=w.shares(values, numeric=True),
+        by_side=by_side or [],
     )
 
 

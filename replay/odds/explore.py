@@ -184,11 +184,14 @@ def command_odds(
     # An illegal command fails here, on its first run, with the rules' own error.
     chance.run_path(cmd, (), traced=False, decisions=False)
     weights, facts = _explore(cmd, measure, how, patterns)
+    if how.until:
+        stopped = (
+            f"stopped after the first {' or '.join(sorted(how.until))}: the tallies count only "
+            "the rule steps before it"
+        )
+        facts["note"] = "; ".join(n for n in (facts.get("note", ""), stopped) if n)
     units, sides = units_odds(measure, weights), sides_odds(measure, weights)
-    tallies = [
-        count_odds(t.name, weights, [o.tallies[i] for o in weights.outcomes])
-        for i, t in enumerate(rules.tallies)
-    ]
+    tallies = [_tally(measure, weights, i) for i in range(len(rules.tallies))]
     steps = [dict(o.events) for o in weights.outcomes]
     kinds = sorted({name for counted in steps for name in counted})
     events = [count_odds(k, weights, [counted.get(k, 0) for counted in steps]) for k in kinds]
@@ -206,6 +209,19 @@ def command_odds(
         happened=happened_odds(measure, weights, happened) if happened is not None else None,
         **facts,
     )
+
+
+def _tally(measure: Measure, weights: Weights, i: int) -> CountOdds:
+    """Tally ``i`` over the command, with each side's share when its counts say whose they are."""
+    tally = measure.rules.tallies[i]
+    outcomes = weights.outcomes
+    by_side = []
+    if any(c.by is not None or c.against is not None for c in tally.counts):
+        by_side = [
+            count_odds(tally.name, weights, [o.by_side[s][i] for o in outcomes], side=side)
+            for s, side in enumerate(measure.before.sides)
+        ]
+    return count_odds(tally.name, weights, [o.tallies[i] for o in outcomes], by_side=by_side)
 
 
 def prepare(
@@ -416,19 +432,23 @@ def recorded_command(events: Sequence[Event], position: int) -> tuple[Situation,
 
 def next_odds(events: Sequence[Event], command: Any, how: HowToExplore | None = None) -> Odds:
     """The odds of ``command`` as a live battle's next one."""
+    return command_odds(next_situation(events, command), how)
+
+
+def next_situation(events: Sequence[Event], command: Any) -> Situation:
+    """Where ``command`` stands as a live battle's next one."""
     if not events or not isinstance(events[0], BattleStarted):
         raise OddsError("a battle's log starts with BattleStarted")
     started = events[0]
     system = get_game_system(started.ruleset)
     index = 1 + sum(1 for e in events if isinstance(e, CommandIssued))
-    at = Situation(
+    return Situation(
         system=system,
         rulings=started.rulings,
         state=fold_battle(system, events),
         command=command,
         index=index,
     )
-    return command_odds(at, how)
 
 
 def recorded_dice(own: Iterable[Event]) -> tuple[RecordedDice, RecordedChoices]:
@@ -456,6 +476,7 @@ __all__ = [
     "action_of",
     "command_odds",
     "next_odds",
+    "next_situation",
     "outcome_of",
     "prepare",
     "recorded_command",

@@ -180,6 +180,21 @@ def sides_luck(rolls: Sequence[RollRecord]) -> list[SideLuck]:
     return out
 
 
+def luck_over_time(luck: Luck) -> dict[str, list[tuple[int, float]]]:
+    """Each side's luck percentile after each roll that mattered to it, in the rolls' order:
+    what ``sides_luck`` gives for the rolls up to that one (its last point is the side's)."""
+    out: dict[str, list[tuple[int, float]]] = {}
+    sums: dict[str, tuple[int, float, float]] = {}
+    for r in luck.rolls:
+        for x in r.luck:
+            n, centred, var = sums.get(x.side, (0, 0.0, 0.0))
+            n, centred, var = n + 1, centred + x.u - 0.5, var + x.variance
+            sums[x.side] = (n, centred, var)
+            z = centred / math.sqrt(var) if var > 0 else 0.0
+            out.setdefault(x.side, []).append((n, 0.5 * (1 + math.erf(z / math.sqrt(2)))))
+    return out
+
+
 def _command(
     events: Sequence[Event], position: int, how: HowToJudge
 ) -> tuple[list[RollRecord], CommandLuck]:
@@ -342,6 +357,7 @@ __all__ = [
     "SideLuck",
     "battle_luck",
     "luck_of",
+    "luck_over_time",
     "mid_rank",
     "sides_luck",
 ]
