@@ -1019,7 +1019,8 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     )
     quiet_logs(ctx)
     screen = Screen()
-    store = open_store(create=True)
+    # Resuming reads a battle that must be there: a mistyped --db makes no store on the way.
+    store = open_store(create=setup is not None)
     kept = Receipts(screen, signing, receipts)
     before = 0  # the battle's version before a resume: a receipt once something is written
     rolled: DiceSource | None
