@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from blowbyblow.domain.core import Event
+from blowbyblow.domain.core import BlowByBlowError, Event
 
 
 class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,6 +52,10 @@ class ContributionGiven(Event, frozen=True, kw_only=True):
     value: str
 
 
+class JudgingError(BlowByBlowError):
+    """A seal, a key, an escrow or a kept secret that cannot be made, read or trusted."""
+
+
 JUDGE_EVENT_TYPES: tuple[type[Event], ...] = (BattleSealed, SeedEscrowed, ContributionGiven)
 
 
@@ -61,5 +65,6 @@ __all__ = [
     "Checkpoint",
     "ContributionGiven",
     "EscrowBox",
+    "JudgingError",
     "SeedEscrowed",
 ]

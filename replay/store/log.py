@@ -10,463 +10,83 @@
 - One command's events are appended in one ``insert_events`` call, i.e. one transaction, with
   optimistic concurrency on the battle's version: a writer holding a stale version gets
   ``StaleVersion`` and writes nothing.
+
+The records and their hash chain are in ``chain.py``; where a store lives, its configuration and
+its errors in ``persistence.py``; each persistence's SQL in ``sqlite.py``, ``postgres.py`` and
+``memory.py``; the read models kept beside the log in ``readmodels.py``. The names other code
+imports from here are re-exported from those modules.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import hashlib
 import os
-import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, unquote, urlsplit
-from uuid import UUID, uuid5
+from uuid import UUID
 
-import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
     Mapper,
-    PersistenceError,
     RecordConflictError,
     Recording,
     StoredEvent,
-    Transcoder,
 )
 
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
+from blowbyblow.domain.core import BlowByBlowError, Event
 from blowbyblow.domain.judging import BattleSealed
-from blowbyblow.replay.engine.codec import codec_for, encode
-from blowbyblow.replay.engine.formats import CURRENT_FORMAT, upcast
-from blowbyblow.replay.evidence.seals import SeedVault
-from blowbyblow.replay.store.records import Record, Stored, records_for
+from blowbyblow.replay.engine.codec import codec_for
+from blowbyblow.replay.engine.formats import CURRENT_FORMAT
+from blowbyblow.replay.store.chain import (
+    BATTLE_NAMESPACE,
+    CHAIN_ALGORITHM,
+    ENVELOPE_DECODER,
+    GENESIS,
+    Envelope,
+    Head,
+    Link,
+    LoggedEvent,
+    MsgspecMapper,
+    battle_id_for,
+    chain,
+    chain_after,
+    chain_hash,
+    logged_from,
+    seal_id,
+    stored_of,
+    topic_of,
+)
+from blowbyblow.replay.store.persistence import (
+    BUSY_TIMEOUT,
+    CONNECT_TIMEOUT,
+    PASSWORD_FILE_VARIABLE,
+    SCHEMA_LOCK,
+    PostgresUrl,
+    StaleVersion,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+    UnreadableEvent,
+    as_store_error,
+    connect_postgres,
+    default_db_path,
+    is_postgres,
+    parse_postgres_url,
+    persistence_env,
+    store_errors,
+    store_label,
+)
+from blowbyblow.replay.store.records import Record, records_for
+from blowbyblow.replay.store.vault import SeedVault
 
 if TYPE_CHECKING:
     from blowbyblow.replay.store.readmodels import Reading
-
-CHAIN_ALGORITHM = "bxb-chain-v1"
-GENESIS = bytes(32)
-BATTLE_NAMESPACE = UUID("6f1f3c1e-6b8e-5d2a-9a49-0b1b0b1b0b1b")
-
-
-class StoreError(BlowByBlowError):
-    pass
-
-
-class StaleVersion(StoreError):
-    pass
-
-
-class UnreadableEvent(StoreError):
-    def __init__(self, battle: UUID | str, position: int, reason: str) -> None:
-        super().__init__(f"battle {battle}, position {position}: cannot be read: {reason}")
-        self.position = position
-        self.reason = reason
-
-
-class Envelope(msgspec.Struct, frozen=True, kw_only=True):
-    """One stored record. ``event`` is the canonical msgpack of the event."""
-
-    v: int
-    event: msgspec.Raw
-    prev: bytes
-    hash: bytes
-    at: str = ""  # wall-clock time recorded: in the hash chain, never compared by replay
-
-
-_ENVELOPE = msgspec.msgpack.Decoder(Envelope)
-
-
-class Link(msgspec.Struct, frozen=True, kw_only=True):
-    """One link of a battle's hash chain: everything a record holds but its own hash."""
-
-    battle: UUID
-    position: int  # from 1
-    prev: bytes  # the hash of the record before (GENESIS before the first)
-    format: int  # the record format the event's bytes are in
-    at: str  # wall-clock time recorded
-    data: bytes  # the event's canonical bytes
-
-
-_CHAIN_PREFIX = CHAIN_ALGORITHM.encode() + b"\x00"
-
-
-def chain_hash(link: Link) -> bytes:
-    """SHA-256 over everything a record holds: the algorithm name, battle id, position, previous
-    hash, format version, recording time and the event's canonical bytes (hashed in one call
-    over their concatenation: the same digest as feeding them one by one)."""
-    stamp = link.at.encode()
-    return hashlib.sha256(
-        b"".join(
-            (
-                _CHAIN_PREFIX,
-                link.battle.bytes,
-                link.position.to_bytes(8, "big"),
-                link.prev,
-                link.format.to_bytes(4, "big"),
-                len(stamp).to_bytes(4, "big"),
-                stamp,
-                link.data,
-            )
-        )
-    ).digest()
-
-
-class LoggedEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """A battle's event as the store holds it (eventsourcing's domain event protocol). A
-    msgspec Struct: a battle's reads make one per record, at a fraction of a dataclass's cost."""
-
-    originator_id: UUID
-    originator_version: int  # the event's position in its battle, from 1
-    ruleset: str
-    event: Event
-    data: bytes  # canonical encoding of ``event``
-    prev_hash: bytes
-    hash: bytes
-    recorded_at: str = ""
-    format: int = CURRENT_FORMAT  # the record format the event's bytes were stored in
-
-    @property
-    def position(self) -> int:
-        return self.originator_version
-
-    @property
-    def link(self) -> Link:
-        """What this record's hash covers; ``chain_hash(logged.link)`` must be ``logged.hash``."""
-        return Link(
-            battle=self.originator_id,
-            position=self.originator_version,
-            prev=self.prev_hash,
-            format=self.format,
-            at=self.recorded_at,
-            data=self.data,
-        )
-
-
-def topic_of(ruleset: str, event: Event) -> str:
-    return f"{ruleset}/{type(event).__name__}"
-
-
-class MsgspecMapper(Mapper[UUID]):
-    """Maps LoggedEvent <-> eventsourcing StoredEvent with msgspec instead of a JSON transcoder."""
-
-    def __init__(self, transcoder: Transcoder | None = None, **kwargs: Any) -> None:
-        super().__init__(transcoder=transcoder or _Unused(), **kwargs)
-
-    def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        assert isinstance(domain_event, LoggedEvent)
-        state = encode(
-            Envelope(
-                v=domain_event.format,
-                event=msgspec.Raw(domain_event.data),
-                prev=domain_event.prev_hash,
-                hash=domain_event.hash,
-                at=domain_event.recorded_at,
-            )
-        )
-        if self.compressor:
-            state = self.compressor.compress(state)
-        if self.cipher:
-            state = self.cipher.encrypt(state)
-        return StoredEvent(
-            originator_id=domain_event.originator_id,
-            originator_version=domain_event.originator_version,
-            topic=topic_of(domain_event.ruleset, domain_event.event),
-            state=state,
-        )
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        state = stored_event.state
-        if self.cipher:
-            state = self.cipher.decrypt(state)
-        if self.compressor:
-            state = self.compressor.decompress(state)
-        return logged_from(
-            stored_event.originator_id,
-            stored_event.originator_version,
-            stored_event.topic,
-            state,
-        )
-
-
-def logged_from(battle: UUID | str, position: int, topic: str, state: bytes) -> LoggedEvent:
-    """A stored record read exactly as stored (its event's bytes kept for the hash chain), its
-    event upcast from an older format; UnreadableEvent naming what is wrong with it."""
-    ruleset, _, type_name = topic.partition("/")
-    try:
-        envelope = _ENVELOPE.decode(state)
-        data = bytes(envelope.event)
-        codec = codec_for(ruleset)
-        if envelope.v == CURRENT_FORMAT:
-            event = codec.decode(data)
-        else:
-            event = codec.from_builtins(upcast(msgspec.msgpack.decode(data), envelope.v))
-    except BlowByBlowError as e:
-        raise UnreadableEvent(battle, position, str(e)) from e
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as e:
-        raise UnreadableEvent(battle, position, str(e)) from e
-    if type(event).__name__ != type_name:
-        raise UnreadableEvent(
-            battle,
-            position,
-            f"topic says {type_name} but the record holds {type(event).__name__}",
-        )
-    return LoggedEvent(
-        originator_id=battle if isinstance(battle, UUID) else UUID(battle),
-        originator_version=position,
-        ruleset=ruleset,
-        event=event,
-        data=data,
-        prev_hash=envelope.prev,
-        hash=envelope.hash,
-        recorded_at=envelope.at,
-        format=envelope.v,
-    )
-
-
-class _Unused(Transcoder):
-    def encode(self, obj: Any) -> bytes:  # pragma: no cover
-        raise NotImplementedError
-
-    def decode(self, data: bytes) -> Any:  # pragma: no cover
-        raise NotImplementedError
-
-
-def default_db_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "blowbyblow" / "battles.sqlite"
-
-
-BUSY_TIMEOUT = 5
-"""Seconds a SQLite store waits for another program's write lock before giving up (``StoreBusy``);
-the environment variable ``BXB_BUSY_TIMEOUT`` sets another."""
-CONNECT_TIMEOUT = 5
-"""Seconds to reach a PostgreSQL server before giving up with the cause; a URL's
-``?connect_timeout=N`` sets another."""
-PASSWORD_FILE_VARIABLE = "BXB_DB_PASSWORD_FILE"
-_SCHEMA_LOCK = 0x62786273746F7265  # "bxbstore": the advisory lock held while creating tables
-
-
-class StoreUnavailable(StoreError):
-    """The store cannot be opened: a folder or another kind of file, a server that does not
-    answer or refuses the login."""
-
-
-class StoreBusy(StoreError):
-    """Another program held the store's write lock for longer than the busy timeout."""
-
-
-@dataclass(frozen=True)
-class PostgresUrl:
-    """A ``postgresql://`` URL, read as PostgreSQL reads it, except that the password ends at the
-    LAST ``@``: a password with a raw ``@`` (not written ``%40``) is read whole."""
-
-    user: str
-    password: str
-    host: str
-    port: int
-    dbname: str
-    connect_timeout: int
-
-
-def is_postgres(spec: str) -> bool:
-    return spec.startswith(("postgres://", "postgresql://"))
-
-
-def _split_url(spec: str) -> tuple[str, str, str]:
-    """(scheme and ``://``, user info, the rest) of a URL; the user info ends at the last ``@``."""
-    scheme, _, rest = spec.partition("://")
-    userinfo, at, where = rest.rpartition("@")
-    return scheme + "://", userinfo if at else "", where
-
-
-def store_label(spec: str | os.PathLike[str]) -> str:
-    """The store as it may be printed or logged: a PostgreSQL URL without its password."""
-    text = str(spec)
-    if not is_postgres(text):
-        return text
-    head, userinfo, where = _split_url(text)
-    if ":" not in userinfo:
-        return text
-    return f"{head}{userinfo.split(':', 1)[0]}:***@{where}"
-
-
-def parse_postgres_url(spec: str) -> PostgresUrl:
-    _, userinfo, where = _split_url(spec)
-    user, colon, password = userinfo.partition(":")
-    try:
-        url = urlsplit("//" + where)
-        port = url.port or 5432
-        query = parse_qs(url.query)
-        timeout = int(query.get("connect_timeout", [str(CONNECT_TIMEOUT)])[-1])
-    except ValueError as e:
-        raise StoreUnavailable(
-            f"{store_label(spec)}: not a PostgreSQL URL ({e}); expected "
-            "postgresql://USER@HOST:PORT/DATABASE"
-        ) from None
-    return PostgresUrl(
-        user=unquote(user) or "blowbyblow",
-        password=unquote(password) if colon else "",
-        host=url.hostname or "127.0.0.1",
-        port=port,
-        dbname=unquote(url.path.lstrip("/")) or "blowbyblow",
-        connect_timeout=max(1, timeout),
-    )
-
-
-def _password_from_file() -> str:
-    """The password in the file ``BXB_DB_PASSWORD_FILE`` names (its first line), if it names one."""
-    name = os.environ.get(PASSWORD_FILE_VARIABLE)
-    if not name:
-        return ""
-    try:
-        lines = Path(name).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise StoreUnavailable(
-            f"{PASSWORD_FILE_VARIABLE}={name}: cannot read the password from it ({e}); "
-            "expected a UTF-8 text file whose first line is the password"
-        ) from None
-    return lines[0] if lines else ""
-
-
-def _busy_timeout() -> str:
-    given = os.environ.get("BXB_BUSY_TIMEOUT", "")
-    if not given:
-        return str(BUSY_TIMEOUT)
-    if not given.isdigit() or not 0 < int(given) <= 3600:
-        raise StoreUnavailable(
-            f"BXB_BUSY_TIMEOUT={given!r}: expected a whole number of seconds, 1 to 3600"
-        )
-    return given
-
-
-def _sqlite_path(spec: str) -> Path:
-    """The SQLite file of ``spec``, its folder made if missing; a folder or an unmakeable path is
-    refused."""
-    if not spec.strip():
-        raise StoreUnavailable(
-            "--db is empty; expected a SQLite file path, ':memory:' or a postgresql:// URL"
-        )
-    path = Path(spec).expanduser()
-    if path.is_dir():
-        raise StoreUnavailable(
-            f"--db {spec!r} is a folder; expected a SQLite file such as "
-            f"{(path / 'battles.sqlite')}, ':memory:' or a postgresql:// URL"
-        )
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise StoreUnavailable(
-            f"--db {spec}: cannot make its folder {path.parent} ({e.strerror or e})"
-        ) from None
-    return path
-
-
-def persistence_env(db: str | os.PathLike[str] | None) -> dict[str, str]:
-    """eventsourcing configuration for a store spec: a file path, ``:memory:`` or a PostgreSQL URL.
-    A PostgreSQL password comes from the URL, else the file ``BXB_DB_PASSWORD_FILE`` names, else
-    ``PGPASSWORD``; with none, libpq looks in ``PGPASSFILE`` (default ``~/.pgpass``)."""
-    spec = str(db) if db is not None else os.environ.get("BXB_DB") or str(default_db_path())
-    if spec == ":memory:":
-        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-    if is_postgres(spec):
-        url = parse_postgres_url(spec)
-        password = url.password or _password_from_file() or os.environ.get("PGPASSWORD", "")
-        return {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": url.dbname,
-            "POSTGRES_HOST": url.host,
-            "POSTGRES_PORT": str(url.port),
-            "POSTGRES_USER": url.user,
-            "POSTGRES_PASSWORD": password,
-            # how long to wait for a connection from the pool: a server that went away fails
-            # in seconds, not eventsourcing's 30
-            "POSTGRES_CONNECT_TIMEOUT": str(url.connect_timeout),
-            # the tables are made once, under an advisory lock (BattleStore._create_tables)
-            "CREATE_TABLE": "no",
-        }
-    return {
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-        "SQLITE_DBNAME": str(_sqlite_path(spec)),
-        "SQLITE_LOCK_TIMEOUT": _busy_timeout(),
-    }
-
-
-def _is_busy(error: BaseException) -> bool:
-    text = str(error).lower()
-    return "database is locked" in text or "database table is locked" in text
-
-
-def as_store_error(error: BaseException, where: str) -> StoreError | None:
-    """What the database said, as a StoreError naming the store (None if it is no database
-    error): another program holding the write lock, or a store that cannot be used."""
-    if isinstance(error, StoreError):
-        return error
-    # psycopg's own errors too (the tournament register talks to PostgreSQL directly)
-    from_psycopg = type(error).__module__.startswith("psycopg")
-    if not isinstance(error, (PersistenceError, sqlite3.Error)) and not from_psycopg:
-        return None
-    if _is_busy(error):
-        return StoreBusy(
-            f"the store {where} is in use by another program: it held the write lock for "
-            f"longer than {os.environ.get('BXB_BUSY_TIMEOUT') or BUSY_TIMEOUT} s, and nothing "
-            "was written; try again when it is done (BXB_BUSY_TIMEOUT sets how long to wait)"
-        )
-    cause = " ".join(str(error).split()) or type(error).__name__
-    return StoreUnavailable(
-        f"the store {where} cannot be used: {cause}; expected a SQLite file made by bxb, "
-        "':memory:' or a postgresql:// URL of a server that answers"
-    )
-
-
-@contextmanager
-def _store_errors(where: str) -> Iterator[None]:
-    """Database errors raised as StoreError (a version conflict is left to the caller)."""
-    try:
-        yield
-    except RecordConflictError:
-        raise
-    except (PersistenceError, sqlite3.Error) as e:
-        mapped = as_store_error(e, where)
-        assert mapped is not None
-        raise mapped from e
-
-
-def _connect_postgres(env: dict[str, str], label: str) -> Any:
-    """One connection to the server, made at once so that an unreachable server or a refused
-    login fails in seconds with the server's own reason (eventsourcing's pool would retry for
-    its timeout and then say only that it got no connection)."""
-    try:
-        import psycopg  # the postgres extra
-    except ImportError:
-        raise StoreUnavailable(
-            f"{label}: PostgreSQL needs the postgres extra: pip install 'blowbyblow[postgres]'"
-        ) from None
-
-    try:
-        return psycopg.connect(
-            dbname=env["POSTGRES_DBNAME"],
-            host=env["POSTGRES_HOST"],
-            port=env["POSTGRES_PORT"],
-            user=env["POSTGRES_USER"],
-            password=env["POSTGRES_PASSWORD"],
-            connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]),
-            autocommit=True,
-        )
-    except psycopg.Error as e:
-        cause = " ".join(str(e).split()) or type(e).__name__
-        raise StoreUnavailable(
-            f"the PostgreSQL store {label} cannot be reached: {cause}; expected a server "
-            "that answers within "
-            f"{env['POSTGRES_CONNECT_TIMEOUT']} s and accepts this user and password"
-        ) from None
 
 
 @dataclass(frozen=True)
@@ -488,16 +108,6 @@ class BattleInfo:
     verified: bool | None = None  # verify's verdict at this version; None: not verified at it
 
 
-@dataclass(frozen=True)
-class Head:
-    """Where a battle's chain ends: what the next record chains to."""
-
-    version: int
-    hash: bytes
-    sealed: bool
-    indexed: bool = True  # the battle has an index row to move (a seal record has none)
-
-
 PAGE = 1000  # records read at a time: a read's memory is flat in the battle's length
 
 
@@ -512,9 +122,9 @@ class BattleStore(Application[UUID]):
         env = persistence_env(db)
         self.spec = str(db) if db is not None else None
         postgres = env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
-        first = _connect_postgres(env, self.where) if postgres else None
+        first = connect_postgres(env, self.where) if postgres else None
         try:
-            with _store_errors(self.where):
+            with store_errors(self.where):
                 super().__init__(env=env)
                 if first is not None:
                     self._create_tables(first)
@@ -534,12 +144,12 @@ class BattleStore(Application[UUID]):
         workers, two judges) would otherwise race in CREATE TABLE IF NOT EXISTS and fail with
         "tuple concurrently updated"; under one advisory lock, one makes them, the others find
         them made."""
-        connection.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
+        connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
         recorder: Any = self.recorder  # PostgresApplicationRecorder
         try:
             recorder.create_table()
         finally:
-            connection.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
+            connection.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
 
     def construct_mapper(self) -> Mapper[UUID]:
         return MsgspecMapper(cipher=self.factory.cipher(), compressor=self.factory.compressor())
@@ -651,7 +261,7 @@ class BattleStore(Application[UUID]):
         last = self.records.head(battle)
         if last is None:
             return None
-        envelope = _ENVELOPE.decode(self._stored(last[2]))
+        envelope = ENVELOPE_DECODER.decode(self._stored(last[2]))
         head = Head(last[0], envelope.hash, last[1].endswith("/BattleSealed"))
         self._saw(battle, head)
         return head
@@ -719,7 +329,7 @@ class BattleStore(Application[UUID]):
         times = list(recorded_at or [now] * len(events))
 
         def make(head: Head) -> tuple[list[LoggedEvent], list[LoggedEvent]]:
-            return _chain(battle, ruleset, (head.version, head.hash), events, times), []
+            return chain_after(battle, ruleset, (head.version, head.hash), events, times), []
 
         return self._write(battle, expected_version, make)
 
@@ -754,7 +364,7 @@ class BattleStore(Application[UUID]):
             if not logged:
                 return []
             try:
-                with _store_errors(self.where):
+                with store_errors(self.where):
                     self.save(
                         *logged, *beside, write=self.models.write_for(battle, head, logged, beside)
                     )
@@ -806,8 +416,8 @@ class BattleStore(Application[UUID]):
         def make(head: Head) -> tuple[list[LoggedEvent], list[LoggedEvent]]:
             if head.hash != last.hash:
                 raise StaleVersion(f"battle {battle} is not at the checkpoint's version {version}")
-            in_battle = _chain(battle, ruleset, (head.version, head.hash), [sealed], [now])
-            record = _chain(seal_id(battle), ruleset, (0, GENESIS), [sealed], [now])
+            in_battle = chain_after(battle, ruleset, (head.version, head.hash), [sealed], [now])
+            record = chain_after(seal_id(battle), ruleset, (0, GENESIS), [sealed], [now])
             return in_battle, record
 
         [in_battle] = self._write(battle, version, make)
@@ -827,7 +437,7 @@ class BattleStore(Application[UUID]):
         """Records written as they are, in one transaction, as eventsourcing writes them (no
         read model moves): what a test of the database's own guard needs."""
         try:
-            with _store_errors(self.where):
+            with store_errors(self.where):
                 self.save(*logged)
         except (IntegrityError, RecordConflictError) as e:
             raise StaleVersion(
@@ -840,88 +450,38 @@ class _Moved(Exception):
     """The battle's index row was not where a write expected it: nothing was written."""
 
 
-def seal_id(battle: UUID) -> UUID:
-    return uuid5(battle, "seal")
-
-
-def chain(
-    battle: UUID,
-    ruleset: str,
-    after: LoggedEvent | None,
-    events: Sequence[Event],
-    recorded_at: Sequence[str],
-) -> list[LoggedEvent]:
-    """LoggedEvents for ``events``, recorded at the times ``recorded_at``, each hash-chained to
-    the one before: the first after ``after`` (None: at the start of a new chain)."""
-    if after is None:
-        return _chain(battle, ruleset, (0, GENESIS), events, recorded_at)
-    return _chain(battle, ruleset, (after.position, after.hash), events, recorded_at)
-
-
-def _chain(
-    battle: UUID,
-    ruleset: str,
-    after: tuple[int, bytes],
-    events: Sequence[Event],
-    recorded_at: Sequence[str],
-) -> list[LoggedEvent]:
-    """``chain`` after the record at position ``after[0]`` whose hash is ``after[1]``."""
-    position, prev = after
-    logged: list[LoggedEvent] = []
-    head = _CHAIN_PREFIX + battle.bytes
-    current = CURRENT_FORMAT.to_bytes(4, "big")
-    for event, at in zip(events, recorded_at, strict=True):
-        position += 1
-        data = encode(event)
-        stamp = at.encode()
-        # chain_hash of this record's Link, written out: appending is the hot path
-        digest = hashlib.sha256(
-            b"".join(
-                (
-                    head,
-                    position.to_bytes(8, "big"),
-                    prev,
-                    current,
-                    len(stamp).to_bytes(4, "big"),
-                    stamp,
-                    data,
-                )
-            )
-        ).digest()
-        logged.append(
-            LoggedEvent(
-                originator_id=battle,
-                originator_version=position,
-                ruleset=ruleset,
-                event=event,
-                data=data,
-                prev_hash=prev,
-                hash=digest,
-                recorded_at=at,
-            )
-        )
-        prev = digest
-    return logged
-
-
-def stored_of(logged: LoggedEvent, mapper: Mapper[UUID]) -> Stored:
-    """A record as the events table keeps it: its envelope's bytes under its topic."""
-    state = encode(
-        Envelope(
-            v=logged.format,
-            event=msgspec.Raw(logged.data),
-            prev=logged.prev_hash,
-            hash=logged.hash,
-            at=logged.recorded_at,
-        )
-    )
-    if mapper.compressor:
-        state = mapper.compressor.compress(state)
-    if mapper.cipher:
-        state = mapper.cipher.encrypt(state)
-    return (logged.originator_id, logged.position, topic_of(logged.ruleset, logged.event), state)
-
-
-def battle_id_for(started: BattleStarted[Any]) -> UUID:
-    """Deterministic: the same first event always names the same battle."""
-    return uuid5(BATTLE_NAMESPACE, hashlib.sha256(encode(started)).hexdigest())
+__all__ = [
+    "BATTLE_NAMESPACE",
+    "BUSY_TIMEOUT",
+    "CHAIN_ALGORITHM",
+    "CONNECT_TIMEOUT",
+    "GENESIS",
+    "PAGE",
+    "PASSWORD_FILE_VARIABLE",
+    "BattleInfo",
+    "BattleStore",
+    "Envelope",
+    "Head",
+    "Link",
+    "LoggedEvent",
+    "MsgspecMapper",
+    "PostgresUrl",
+    "StaleVersion",
+    "StoreBusy",
+    "StoreError",
+    "StoreUnavailable",
+    "UnreadableEvent",
+    "as_store_error",
+    "battle_id_for",
+    "chain",
+    "chain_hash",
+    "default_db_path",
+    "is_postgres",
+    "logged_from",
+    "parse_postgres_url",
+    "persistence_env",
+    "seal_id",
+    "store_label",
+    "stored_of",
+    "topic_of",
+]

@@ -52,10 +52,12 @@ from blowbyblow.projections.snapshots import (
     usable,
 )
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.store.chain import ENVELOPE_DECODER, Head, LoggedEvent, stored_of
+from blowbyblow.replay.store.persistence import UnreadableEvent
 from blowbyblow.replay.store.records import Write
 
 if TYPE_CHECKING:
-    from blowbyblow.replay.store.log import BattleStore, Head, LoggedEvent
+    from blowbyblow.replay.store.log import BattleStore
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,6 @@ class ReadModels:
 
     def head(self, battle: UUID) -> Head | None:
         """Where the index says the battle ends (no read of the log)."""
-        from blowbyblow.replay.store.log import Head
-
         row = self.records.row(battle)
         return None if row is None else Head(row.version, row.head, row.sealed)
 
@@ -197,8 +197,6 @@ class ReadModels:
         the first missing one (positions are unique: as many rows as positions is all of them)."""
         rows = self.records.states(battle, gt, lte, lte - gt)
         if len(rows) != lte - gt:
-            from blowbyblow.replay.store.log import UnreadableEvent
-
             missing = next(
                 (p for p, r in zip(range(gt + 1, lte + 1), rows, strict=False) if r[0] != p),
                 gt + len(rows) + 1,
@@ -207,9 +205,7 @@ class ReadModels:
         return rows
 
     def _hash(self, state: bytes) -> bytes:
-        from blowbyblow.replay.store.log import _ENVELOPE
-
-        return bytes(_ENVELOPE.decode(self.store._stored(state)).hash)
+        return bytes(ENVELOPE_DECODER.decode(self.store._stored(state)).hash)
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -222,8 +218,6 @@ class ReadModels:
     ) -> Write:
         """One transaction: ``logged`` chained after ``head`` (and ``beside``, records of
         another chain such as the seal record), with what they change in the read models."""
-        from blowbyblow.replay.store.log import stored_of
-
         mapper = self.store.mapper
         records = [stored_of(e, mapper) for e in (*logged, *beside)]
         first, last = logged[0], logged[-1]

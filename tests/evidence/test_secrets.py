@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from blowbyblow.replay.evidence.seals import SeedVault
 from blowbyblow.replay.store.log import store_label
+from blowbyblow.replay.store.vault import SeedVault
 
 
 def mode(path: Path) -> int:

@@ -1,0 +1,351 @@
+"""The store's records on PostgreSQL: the hand-written SQL of the hot paths (``records.Records``)
+through eventsourcing's psycopg pool; an append is one statement, one round trip, guarded by the
+battle's index row, with no table lock and no NOTIFY."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+from blowbyblow.projections.battle import VoidedCommand
+from blowbyblow.projections.index import BattleRow, grown
+from blowbyblow.projections.snapshots import EVERY, Snapshot
+from blowbyblow.replay.store.records import (
+    INDEX_COLUMNS,
+    Record,
+    Records,
+    Stored,
+    Write,
+    growth_values,
+    latest_off_interval,
+    row_of,
+    row_values,
+    snapshot_of,
+    void_of,
+    void_values,
+)
+
+_PG_SCHEMA = (
+    """create table if not exists {schema}.bxb_battles (
+        seq bigserial, battle uuid primary key,
+        label text not null, ruleset text not null, ruleset_version text not null,
+        dice text not null, version bigint not null, head bytea not null,
+        commands bigint not null, voided bigint not null, sealed boolean not null,
+        first_recorded text not null, last_recorded text not null,
+        verified bigint not null default 0)""",
+    "create index if not exists bxb_battles_seq on {schema}.bxb_battles (seq)",
+    """create table if not exists {schema}.bxb_voids (
+        battle uuid not null, command bigint not null, first_at bigint not null,
+        last_at bigint not null, voided_at bigint not null, voided_by text not null,
+        reason text not null, primary key (battle, voided_at))""",
+    """create table if not exists {schema}.bxb_snapshots (
+        battle uuid not null, position bigint not null, hash bytea not null,
+        voids bigint not null, fingerprint text not null, state bytea not null,
+        primary key (battle, position))""",
+    """create table if not exists {schema}.bxb_read_models (
+        name text primary key, value text not null)""",
+)
+
+
+class PostgresRecords(Records):
+    """PostgreSQL, through eventsourcing's psycopg pool (autocommit connections)."""
+
+    def __init__(self, datastore: Any, table: str) -> None:
+        from psycopg import sql
+
+        self.datastore = datastore
+        schema = sql.Identifier(datastore.schema)
+        self.events = sql.SQL("{}.{}").format(schema, sql.Identifier(table))
+        self.s = schema
+        self._sql = sql
+        self._lock = threading.Lock()
+        with self._cursor(transaction=True) as cur:
+            # Two servers starting at once on a new database both create: one at a time (the
+            # lock is the transaction's: on an autocommit connection it would end at once).
+            cur.execute("select pg_advisory_xact_lock(7242001)")
+            for statement in _PG_SCHEMA:
+                cur.execute(sql.SQL(statement).format(schema=schema))
+        self._append = self._q(
+            "with moved as (update {s}.bxb_battles set version=%s, head=%s, "
+            "commands=commands+%s, voided=voided+%s, sealed=(sealed or %s), last_recorded=%s "
+            "where battle=%s and version=%s and head=%s and not sealed returning 1) "
+            "insert into {events} (originator_id, originator_version, topic, state) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
+            "as r(o, p, t, s) where exists (select 1 from moved)"
+        )
+        self._create = self._q(
+            "with made as (insert into {s}.bxb_battles (battle, " + INDEX_COLUMNS + ") values "
+            "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) on conflict (battle) do nothing "
+            "returning 1) "
+            "insert into {events} (originator_id, originator_version, topic, state) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
+            "as r(o, p, t, s) where exists (select 1 from made)"
+        )
+        self._plain = self._q(
+            "insert into {events} (originator_id, originator_version, topic, state) "
+            "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
+            "as r(o, p, t, s)"
+        )
+
+    def _q(self, text: str) -> Any:
+        return self._sql.SQL(text).format(s=self.s, events=self.events)
+
+    @contextmanager
+    def _cursor(self, *, transaction: bool = False, durable: bool = True) -> Iterator[Any]:
+        """A cursor, in a transaction of its own if asked. Not ``durable``: a read model's write
+        that a read makes commits without waiting for the server's disk."""
+        from psycopg.rows import tuple_row
+
+        with self.datastore.get_connection() as conn:
+            if transaction or not durable:
+                with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
+                    if not durable:
+                        cur.execute("set local synchronous_commit = off")
+                    yield cur
+            else:
+                with conn.cursor(row_factory=tuple_row) as cur:
+                    yield cur
+
+    def page(self, battle: UUID, gt: int, lte: int | None, limit: int) -> list[Record]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select originator_version, topic, state from {events} where originator_id=%s "
+                    "and originator_version>%s and originator_version<=%s "
+                    "order by originator_version limit %s"
+                ),
+                (battle, gt, lte if lte is not None else 2**62, limit),
+                prepare=True,
+            )
+            return [(p, t, bytes(s)) for p, t, s in cur.fetchall()]
+
+    def states(self, battle: UUID, gt: int, lte: int, limit: int) -> list[tuple[int, bytes]]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select originator_version, state from {events} where originator_id=%s "
+                    "and originator_version>%s and originator_version<=%s "
+                    "order by originator_version limit %s"
+                ),
+                (battle, gt, lte, limit),
+                prepare=True,
+            )
+            return [(p, bytes(s)) for p, s in cur.fetchall()]
+
+    def head(self, battle: UUID) -> Record | None:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select originator_version, topic, state from {events} where originator_id=%s "
+                    "order by originator_version desc limit 1"
+                ),
+                (battle,),
+                prepare=True,
+            )
+            r = cur.fetchone()
+        return None if r is None else (r[0], r[1], bytes(r[2]))
+
+    def topics(self, battle: UUID, gt: int, lt: int) -> list[tuple[int, str]]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select originator_version, topic from {events} where originator_id=%s "
+                    "and originator_version>%s and originator_version<%s order by originator_version"
+                ),
+                (battle, gt, lt),
+            )
+            return list(cur.fetchall())
+
+    def starts(self) -> list[UUID]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select originator_id from {events} where originator_version=1 "
+                    "and topic like '%%/BattleStarted' order by notification_id"
+                )
+            )
+            return [r[0] for r in cur.fetchall()]
+
+    def _arrays(self, records: Sequence[Stored]) -> tuple[list[Any], ...]:
+        return (
+            [r[0] for r in records],
+            [r[1] for r in records],
+            [r[2] for r in records],
+            [r[3] for r in records],
+        )
+
+    def write(self, w: Write) -> bool:
+        arrays = self._arrays(w.records)
+        extra = bool(w.voids or w.snapshots)
+        with self._cursor(transaction=extra) as cur:
+            if not w.indexed:
+                cur.execute(self._plain, arrays, prepare=True)
+                done = True
+            elif w.start is not None:
+                started = grown(w.start, w.growth)
+                cur.execute(self._create, (w.battle, *row_values(started), *arrays), prepare=True)
+                done = cur.rowcount == len(w.records)
+            else:
+                cur.execute(
+                    self._append,
+                    (*growth_values(w.growth), w.battle, w.expected, w.prev, *arrays),
+                    prepare=True,
+                )
+                done = cur.rowcount == len(w.records)
+            if done and w.voids:
+                cur.executemany(
+                    self._q(
+                        "insert into {s}.bxb_voids (battle, command, first_at, last_at, voided_at, "
+                        "voided_by, reason) values (%s, %s, %s, %s, %s, %s, %s)"
+                    ),
+                    [(w.battle, *void_values(v)) for v in w.voids],
+                )
+            if done and w.snapshots:
+                self._put_snapshots(cur, w.battle, w.snapshots)
+        return done
+
+    def _put_snapshots(self, cur: Any, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+        latest = latest_off_interval(snapshots)
+        if latest:  # one snapshot off the interval per battle: the latest
+            cur.execute(
+                self._q(
+                    "delete from {s}.bxb_snapshots where battle=%s and position %% "
+                    + str(EVERY)
+                    + " != 0 and position<%s"
+                ),
+                (battle, latest),
+            )
+        cur.executemany(
+            self._q(
+                "insert into {s}.bxb_snapshots (battle, position, hash, voids, fingerprint, state) "
+                "values (%s, %s, %s, %s, %s, %s) on conflict (battle, position) do update set "
+                "hash=excluded.hash, voids=excluded.voids, fingerprint=excluded.fingerprint, "
+                "state=excluded.state"
+            ),
+            [(battle, s.position, s.hash, s.voids, s.fingerprint, s.state) for s in snapshots],
+        )
+
+    def rows(self) -> list[tuple[BattleRow, int | None]]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select battle, " + INDEX_COLUMNS + ", (select max(originator_version) from "
+                    "{events} e where e.originator_id = b.battle) from {s}.bxb_battles b order by seq"
+                )
+            )
+            found = cur.fetchall()
+        return [(row_of(r[0], r[1:13]), r[13]) for r in found]
+
+    def row(self, battle: UUID) -> BattleRow | None:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q("select " + INDEX_COLUMNS + " from {s}.bxb_battles where battle=%s"),
+                (battle,),
+                prepare=True,
+            )
+            r = cur.fetchone()
+        return None if r is None else row_of(battle, r)
+
+    def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select m.v, "
+                    + ", ".join("b." + c for c in INDEX_COLUMNS.split(", "))
+                    + " from (select max(originator_version) as v from {events} "
+                    "where originator_id=%s) m left join {s}.bxb_battles b on b.battle=%s"
+                ),
+                (battle, battle),
+                prepare=True,
+            )
+            r = cur.fetchone()
+        assert r is not None
+        return (None if r[1] is None else row_of(battle, r[1:])), r[0] or 0
+
+    def voids(self, battle: UUID) -> list[VoidedCommand]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select command, first_at, last_at, voided_at, voided_by, reason from {s}.bxb_voids "
+                    "where battle=%s order by voided_at"
+                ),
+                (battle,),
+            )
+            return [void_of(r) for r in cur.fetchall()]
+
+    def snapshots(self, battle: UUID, upto: int, fingerprint: str) -> list[Snapshot]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select position, hash, voids, fingerprint, state from {s}.bxb_snapshots "
+                    "where battle=%s and position<=%s and fingerprint=%s "
+                    "order by position desc limit 3"
+                ),
+                (battle, upto, fingerprint),
+                prepare=True,
+            )
+            return [snapshot_of(r) for r in cur.fetchall()]
+
+    def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+        with self._cursor(durable=False) as cur:
+            self._put_snapshots(cur, battle, snapshots)
+
+    def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
+        with self._cursor(durable=False) as cur:
+            cur.execute(
+                self._q(
+                    "insert into {s}.bxb_battles (battle, " + INDEX_COLUMNS + ") values "
+                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                    "on conflict (battle) do update set "
+                    + ", ".join(f"{c} = excluded.{c}" for c in INDEX_COLUMNS.split(", "))
+                ),
+                (row.battle, *row_values(row)),
+            )
+            for table in ("bxb_voids", "bxb_snapshots"):
+                cur.execute(self._q("delete from {s}." + table + " where battle=%s"), (row.battle,))
+            cur.executemany(
+                self._q(
+                    "insert into {s}.bxb_voids (battle, command, first_at, last_at, voided_at, "
+                    "voided_by, reason) values (%s, %s, %s, %s, %s, %s, %s)"
+                ),
+                [(row.battle, *void_values(v)) for v in voids],
+            )
+
+    def drop(self, battle: UUID) -> None:
+        with self._cursor(durable=False) as cur:
+            for table in ("bxb_battles", "bxb_voids", "bxb_snapshots"):
+                cur.execute(self._q("delete from {s}." + table + " where battle=%s"), (battle,))
+
+    def set_verified(self, battle: UUID, version: int, verdict: int) -> None:
+        with self._cursor(durable=False) as cur:
+            cur.execute(
+                self._q("update {s}.bxb_battles set verified=%s where battle=%s and version=%s"),
+                (verdict, battle, version),
+            )
+
+    def built(self) -> bool:
+        with self._cursor() as cur:
+            cur.execute(self._q("select value from {s}.bxb_read_models where name='index'"))
+            r = cur.fetchone()
+        return r is not None and r[0] == "built"
+
+    def mark_built(self, built: bool) -> None:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "insert into {s}.bxb_read_models (name, value) values ('index', %s) "
+                    "on conflict (name) do update set value = excluded.value"
+                ),
+                ("built" if built else "stale",),
+            )
+
+    def clear(self) -> None:
+        with self._cursor(transaction=True) as cur:
+            for table in ("bxb_battles", "bxb_voids", "bxb_snapshots"):
+                cur.execute(self._q("delete from {s}." + table))
+
+
+__all__ = ["PostgresRecords"]
