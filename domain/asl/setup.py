@@ -15,7 +15,6 @@ from typing import Annotated, Any, Literal, get_args
 import msgspec
 from msgspec import Meta
 
-from blowbyblow.domain.common.bounds import check_bounds
 from blowbyblow.domain.core import SetupError
 
 UnitKind = Literal["squad", "hs", "crew", "leader", "hero"]
@@ -312,4 +311,3 @@ def validate_setup(setup: Any) -> None:
         raise SetupError("asl: the setup is not an ASL setup")
     for check in SETUP_CHECKS:
         check(setup)
-    check_bounds(setup)  # the bounds of the fields' types, for a setup built in code

@@ -3,9 +3,11 @@
 A game system bounds every characteristic and count of its setup with ``msgspec.Meta`` on the
 field (``Annotated[int, Meta(ge=1, le=20)]``): a scenario file or a JSON body is checked against
 them as it is read, and ``check_bounds`` checks a setup made in Python (a demo, a test, a
-plug-in's own builder) the same way. Bounds are what keep one command quick: no value a setup
-may hold makes adjudication run for long (docs/scenarios.md, Bounds). They change no recorded
-byte: a bound is a check, not part of the encoding."""
+plug-in's own builder) the same way when a battle starts with it (the engine's ``start_event``).
+Bounds are what keep one command quick: no value a new battle's setup may hold makes adjudication
+run for long (docs/scenarios.md, Bounds). They are input checks, not part of the record: they
+change no recorded byte, and a battle read back from a log is read as it was recorded, whatever
+bounds this release has (a log is evidence for years)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from blowbyblow.domain.common.bounds import check_bounds
 from blowbyblow.domain.core import SetupError
 
 Size = Literal["small", "medium", "large", "huge"]
@@ -211,4 +210,3 @@ def validate_setup(setup: GangfightSetup) -> None:
     for i, f in enumerate(setup.fighters):
         _check_fighter(f"fighters[{i}] ({f.id})", f, weapon_ids)
     _check_gaps(setup)
-    check_bounds(setup)  # the bounds of the fields' types, for a setup built in code

@@ -19,7 +19,6 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from blowbyblow.domain.common.bounds import check_bounds
 from blowbyblow.domain.core import SetupError
 from blowbyblow.domain.necromunda.state import (
     FACINGS,
@@ -168,7 +167,6 @@ def validate_setup(setup: NecromundaSetup) -> None:
             raise SetupError(f"within_3[{n}]: Nerve tests count friends; {pair} are enemies")
     for n, pair in enumerate(setup.within_6):
         _check_within_6(f"within_6[{n}]", pair, by_id)
-    check_bounds(setup)  # the bounds of the fields' types, for a setup built in code
 
 
 def _check_within_6(where: str, pair: list[str], by_id: dict[str, Fighter]) -> None:

@@ -22,6 +22,7 @@ from blowbyblow.domain.core import (
 from blowbyblow.domain.judging import JUDGE_EVENT_TYPES
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.unbounded import Unbounded
 
 # "sorted" orders struct fields and dict keys alike, so an event's canonical bytes are the same
 # whether encoded from its struct or from its plain-data (JSON) form: an exported record can be
@@ -55,9 +56,23 @@ class Codec:
         self.event_type: Any = Union[types]  # noqa: UP007
         self._decoder = msgspec.msgpack.Decoder(self.event_type)
         self._stored: dict[int, msgspec.msgpack.Decoder[Any]] = {}
+        self._unbounded: Unbounded | None = None
+
+    @property
+    def unbounded(self) -> Unbounded:
+        """The events as recorded, without the setup's bounds (made when first needed)."""
+        if self._unbounded is None:
+            self._unbounded = Unbounded(self.event_type)
+        return self._unbounded
 
     def decode(self, data: bytes) -> Event:
-        event: Event = self._decoder.decode(data)
+        """A recorded event: checked against the types' bounds first (the fast path); one
+        outside them, recorded by a release with no such bound or a wider one, read as it was
+        recorded (a log is evidence: bounds are checked where a scenario or a command enters)."""
+        try:
+            event: Event = self._decoder.decode(data)
+        except msgspec.ValidationError:
+            event = self.unbounded.decode(data)
         return event
 
     def decode_stored(self, records: Iterable[bytes], current: int) -> list[Event] | None:
@@ -82,7 +97,12 @@ class Codec:
         return decoder
 
     def from_builtins(self, obj: Any) -> Event:
-        event: Event = msgspec.convert(obj, self.event_type)
+        """A recorded event from its plain data (an upcast record, an export's line), read as
+        recorded like ``decode``."""
+        try:
+            event: Event = msgspec.convert(obj, self.event_type)
+        except msgspec.ValidationError:
+            event = self.unbounded.convert(obj)
         return event
 
 

@@ -44,6 +44,13 @@ def start_event(
     ruleset: AnyGameSystem, scenario: AnyScenario, dice_spec: DiceSpec
 ) -> BattleStarted[Any]:
     ruleset.validate_setup(scenario.setup)
+    # The bounds of the setup's types, here where a new battle's setup enters (a scenario file
+    # and a server's body are held to them as they are read; a setup built in code is held to
+    # them here). A recorded setup is not: verify reads and checks a log as it was recorded.
+    # (Imported here: the commands that only read a store load no game system's helpers.)
+    from blowbyblow.domain.common.bounds import check_bounds
+
+    check_bounds(scenario.setup)
     return BattleStarted(
         format_version=FORMAT_VERSION,
         ruleset=ruleset.id,
