@@ -41,8 +41,12 @@ def default_db_path() -> Path:
 
 
 BUSY_TIMEOUT = 5
-"""Seconds a SQLite store waits for another program's write lock before giving up (``StoreBusy``);
-the environment variable ``BXB_BUSY_TIMEOUT`` sets another."""
+"""Seconds a SQLite store waits for another program's write lock, with no other writer committing
+meanwhile, before giving up (``StoreBusy``); the environment variable ``BXB_BUSY_TIMEOUT`` sets
+another."""
+BUSY_PATIENCE = 60
+"""Seconds a SQLite writer waits in all (or the busy timeout, if longer) while other writers keep
+committing: the machine is slow, not stuck, and every writer's turn comes."""
 CONNECT_TIMEOUT = 5
 """Seconds to reach a PostgreSQL server before giving up with the cause; a URL's
 ``?connect_timeout=N`` sets another."""
@@ -266,6 +270,7 @@ def connect_postgres(env: dict[str, str], label: str) -> Any:
 
 
 __all__ = [
+    "BUSY_PATIENCE",
     "BUSY_TIMEOUT",
     "CONNECT_TIMEOUT",
     "PASSWORD_FILE_VARIABLE",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -17,6 +18,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError, Persiste
 from blowbyblow.projections.battle import VoidedCommand
 from blowbyblow.projections.index import BattleRow, grown
 from blowbyblow.projections.snapshots import EVERY, Snapshot
+from blowbyblow.replay.store.persistence import BUSY_PATIENCE
 from blowbyblow.replay.store.records import (
     INDEX_COLUMNS,
     Record,
@@ -109,11 +111,11 @@ class SQLiteRecords(Records):
             try:
                 if self._writer is None:
                     self._writer = self._connect()
-                    self._writer.execute("pragma journal_mode=WAL")
+                    self._patiently(self._writer.cursor(), "pragma journal_mode=WAL")
                 cur = self._writer.cursor()
                 if not durable:
                     cur.execute("pragma synchronous=NORMAL")
-                cur.execute("begin immediate")
+                self._patiently(cur, "begin immediate")
                 try:
                     yield cur
                 except BaseException:
@@ -127,6 +129,27 @@ class SQLiteRecords(Records):
                     cur.close()
             except sqlite3.Error as e:
                 raise _persistence_error(e) from e
+
+    def _patiently(self, cur: sqlite3.Cursor, statement: str) -> None:
+        """``statement``, which takes the write lock: waiting the busy timeout for it as SQLite
+        does, and again as long as other writers commit while we wait (a slow, busy machine
+        whose writers all move, each turn longer than usual), up to ``BUSY_PATIENCE`` seconds
+        in all; a lock held through a whole timeout with no commit (a stuck program) gives up
+        after one timeout, as before (StoreBusy)."""
+        timeout = self.datastore.pool.lock_timeout or 5
+        give_up = time.monotonic() + max(timeout, BUSY_PATIENCE)
+        seen = cur.execute("pragma data_version").fetchone()[0]
+        while True:
+            try:
+                cur.execute(statement)
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() >= give_up:
+                    raise
+                now = cur.execute("pragma data_version").fetchone()[0]
+                if now == seen:  # nobody committed while we waited: stuck, not slow
+                    raise
+                seen = now
 
     def page(self, battle: UUID, gt: int, lte: int | None, limit: int) -> list[Record]:
         sql = f"select originator_version, topic, state from {self.table} where originator_id=? and originator_version>?"
