@@ -1,7 +1,7 @@
 """The store's records, read and written straight through the database's own driver.
 
 eventsourcing keeps the events table (its schema, its connection pools, the configuration by
-environment); this module is the hand-written SQL of the store's hot paths on that table and
+environment); the store's records are the hand-written SQL of its hot paths on that table and
 the tables of its read models, for each persistence eventsourcing offers here (SQLite, PostgreSQL,
 in memory):
 
