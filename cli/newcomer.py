@@ -366,7 +366,7 @@ def cmd_new(
         list[Path] | None,
         typer.Option(
             "--roster",
-            help="A roster file (.toml or .json, docs/rosters.md), once for each side: "
+            help="A roster file (.toml, .json, BattleScribe .ros/.rosz), once for each side: "
             "makes a setup for `bxb play` from them, with no actions.",
         ),
     ] = None,

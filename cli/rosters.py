@@ -1,6 +1,7 @@
 """``bxb roster``: an event's rosters, kept in the store per tournament (by player and name).
 
-``import`` reads a roster file (the project's TOML or JSON format, docs/rosters.md), ``list`` and ``export`` show and write them, ``edit`` records
+``import`` reads a roster file (the project's TOML or JSON format, docs/rosters.md, or a
+BattleScribe ``.ros``/``.rosz``), ``list`` and ``export`` show and write them, ``edit`` records
 what changed between rounds as edits (never retyped), ``history`` lists them. The register
 itself is ``replay.rosters.register``; this module only reads arguments and prints."""
 
@@ -29,6 +30,7 @@ Tournament = Annotated[
 ]
 Player = Annotated[str, typer.Option("--player", "-p", help="The player whose roster it is.")]
 Name = Annotated[str, typer.Option("--name", "-n", help="The roster's name.")]
+BATTLESCRIBE = (".ros", ".rosz")
 
 
 def _register() -> RosterRegister:
@@ -42,11 +44,22 @@ def _register() -> RosterRegister:
 
 def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Roster:
     """A roster from a file in the project's format (``ruleset``: the game system it must be
-    for; ``player``: whose it is, if not the file's player)."""
+    for; ``player``: whose it is, if not the file's player), or a BattleScribe roster
+    (``ruleset``: the game system its profiles are mapped onto): each selection it could not
+    map is printed on a line of its own, and kept in the roster's notes."""
     from blowbyblow.domain.roster import Roster
     from blowbyblow.replay.rosters.files import read_roster
 
     raw = read_input(path, "roster")
+    if path.name.lower().endswith(BATTLESCRIBE):
+        from blowbyblow.replay.rosters.battlescribe import import_battlescribe
+
+        if ruleset is None:
+            fail(f"{path}: a BattleScribe roster needs --ruleset (necromunda-2023 or wh40k-2e)")
+        imported = import_battlescribe(raw, str(path), ruleset, player or "")
+        for line in imported.unmapped:
+            typer.echo(f"not mapped: {line}", err=True)
+        return imported.roster
     roster = read_roster(raw, str(path))
     if ruleset is not None and roster.ruleset != ruleset:
         fail(f"{path}: the roster is for {roster.ruleset}, not --ruleset {ruleset}", code=1)
@@ -65,14 +78,21 @@ def _members(roster: Roster) -> str:
 
 @roster_app.command("import")
 def cmd_import(
-    file: Annotated[Path, typer.Argument(help="A roster: .toml or .json (docs/rosters.md).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A roster: .toml or .json (docs/rosters.md), or BattleScribe .ros/.rosz."
+        ),
+    ],
     tournament: Tournament,
     player: Annotated[
         str | None, typer.Option("--player", "-p", help="The player (default: the file's).")
     ] = None,
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", help="The game system the roster must be for."),
+        typer.Option(
+            "--ruleset", help="The game system (a BattleScribe roster is mapped onto it)."
+        ),
     ] = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Keep it as a new version of a roster kept already.")

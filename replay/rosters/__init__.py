@@ -1,5 +1,5 @@
 """Rosters kept for an event: reading and writing roster files (the project's own TOML and JSON
-format, docs/rosters.md) and the register
+format, docs/rosters.md), importing BattleScribe rosters (``.ros``, ``.rosz``), and the register
 of each tournament's rosters with their edits between rounds, kept in the store's database.
 
 It imports only the domain, the engine (the game systems' registry) and the store's settings;
