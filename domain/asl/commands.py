@@ -17,7 +17,8 @@ import msgspec
 
 from blowbyblow.domain.core import Command
 
-Weapon = Literal["cmg", "aamg", "rmg", "sn"]  # a vehicle's CC armament (A11.62, A11.622)
+# a vehicle's CC armament (A11.62, A11.622); "passengers": a CE halftrack's Passengers' FP (A11.62)
+Weapon = Literal["cmg", "aamg", "rmg", "sn", "passengers"]
 WEAPONS: tuple[Weapon, ...] = get_args(Weapon)
 
 
@@ -53,7 +54,8 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     one vehicle). ``leader`` names the directing leader (A11.141; default: the best eligible one).
     ``capture``: a Capture attempt (A20.22). ``hth``: Hand-to-Hand (red KN) where the ruling
     allows declaring it. ``atmm``: the unit making an ATMM check first (vs an AFV).
-    ``weapons``: for a vehicle, which of cmg/aamg/rmg/sn it uses (default: every usable MG)."""
+    ``weapons``: for a vehicle, which of cmg/aamg/rmg/sn/passengers it uses (default: every
+    usable MG)."""
 
     by: list[str]
     targets: list[str]

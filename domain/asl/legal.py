@@ -61,7 +61,7 @@ from blowbyblow.domain.asl.state import (
     vehicles_in,
 )
 from blowbyblow.domain.asl.streets import check_street_fighters
-from blowbyblow.domain.asl.vehicles import vehicle_fp
+from blowbyblow.domain.asl.vehicles import usable_fp
 from blowbyblow.domain.asl.withdrawal import destinations
 from blowbyblow.domain.core import Context, RuleViolation
 from blowbyblow.domain.system import CommandOption
@@ -441,7 +441,7 @@ def _check_vehicle_attack(chk: _Check, a: Attack, side: str, where: str) -> None
 
 def _check_vehicle_targets(chk: _Check, a: Attack, side: str, where: str) -> None:
     state, v = chk.state, chk.state.vehicles[a.by[0]]
-    if vehicle_fp(v, tuple(a.weapons)) <= 0:
+    if usable_fp(state, v, tuple(a.weapons)) <= 0:
         raise RuleViolation("A11.62", f"{where}: {v.id} has no usable CC FP")
     if not a.targets:
         raise RuleViolation("A11.12", f"{where}: no target")

@@ -46,8 +46,8 @@ def disrupted_staying(state: State, ctx: CCContext) -> list[str]:
 
 def melee_step(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
     """Locks the Known Infantry of both sides left in the Location, and those a vehicle holds;
-    Cavalry and the PRC of a Mobile vehicle are free of it (A11.71: "not required to remain in
-    Melee"; ruling passengers-inside)."""
+    Cavalry, cyclists, skiers and the PRC of a Mobile vehicle are free of it (A11.71: "not
+    required to remain in Melee"; ruling passengers-inside)."""
     location, turn = ctx.location, ctx.turn
     held: list[str] = []
     holding: list[str] = []
@@ -57,7 +57,7 @@ def melee_step(state: State, ctx: CCContext) -> Generator[Step, Any, State]:
         for u in units_in(state, location)
         if known(u)
         and not u.dummy
-        and not u.cavalry
+        and not (u.cavalry or u.cyclist or u.skier)
         and not (free_prc and prc_of_mobile(state, u.id))
     ]
     sides = {u.side for u in infantry}

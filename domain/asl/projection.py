@@ -509,6 +509,8 @@ def _unit_flags(state: State, u: UnitState, in_melee: bool) -> tuple[str, ...]:
         ("guarding prisoners", u.id in state.prisoners.values()),
         ("Disrupted", u.disrupted),
         ("Cavalry", u.cavalry),
+        ("cyclist", u.cyclist),
+        ("skier", u.skier),
         ("in pillbox", u.in_pillbox),
         *_arrival_marks(state, u.id),
         ("Reaction Fire made", u.id in state.fired),

@@ -67,7 +67,7 @@ class Blow:
     attackers: tuple[str, ...]
     targets: tuple[str, ...]
     src: State
-    vehicle_fp: int | None = None
+    vehicle_fp: Fraction | None = None
 
     @property
     def key(self) -> str:

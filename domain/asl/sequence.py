@@ -254,7 +254,7 @@ def _vs_personnel(
     if not d.by_vehicle:
         state = yield from lose_by_attacking(state, attackers, state.ambusher)
     state = yield from _designate(state, d, targets, run.mode)
-    fp = vehicle_fp(state.vehicles[attackers[0]], d.weapons) if d.by_vehicle else None
+    fp = vehicle_fp(state, state.vehicles[attackers[0]], d.weapons) if d.by_vehicle else None
     blow = Blow(d=d, attackers=attackers, targets=targets, src=state, vehicle_fp=fp)
     state, _ = yield from resolve_vs_personnel(state, run.ctx, blow)
     if d.by_prisoners:

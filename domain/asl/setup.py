@@ -70,6 +70,8 @@ class UnitSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     wounded: bool = False
     disrupted: bool = False  # broken and Disrupted: need not withdraw from Melee (A11.16)
     cavalry: bool = False  # +2 to its side's Ambush status dr (A11.4)
+    cyclist: bool = False  # mounted on cycles: not required to remain in Melee (A11.71)
+    skier: bool = False  # on skis: not required to remain in Melee (A11.71)
     in_pillbox: bool = False  # in a pillbox of its Location: +2 to the Ambush status dr (A11.4)
     stacked_on: str | None = None  # the MMC an SMC is stacked on (A11.14 pairing)
     street_fighting_from: str | None = None  # building Location it advanced from (A11.8)
@@ -99,6 +101,7 @@ class VehicleSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
         0  # sN Close Defense Weapon System Usage Number; 0 = none (A11.622)
     )
     bypass: bool = False  # stationary Bypass/VBM: Street Fighting from the obstacle (A11.8)
+    halftrack: bool = False  # CE, its Passengers' FP may join its CC attacks (A11.62)
     passengers: Ids = []
     riders: Ids = []  # may be attacked separately: +1 attacking, -1 defending (A11.611)
     # A11.52 "unarmed": None means not an AFV and no MG of any kind

@@ -8,6 +8,7 @@ Final DR < CCV eliminates it (a burning wreck if the DR is <= half the CCV, ruli
 from __future__ import annotations
 
 from collections.abc import Generator
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from blowbyblow.domain.asl.casualty import CCDr, casualty_reduce, random_selection
@@ -35,7 +36,7 @@ from blowbyblow.domain.asl.leadership import (
     leader_modifier,
 )
 from blowbyblow.domain.asl.rulings import BURN_DR, LEADER_CHOICE, PASSENGERS_INSIDE
-from blowbyblow.domain.asl.setup import base_ccv, is_smc
+from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_smc
 from blowbyblow.domain.asl.state import (
     State,
     UnitState,
@@ -45,7 +46,7 @@ from blowbyblow.domain.asl.state import (
     vehicles_in,
 )
 from blowbyblow.domain.asl.withdrawal import infiltration
-from blowbyblow.domain.core import Context, Modifier, Step, ask, emit, roll
+from blowbyblow.domain.core import Context, Modifier, RuleViolation, Step, ask, emit, roll
 
 Gen = Generator[Step, Any, State]
 
@@ -374,17 +375,45 @@ def take_paatc(state: State, check: PaatcOf) -> Generator[Step, Any, tuple[State
     return state, passed
 
 
-def vehicle_fp(v: VehicleState, weapons: tuple[Weapon, ...]) -> int:
-    """A11.62: CMG, AAMG (if CE) and RMG FP; never the BMG."""
+def vehicle_fp(state: State, v: VehicleState, weapons: tuple[Weapon, ...]) -> Fraction:
+    """A11.62: CMG, AAMG (if CE) and RMG FP; never the BMG; "CE Passengers in a halftrack" when
+    ``passengers`` is named."""
     chosen: tuple[Weapon, ...] = weapons or ("cmg", "aamg", "rmg")
-    fp = 0
+    fp = Fraction(0)
     if "cmg" in chosen:
         fp += v.cmg
     if "aamg" in chosen and v.ce:
         fp += v.aamg
     if "rmg" in chosen:
         fp += v.rmg
+    if "passengers" in chosen:
+        fp += passengers_fp(state, v)
     return fp
+
+
+def usable_fp(state: State, v: VehicleState, weapons: tuple[Weapon, ...]) -> Fraction:
+    """The FP of a vehicle's CC attack (A11.62), refusing Passengers' FP named for a vehicle
+    that is not a CE halftrack with Passengers able to attack."""
+    if "passengers" in weapons and passengers_fp(state, v) <= 0:
+        raise RuleViolation(
+            "A11.62", f"{v.id}: only the Passengers of a CE halftrack who may attack add FP"
+        )
+    return vehicle_fp(state, v, weapons)
+
+
+def passengers_fp(state: State, v: VehicleState) -> Fraction:
+    """A11.62: "An AFV may combine any CMG, RMG, halftrack Passenger's FP, and AAMG FP": the FP
+    of a CE halftrack's Passengers that may attack (not broken, A11.16), halved for a pinned one
+    ("halved ... by Pinned units")."""
+    if not (v.halftrack and v.ce):
+        return Fraction(0)
+    total = Fraction(0)
+    for pid in v.passengers:
+        u = state.units.get(pid)
+        if u is None or u.status != "active" or u.broken:
+            continue
+        total += Fraction(cc_fp(u), 2 if u.pinned else 1)
+    return total
 
 
 def close_defense(state: State, d: Designation, ctx: CCContext) -> Gen:

@@ -41,6 +41,7 @@ from blowbyblow.domain.gangfight.melee import (
     take_wounds,
 )
 from blowbyblow.domain.gangfight.rulings import (
+    AREA_POINT_BLANK,
     RANGED_RANGE,
     SHOOTER_THREAT_RANGE,
     SHOOTING_INTO_COMBAT,
@@ -277,6 +278,8 @@ def marksmanship_pool(
     DEF (Prone: 2) and its cover."""
     mrk = fighter(state, shot.shooter).profile.mrk
     range_mods = range_modifiers(shot.distance, shot.weapon.range or 0)
+    if shot.weapon.area is not None and ctx.ruling(AREA_POINT_BLANK) == "not-applied":
+        range_mods = ()  # the Area of Effect roll to hit without Ranged steps 4-5 (ruling)
     base, mods = defence(state, ctx, shot.target, defence_modifiers(cover))
     return Pool(
         base=mrk,

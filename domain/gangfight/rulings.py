@@ -352,6 +352,26 @@ CHARGE_ACTION = Ruling(
     before="standard",
 )
 
+AREA_POINT_BLANK = Ruling(
+    name="area-point-blank",
+    default="applies",
+    choices=("applies", "not-applied"),
+    summary=(
+        "Whether an Area of Effect attack's roll to hit gets Ranged step 4's +1 die for Point "
+        "Blank Range. applies: it is 'a special sort of ranged attack' and its target 'must be "
+        "in range of your attack', so the die always applies (version 1.1). not-applied: the "
+        "Area of Effect paragraphs give their own roll ('rolls to hit with their ability or "
+        "weapon') and no range bands: no Point Blank die."
+    ),
+    rule="GF Area of Effect",
+    note=(
+        "The Area of Effect paragraphs neither apply nor exclude Ranged steps 4 and 5; with the "
+        "target always in range, step 4 would always add a die. applies is how 1.1 read it."
+    ),
+    since="1.2",
+    before="applies",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     INCAPACITATION,
     VOLUNTARY_DROP,
@@ -373,4 +393,5 @@ RULINGS: tuple[Ruling, ...] = (
     DODGE_TN,
     DODGE_REDUCES,
     CHARGE_ACTION,
+    AREA_POINT_BLANK,
 )

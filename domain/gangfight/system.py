@@ -24,7 +24,8 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     game="gangfight",
     # 1.1: ranged combat, Area of Effect, cover, Charge!, Reload, movement in Slam!/Trample and
     # Finesse Attacks, half inches; its new rulings give 1.0's rules with their ``before``.
-    version="1.1",
+    # 1.2: the ruling area-point-blank, whose ``before`` is 1.1's reading.
+    version="1.2",
     title=(
         "Gangfight: Combat (melee, ranged, Area of Effect, cover, special attacks, Slam!/Trample, "
         "Charge!, falling)"
@@ -46,5 +47,5 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     validate_setup=validate_setup,
     odds=ODDS,
     roster=ROSTER,
-    reads_versions=("1.0",),
+    reads_versions=("1.0", "1.1"),
 )

@@ -363,3 +363,94 @@ def test_a_disrupted_unit_that_withdraws_does_not_fail_to_rout() -> None:
     p = run(disrupted_in_melee(), [cc], [], rulings={"disrupted-in-melee": "failure-to-rout"})
     assert not of(p, ev.FailureToRout)
     assert p.state.units["r227"].location == "I3"
+
+
+# --- A11.71: cyclists and skiers --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mounted", ["cyclist", "skier"])
+def test_cyclists_and_skiers_are_not_held_in_melee(mounted: str) -> None:
+    """A11.71: "Cavalry, cyclists, skiers, Mobile vehicles and their PRC who survive their
+    initial round of CC are not required to remain in Melee." Both attacks miss: only the two
+    squads would be locked, and the Russian one is mounted."""
+    s = setup(
+        [
+            squad("g1", "German", "A1", "4-6-7"),
+            squad("r1", "Russian", "A1", "4-4-7", **{mounted: True}),
+        ],
+        [loc("A1", "open")],
+    )
+    cc = CloseCombat(
+        turn=1,
+        attacker="German",
+        location="A1",
+        attacks=[Attack(by=["g1"], targets=["r1"]), Attack(by=["r1"], targets=["g1"])],
+    )
+    p = run(s, [cc], [6, 6, 6, 6])
+    assert "A1" not in p.state.melee and not of(p, ev.MeleeLocked)
+    on_foot = msgspec.structs.replace(s, units=[s.units[0], squad("r1", "Russian", "A1", "4-4-7")])
+    assert "A1" in run(on_foot, [cc], [6, 6, 6, 6]).state.melee
+
+
+# --- A11.62: a CE halftrack's Passengers ----------------------------------------------------------
+
+
+def halftrack(*, ce: bool = True, is_halftrack: bool = True, pinned: bool = False) -> Setup:
+    return setup(
+        [
+            squad("g467", "German", "A1", "4-6-7", pinned=pinned),
+            squad("r447", "Russian", "A1", "4-4-7"),
+        ],
+        [loc("A1", "open")],
+        vehicles=[
+            VehicleSetup(
+                id="sdkfz",
+                side="German",
+                location="A1",
+                name="SdKfz 251/1",
+                armored=True,
+                open_topped=True,
+                halftrack=is_halftrack,
+                ce=ce,
+                cmg=2,
+                passengers=["g467"],
+            )
+        ],
+    )
+
+
+def ht_attack(*weapons: Any) -> CloseCombat:
+    return CloseCombat(
+        turn=1,
+        attacker="German",
+        location="A1",
+        attacks=[Attack(by=["sdkfz"], targets=["r447"], weapons=list(weapons))],
+    )
+
+
+def test_a_ce_halftracks_passengers_add_their_fp() -> None:
+    """A11.62: "The only other ways an AFV may attack in CC are with a RMG factor, Riders, CE
+    Passengers in a halftrack, or a Close Defense Weapon system. An AFV may combine any CMG, RMG,
+    halftrack Passenger's FP, and AAMG FP into one or more combined CC attacks ... All such FP is
+    used to form Odds ratios vs the defender's CCV": CMG 2 + the 4-6-7's 4 = 6 vs CCV 5, 1-1;
+    the CMG alone is 2 vs 5, 1-4; pinned, the Passengers' FP is halved (2 + 2 = 4 vs 5, 1-2)."""
+    both = run(halftrack(), [ht_attack("cmg", "passengers")], [6, 6])
+    odds = one(both, ev.OddsCalculated)
+    assert (odds.attack_fp, odds.defense_fp, odds.column) == ("6", "5", "1-1")
+    alone = one(run(halftrack(), [ht_attack()], [6, 6]), ev.OddsCalculated)
+    assert (alone.attack_fp, alone.column) == ("2", "1-4")
+    pinned = one(
+        run(halftrack(pinned=True), [ht_attack("cmg", "passengers")], [6, 6]), ev.OddsCalculated
+    )
+    assert (pinned.attack_fp, pinned.column) == ("4", "1-2")
+
+
+@pytest.mark.parametrize(
+    "s", [halftrack(ce=False), halftrack(is_halftrack=False)], ids=["bu", "not-a-halftrack"]
+)
+def test_passengers_fp_only_of_a_ce_halftrack(s: Setup) -> None:
+    """A11.62: "CE Passengers in a halftrack": BU, or in another vehicle, they add nothing;
+    naming them is refused, nothing written."""
+    assert "A11.62: sdkfz: only the Passengers of a CE halftrack" in refused(
+        s, [ht_attack("cmg", "passengers")]
+    )

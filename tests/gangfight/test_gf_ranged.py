@@ -443,3 +443,25 @@ def test_a_model_caught_gets_its_cover_for_armour() -> None:
     assert pools == {"knight-a": 3, "knight-b": 5}
     # the 0.5" model is under a 1" line (half a inch either side)
     assert one(played, AreaCovered).caught == ("knight-a", "knight-b")
+
+
+@pytest.mark.parametrize(("ruling", "dice"), [("applies", 5), ("not-applied", 4)])
+def test_the_point_blank_die_of_an_area_of_effect_attack_is_a_ruling(
+    ruling: str, dice: int
+) -> None:
+    """Area of Effect: "a special sort of ranged attack ... This target must be in range of your
+    attack"; Ranged step 4: "If your target is within Short Range (ie. the weapons range or
+    less), you can add +1 die to your Marksmanship for being within Point Blank Range." With
+    area-point-blank=applies (1.1's reading) the dragon's MRK 4 rolls 5 dice at 8"; with
+    not-applied, the Area of Effect roll "to hit with their ability or weapon" is its MRK 4."""
+    played = run(
+        setup(DRAGON, KNIGHT_A, gaps=(("dragon", "knight-a", 8),)),
+        [AreaAttack(attacker="dragon", target="knight-a")],
+        dice=[1] * 12,
+        rulings={"area-point-blank": ruling},
+    )
+    roll = one(played, MarksmanshipRolled)
+    assert roll.test.pool == dice
+    assert ("Point Blank Range" in [m.cause for m in roll.test.pool_modifiers]) is (
+        ruling == "applies"
+    )

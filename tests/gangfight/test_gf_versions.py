@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from blowbyblow.domain.core import BattleStarted
 from blowbyblow.domain.gangfight.rulings import RULINGS
 from blowbyblow.domain.gangfight.system import GAME_SYSTEM
+from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.evidence.export import read_export
 
 # Exports recorded by version 1.0 of this system: the example scenario as it stood (a Trample, a
@@ -23,7 +25,7 @@ def test_battles_of_1_0_are_read_with_the_rules_of_1_0() -> None:
     """Every ruling added since 1.0 says so, and its value for a 1.0 battle is one of its
     choices; a 1.0 battle's rulings are completed with them."""
     old = {r.name: r.default for r in RULINGS if not r.since}
-    added = [r for r in RULINGS if r.since]
+    added = [r for r in RULINGS if r.since == "1.1"]
     assert {r.name for r in added} == {
         "spare-weapons",
         "ranged-range",
@@ -33,11 +35,29 @@ def test_battles_of_1_0_are_read_with_the_rules_of_1_0() -> None:
         "dodge-reduces",
         "charge-action",
     }
-    assert (GAME_SYSTEM.version, GAME_SYSTEM.reads_versions) == ("1.1", ("1.0",))
+    assert (GAME_SYSTEM.version, GAME_SYSTEM.reads_versions) == ("1.2", ("1.0", "1.1"))
     in_force = GAME_SYSTEM.rulings_in_force("1.0", old)
     for r in added:
         assert r.since == "1.1" and in_force[r.name] == r.before
     assert in_force["spare-weapons"] == "allowed"  # 1.0 let a spare weapon be carried
+    assert in_force["area-point-blank"] == "applies"
+
+
+def test_a_record_of_1_1_verifies_under_1_2_and_the_other_reading_changes_it() -> None:
+    """An Area of Effect attack recorded by 1.1 (``make_1_1_records.py`` in tests/asl/fixtures):
+    the ruling area-point-blank, added in 1.2, takes 1.1's reading for it, so it re-adjudicates
+    byte for byte; a what-if without the Point Blank die goes otherwise."""
+    data = Path(__file__).resolve().parent / "fixtures/gangfight-1.1-area-point-blank.jsonl"
+    read = read_export(data.read_bytes())
+    assert read.report.ok, read.report.problem and read.report.problem.describe()
+    started = read.events[0].event
+    assert isinstance(started, BattleStarted)
+    assert started.ruleset_version == "1.1" and "area-point-blank" not in started.rulings
+    assert [r.name for r in RULINGS if r.since == "1.2"] == ["area-point-blank"]
+    assert GAME_SYSTEM.rulings_in_force("1.1", started.rulings)["area-point-blank"] == "applies"
+    assert what_if(read.events, {"area-point-blank": "applies"}).divergence is None
+    changed = what_if(read.events, {"area-point-blank": "not-applied"})
+    assert changed.divergence is not None or changed.stopped
 
 
 def test_there_are_records_of_1_0() -> None:
