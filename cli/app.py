@@ -505,7 +505,7 @@ def say_lines(text: str) -> None:
 LOG_INDENT = 7  # "  123!!": the position, then the first-bad mark or two spaces
 
 
-def print_log(events: list[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
+def print_log(events: Sequence[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
     from blowbyblow.replay.engine.narrate import narrate
 
     if not events:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -160,7 +161,7 @@ def _ask_contributions(fair: FairBattle) -> dict[str, str]:
     return asked
 
 
-def _print_fair_start(events: list[LoggedEvent]) -> None:
+def _print_fair_start(events: Sequence[LoggedEvent]) -> None:
     first = events[0].event
     assert isinstance(first, BattleStarted)
     escrow = next(e.event for e in events if isinstance(e.event, SeedEscrowed))
@@ -237,8 +238,8 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     with --fair, the battle's start (commitment, escrow, contributions) is written first and
     stays, whatever its actions do. Prints the signed receipt of the last position (with a
     key): `bxb verify --receipt FILE` checks the log still holds it."""
-    from blowbyblow.cli.play import table_key
-    from blowbyblow.replay.battles.service import record
+    from blowbyblow.cli.terminal import table_key
+    from blowbyblow.replay.battles.battle import Battle
     from blowbyblow.replay.engine.dice import InteractiveChoices, ScriptedChoices, SeededDice
     from blowbyblow.replay.engine.script import ActionRefused, ActionUnanswered, UnusedInput
     from blowbyblow.replay.evidence.fairness import FairnessError, StartedAndKept
@@ -259,10 +260,11 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
             fail("--judge-key and --contribution go with --fair")
         store = open_store(create=True)
         choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
+        door = Battle(store)
         if fair:
-            rec = record(store, sc, choices=choices, fair=_fair_terms(judge_key, contribution))
+            rec = door.start(sc, choices=choices, fair=_fair_terms(judge_key, contribution))
         else:
-            rec = record(store, sc, dice=source, choices=choices)
+            rec = door.start(sc, dice=source, choices=choices)
     except StartedAndKept as e:
         fail(str(e), code=1)
     except FairnessError as e:  # before anything is written: the contributions given
@@ -277,12 +279,12 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         fail(f"{scenario}: {e}{hint}")
     except BlowByBlowError as e:
         fail(str(e))
-    receipt = sign_receipt(signing, rec.battle, rec.events[-1]) if signing else None
+    receipt = sign_receipt(signing, rec.id, rec.events[-1]) if signing else None
     if as_json:
         row: dict[str, Any] = {
-            "battle": str(rec.battle),
+            "battle": str(rec.id),
             "label": sc.label,
-            "ruleset": rec.ruleset.id,
+            "ruleset": rec.system.id,
             "events": len(rec.events),
             "store": store_name(),
             "receipt": to_builtins(receipt),
@@ -294,7 +296,7 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     if fair:
         _print_fair_start(rec.events)
     typer.echo(
-        f"recorded battle {rec.battle} ({sc.label!r}, {len(rec.events)} events) in {store_name()}"
+        f"recorded battle {rec.id} ({sc.label!r}, {len(rec.events)} events) in {store_name()}"
     )
     if receipt is None:
         typer.echo(
@@ -321,7 +323,8 @@ def cmd_demo(
     ] = "necromunda-2023",
 ) -> None:
     """Record a demo combat on the store, print it blow by blow, and verify it."""
-    from blowbyblow.replay.battles.service import AlreadyRecorded, record
+    from blowbyblow.replay.battles.battle import Battle
+    from blowbyblow.replay.battles.record import AlreadyRecorded
     from blowbyblow.replay.evidence.verify import verify_battle
 
     try:
@@ -331,7 +334,7 @@ def cmd_demo(
         base = scenario.label
         for attempt in range(1, 1000):
             try:
-                rec = record(store, scenario)
+                rec = Battle(store).start(scenario)
                 break
             except AlreadyRecorded:
                 scenario = msgspec.structs.replace(scenario, label=f"{base} #{attempt + 1}")
@@ -340,9 +343,9 @@ def cmd_demo(
     except BlowByBlowError as e:
         fail(str(e))
     print_log(rec.events)
-    report = verify_battle(store, rec.battle)
+    report = verify_battle(store, rec.id)
     typer.echo("")
-    say(f"battle {rec.battle} ({scenario.label!r}) recorded in {store_name()}")
+    say(f"battle {rec.id} ({scenario.label!r}) recorded in {store_name()}")
     say(_verdict(report))
     say("next: `bxb log`, `bxb at POSITION`, `bxb verify`, `bxb battles`")
     if not report.ok:

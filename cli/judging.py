@@ -30,16 +30,12 @@ from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import standing
-from blowbyblow.replay.battles.service import (
-    save_events,
-    seal_battle,
-    void_command,
-)
+from blowbyblow.replay.battles.battle import Battle
 from blowbyblow.replay.battles.whatif import first_divergence, parse_rulings, what_if
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.registry import get_game_system
-from blowbyblow.replay.evidence.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.evidence.export import ExportError, export_battle, read_export
 from blowbyblow.replay.evidence.fairness import start_length
 from blowbyblow.replay.evidence.seals import (
     default_key_dir,
@@ -189,7 +185,7 @@ def cmd_seal(
     store = open_store()
     bid = _battle(store, battle)
     try:
-        logged = seal_battle(store, bid, load_private_key(key or default_key_dir() / "judge.key"))
+        logged = Battle(store).seal(bid, load_private_key(key or default_key_dir() / "judge.key"))
     except BlowByBlowError as e:
         fail(str(e))
     ev = logged.event
@@ -237,7 +233,7 @@ def cmd_import(
     text = read_input(file, "exported file")
     store = open_store(create=True)
     try:
-        read = import_battle(store, text, trusted)
+        read = Battle(store).import_(text, trusted)
     except (ExportError, BlowByBlowError) as e:
         fail(str(e), code=1)
     typer.echo(
@@ -311,10 +307,10 @@ def cmd_whatif(
         if wi.stopped:
             fail("not saved: the re-run did not complete")
         try:
-            rec = save_events(store, wi.ruleset, wi.alternative)
+            saved = Battle(store).save(wi)
         except BlowByBlowError as e:
             fail(str(e))
-        typer.echo(f"saved as battle {rec.battle}")  # a what-if of the battle named above
+        typer.echo(f"saved as battle {saved}")  # a what-if of the battle named above
 
 
 @app.command("diff")
@@ -420,7 +416,7 @@ def cmd_void(
     store = open_store()
     bid = _battle(store, battle)
     try:
-        logged = void_command(store, bid, command=command, by=by or who_am_i(), reason=reason)
+        logged = Battle(store).void(bid, command, by=by or who_am_i(), reason=reason)
     except BlowByBlowError as e:
         fail(str(e), code=1)
     typer.echo(f"battle {bid}, position {logged.position}: {narrate_plain(logged)}")

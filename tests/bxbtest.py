@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from blowbyblow.replay.battles.service import Recorded, record
+from blowbyblow.replay.battles.record import Recorded, record
 from blowbyblow.replay.engine.registry import game_systems
 from blowbyblow.replay.store.log import BattleStore
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from litestar import Request
 
-from blowbyblow.web.service import ApiError
+from blowbyblow.web.errors import ApiError
 from blowbyblow.web.tournament import Principal, TableBattle, TournamentStore
 
 COOKIE = "bxb_token"

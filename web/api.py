@@ -20,9 +20,12 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 from litestar.response import ServerSentEvent
 
+from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.odds.explore import Odds
-from blowbyblow.replay.store.log import BattleStore
+from blowbyblow.replay.store.log import BattleStore, StoreError
 from blowbyblow.web.access import Access, Reading, describe
+from blowbyblow.web.catalog import rulesets
+from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.live import Hub, Note
 from blowbyblow.web.schemas import (
     BattleSummary,
@@ -48,7 +51,7 @@ from blowbyblow.web.schemas import (
     WhatIfRequest,
     WhatIfResult,
 )
-from blowbyblow.web.service import ApiError, Service, rulesets
+from blowbyblow.web.service import Service
 from blowbyblow.web.tournament import TournamentError, TournamentStore
 
 T = TypeVar("T")
@@ -125,9 +128,14 @@ def error_response(error: ErrorBody) -> Response[ErrorBody]:
     return Response(error, status_code=error.status)
 
 
-def api_error(request: AnyRequest, exc: ApiError) -> Response[ErrorBody]:
+def refused(request: AnyRequest, exc: Exception) -> Response[ErrorBody]:
+    """Every refusal (the door's, the server's own, a store that cannot be reached) as one
+    ``ErrorBody``: the mapping to a status is ``web/errors.py``'s."""
+    error = api_error(exc)
+    if error is None:
+        raise exc
     return error_response(
-        ErrorBody(status=exc.status, field=exc.field, rule=exc.rule, message=exc.message)
+        ErrorBody(status=error.status, field=error.field, rule=error.rule, message=error.message)
     )
 
 
@@ -172,7 +180,9 @@ def http_error(request: AnyRequest, exc: HTTPException) -> Response[ErrorBody]:
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {
-    ApiError: api_error,
+    ApiError: refused,
+    Refused: refused,
+    StoreError: refused,
     TournamentError: tournament_error,
     ValidationException: validation_error,
     HTTPException: http_error,
@@ -188,6 +198,7 @@ REFUSALS = {
         (404, "no such battle, tournament, table or round"),
         (409, "the battle has moved on, is sealed, or cannot be read"),
         (422, "the rules, the game's schemas or the dice refuse it"),
+        (503, "the store is not reachable; nothing was written, try again"),
     )
 }
 

@@ -13,11 +13,13 @@ from litestar import Request, Response, get
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
+from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.engine.registry import game_systems
+from blowbyblow.replay.store.log import StoreError
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
+from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.schemas import EventRow
-from blowbyblow.web.service import ApiError
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -39,7 +41,14 @@ def _page(request: AnyRequest, name: str, **context: Any) -> Template:
     return Template(template_name=name, context={"who": _who(access), "json": _json, **context})
 
 
-def _refused(request: AnyRequest, error: ApiError) -> Template:
+# What a page says as a refusal (the same mapping as the API's: web/errors.py).
+REFUSALS = (ApiError, Refused, StoreError)
+
+
+def _refused(request: AnyRequest, exc: Exception) -> Template:
+    error = api_error(exc)
+    if error is None:
+        raise exc
     return Template(
         template_name="refused.html",
         context={"who": _who(server(request).access(request)), "error": error},
@@ -64,7 +73,7 @@ async def index(request: AnyRequest) -> Template:
     srv = server(request)
     try:
         srv.access(request).read()
-    except ApiError as e:
+    except REFUSALS as e:
         return _refused(request, e)
 
     def run() -> tuple[Any, Any]:
@@ -109,7 +118,7 @@ async def dashboard(request: AnyRequest, slug: FromPath[str]) -> Template:
     try:
         srv.access(request).read()
         board = await work(srv.service.dashboard, slug)
-    except ApiError as e:
+    except REFUSALS as e:
         return _refused(request, e)
     return _page(request, "dashboard.html", board=board)
 
@@ -141,7 +150,7 @@ async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
     try:
         srv.access(request).read()
         data = await work(run)
-    except ApiError as e:
+    except REFUSALS as e:
         return _refused(request, e)
     return _page(request, "table.html", **data)
 
@@ -172,7 +181,7 @@ async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Tem
     try:
         srv.access(request).read()
         data = await work(run)
-    except ApiError as e:
+    except REFUSALS as e:
         return _refused(request, e)
     return _page(request, "viewer.html", **data)
 
@@ -200,7 +209,7 @@ async def state_fragment(
         state = await work(
             srv.service.state_at, await work(srv.service.battle_id, battle), position
         )
-    except ApiError as e:
+    except REFUSALS as e:
         return _refused(request, e)
     return _page(request, "_state.html", state=state)
 
@@ -214,7 +223,7 @@ async def rows_fragment(
     try:
         srv.access(request).read()
         rows = await work(srv.service.log, await work(srv.service.battle_id, battle), after)
-    except ApiError as e:
+    except REFUSALS as e:
         return _refused(request, e)
     return _page(request, "_rows.html", log=rows)
 

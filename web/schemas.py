@@ -11,6 +11,7 @@ from typing import Any, Literal
 import msgspec
 
 from blowbyblow.domain.system import CommandOption, StateView
+from blowbyblow.replay.battles.inputs import Need
 from blowbyblow.replay.evidence.receipts import Receipt
 
 Status = Literal["waiting", "playing", "finished", "sealed", "verify failed"]
@@ -150,19 +151,6 @@ class BattleSummary(msgspec.Struct, kw_only=True):
     last_command: int = 0  # the last command that stands (the one a void names); 0: none
     voided: int = 0  # commands voided
     fair: FairInfo | None = None  # a fair battle's commitment and contributions
-
-
-class Need(msgspec.Struct, kw_only=True):
-    """What the rules ask for next, before the command can be adjudicated to its end."""
-
-    kind: Literal["dice", "choice"]
-    key: str
-    prompt: str
-    n: int = 0
-    sides: int = 0
-    options: list[str] = []
-    default: str = ""
-    dice_used: int = 0  # dice of earlier rolls already taken from those given
 
 
 class PlayResult(msgspec.Struct, kw_only=True):

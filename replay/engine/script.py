@@ -1,5 +1,5 @@
 """Playing a scenario in memory: the battle's first event, then each command through the driver.
-The recording service (``replay.battles.service``) does the same and appends to a store; tests and
+The recording service (``replay.battles.record``) does the same and appends to a store; tests and
 property checks use this directly."""
 
 from __future__ import annotations

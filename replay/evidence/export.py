@@ -327,18 +327,3 @@ def _check_header_against_battle(header: _Header, events: list[LoggedEvent]) -> 
     last_is_seal = isinstance(events[-1].event, BattleSealed)
     if (seal is not None) != last_is_seal or (last_is_seal and encode(seal) != events[-1].data):
         raise _fail(len(events), "the header's seal does not match the battle's last event")
-
-
-def import_battle(
-    store: BattleStore, text: bytes | str, trusted_keys: frozenset[str] | None = None
-) -> ReadExport:
-    """Verify everything, then write the battle in one transaction; refuse (writing nothing)
-    a file that fails, or a battle the store already holds."""
-    read = read_export(text, trusted_keys)
-    if not read.report.ok:
-        assert read.report.problem is not None
-        raise ExportError(f"refused: {read.report.problem.describe()}")
-    if store.version(read.battle):
-        raise ExportError(f"refused: the store already holds battle {read.battle}")
-    store.import_events(read.battle, read.events)
-    return read

@@ -1,5 +1,5 @@
 """Finding a battle the way a user names it: by id, unique id prefix or label, or the most recent
-one. Apart from ``replay/battles/service.py`` (which adjudicates and writes), so the commands that only
+one. Apart from ``replay/battles/record.py`` (which adjudicates and writes), so the commands that only
 read a battle (``bxb at``, ``bxb log``) do not import the rules' machinery to find it."""
 
 from __future__ import annotations

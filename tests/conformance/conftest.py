@@ -28,7 +28,7 @@ from conformance_helpers import (  # noqa: E402 - the helpers' folder is on sys.
 )
 
 from blowbyblow.domain.system import AnyGameSystem  # noqa: E402
-from blowbyblow.replay.battles.service import record  # noqa: E402
+from blowbyblow.replay.battles.record import record  # noqa: E402
 from blowbyblow.replay.engine.registry import forget_registrations, get_game_system  # noqa: E402
 from blowbyblow.replay.store.log import BattleStore  # noqa: E402
 

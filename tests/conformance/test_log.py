@@ -13,9 +13,10 @@ from typing import Any
 from conformance_helpers import Demo, fold, other_face, tamper_stored_event
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled
+from blowbyblow.replay.battles.record import import_battle
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.script import play
-from blowbyblow.replay.evidence.export import export_battle, import_battle, read_export
+from blowbyblow.replay.evidence.export import export_battle, read_export
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from conformance_helpers import Demo
 
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.battles.service import save_events
+from blowbyblow.replay.battles.record import save_events
 from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.evidence.verify import verify_battle

@@ -24,7 +24,7 @@ from psycopg import sql
 
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.domain.judging import BattleSealed, SeedEscrowed
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.dice import fair_dice_seed
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.fairness import FairTerms

@@ -22,7 +22,7 @@ from blowbyblow.domain.core import BattleStarted, CommandIssued, Event
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import commands_standing, fold_battle, voided_commands
 from blowbyblow.projections.snapshots import EVERY, Snapshot, usable
-from blowbyblow.replay.battles.service import record, seal_battle, void_command
+from blowbyblow.replay.battles.record import record, seal_battle, void_command
 from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.engine.registry import get_game_system

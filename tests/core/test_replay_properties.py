@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.projections.battle import fold_battle
-from blowbyblow.replay.battles.service import Recorded, record
+from blowbyblow.replay.battles.record import Recorded, record
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.store.log import BattleStore

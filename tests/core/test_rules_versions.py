@@ -11,7 +11,7 @@ import pytest
 
 from blowbyblow.domain.core import Ruling, RulingError
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence import verify as verify_module
 from blowbyblow.replay.evidence.verify import verify_battle

@@ -3,7 +3,7 @@ run (docs/architecture.md, Packages): no command that logs nothing imports struc
 when a line is logged, replay/engine/logs.py); none imports pydantic (typer 0.29+ builds a pydantic
 adapter for every parameter); none but ``bxb play`` at a terminal imports prompt_toolkit; and
 ``bxb at`` imports neither Rich's console, cryptography nor the machinery that adjudicates and
-records (replay/battles/service.py).
+records (replay/battles/record.py).
 
 structlog being imported late, the logging options must still hold in a fresh process: each is
 run here as its own ``bxb`` process (in the test process structlog is imported already)."""
@@ -26,7 +26,7 @@ WATCHED = (
     "cryptography",
     "rich.console",
     "prompt_toolkit",
-    "blowbyblow.replay.battles.service",
+    "blowbyblow.replay.battles.record",
     "blowbyblow.replay.engine.driver",
 )
 
@@ -36,7 +36,7 @@ def _loaded(db: Path, *args: str) -> set[str]:
     return set(WATCHED) & modules_imported(db, *args)
 
 
-SERVICE, DRIVER = "blowbyblow.replay.battles.service", "blowbyblow.replay.engine.driver"
+SERVICE, DRIVER = "blowbyblow.replay.battles.record", "blowbyblow.replay.engine.driver"
 
 
 def test_each_command_imports_what_it_uses_and_no_more(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.scenario import load_scenario
 from blowbyblow.replay.store.log import BattleStore
 

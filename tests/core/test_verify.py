@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from blowbyblow.domain.core import BlowByBlowError, DiceRolled, RuleEvent
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.codec import codec_for, to_builtins
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.verify import verify_battle, verify_events

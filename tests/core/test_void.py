@@ -16,9 +16,10 @@ from typer.testing import CliRunner
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled, Event
 from blowbyblow.projections.battle import fold_battle, standing, voided_commands
-from blowbyblow.replay.battles.service import (
-    BattleSession,
+from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.battles.record import (
     VoidRefused,
+    import_battle,
     record,
     seal_battle,
     void_command,
@@ -27,7 +28,7 @@ from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import RecordedChoices, RecordedDice, SeededDice, recorded_inputs
 from blowbyblow.replay.engine.registry import get_game_system
-from blowbyblow.replay.evidence.export import export_battle, import_battle
+from blowbyblow.replay.evidence.export import export_battle
 from blowbyblow.replay.evidence.seals import new_keys
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore, StaleVersion
@@ -59,8 +60,8 @@ def replay_last_voided(store: BattleStore, battle: UUID) -> None:
     first = part[0]
     assert isinstance(first, CommandIssued)
     dice, choices = recorded_inputs(part)
-    BattleSession(store, battle).play(
-        first.command, dice=RecordedDice(dice), choices=RecordedChoices(choices)
+    Battle(store).play(
+        battle, first.command, dice=RecordedDice(dice), choices=RecordedChoices(choices)
     )
 
 
@@ -80,8 +81,9 @@ def test_a_voided_command_is_not_played_and_can_be_played_again(
     after = plain(store, rec.battle)
     assert len(after) == len(events) + 1, "nothing deleted, one event added"
     assert encode(fold_battle(system, after)) == encode(fold_battle(system, before_last))
-    session = BattleSession(store, rec.battle)
-    assert session.commands == last.index - 1, "the next command takes the voided one's number"
+    assert Battle(store).read(rec.battle).commands == last.index - 1, (
+        "the next command takes the voided one's number"
+    )
 
     replay_last_voided(store, rec.battle)
     again = plain(store, rec.battle)
@@ -103,9 +105,7 @@ def test_voiding_a_seeded_command_is_no_reroll(tmp_path: Path) -> None:
     last = issued(events)[-1]
     void_command(store, rec.battle, command=last.index, by="p1", reason="misapplied")
     seed = rec.events[0].event.dice.seed  # type: ignore[attr-defined]
-    BattleSession(store, rec.battle).play(
-        last.command, dice=SeededDice(seed), choices=RecordedChoices({})
-    )
+    Battle(store).play(rec.battle, last.command, dice=SeededDice(seed), choices=RecordedChoices({}))
     dice = [e for e in plain(store, rec.battle) if isinstance(e, DiceRolled)]
     first_time = [(e.key, e.values) for e in dice if e.key.startswith(f"c{last.index}/")]
     half = len(first_time) // 2
@@ -129,7 +129,7 @@ def test_only_the_last_standing_command_may_be_voided_and_nothing_is_written_oth
     assert store.version(rec.battle) == version
     for n in (7, 6, 5):  # newest first: each is the last standing in its turn
         void_command(store, rec.battle, command=n, by="judge", reason=f"undo {n}")
-    assert BattleSession(store, rec.battle).commands == 4
+    assert Battle(store).read(rec.battle).commands == 4
     with pytest.raises(VoidRefused, match="no command 5"):
         void_command(store, rec.battle, command=5, by="judge", reason="again")
     assert verify_battle(store, rec.battle).ok
@@ -139,11 +139,10 @@ def test_a_sealed_battle_cannot_be_voided_and_a_stale_session_cannot_void(tmp_pa
     store = BattleStore(tmp_path / "b.sqlite")
     rec = record_demo(store, "asl")
     last = sum(isinstance(e.event, CommandIssued) for e in rec.events)
-    stale = BattleSession(store, rec.battle)
-    fresh = BattleSession(store, rec.battle)
-    fresh.void(last, by="a", reason="typo")
+    stale = Battle(store).read(rec.battle)
+    Battle(store).void(rec.battle, last, by="a", reason="typo")
     with pytest.raises(StaleVersion):
-        stale.void(last, by="b", reason="typo too")
+        Battle(store).void(rec.battle, last, by="b", reason="typo too", version=stale.version)
     replay_last_voided(store, rec.battle)
     private = new_keys(tmp_path / "keys").private
     from blowbyblow.replay.evidence.seals import load_private_key

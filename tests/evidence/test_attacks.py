@@ -16,7 +16,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued
-from blowbyblow.replay.battles.service import Recorded, seal_battle
+from blowbyblow.replay.battles.record import Recorded, seal_battle
 from blowbyblow.replay.evidence.merkle import (
     MerkleError,
     TreeHead,

@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceRolled, Event
-from blowbyblow.replay.battles.service import Recorded, record, seal_battle
+from blowbyblow.replay.battles.record import Recorded, import_battle, record, seal_battle
 from blowbyblow.replay.engine.dice import RecordedChoices, recorded_inputs
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.script import adjudicate_all
-from blowbyblow.replay.evidence.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.evidence.export import ExportError, export_battle, read_export
 from blowbyblow.replay.evidence.fairness import FairTerms
 from blowbyblow.replay.evidence.seals import JudgingError, KeyFiles, load_private_key, new_keys
 from blowbyblow.replay.evidence.verify import battle_id_of, verify_battle

@@ -37,7 +37,7 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.app import INTERNAL_ERROR
 from blowbyblow.cli.main import app
-from blowbyblow.replay.battles.service import seal_battle
+from blowbyblow.replay.battles.record import seal_battle
 from blowbyblow.replay.evidence.export import export_battle
 from blowbyblow.replay.store.log import BattleStore
 

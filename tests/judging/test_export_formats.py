@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import DiceRolled
+from blowbyblow.replay.battles.record import import_battle
 from blowbyblow.replay.engine.formats import upcast
-from blowbyblow.replay.evidence.export import ExportError, export_battle, import_battle, read_export
+from blowbyblow.replay.evidence.export import ExportError, export_battle, read_export
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
 

@@ -21,7 +21,8 @@ from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted, DiceRolled, DiceSpec, Event
 from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.battles.service import BattleSession, record, seal_battle
+from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.battles.record import record, seal_battle
 from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.dice import (
     FAIR_ALGORITHM,
@@ -255,9 +256,9 @@ def test_a_live_fair_battle_is_resumed_and_its_contributions_given_later(
     assert (
         dice.seed == open_fair(again, fair.battle, key=load_private_key(judge.private)).dice().seed
     )
-    session = BattleSession(again, fair.battle)
+    door = Battle(again)
     for command in sc.commands:
-        session.play(command, dice=dice, choices=_defaults())
+        door.play(fair.battle, command, dice=dice, choices=_defaults())
     with pytest.raises(FairnessError, match="before command 1"):
         contribute(again, fair.battle, {"orlock": "late"})
 

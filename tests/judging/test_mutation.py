@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from blowbyblow.replay.battles.service import seal_battle
+from blowbyblow.replay.battles.record import seal_battle
 from blowbyblow.replay.evidence.export import export_battle, read_export
 from blowbyblow.replay.evidence.seals import load_private_key, new_keys
 from blowbyblow.replay.evidence.verify import verify_battle

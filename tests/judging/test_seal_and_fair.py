@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted, DiceRolled
 from blowbyblow.domain.judging import BattleSealed
-from blowbyblow.replay.battles.service import record, seal_battle
+from blowbyblow.replay.battles.record import record, seal_battle
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.export import export_battle, read_export
 from blowbyblow.replay.evidence.fairness import FairTerms

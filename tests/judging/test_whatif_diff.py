@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted
-from blowbyblow.replay.battles.service import save_events
+from blowbyblow.replay.battles.record import save_events
 from blowbyblow.replay.battles.whatif import WhatIfError, parse_rulings, what_if
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.export import export_battle

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.scenario import scenario_from_dict

@@ -10,7 +10,7 @@ from odds_helpers import asl
 
 from blowbyblow.domain.asl.commands import Attack, CloseCombat
 from blowbyblow.domain.core import CommandIssued, DiceRolled
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.odds.chance import OddsError
 from blowbyblow.replay.odds.explore import (
     HowToExplore,

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import CommandIssued, DiceRolled
 from blowbyblow.domain.judging import ContributionGiven
-from blowbyblow.replay.battles.service import seal_battle
+from blowbyblow.replay.battles.record import seal_battle
 from blowbyblow.replay.engine.dice import FairDice
 from blowbyblow.replay.evidence.fairness import open_fair
 from blowbyblow.replay.evidence.receipts import parse_receipts, signature_ok

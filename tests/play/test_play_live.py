@@ -17,11 +17,12 @@ from play_helpers import SCENARIOS, Player, setup_file
 
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
 from blowbyblow.projections.battle import fold_battle, standing, voided_commands
+from blowbyblow.replay.battles.record import import_battle
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.scenario import load_scenario
 from blowbyblow.replay.engine.typed import format_command
-from blowbyblow.replay.evidence.export import export_battle, import_battle
+from blowbyblow.replay.evidence.export import export_battle
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
 

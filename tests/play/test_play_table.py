@@ -14,7 +14,7 @@ from play_helpers import SCENARIOS, Player, setup_file
 from test_play_live import Pilot, decide, fingerprint
 
 from blowbyblow.domain.core import CommandIssued, DiceRolled
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.dice import ListedDice, seeded_roll
 from blowbyblow.replay.engine.scenario import load_scenario
 from blowbyblow.replay.engine.typed import format_command
@@ -170,7 +170,7 @@ def test_the_readmes_first_play_command(tmp_path: Path) -> None:
 def test_bxb_log_strikes_a_voided_command_through_on_a_terminal(tmp_path: Path) -> None:
     import pexpect
 
-    from blowbyblow.replay.battles.service import void_command
+    from blowbyblow.replay.battles.record import void_command
     from blowbyblow.replay.store.log import BattleStore as Store
 
     db = tmp_path / "t.sqlite"

@@ -9,7 +9,7 @@ from play_helpers import SCENARIOS, setup_file
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.replay.battles.service import record, seal_battle
+from blowbyblow.replay.battles.record import record, seal_battle
 from blowbyblow.replay.engine.dice import ListedDice
 from blowbyblow.replay.engine.scenario import load_scenario
 from blowbyblow.replay.evidence.seals import load_private_key, new_keys

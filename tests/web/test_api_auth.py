@@ -12,7 +12,7 @@ import pytest
 from litestar.testing import TestClient
 from web_helpers import Client, Site, bearer
 
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.export import export_battle
 from blowbyblow.replay.store.log import BattleStore

@@ -8,22 +8,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 from uuid import UUID
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
-    CommandIssued,
     CommandVoided,
     DiceSpec,
     Event,
 )
 from blowbyblow.domain.judging import BattleSealed, Checkpoint
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
-from blowbyblow.projections.battle import fold_battle, standing
+from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.engine import logs
 from blowbyblow.replay.engine.dice import (
     ALGORITHM,
@@ -32,7 +29,7 @@ from blowbyblow.replay.engine.dice import (
     ScriptedChoices,
     SeededDice,
 )
-from blowbyblow.replay.engine.driver import Adjudication, Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.script import (
     adjudicate_all,
@@ -43,8 +40,13 @@ from blowbyblow.replay.engine.script import (
 )
 from blowbyblow.replay.evidence.fairness import FairTerms, StartedAndKept, reveal_seed, start_fair
 from blowbyblow.replay.evidence.seals import JudgingError, seal
-from blowbyblow.replay.store.find import BattleNotFound
 from blowbyblow.replay.store.log import BattleStore, LoggedEvent, battle_id_for, chain
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from blowbyblow.replay.battles.head import BattleHead
+    from blowbyblow.replay.evidence.export import ReadExport
 
 LOGGER = "blowbyblow.service"  # its log lines' logger (structlog is imported when one is written)
 
@@ -175,89 +177,6 @@ def _append_all(
     return store.append(battle, ruleset.id, 0, [event for batch in batches for event in batch])
 
 
-class BattleSession:
-    """A battle being played live, one command at a time, from the version it was read at.
-
-    ``adjudicate`` runs a command in memory (nothing written); ``commit`` appends its events in
-    one transaction at the version this session read, so a session holding a stale version gets
-    StaleVersion and writes nothing; ``refresh`` reads what others recorded since."""
-
-    def __init__(self, store: BattleStore, battle: UUID) -> None:
-        events = store.read(battle)
-        if not events or not isinstance(events[0].event, BattleStarted):
-            raise BattleNotFound(f"no battle {battle} in this store")
-        self.store = store
-        self.battle = battle
-        self.started: BattleStarted[Any] = events[0].event
-        self.ruleset = get_game_system(self.started.ruleset)
-        self.events: list[LoggedEvent] = []
-        self._take(events)
-
-    def _take(self, events: list[LoggedEvent]) -> None:
-        self.events = events
-        plain = [e.event for e in events]
-        self.state = fold_battle(self.ruleset, plain)
-        self.version = len(events)
-        played = standing(plain)
-        self.commands = sum(1 for _, e in played if isinstance(e, CommandIssued))
-        self.sealed = isinstance(plain[-1], BattleSealed)
-        # The last command that stands: the one `undo` voids (its number and position).
-        issued = [(at, e) for at, e in played if isinstance(e, CommandIssued)]
-        self.last_command: tuple[int, int] | None = (
-            (issued[-1][1].index, issued[-1][0]) if issued else None
-        )
-
-    def refresh(self) -> list[LoggedEvent]:
-        """Re-read the battle; the events recorded since this session last read it."""
-        seen = self.version
-        self._take(self.store.read(self.battle))
-        return self.events[seen:]
-
-    def moved(self) -> bool:
-        """Has anyone recorded in this battle since this session read it?"""
-        return self.store.version(self.battle) != self.version
-
-    def table(
-        self, *, dice: DiceSource, choices: ChoiceSource, observe: Any = None, quiet: bool = False
-    ) -> Table:
-        return Table(
-            system=self.ruleset,
-            rulings=self.ruleset.rulings_in_force(
-                self.started.ruleset_version, self.started.rulings
-            ),
-            dice=dice,
-            choices=choices,
-            battle=str(self.battle),
-            quiet=quiet,
-            observe=observe,
-        )
-
-    def adjudicate(self, command: Any, table: Table) -> Adjudication:
-        """Run ``command`` as the next command, in memory: nothing is written."""
-        if self.sealed:
-            raise JudgingError(f"battle {self.battle} is sealed; nothing more can be played in it")
-        return table.adjudicate(
-            self.state, command, self.commands + 1, first_position=self.version + 1
-        )
-
-    def commit(self, result: Adjudication) -> list[LoggedEvent]:
-        """Append one adjudicated command's events in one transaction (StaleVersion, writing
-        nothing, when someone else has recorded since this session read the battle)."""
-        logged = self.store.append(self.battle, self.ruleset.id, self.version, result.events)
-        self._take([*self.events, *logged])
-        return logged
-
-    def play(self, command: Any, *, dice: DiceSource, choices: ChoiceSource) -> list[LoggedEvent]:
-        return self.commit(self.adjudicate(command, self.table(dice=dice, choices=choices)))
-
-    def void(self, command: int, *, by: str, reason: str) -> LoggedEvent:
-        """Void command number ``command`` as this session last read the battle (StaleVersion
-        when someone else has recorded since)."""
-        logged = _void(self.store, self, command=command, by=by, reason=reason)
-        self._take([*self.events, logged])
-        return logged
-
-
 class VoidRefused(BlowByBlowError):
     """A ``CommandVoided`` that may not be recorded (the rule: only the last command that stands,
     in a battle not sealed, with who voids it and why)."""
@@ -267,28 +186,30 @@ def void_command(
     store: BattleStore, battle: UUID, *, command: int, by: str, reason: str
 ) -> LoggedEvent:
     """Record that command number ``command`` (as ``bxb log`` numbers it: "Command 3") of
-    ``battle`` is not played, by ``by``, for ``reason``, in one transaction of its own.
+    ``battle`` is not played, by ``by``, for ``reason``, in one transaction of its own
+    (``Battle.void``; this reads the battle first)."""
+    from blowbyblow.replay.battles.battle import Battle
+
+    return Battle(store).void(battle, command, by=by, reason=reason)
+
+
+def void(
+    store: BattleStore, head: BattleHead, *, command: int, by: str, reason: str
+) -> LoggedEvent:
+    """Void command number ``command`` of the battle as ``head`` holds it.
 
     Only the last command that stands may be voided (void later commands first, newest first);
     nothing is deleted, and the next command played takes the voided one's number again.
-    Raises VoidRefused (nothing written), or StaleVersion when the battle moved while voiding."""
-    return _void(store, BattleSession(store, battle), command=command, by=by, reason=reason)
-
-
-def _void(
-    store: BattleStore, session: BattleSession, *, command: int, by: str, reason: str
-) -> LoggedEvent:
+    Raises VoidRefused (nothing written), or StaleVersion when the battle moved since ``head``."""
     if not by.strip():
         raise VoidRefused("a void names who voids the command (by)")
     if not reason.strip():
         raise VoidRefused("a void says why the command is voided (reason)")
-    if session.sealed:
-        raise VoidRefused(
-            f"battle {session.battle} is sealed; its commands can no longer be voided"
-        )
-    last = session.last_command
+    if head.sealed:
+        raise VoidRefused(f"battle {head.id} is sealed; its commands can no longer be voided")
+    last = head.last_command
     if last is None:
-        raise VoidRefused(f"battle {session.battle} has no command to void")
+        raise VoidRefused(f"battle {head.id} has no command to void")
     index, position = last
     if command != index:
         if 1 <= command < index:
@@ -298,12 +219,12 @@ def _void(
                 f"command that stands ({index}) may be voided; void {later} first, newest first"
             )
         raise VoidRefused(
-            f"no command {command} stands in battle {session.battle}; the last one is {index}"
+            f"no command {command} stands in battle {head.id}; the last one is {index}"
         )
     voided = CommandVoided(index=index, position=position, by=by.strip(), reason=reason.strip())
-    [logged] = store.append(session.battle, session.ruleset.id, session.version, [voided])
+    [logged] = store.append(head.id, head.system.id, head.version, [voided])
     logs.logger(LOGGER).info(
-        "CommandVoided", battle=str(session.battle), command=index, position=position, by=by
+        "CommandVoided", battle=str(head.id), command=index, position=position, by=by
     )
     return logged
 
@@ -359,3 +280,13 @@ def save_events(store: BattleStore, ruleset: AnyGameSystem, events: list[Event])
     logged = _append_all(store, battle, ruleset, split_by_command(events))
     state = fold_battle(ruleset, events)
     return Recorded(battle=battle, ruleset=ruleset, events=logged, state=state)
+
+
+def import_battle(
+    store: BattleStore, text: bytes | str, trusted_keys: frozenset[str] | None = None
+) -> ReadExport:
+    """Verify an export completely, then write the battle in one transaction (``Battle.import_``);
+    refuse (writing nothing) a file that fails, or a battle the store already holds."""
+    from blowbyblow.replay.battles.battle import Battle
+
+    return Battle(store).import_(text, trusted_keys)

@@ -1,0 +1,145 @@
+"""A battle at its head: what a front end needs to take the next command, never changed once made.
+
+``BattleHead`` is the battle as read at one version: its events, game system and first event, and
+what is worked out from them once (the events that stand, the state after the last one, the
+commands the rules allow then). A battle that grows is a new ``BattleHead`` (``grown``), so the
+requests of every server thread may share one. ``Heads`` keeps each battle's latest head, the
+least recently used dropped first."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, Event
+from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.projections.battle import fold, fold_battle, standing, voided_commands
+from blowbyblow.replay.store.log import LoggedEvent
+
+HEADS_KEPT = 2048  # battles kept in memory at their head: the biggest events have 400 tables
+
+
+@dataclass(frozen=True, eq=False)
+class BattleHead:
+    """A battle as read at one version. Immutable: share it freely."""
+
+    id: UUID
+    events: tuple[LoggedEvent, ...]
+    system: AnyGameSystem
+    started: BattleStarted[Any]
+    # The state after the last event, when the command that made it is known (else folded).
+    known_state: Any = field(default=None, repr=False)
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    @property
+    def sealed(self) -> bool:
+        return isinstance(self.events[-1].event, BattleSealed)
+
+    @functools.cached_property
+    def plain(self) -> list[Event]:
+        return [e.event for e in self.events]
+
+    @functools.cached_property
+    def state(self) -> Any:
+        """The state after the last event."""
+        if self.known_state is not None:
+            return self.known_state
+        return fold_battle(self.system, self.plain)
+
+    @functools.cached_property
+    def played(self) -> list[tuple[int, Event]]:
+        """The events that stand (a voided command's are left out), with their positions."""
+        return standing(self.plain)
+
+    @functools.cached_property
+    def commands(self) -> int:
+        """The commands that stand: the next command's number less one."""
+        return sum(1 for _, e in self.played if isinstance(e, CommandIssued))
+
+    @functools.cached_property
+    def last_command(self) -> tuple[int, int] | None:
+        """The last command that stands (the one a void may name): its number and position."""
+        issued = [(e.index, at) for at, e in self.played if isinstance(e, CommandIssued)]
+        return issued[-1] if issued else None
+
+    @functools.cached_property
+    def voided(self) -> int:
+        """How many commands are voided."""
+        return len(voided_commands(self.plain))
+
+    @functools.cached_property
+    def rulings(self) -> dict[str, str]:
+        """The rulings commands are adjudicated under: those recorded, read as the version the
+        battle was started under reads them (as verify does)."""
+        return dict(
+            self.system.rulings_in_force(self.started.ruleset_version, self.started.rulings)
+        )
+
+    @functools.cached_property
+    def options(self) -> list[Any]:
+        """The commands the rules allow after the last event (none once sealed)."""
+        if self.sealed:
+            return []
+        return list(self.system.legal_commands(self.state, self.started.rulings))
+
+    def grown(self, logged: Sequence[LoggedEvent], state: Any = None) -> BattleHead:
+        """This battle with ``logged`` written after its last event; ``state``: the state after
+        them when known, else folded from this one's when none of them voids a command."""
+        if state is None and "state" in self.__dict__:
+            plain = [e.event for e in logged]
+            if not any(isinstance(e, CommandVoided) for e in plain):
+                state = fold(self.system, self.state, plain)
+        return BattleHead(
+            id=self.id,
+            events=(*self.events, *logged),
+            system=self.system,
+            started=self.started,
+            known_state=state,
+        )
+
+
+class Heads:
+    """Each battle's latest head as this process saw it, shared by every thread."""
+
+    def __init__(self, kept: int = HEADS_KEPT) -> None:
+        self._kept = kept
+        self._heads: OrderedDict[UUID, BattleHead] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, battle: UUID) -> BattleHead | None:
+        with self._lock:
+            head = self._heads.get(battle)
+            if head is not None:
+                self._heads.move_to_end(battle)
+            return head
+
+    def keep(self, head: BattleHead) -> BattleHead:
+        """Keep ``head``, unless a later one is kept already; ``head`` is returned."""
+        with self._lock:
+            kept = self._heads.get(head.id)
+            if kept is None or kept.version <= head.version:
+                self._heads[head.id] = head
+            self._heads.move_to_end(head.id)
+            while len(self._heads) > self._kept:
+                self._heads.popitem(last=False)
+        return head
+
+    def forget(self, battle: UUID) -> None:
+        with self._lock:
+            self._heads.pop(battle, None)
+
+    def __contains__(self, battle: UUID) -> bool:
+        with self._lock:
+            return battle in self._heads
+
+
+__all__ = ["HEADS_KEPT", "BattleHead", "Heads"]

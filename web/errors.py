@@ -1,0 +1,83 @@
+"""Refusals over HTTP, in one place: the front door's typed refusals (``Refused``: invalid,
+conflict, not found, unavailable, forbidden) and the server's own (``ApiError``: a body that does
+not fit, a token that may not) become one ``ErrorBody`` with its status. A store that cannot be
+reached is a 503 everywhere: nothing was written, try again."""
+
+from __future__ import annotations
+
+import re
+from typing import TypeVar
+
+import msgspec
+
+from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.battles.refusals import Kind, Refused, Unreachable
+from blowbyblow.replay.engine.scenario import ScenarioError, check_values
+from blowbyblow.replay.store.log import StoreBusy, StoreUnavailable
+
+STATUS: dict[Kind, int] = {
+    "invalid": 422,
+    "conflict": 409,
+    "not_found": 404,
+    "unavailable": 503,
+    "forbidden": 403,
+}
+
+
+class ApiError(BlowByBlowError):
+    """A refusal: HTTP ``status``, the ``field`` at fault, the ``rule`` broken. Nothing written."""
+
+    def __init__(self, status: int, field: str, rule: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.status = status
+        self.field = field
+        self.rule = rule
+        self.message = message
+
+
+def api_error(error: BaseException) -> ApiError | None:
+    """``error`` as the server says it, or None when it is no refusal (a bug: 500)."""
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, StoreUnavailable | StoreBusy) or _pool_exhausted(error):
+        error = Unreachable(str(error))
+    if isinstance(error, Refused):
+        return ApiError(STATUS[error.kind], error.field, error.rule, error.message)
+    return None
+
+
+def _pool_exhausted(error: BaseException) -> bool:
+    """psycopg's pool giving up on a connection: the database is away."""
+    return type(error).__name__ in {"PoolTimeout", "OperationalError"} and type(
+        error
+    ).__module__.startswith(("psycopg", "psycopg_pool"))
+
+
+_PATH = re.compile(r" - at `\$(.*)`$")
+
+
+_T = TypeVar("_T")
+
+
+def bounded(field_name: str, value: _T) -> _T:
+    """``value`` as posted, once every number in it is finite and of a size a record can hold
+    (a command's ``turn`` of 10^30 fits Python's int and the command's type, not the log)."""
+    try:
+        check_values(value, field_name + ": ")
+    except ScenarioError as e:
+        raise ApiError(
+            422, field_name, "numbers within the bounds a record holds", str(e)
+        ) from None
+    return value
+
+
+def validation(field_name: str, error: msgspec.ValidationError, rule: str) -> ApiError:
+    """msgspec says '... - at `$.a[0].b`'; the field is then ``field_name.a[0].b``."""
+    text = str(error)
+    m = _PATH.search(text)
+    if m:
+        return ApiError(422, field_name + m.group(1), rule, text[: m.start()])
+    return ApiError(422, field_name, rule, text)
+
+
+__all__ = ["STATUS", "ApiError", "api_error", "bounded", "validation"]

@@ -1,0 +1,99 @@
+"""A battle's events as rows for the pages and the API: each event's narration, rule and
+citation, its numbers and modifiers, and which void leaves it out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from blowbyblow.domain.core import CommandIssued, Event, RuleEvent
+from blowbyblow.domain.system import AnyGameSystem
+from blowbyblow.projections.battle import voided_commands
+from blowbyblow.replay.engine.codec import to_builtins
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.store.log import LoggedEvent
+from blowbyblow.web.schemas import EventRow, ModifierRow
+
+
+def _modifiers(data: Any, system: AnyGameSystem, found: list[ModifierRow]) -> None:
+    """Every Modifier anywhere in an event's plain data, in order."""
+    if isinstance(data, dict):
+        if {"value", "cause", "rule"} <= data.keys() and isinstance(data["value"], int):
+            found.append(
+                ModifierRow(
+                    value=data["value"],
+                    cause=str(data["cause"]),
+                    rule=str(data["rule"]),
+                    citation=system.rulebook.cite(str(data["rule"])),
+                )
+            )
+            return
+        for value in data.values():
+            _modifiers(value, system, found)
+    elif isinstance(data, list):
+        for value in data:
+            _modifiers(value, system, found)
+
+
+def event_row(system: AnyGameSystem, logged: LoggedEvent, command: int) -> EventRow:
+    ev = logged.event
+    data = to_builtins(ev)
+    row = EventRow(
+        position=logged.position,
+        type=type(ev).__name__,
+        text=narrate(system, ev).strip(),
+        command=command,
+        event=data if isinstance(data, dict) else {"value": data},
+        hash=logged.hash.hex(),
+    )
+    if isinstance(ev, RuleEvent):
+        row.rule = ev.rule
+        row.citation = system.rulebook.cite(ev.rule)
+        _modifiers(data, system, row.modifiers)
+        row.numbers = {
+            k: v
+            for k, v in data.items()
+            if isinstance(v, int) and not isinstance(v, bool) and k != "type"
+        }
+    return row
+
+
+def event_rows(system: AnyGameSystem, events: Sequence[LoggedEvent]) -> list[EventRow]:
+    """Rows of a battle's events from position 1; the rows of a voided command say which void
+    (position and reason) leaves them out."""
+    rows: list[EventRow] = []
+    command = 0
+    voided = voided_commands([e.event for e in events])
+    for logged in events:
+        if isinstance(logged.event, CommandIssued):
+            command = logged.event.index
+        row = event_row(system, logged, command)
+        for v in voided:
+            if v.covers(logged.position):
+                row.voided_at, row.void_reason = v.voided_at, v.reason
+        rows.append(row)
+    return rows
+
+
+def plain_rows(system: AnyGameSystem, events: Sequence[Event]) -> list[EventRow]:
+    """Rows of events not (yet) in the store: a what-if's."""
+    rows: list[EventRow] = []
+    command = 0
+    for position, ev in enumerate(events, start=1):
+        if isinstance(ev, CommandIssued):
+            command = ev.index
+        fake = LoggedEvent(
+            originator_id=UUID(int=0),
+            originator_version=position,
+            ruleset=system.id,
+            event=ev,
+            data=b"",
+            prev_hash=b"",
+            hash=b"",
+        )
+        rows.append(event_row(system, fake, command))
+    return rows
+
+
+__all__ = ["event_row", "event_rows", "plain_rows"]
