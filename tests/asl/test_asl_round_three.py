@@ -23,7 +23,7 @@ from blowbyblow.domain.asl.commands import (
 from blowbyblow.domain.asl.setup import LocationSetup, Setup, Terrain, VehicleSetup, validate_setup
 from blowbyblow.domain.core import ChoiceMade, RuleViolation, SetupError
 from blowbyblow.domain.system import Scenario
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.store.log import BattleStore
 
 
