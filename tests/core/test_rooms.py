@@ -309,7 +309,6 @@ MAX_LINES = 700
 BEING_SPLIT = {
     "replay/store/records.py",
     "replay/store/log.py",
-    "replay/evidence/verify.py",
 }
 
 
