@@ -180,9 +180,7 @@ class Weights:
         m4 = sum(w * (v - average) ** 4 for v, w in pairs) / n
         sample_var = m2 * n / max(n - 1, 1)
         half = Z95 * math.sqrt(max(m4 - m2 * m2, 0.0) / n)
-        return Estimate(
-            value=sample_var, low=max(sample_var - half, 0.0), high=sample_var + half
-        )
+        return Estimate(value=sample_var, low=max(sample_var - half, 0.0), high=sample_var + half)
 
     def shares(self, values: Sequence[Hashable], numeric: bool = False) -> list[Share]:
         """Each distinct value with its probability: most likely first, or in numeric order."""
