@@ -374,12 +374,23 @@ def cmd_new(
         list[str] | None,
         typer.Option("--only", help="A fighter, model or unit id taking part (default: all)."),
     ] = None,
+    tournament: Annotated[
+        str | None,
+        typer.Option(
+            "--tournament",
+            "-t",
+            help="Take each --roster as PLAYER/NAME: a roster kept for this tournament "
+            "(`bxb roster list`), as it stands now.",
+        ),
+    ] = None,
 ) -> None:
     """Write a commented scenario template for a game system, ready for `bxb record`; with
     --roster, a setup made from the rosters, ready for `bxb play`."""
     system = _system(ruleset)
+    if tournament is not None and not roster:
+        fail("--tournament: name the rosters too (--roster PLAYER/NAME, once for each side)")
     if roster:
-        text = _from_rosters(system, roster, only)
+        text = _from_rosters(system, roster, only, tournament)
     elif only:
         fail("--only: name the rosters too (--roster FILE, once for each side)")
     else:
@@ -390,13 +401,18 @@ def cmd_new(
         typer.echo(f"wrote {out}: edit it, then `{next_step}`", err=True)
 
 
-def _from_rosters(system: AnyGameSystem, files: list[Path], only: list[str] | None) -> str:
-    from blowbyblow.cli.rosters import roster_from_file
+def _from_rosters(
+    system: AnyGameSystem, given: list[Path], only: list[str] | None, tournament: str | None
+) -> str:
+    from blowbyblow.cli.rosters import kept_roster, roster_from_file
     from blowbyblow.domain.roster import setup_from_rosters
     from blowbyblow.domain.system import Scenario
 
     try:
-        rosters = [roster_from_file(f, system.id, None) for f in files]
+        if tournament is None:
+            rosters = [roster_from_file(f, system.id, None) for f in given]
+        else:
+            rosters = [kept_roster(tournament, str(ref)) for ref in given]
         setup = setup_from_rosters(system, rosters, only or None)
     except BlowByBlowError as e:
         fail(str(e), code=1)

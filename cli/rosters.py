@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from blowbyblow.cli.app import OPTS, app, fail, read_input, write_output
+from blowbyblow.cli.app import OPTS, app, fail, read_input, require_store, write_output
 from blowbyblow.domain.core import BlowByBlowError
 
 if TYPE_CHECKING:  # each command imports what it uses: `bxb --help` loads no roster code
@@ -33,9 +33,13 @@ Name = Annotated[str, typer.Option("--name", "-n", help="The roster's name.")]
 BATTLESCRIBE = (".ros", ".rosz")
 
 
-def _register() -> RosterRegister:
+def _register(*, create: bool = False) -> RosterRegister:
+    """The register on --db's store; only an import makes the store if there is none yet (a
+    mistyped --db is named, not made empty)."""
     from blowbyblow.replay.rosters.register import RosterRegister
 
+    if not create:
+        require_store(OPTS.db)
     try:
         return RosterRegister(OPTS.db)
     except ImportError as e:
@@ -66,6 +70,14 @@ def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Ros
     if player:
         roster = Roster(**{**_fields(roster), "player": player})
     return roster
+
+
+def kept_roster(tournament: str, ref: str) -> Roster:
+    """A roster kept for ``tournament``, named ``PLAYER/NAME``, as it stands now."""
+    player, slash, name = ref.partition("/")
+    if not slash or not player or not name:
+        fail(f"--roster {ref!r}: with --tournament, expected PLAYER/NAME (`bxb roster list`)")
+    return _register().get(tournament, player, name).roster
 
 
 def _fields(roster: Roster) -> dict[str, Any]:
@@ -101,7 +113,7 @@ def cmd_import(
     """Keep a roster for a tournament, by player and name, to use in every round."""
     try:
         roster = roster_from_file(file, ruleset, player)
-        kept = _register().add(tournament, roster, replace=replace)
+        kept = _register(create=True).add(tournament, roster, replace=replace)
     except BlowByBlowError as e:
         fail(str(e), code=1)
     typer.echo(

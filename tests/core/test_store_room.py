@@ -2,7 +2,7 @@
 module the store (``replay/store/``) reaches through its imports, at any depth and inside
 functions too, is none of the rule-running machinery (the driver, the script runner), nor the
 battles, evidence or odds rooms; the folds (``projections/``) reach only the domain, msgspec and
-the standard library."""
+the standard library; the rosters room (``replay/rosters/``) only the domain, engine and store."""
 
 from __future__ import annotations
 
@@ -107,3 +107,28 @@ def test_the_folds_reach_only_the_domain_msgspec_and_the_standard_library() -> N
     )
     assert not bad, "projections/ reaches beyond the domain:\n" + "\n".join(bad)
     assert all(m.startswith(ours) for m in reached), sorted(reached)
+
+
+def test_the_rosters_room_reaches_only_the_domain_the_engine_and_the_store() -> None:
+    """replay/rosters (an event's rosters, used by `bxb roster` and the server) adjudicates
+    nothing and writes no battle: it reaches the domain, the engine's registry and scenario
+    bounds, and the store's settings, never the battles, evidence or odds rooms nor a front end."""
+    rosters = _room("replay/rosters")
+    assert "blowbyblow.replay.rosters.register" in rosters
+    reached = _reached(*rosters)
+    ours = (
+        "blowbyblow.domain",
+        "blowbyblow.replay.engine",
+        "blowbyblow.replay.store",
+        "blowbyblow.replay.rosters",
+    )
+    bad = sorted(  # what the room itself imports; the store's own reach is the store's rule
+        f"{module} imports {name}"
+        for module, names in reached.items()
+        if module.startswith("blowbyblow.replay.rosters")
+        for name in names
+        if name.startswith("blowbyblow.") and not name.startswith(ours)
+    )
+    assert not bad, "replay/rosters reaches beyond its room:\n" + "\n".join(bad)
+    for forbidden in ("blowbyblow.replay.engine.driver", "blowbyblow.replay.engine.script"):
+        assert forbidden not in reached, forbidden

@@ -151,3 +151,70 @@ def test_new_makes_a_setup_from_rosters_and_play_starts_it_with_no_command(
     assert code == 1 and "the roster is for wh40k-2e, not --ruleset asl" in err
     code, _, err = bxb(tmp_path / "s.sqlite", "new", "--ruleset", "wh40k-2e", "--only", "x")
     assert code == 2 and "--only: name the rosters too" in err
+
+
+def test_reading_a_store_that_is_not_there_makes_none(tmp_path: Path) -> None:
+    missing = tmp_path / "typo" / "store.sqlite"
+    for args in (
+        ["roster", "list"],
+        ["roster", "history", "-t", "spring", "-p", "Ana", "-n", "A"],
+        ["roster", "export", "-t", "spring", "-p", "Ana", "-n", "A"],
+        ["roster", "edit", "-t", "spring", "-p", "Ana", "-n", "A", "--remove", "x"],
+    ):
+        code, _, err = bxb(missing, *args)
+        assert code == 1 and err.startswith(f"error: no store at {missing}"), err
+    assert not missing.parent.exists()
+
+
+def test_new_takes_the_rosters_kept_for_a_tournament(tmp_path: Path) -> None:
+    db = tmp_path / "store.sqlite"
+    for path in _files(tmp_path, "gangfight"):
+        assert bxb(db, "roster", "import", str(path), "-t", "spring")[0] == 0
+    humans, orcs = shipped_rosters("gangfight")
+    member = humans.forces["fighters"][0]["id"]
+    edit = ["roster", "edit", "-t", "spring", "-p", humans.player, "-n", humans.name]
+    assert bxb(db, *edit, "--set", f"{member}.name=Sir Changed")[0] == 0
+    setup = tmp_path / "table.toml"
+    code, _, err = bxb(
+        db,
+        "new",
+        "--ruleset",
+        "gangfight",
+        "-t",
+        "spring",
+        "--roster",
+        f"{humans.player}/{humans.name}",
+        "--roster",
+        f"{orcs.player}/{orcs.name}",
+        "-o",
+        str(setup),
+    )
+    assert code == 0, err
+    loaded = load_scenario(setup, needs_actions=False)
+    assert next(f.name for f in loaded.setup.fighters if f.id == member) == "Sir Changed"
+    code, _, err = bxb(
+        db,
+        "new",
+        "--ruleset",
+        "gangfight",
+        "-t",
+        "spring",
+        "--roster",
+        "nobody",
+        "-o",
+        str(tmp_path / "x.toml"),
+    )
+    assert code == 2 and "expected PLAYER/NAME" in err
+    code, _, err = bxb(
+        db,
+        "new",
+        "--ruleset",
+        "gangfight",
+        "-t",
+        "spring",
+        "--roster",
+        "Ana/none",
+        "-o",
+        str(tmp_path / "x.toml"),
+    )
+    assert code == 1 and "no roster 'none' of player 'Ana'" in err
