@@ -67,13 +67,14 @@ def score_modifiers(
     )
 
 
-def combat_score(state: Wh40kState, rnd: CombatRound, model: str, dice: Dice) -> Gen:
-    """The single highest die + WS (0 when breaking off) + the modifiers. Returns (state,
-    score)."""
+def combat_score(state: Wh40kState, rnd: CombatRound, model: str, dice: Dice, counted: Dice) -> Gen:
+    """The single highest die of the final ``dice`` + WS (0 when breaking off) + the modifiers,
+    Fumbles and Critical Hits taken from the ``counted`` dice (ruling dice-counted). Returns
+    (state, score)."""
     own = dice[model]
     profile_ws = state.profile(model).weapon_skill
     ws = 0 if model in state.breaking_off else profile_ws
-    mods = score_modifiers(state, rnd, model, dice)
+    mods = score_modifiers(state, rnd, model, counted)
     highest = max(own)
     score = highest + ws + sum(m.value for m in mods)
     state = yield from emit(

@@ -2,7 +2,8 @@
 
 "When Rolling Attack Dice, each score of 1 represents a Fumble" (+1 to the opponent's Combat
 Score); "the first score of 6 has no special effect. Each additional 6 represents a Critical Hit"
-(+1 to the model's own). Counted on the final Attack dice, after parries.
+(+1 to the model's own). Counted on the final Attack dice, after parries, or on the dice as
+rolled (ruling dice-counted).
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ from blowbyblow.domain.wh40k.multiple_combat import (
 )
 from blowbyblow.domain.wh40k.parrying import parry
 from blowbyblow.domain.wh40k.rulebook import RULE_GAME
+from blowbyblow.domain.wh40k.rulings import DICE_COUNTED
 from blowbyblow.domain.wh40k.state import Wh40kState
 from blowbyblow.domain.wh40k.turn import begin_next_turn
 from blowbyblow.domain.wh40k.who_fights import Combat, check_end_turn, find_combat
@@ -62,12 +63,15 @@ def combat_round(state: Wh40kState, rnd: CombatRound) -> Gen:
     dice: Dice = {}
     for m, _ in rnd.sides():
         state, dice[m] = yield from roll_attack_dice(state, rnd, m)
+    rolled: Dice = {m: list(d) for m, d in dice.items()}  # parries change ``dice`` in place
     state = yield from parry(state, rnd, dice)
+    # Fumbles and Critical Hits on the final dice or the dice as rolled (ruling dice-counted).
+    counted = rolled if rnd.ctx.ruling(DICE_COUNTED) == "as-rolled" else dice
     for m, _ in rnd.sides():
-        state = yield from count_dice(state, rnd, m, dice[m])
+        state = yield from count_dice(state, rnd, m, counted[m])
     scores: dict[str, int] = {}
     for m, _ in rnd.sides():
-        state, scores[m] = yield from combat_score(state, rnd, m, dice)
+        state, scores[m] = yield from combat_score(state, rnd, m, dice, counted)
     state, won = yield from determine_winner(state, rnd, scores)
     if won is not None and won.hits > 0:
         state = yield from resolve_hits(state, rnd, won.winner, won.hits)

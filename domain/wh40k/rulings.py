@@ -9,6 +9,7 @@ from blowbyblow.domain.core import Ruling
 from blowbyblow.domain.wh40k.rulebook import (
     RULE_CHARGE,
     RULE_FOLLOW_UP,
+    RULE_FUMBLES,
     RULE_HITS,
     RULE_MULTIPLE,
     RULE_PARRY,
@@ -162,6 +163,26 @@ MULTIPLE_COMBAT_ROUNDS = Ruling(
     before="each-phase",
 )
 
+DICE_COUNTED = Ruling(
+    name="dice-counted",
+    default="after-parries",
+    choices=("after-parries", "as-rolled"),
+    summary=(
+        "Which Attack dice Fumbles and Critical Hits are counted on. after-parries: the final "
+        "dice, a parried die as it was re-rolled (version 1.1). as-rolled: the dice as rolled, "
+        "before any parry."
+    ),
+    rule=RULE_FUMBLES,
+    note=(
+        "'When Rolling Attack Dice, each score of 1 represents a Fumble' (and each additional 6 "
+        "a Critical Hit) can mean the dice as rolled; Parrying comes 'Once both players have "
+        "rolled their Attack Dice' and its re-roll 'stands', which can mean the dice after it. "
+        "after-parries is how version 1.1 counted."
+    ),
+    since="1.2",
+    before="after-parries",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     CHARGE_BONUS,
     PARRY_RESPONSE,
@@ -172,10 +193,12 @@ RULINGS: tuple[Ruling, ...] = (
     FOLLOW_UP_FIGHTS,
     FOLLOW_UP_WHO,
     MULTIPLE_COMBAT_ROUNDS,
+    DICE_COUNTED,
 )
 
 __all__ = [
     "CHARGE_BONUS",
+    "DICE_COUNTED",
     "FOLLOW_UP_FIGHTS",
     "FOLLOW_UP_WHO",
     "IMPROVISED_ATTACK",
