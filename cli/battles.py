@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -105,9 +104,10 @@ def _dice_option(spec: str | None) -> DiceSource | None:
 
 
 def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -> FairTerms:
-    """--fair's judge keys and contributions, checked; the missing contributions are asked for
-    at the prompt when there is one (after the commitment is shown)."""
-    from blowbyblow.replay.evidence.fairness import FairTerms
+    """--fair's judge keys, checked; every side's value is asked once the commitment is shown
+    (at the prompt, or a line each from standard input). A value given on the command line was
+    chosen before the commitment existed: refused (issue 26, hole 1)."""
+    from blowbyblow.replay.evidence.fairness import BEFORE_THE_COMMITMENT, FairTerms
 
     default = default_key_dir() / "judge.escrow.pub"
     if not judge_keys and not default.exists():
@@ -119,19 +119,9 @@ def _fair_terms(judge_keys: list[str] | None, contributions: list[str] | None) -
         keys = [ESCROW_KEY_TAG + load_escrow_public_key(k) for k in judge_keys or [str(default)]]
     except BlowByBlowError as e:
         fail(f"--judge-key: {e}")
-    given: dict[str, str] = {}
-    for pair in contributions or []:
-        side, sep, value = pair.partition("=")
-        if not sep or not side.strip():
-            fail(f"--contribution: expected SIDE=VALUE such as Orks=waaagh, not {pair!r}")
-        if side.strip().casefold() in {s.casefold() for s in given}:
-            fail(f"--contribution: {side.strip()} given twice; a side gives one value")
-        given[side.strip()] = value
-    return FairTerms(
-        judge_keys=keys,
-        contributions=given,
-        ask=_ask_contributions if sys.stdin.isatty() else None,
-    )
+    if contributions:
+        fail(f"--contribution: {BEFORE_THE_COMMITMENT}")
+    return FairTerms(judge_keys=keys, ask=_ask_contributions)
 
 
 def _ask_contributions(fair: FairBattle) -> dict[str, str]:
@@ -217,8 +207,8 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         list[str] | None,
         typer.Option(
             "--contribution",
-            help="With --fair: SIDE=VALUE, a side's own value the dice depend on; one per side, "
-            "repeatable; asked at the prompt when missing and the terminal is interactive.",
+            hidden=True,  # refused with the reason: a value given before the commitment
+            help="Refused: each side's value is asked once the commitment is shown.",
         ),
     ] = None,
     key: Annotated[
@@ -235,8 +225,9 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     ] = False,
 ) -> None:
     """Record a battle from a scenario file. Nothing is written unless every action is legal;
-    with --fair, the battle's start (commitment, escrow, contributions) is written first and
-    stays, whatever its actions do. Prints the signed receipt of the last position (with a
+    with --fair, the battle's start (commitment, escrow) is written first and stays, whatever
+    its actions do; the commitment is shown, then each side's value is asked (at the prompt, or
+    a line each from standard input). Prints the signed receipt of the last position (with a
     key): `bxb verify --receipt FILE` checks the log still holds it."""
     from blowbyblow.cli.terminal import table_key
     from blowbyblow.replay.battles.battle import Battle

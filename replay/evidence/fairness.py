@@ -6,7 +6,9 @@ A fair battle starts in this order, each step written before the next is asked f
 1. the table makes a secret seed and writes, in one transaction, ``BattleStarted`` (with only
    the seed's commitment) and ``SeedEscrowed`` (the seed encrypted to the judges' escrow keys);
 2. each side gives a value of its own, having seen the commitment: ``ContributionGiven``, one
-   per side, in one transaction;
+   per side, in one transaction. A value given with the start, before the commitment exists, is
+   refused: whoever runs the table, knowing every value in advance, could otherwise start again
+   and again (in a store of their own) until a seed gave dice that suit them;
 3. the dice are drawn from the seed mixed with every contribution (``bxb-fair-v2``).
 
 So the seed is fixed before anyone's contribution is known, and the contributions are given
@@ -49,6 +51,14 @@ LOGGER = "blowbyblow.fairness"  # its log lines' logger (structlog is imported w
 
 MAX_CONTRIBUTION = 200  # characters: a word, a number, a short phrase
 
+# Why a value given before the commitment is refused (issue 26, hole 1).
+BEFORE_THE_COMMITMENT = (
+    "a side's contribution is given once the table's commitment is shown, not with the start: "
+    "a value known before the seed is committed lets whoever runs the table try seeds until the "
+    "dice suit them; give each value at the prompt, or after the start (`bxb play --battle ID "
+    "--contribution SIDE=VALUE`, the server's contributions)"
+)
+
 
 class FairnessError(BlowByBlowError):
     pass
@@ -83,8 +93,11 @@ class FairTerms:
     """What a fair battle is started with."""
 
     judge_keys: Sequence[str]  # escrow public keys: x25519:HEX, or NAME.escrow.pub files
-    contributions: Mapping[str, str] = field(default_factory=dict)  # side -> value, given now
-    # Asked once the start is written (the commitment can be shown), for the sides still missing.
+    # Values given with the start, before any commitment exists: refused (``start_fair``), as
+    # whoever runs the table could then try seeds until the dice suit them. Kept as a field so
+    # that a caller still giving them is told so, not silently ignored.
+    contributions: Mapping[str, str] = field(default_factory=dict)
+    # Asked once the start is written and the commitment can be shown: every side's value.
     ask: AskContributions | None = None
     # Keep the table's own copy of the seed (the store's seed vault) to resume the battle later;
     # ``record`` plays the whole battle at once and keeps none.
@@ -191,11 +204,12 @@ def start_fair(store: BattleStore, scenario: AnyScenario, terms: FairTerms) -> F
     started = start_event(ruleset, scenario, spec)
     sides = sides_of(ruleset, started.setup)
     given = check_contributions(sides, terms.contributions)
-    missing = [s for s in sides if s not in given]
-    if terms.all_at_start and terms.ask is None and (missing or not given):
+    if given:
+        raise FairnessError(BEFORE_THE_COMMITMENT + f" (given for {', '.join(given)})")
+    if terms.all_at_start and terms.ask is None:
         raise FairnessError(
-            f"every side gives a contribution at the start: missing {', '.join(missing) or 'all'}"
-            f" (expected SIDE=VALUE for each of {', '.join(sides) or 'the sides'})"
+            "every side gives a contribution once the commitment is shown, and nobody is there "
+            "to ask (no prompt)"
         )
     battle = battle_id_for(started)
     if store.version(battle):
@@ -209,26 +223,21 @@ def start_fair(store: BattleStore, scenario: AnyScenario, terms: FairTerms) -> F
     )
     fair = FairBattle(battle, ruleset, started, sides, {}, events, seed)
     try:
-        _given_and_asked(store, fair, given, terms)
+        _asked(store, fair, terms)
     except (BlowByBlowError, KeyboardInterrupt, EOFError) as e:
         raise StartedAndKept(battle, str(e) or "the contributions were not given") from None
     return fair
 
 
-def _given_and_asked(
-    store: BattleStore, fair: FairBattle, given: dict[str, str], terms: FairTerms
-) -> None:
-    """Ask for the contributions still missing (the start is written, so the commitment can be
-    shown), then write them all in one transaction."""
-    if terms.ask is not None and (len(given) < len(fair.sides) or not fair.sides):
-        fair.contributions = dict(given)  # what the asker sees as given already
-        asked = check_contributions(fair.sides, terms.ask(fair), given)
-        given = {**given, **asked}
-    fair.contributions = {}
+def _asked(store: BattleStore, fair: FairBattle, terms: FairTerms) -> None:
+    """Ask every side for its value (the start is written, so the commitment is fixed and can
+    be shown), then write them all in one transaction."""
+    given = check_contributions(fair.sides, terms.ask(fair)) if terms.ask is not None else {}
+    missing = [s for s in fair.sides if s not in given]
+    if terms.all_at_start and (missing or not given):  # all of them, or none written
+        raise FairnessError(f"no contribution from {', '.join(missing) or 'any side'}")
     if given:
         _append_contributions(store, fair, given)
-    if terms.all_at_start and (fair.missing or not fair.contributions):
-        raise FairnessError(f"no contribution from {', '.join(fair.missing) or 'any side'}")
 
 
 def _append_contributions(store: BattleStore, fair: FairBattle, given: dict[str, str]) -> None:

@@ -128,7 +128,7 @@ def test_a_fair_battle_recorded_at_a_table_is_sealed_on_the_judges_machine(
         scenario, commands=scenario.commands[:1]
     )  # legal whatever the dice
     table = BattleStore(pg_url)
-    terms = FairTerms(judge_keys=[judge.escrow.read_text()], contributions=sides)
+    terms = FairTerms(judge_keys=[judge.escrow.read_text()], ask=lambda fair: sides)
     rec = record(table, scenario, quiet=True, fair=terms)
     before = _every_byte(pg_url)
     report = verify_battle(table, rec.battle)

@@ -89,7 +89,7 @@ def _fair_battle(store: BattleStore, keys: KeyFiles) -> Recorded:
     for n in range(100):  # players' values under which the demo's commands all stay legal
         terms = FairTerms(
             judge_keys=[keys.escrow.read_text()],
-            contributions={side: f"{side} {n}" for side in sides},
+            ask=lambda fair, n=n: {side: f"{side} {n}" for side in sides},  # type: ignore[misc]
         )
         try:
             return record(

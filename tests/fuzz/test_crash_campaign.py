@@ -118,11 +118,17 @@ def new_battles(db: Path, before: set[str]) -> Added:
     return found
 
 
-def killed_runs(
-    folder: Path, base: Path | None, command: list[str], seed: int, kills: int = 3
+def killed_runs(  # noqa: PLR0913 - what a campaign varies
+    folder: Path,
+    base: Path | None,
+    command: list[str],
+    seed: int,
+    kills: int = 3,
+    answers: bytes = b"",
 ) -> tuple[Added, list[Added]]:
     """Run ``command`` once whole on a copy of ``base``, then ``kills`` times, each on a fresh
-    copy, killed at a random moment; the battles each run added (the whole run's first)."""
+    copy, killed at a random moment; the battles each run added (the whole run's first).
+    ``answers``: its standard input (what it asks for)."""
     before = {str(b.battle) for b in BattleStore(base).battles()} if base else set()
     rng = random.Random(seed)
     added, took = [], 0.0
@@ -132,10 +138,13 @@ def killed_runs(
         start = time.monotonic()
         run = spawn(db, *command)
         if k == 0:
-            run.communicate(b"")
+            run.communicate(answers)
             assert run.returncode == 0
             took = time.monotonic() - start
         else:
+            assert run.stdin is not None
+            run.stdin.write(answers)
+            run.stdin.flush()
             time.sleep(rng.uniform(0.2, 1.1) * took)
             run.kill()
             run.wait()
@@ -184,9 +193,9 @@ def test_record_fair_killed_at_random_leaves_a_start_named_as_such_or_the_whole_
     made = spawn(tmp_path / "unused.sqlite", "keys", "new", "--dir", str(keys))
     made.communicate(b"")
     fair = ["--fair", "--judge-key", str(keys / "judge.escrow.pub")]
-    sides = ["--contribution", "goliath=a", "--contribution", "escher=b"]
-    command = ["record", "--quiet", *fair, *sides, str(SCENARIO)]
-    whole, killed = killed_runs(tmp_path, None, command, seed=19, kills=4)
+    command = ["record", "--quiet", *fair, str(SCENARIO)]
+    # Each side's value on standard input, read once the commitment is shown.
+    whole, killed = killed_runs(tmp_path, None, command, seed=19, kills=4, answers=b"a\nb\n")
     ((_, commands, _),) = whole.values()  # its dice are fresh: its length differs each run
     assert commands > 0
     for added in killed:
@@ -215,8 +224,6 @@ def test_a_battle_killed_between_its_start_and_its_first_command_is_named_by_ver
             str(db),
             "play",
             *fair,
-            "--contribution",
-            "goliath=a",
             str(SCENARIO),
         ],
         stdin=subprocess.PIPE,
@@ -226,6 +233,12 @@ def test_a_battle_killed_between_its_start_and_its_first_command_is_named_by_ver
     assert run.stdout is not None
     said = b""
     deadline = time.monotonic() + 60
+    while b"goliath's contribution:" not in said and time.monotonic() < deadline:
+        said += os.read(run.stdout.fileno(), 4096)
+        assert run.poll() is None, said
+    assert run.stdin is not None
+    run.stdin.write(b"a\n")
+    run.stdin.flush()
     while b"escher's contribution:" not in said and time.monotonic() < deadline:
         said += os.read(run.stdout.fileno(), 4096)
         assert run.poll() is None, said

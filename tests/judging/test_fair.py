@@ -77,9 +77,11 @@ def judge(tmp_path: Path) -> KeyFiles:
 
 
 def terms(judge: KeyFiles, contributions: Mapping[str, str] = SIDES, **more: Any) -> FairTerms:
-    return FairTerms(
-        judge_keys=[judge.escrow.read_text()], contributions=dict(contributions), **more
-    )
+    """The judge's escrow key; each side's value given once the commitment is shown (``ask``,
+    called after the start is written), as the sides at the table give theirs."""
+    given = dict(contributions)
+    more.setdefault("ask", (lambda fair: given) if given else None)
+    return FairTerms(judge_keys=[judge.escrow.read_text()], **more)
 
 
 def events_of(store: BattleStore, battle: Any) -> list[Event]:
@@ -177,11 +179,11 @@ def test_the_contributions_are_asked_for_after_the_commitment(judge: KeyFiles) -
     def ask(fair: FairBattle) -> dict[str, str]:
         # The commitment and escrow are in the store already when the sides are asked.
         seen.append((fair.commitment, fair.missing, store.version(fair.battle)))
-        return {"ESCHER": "wych"}  # a side may be named in any case
+        return {"goliath": "chainaxe", "ESCHER": "wych"}  # a side may be named in any case
 
-    fair = start_fair(store, demo(), terms(judge, {"goliath": "chainaxe"}, ask=ask))
+    fair = start_fair(store, demo(), terms(judge, ask=ask))
     commit, missing, version = seen[0]
-    assert commit == fair.commitment and missing == ("escher",) and version == 2
+    assert commit == fair.commitment and missing == ("goliath", "escher") and version == 2
     given = [e for e in events_of(store, fair.battle) if isinstance(e, ContributionGiven)]
     assert [(g.side, g.value) for g in given] == [("goliath", "chainaxe"), ("escher", "wych")]
 
@@ -205,20 +207,23 @@ def test_an_abandoned_start_stays_without_contributions(judge: KeyFiles) -> None
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ({"goliath": "chainaxe"}, "missing escher"),
+        ({"goliath": "chainaxe"}, "no contribution from escher"),
         ({**SIDES, "orlock": "x"}, "expected one of the sides goliath, escher"),
         ({"goliath": "chainaxe", "escher": "  "}, "contribution for escher: expected a word"),
         ({"goliath": "chain\naxe", "escher": "wych"}, "printable"),
         ({"goliath": "x" * 201, "escher": "wych"}, "1 to 200"),
     ],
 )
-def test_bad_contributions_write_nothing(
+def test_bad_contributions_are_refused_and_the_start_stays(
     judge: KeyFiles, given: dict[str, str], message: str
 ) -> None:
+    """Asked once the start is written, a bad value leaves the start (commitment, escrow) and
+    nothing of the values: starting again is another battle, there for the judge to see."""
     store = BattleStore(":memory:")
-    with pytest.raises(FairnessError, match=message):
+    with pytest.raises(StartedAndKept, match=message) as caught:
         record(store, demo(), quiet=True, fair=terms(judge, given))
-    assert store.battles() == []
+    kinds = [type(e).__name__ for e in events_of(store, caught.value.battle)]
+    assert kinds == ["BattleStarted", "SeedEscrowed"]
 
 
 def test_a_sealing_key_is_not_taken_for_an_escrow_key(judge: KeyFiles) -> None:
@@ -402,7 +407,7 @@ def test_a_changed_escrow_is_caught_by_the_seal(
 def _escrow_of_another_battle(key: Ed25519PrivateKey) -> SeedEscrowed:
     store = BattleStore(":memory:")
     own = escrow_public_text(escrow_key(key))
-    fair = start_fair(store, demo(), FairTerms(judge_keys=[own], contributions=SIDES))
+    fair = start_fair(store, demo(), FairTerms(judge_keys=[own], ask=lambda fair: SIDES))
     escrow = events_of(store, fair.battle)[1]
     assert isinstance(escrow, SeedEscrowed)
     return escrow
@@ -545,30 +550,56 @@ def scenario_file() -> str:
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    "args",
     [
-        (["--contribution", "goliath=chainaxe"], "missing escher"),
-        (["--contribution", "goliath"], "expected SIDE=VALUE"),
-        (["--contribution", "goliath=a", "--contribution", "Goliath=b"], "given twice"),
-        (["--contribution", "orlock=a"], "expected one of the sides goliath, escher"),
+        ["--contribution", "goliath=chainaxe"],
+        ["--contribution", "goliath"],
+        ["--contribution", "goliath=a", "--contribution", "escher=b"],
     ],
 )
-def test_record_fair_refuses_bad_contributions_and_writes_nothing(
-    tmp_path: Path, judge: KeyFiles, args: list[str], message: str
+def test_record_fair_refuses_values_given_before_the_commitment(
+    tmp_path: Path, judge: KeyFiles, args: list[str]
 ) -> None:
     db = tmp_path / "b.sqlite"
     code, out = bxb(
         db, "record", scenario_file(), "--fair", "--judge-key", str(judge.escrow), *args
     )
-    assert code == 2 and out.startswith("error: ") and message in out, out
+    assert code == 2 and out.startswith("error: --contribution: a side's contribution is given")
     assert "Traceback" not in out and BattleStore(db).battles() == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("chainaxe\n", "no contribution"),
+        ("chainaxe\n\n", "no contribution"),
+        ("chainaxe\n" + "x" * 201 + "\n", "no contribution"),
+    ],
+)
+def test_record_fair_asks_each_value_after_the_commitment_and_keeps_the_start(
+    tmp_path: Path, judge: KeyFiles, typed: str, message: str
+) -> None:
+    """A value that is not accepted is asked again; standard input ending before every side
+    gave one leaves the start, said so, exit 1."""
+    db = tmp_path / "b.sqlite"
+    result = runner.invoke(
+        app,
+        ["--db", str(db), "--log-level", "warning", "record", scenario_file(), "--fair",
+         "--judge-key", str(judge.escrow)],
+        input=typed,
+    )  # fmt: skip
+    assert result.exit_code == 1 and "is started and stays in the store" in result.output
+    assert "Traceback" not in result.output
+    [info] = BattleStore(db).battles()
+    kinds = [type(e.event).__name__ for e in BattleStore(db).read(info.battle)]
+    assert kinds == ["BattleStarted", "SeedEscrowed"]
 
 
 def test_record_fair_needs_an_escrow_key(
     tmp_path: Path, judge: KeyFiles, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "b.sqlite"
-    both = ["--contribution", "goliath=a", "--contribution", "escher=b"]
+    both: list[str] = []
     code, out = bxb(
         db, "record", scenario_file(), "--fair", "--judge-key", str(judge.public), *both
     )

@@ -90,7 +90,7 @@ def judge(tmp_path: Path) -> KeyFiles:
 def _record(db: Path, judge: KeyFiles) -> Terminal:
     return Terminal(
         "--db", str(db), "--log-level", "warning", "record", str(SCENARIO), "--quiet", "--fair",
-        "--judge-key", str(judge.escrow), "--contribution", "goliath=chainaxe",
+        "--judge-key", str(judge.escrow),
     )  # fmt: skip
 
 
@@ -100,6 +100,8 @@ def test_the_sides_type_their_contributions_after_seeing_the_commitment(
     db = tmp_path / "b.sqlite"
     term = _record(db, judge)
     shown = term.expect(r"secret seed is committed: ([0-9a-f]{64})").group(1)
+    term.expect(r"goliath's contribution: $")
+    term.type("chainaxe\n")
     term.expect(r"escher's contribution: $")
     term.type("\n")  # nothing typed: asked again
     term.expect(r"not accepted: .*\n.*escher's contribution: $")
@@ -122,6 +124,8 @@ def test_walking_away_at_the_prompt_keeps_the_started_battle(
 ) -> None:
     db = tmp_path / "b.sqlite"
     term = _record(db, judge)
+    term.expect(r"goliath's contribution: $")
+    term.type("chainaxe\n")
     term.expect(r"escher's contribution: $")
     term.type(key)
     # Python may take a Ctrl-C that lands just as its prompt starts reading only at the next
@@ -147,11 +151,10 @@ def test_with_json_the_prompts_go_to_standard_error(tmp_path: Path, judge: KeyFi
 
     bxb = str(Path(sys.executable).with_name("bxb"))
     controller, terminal = pty.openpty()
-    os.write(controller, b"wych\n")  # escher's value, typed ahead
+    os.write(controller, b"chainaxe\nwych\n")  # the sides' values, typed ahead
     done = subprocess.run(
         [bxb, "--db", str(tmp_path / "b.sqlite"), "--log-level", "warning", "record",
-         str(SCENARIO), "--fair", "--json", "--judge-key", str(judge.escrow),
-         "--contribution", "goliath=chainaxe"],
+         str(SCENARIO), "--fair", "--json", "--judge-key", str(judge.escrow)],
         stdin=terminal, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     os.close(terminal)

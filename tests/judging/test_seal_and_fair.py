@@ -90,7 +90,7 @@ def test_fair_battle_verifies_from_its_export_and_public_key_alone(
     demo = msgspec.structs.replace(demo, commands=demo.commands[:1])
     terms = FairTerms(
         judge_keys=[key_files.escrow.read_text()],
-        contributions={"goliath": "chainaxe", "escher": "wych"},
+        ask=lambda fair: {"goliath": "chainaxe", "escher": "wych"},  # once it is committed
     )
     rec = record(store, demo, quiet=True, fair=terms)
     first = rec.events[0].event

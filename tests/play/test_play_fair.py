@@ -54,10 +54,9 @@ def test_a_fair_battle_at_the_table_resumed_elsewhere_sealed_and_receipted(
     db = tmp_path / "table.sqlite"
     kept = tmp_path / "receipts.txt"
 
-    # Evening one: one side's value on the command line, the other typed after the commitment.
+    # Evening one: each side types its value once the commitment is on the screen.
     table = Player(
-        db, str(setup_file(RULESET, tmp_path)), "--fair", "--contribution", "Orks=waaagh",
-        "--receipts", str(kept),
+        db, str(setup_file(RULESET, tmp_path)), "--fair", "--receipts", str(kept),
     )  # fmt: skip
     commitment = table.wait(r"secret seed is committed: ([0-9a-f]{64})").group(1)
     table.wait(r"Ultramarines's contribution:")
@@ -65,6 +64,8 @@ def test_a_fair_battle_at_the_table_resumed_elsewhere_sealed_and_receipted(
     table.wait(r"not accepted: contribution for Ultramarines")
     table.wait(r"Ultramarines's contribution:")
     table.type("for the emperor")
+    table.wait(r"Orks's contribution:")
+    table.type("waaagh")
     table.wait(r"receipt \(signed by " + public_hex(load_private_key(keys.private))[:16])
     table.wait(r"\ncommand 1>")
     play_one(table, 1)  # a charge
@@ -207,9 +208,8 @@ def test_a_fair_setup_plays_its_actions_first_and_a_walk_out_leaves_the_start(
     new_keys(tmp_path / "config" / "blowbyblow" / "keys")
     example = str(SCENARIOS / "necromunda-2023.toml")  # its actions play with any dice
     db = tmp_path / "t.sqlite"
-    given = ["--contribution", "goliath=a", "--contribution", "escher=b"]
     result = CliRunner().invoke(
-        app, ["--db", str(db), "play", example, "--fair", *given], input="\n" * 30
+        app, ["--db", str(db), "play", example, "--fair"], input="a\nb\n" + "\n" * 30
     )
     assert result.exit_code == 0, result.output
     assert "the setup's 2 action(s) first" in result.output
@@ -219,7 +219,7 @@ def test_a_fair_setup_plays_its_actions_first_and_a_walk_out_leaves_the_start(
 
     # a side walks away at the prompt: the start stays, and says how to go on
     walked = tmp_path / "w.sqlite"
-    code, out = bxb(walked, "play", example, "--fair", "--contribution", "goliath=a")
+    code, out = bxb(walked, "play", example, "--fair")
     assert code == 1 and "is started and stays in the store" in out, out
     assert "resume it with `bxb play --battle" in out
     [started] = BattleStore(walked).battles()
