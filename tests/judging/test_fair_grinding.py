@@ -7,6 +7,7 @@ commitment, fixed, before it reads a value."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -88,7 +89,7 @@ def test_record_shows_the_fixed_commitment_before_it_reads_a_value(
     assert run.stderr is not None and run.stdin is not None
     said = b""
     while b"goliath's contribution: " not in said:
-        chunk = run.stderr.read1(4096)
+        chunk = os.read(run.stderr.fileno(), 4096)
         assert chunk, said
         said += chunk
     shown = re.search(rb"secret seed is committed: ([0-9a-f]{64})", said)
