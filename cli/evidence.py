@@ -3,7 +3,8 @@ for a battle's chain head), ``bxb root`` (the tournament's Merkle root over ever
 inclusion and consistency proofs; with ``--witnesses``, the root as a checkpoint cosigned by the
 policy's quorum of witnesses) and ``bxb check-proof`` (a kept proof checked with no store, and
 with ``--checkpoint`` its root's cosignatures).
-``bxb verify --receipt`` uses ``load_receipts`` and ``show_receipts`` from here."""
+``bxb verify --receipt`` uses ``load_receipts`` and ``show_receipts`` from here, ``bxb verify
+--checkpoint`` ``show_checkpoint``."""
 
 from __future__ import annotations
 
@@ -352,7 +353,24 @@ def _witnessed(checkpoint: Path | None, log_key: str | None, witnesses: Path | N
     try:
         cp = check_witnessed(_read_text(checkpoint, "--checkpoint"), log, policy)
     except WitnessError as e:
-        typer.echo(f"proof FAILED: {e}")
+        typer.echo(f"checkpoint FAILED: {e}")
         raise typer.Exit(1) from None
     typer.echo(f"checkpoint OK: {cp.origin} at {cp.size} battles, cosigned by the quorum")
     return TreeHead(size=cp.size, root=cp.root.hex())
+
+
+def show_checkpoint(
+    store: BattleStore, checkpoint: Path | None, log_key: str | None, witnesses: Path | None
+) -> bool:
+    """``bxb verify --checkpoint``: the cosigned root a round published holds (signature,
+    quorum), and the store's first battles still give it: True if so, said either way."""
+    published = _witnessed(checkpoint, log_key, witnesses)
+    try:
+        prove_consistency(battle_heads(store), published)
+    except BlowByBlowError as e:
+        typer.echo(f"checkpoint FAILED: {e}")
+        return False
+    typer.echo(
+        f"checkpoint OK: the store's first {published.size} battles still give the cosigned root"
+    )
+    return True

@@ -26,7 +26,7 @@ from blowbyblow.cli.app import (
     warn_if_broken,
     write_output,
 )
-from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_receipts
+from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_checkpoint, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import standing
@@ -62,7 +62,7 @@ def _trusted(public_keys: list[str] | None) -> frozenset[str] | None:
 
 
 @app.command("verify")
-def cmd_verify(
+def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line option
     battle: Annotated[
         str | None, typer.Argument(help="Battle id, prefix or label (default: every battle).")
     ] = None,
@@ -90,13 +90,32 @@ def cmd_verify(
         list[str] | None,
         typer.Option("--receipt-key", help="Accept only receipts signed by this key; repeatable."),
     ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            help="A round's cosigned root (`bxb root --witnesses`): check its signature "
+            "(--log-key), its quorum of cosignatures (--witnesses) and that the store's first "
+            "battles still give it.",
+        ),
+    ] = None,
+    log_key: Annotated[
+        str | None, typer.Option("--log-key", help="With --checkpoint: the log's key.")
+    ] = None,
+    witnesses: Annotated[
+        Path | None, typer.Option("--witnesses", help="With --checkpoint: the witness policy.")
+    ] = None,
 ) -> None:
     """Re-adjudicate every command from its recorded dice and choices and compare with the log;
     check the hash chain, the battle id, the seal, and every die against the battle's dice mode;
-    with --receipt, check the log against receipts kept by the players. Exit 0 when all agree, 1
-    naming the first event that differs or cannot be read, or the receipt the log contradicts."""
+    with --receipt, check the log against receipts kept by the players; with --checkpoint, the
+    store against a root its witnesses cosigned. Exit 0 when all agree, 1 naming the first event
+    that differs or cannot be read, or the receipt or checkpoint the log contradicts."""
     trusted = _trusted(public_key)
     receipts, signers = load_receipts(receipt or []), receipt_keys(receipt_key)
+    witnessed = checkpoint is not None or log_key is not None or witnesses is not None
+    if file is not None and witnessed:
+        fail("--checkpoint checks a store's battles against a round's root, not an export")
     if file is not None:
         read = read_export(read_input(file, "--file"), trusted)
         typer.echo(_verdict(read.report))
@@ -118,6 +137,8 @@ def cmd_verify(
     if len(targets) > 1:
         typer.echo(f"{len(targets) - failed} of {len(targets)} battles verified")
     held = show_receipts(store, receipts, signers, only=targets[0] if battle is not None else None)
+    if witnessed:
+        held = show_checkpoint(store, checkpoint, log_key, witnesses) and held
     if failed or not held:
         raise typer.Exit(1)
 

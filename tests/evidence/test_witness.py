@@ -323,3 +323,37 @@ def test_bxb_root_publishes_only_at_the_quorum(
     bad.write_text("witness nobody\nquorum 1\n")
     refused = runner.invoke(app, [*base, "--witnesses", str(bad), "--origin", ORIGIN])
     assert refused.exit_code == 2 and "policy line 1" in refused.output
+
+
+def test_verify_checks_the_store_against_a_cosigned_root(
+    tmp_path: Path, organiser: tuple[Ed25519PrivateKey, str], witnesses: list[Running]
+) -> None:
+    """`bxb verify --checkpoint`: the battles verify, the round's root holds its quorum, and the
+    store's first battles still give it. A battle cut short after the round (unsealed, so verify
+    alone passes it) is caught by the witnessed root."""
+    key, log = organiser
+    db = tmp_path / "a.sqlite"
+    store = _store_with_battles(db, ["necromunda-2023", "wh40k-2e"])
+    published = publish_root(battle_heads(store), ORIGIN, key, _policy(witnesses, 2))
+    checkpoint = tmp_path / "round1.checkpoint"
+    checkpoint.write_text(published.note.text())
+    policy = tmp_path / "policy.txt"
+    policy.write_text(
+        "".join(f"witness {w.verifier.vkey()} {w.url}\n" for w in witnesses) + "quorum 2\n"
+    )
+    args = ["--db", str(db), "--log-level", "warning", "verify", "--checkpoint", str(checkpoint)]
+    args += ["--log-key", log, "--witnesses", str(policy)]
+    ok = runner.invoke(app, args)
+    assert ok.exit_code == 0, ok.output
+    assert "checkpoint OK: the store's first 2 battles still give the cosigned root" in ok.output
+
+    first = battle_heads(store)[0]
+    events = store.read(UUID(first.battle))
+    last_command = max(e.position for e in events if isinstance(e.event, CommandIssued))
+    delete_rows(db, UUID(first.battle), after=last_command - 1)
+    caught = runner.invoke(app, args)
+    assert caught.exit_code == 1, caught.output
+    assert "2 of 2 battles verified" in caught.output  # verify alone sees nothing wrong
+    assert "checkpoint FAILED: the store's first 2 battles no longer give the published root" in (
+        caught.output
+    )
