@@ -218,12 +218,12 @@ def patient_typist(prompts: int = 60) -> str:
 
 def typed_at_prompts(words: list[str]) -> str:
     """What the reader types: dice when they type them in; at `bxb play` with digital dice (fair
-    ones are random) the sides' contributions if asked, then only Enter, so every question takes its default and no command is picked
+    ones are random) the sides' contributions if asked (`bxb record --fair` too), then only Enter, so every question takes its default and no command is picked
     at the command prompt; then the input ends, which leaves the table as `quit` does."""
     if "physical" in words:
         return patient_typist()
     contributions = "chainaxe\nwych\n" if "--fair" in words else ""  # each side's, if asked
-    return contributions + "\n" * 100 if "play" in words else ""
+    return contributions + ("\n" * 100 if "play" in words else "")
 
 
 def test_a_wrong_doc_command_fails(tmp_path: Path) -> None:
