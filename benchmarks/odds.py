@@ -1,6 +1,8 @@
 """How fast the odds are, measured by hand (never by a test):
 
     python benchmarks/odds.py [--samples 100000] [--budget 3000]
+    python benchmarks/odds.py --every 5     # only: p50/p95 of every demo command, 5 times each
+    python benchmarks/odds.py --graph 5000  # only: each dice command as a tree and as a graph
 
 Prints, for the demo of every game system:
   - exact: the odds of its first command, and of its first command that rolls dice when that is
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import time
 from fractions import Fraction
 from typing import Any
@@ -34,6 +37,7 @@ from blowbyblow.replay.odds.explore import (
     scenario_command,
     scenario_odds,
 )
+from blowbyblow.replay.odds.sharing import Sharer
 
 ONE_ATTACK: dict[str, Any] = {
     "ruleset": "asl",
@@ -83,12 +87,84 @@ def row(name: str, odds: Odds, seconds: float) -> str:
     return f"| {name} | {method} | {odds.runs} | {odds.outcomes} | {seconds:.3f} |"
 
 
+def percentile(xs: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of ``xs``."""
+    ordered = sorted(xs)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def every_demo_command(repeat: int) -> None:
+    """Every demo command of every system, ``repeat`` times each, in this process, as the
+    viewer's odds button asks (the scenario's choices, the default budget): p50 and p95 of
+    each command, and over all of them."""
+    print(f"| every demo command ({repeat} times each) | method | runs | p50 s | p95 s |")
+    print("|---|---|---:|---:|---:|")
+    every: list[float] = []
+    for system in game_systems().values():
+        demo = system.demo()
+        how = HowToExplore(policy=Policy(name="scripted", answers=demo.choices))
+        for number in range(1, len(demo.commands) + 1):
+            times = []
+            for _ in range(repeat):
+                odds, seconds = timed(how, demo, number)
+                times.append(seconds)
+            every += times
+            method = odds.method if odds.method == "exact" else "MC"
+            print(
+                f"| {system.id} #{number} {odds.action} | {method} | {odds.runs} | "
+                f"{percentile(times, 50):.3f} | {percentile(times, 95):.3f} |",
+                flush=True,
+            )
+    print(f"| all {len(every)} | | | {percentile(every, 50):.3f} | {percentile(every, 95):.3f} |")
+
+
+def tree_against_graph(budget: int) -> None:
+    """Each demo command that rolls dice, explored exactly as a tree and as a graph (branches
+    that reach the same continuation share what lies below), within ``budget`` runs each."""
+    print(f"| tree against graph ({budget} runs each) | tree runs | s | graph runs | shared | s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for system in game_systems().values():
+        demo = system.demo()
+        for number in range(1, len(demo.commands) + 1):
+            at, happened = scenario_command(demo, number)
+            if not happened or not any(type(e).__name__ == "DiceRolled" for e in happened):
+                continue
+            measure, cmd = prepare(at, Policy(name="scripted", answers=demo.choices))
+            group = matcher(measure.rules.order_insensitive)
+            cells = []
+            t = time.perf_counter()
+            tree = Explorer(cmd, budget=budget, group=group)
+            try:
+                tree.explore()
+                cells.append(str(tree.runs))
+            except TooBig:
+                cells.append(f"> {budget}")
+            cells.append(f"{time.perf_counter() - t:.2f}")
+            t = time.perf_counter()
+            graph = Sharer(cmd, measure, budget=budget, group=group)
+            try:
+                graph.explore()
+                cells.append(str(graph.runs))
+            except TooBig:
+                cells.append(f"> {budget}")
+            cells += [str(graph.shared), f"{time.perf_counter() - t:.2f}"]
+            print(f"| {system.id} #{number} {type(at.command).__name__} | {' | '.join(cells)} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=0, help="only: every demo command N times")
+    parser.add_argument("--graph", type=int, default=0, help="only: tree against graph, N runs")
     parser.add_argument("--samples", type=int, default=100_000)
     parser.add_argument("--mc", type=int, default=2000, help="samples past the budget")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     args = parser.parse_args()
+    if args.every:
+        every_demo_command(args.every)
+        return
+    if args.graph:
+        tree_against_graph(args.graph)
+        return
     how = HowToExplore(budget=args.budget, samples=args.mc)
     print("| demo command | method | runs | outcomes | seconds |")
     print("|---|---|---:|---:|---:|")

@@ -69,6 +69,7 @@ from blowbyblow.replay.odds.answers import (
 )
 from blowbyblow.replay.odds.chance import Explorer, OddsError, matcher
 from blowbyblow.replay.odds.outcomes import Measure, Outcome
+from blowbyblow.replay.odds.sharing import Sharer
 
 DEFAULT_BUDGET = 2000  # runs of the procedure before the exact tree gives way to Monte Carlo
 DEFAULT_SAMPLES = 4000
@@ -300,6 +301,10 @@ def _explore(
         }
         outcomes = cast(list[Outcome], list(sub.dist))
         return Weights(outcomes, [sub.dist[o] for o in outcomes], exact=True), facts
+    if not how.policy.decides and how.budget > DEFAULT_BUDGET:
+        shared = _shared(cmd, measure, how, patterns)
+        if shared is not None:
+            return shared
     if how.policy.decides:
         raise OddsError(
             f"the {how.policy.describe()} policy needs every choice explored, and this command "
@@ -319,6 +324,37 @@ def _explore(
     }
     found = cast(list[Outcome], list(counts))
     return Weights(found, [Fraction(counts[o]) for o in found], exact=False), facts
+
+
+def _shared(
+    cmd: chance.Command, measure: Measure, how: HowToExplore, patterns: list[str]
+) -> tuple[Weights, dict[str, Any]] | None:
+    """The exact odds as a graph (``replay/odds/sharing.py``), where the tree did not fit its
+    budget: branches that reach the same point of the procedure share what lies below it. None
+    when the graph does not fit the budget either. Tried only when more than the default budget
+    is asked for: a run of the graph costs several of the tree's (its continuation is read at
+    every stop), so on the default budget it would only make the sampled commands slower
+    (benchmarks/odds.py)."""
+    for traced in (True, False):
+        sharer = Sharer(cmd, measure, budget=how.budget, group=matcher(patterns), traced=traced)
+        try:
+            dist = sharer.explore()
+        except chance.TooBig:
+            return None
+        except TypeError:
+            if not traced:
+                raise
+            continue  # the rules used a die in a way a Die cannot follow: explore plainly
+        facts = {
+            "runs": sharer.runs,
+            "outcomes": len(dist),
+            "grouped": sorted(sharer.grouped_keys),
+            "traced": traced,
+            "note": f"explored as a graph: {sharer.shared} branches shared what lies below",
+        }
+        outcomes = list(dist)
+        return Weights(outcomes, [dist[o] for o in outcomes], exact=True), facts
+    return None  # pragma: no cover - the loop returns
 
 
 def action_of(command: Any) -> str:

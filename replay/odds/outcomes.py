@@ -60,6 +60,29 @@ class Outcome(NamedTuple):
     events: tuple[tuple[str, int], ...]
 
 
+@dataclass(frozen=True)
+class Counts:
+    """What an outcome adds up over events: the tallies, each side's share of them, and how many
+    of each rule step (by event type, sorted)."""
+
+    tallies: tuple[int, ...]
+    by_side: tuple[tuple[int, ...], ...]
+    kinds: tuple[tuple[str, int], ...]
+
+    def plus(self, other: Counts) -> Counts:
+        kinds = dict(self.kinds)
+        for name, n in other.kinds:
+            kinds[name] = kinds.get(name, 0) + n
+        return Counts(
+            tallies=tuple(a + b for a, b in zip(self.tallies, other.tallies, strict=True)),
+            by_side=tuple(
+                tuple(a + b for a, b in zip(x, y, strict=True))
+                for x, y in zip(self.by_side, other.by_side, strict=True)
+            ),
+            kinds=tuple(sorted(kinds.items())),
+        )
+
+
 def _counted(tally: str, count: Count[Any], event: Event) -> int:
     """What ``count`` says ``event`` adds, checked: a whole number (a die value is read as its
     number, which the exploration records)."""
@@ -124,6 +147,16 @@ class Measure:
         return None
 
     def __call__(self, events: Sequence[Event], state: Any) -> Outcome:
+        counts = self.counts(events)
+        return Outcome(
+            units=self.final(state),
+            tallies=counts.tallies,
+            by_side=counts.by_side,
+            events=counts.kinds,
+        )
+
+    def final(self, state: Any) -> tuple[UnitOutcome, ...]:
+        """The part of the outcome read from the state after the command: each unit's."""
         after = self.system.view(state)
         by_id = {u.id: u for u in after.units}
         prisoners_before = {p.prisoner for p in self.before.prisoners}
@@ -146,6 +179,11 @@ class Measure:
                     marks=self.marks(now.flags) if now is not None else (),
                 )
             )
+        return tuple(units)
+
+    def counts(self, events: Sequence[Event]) -> Counts:
+        """The part of the outcome added up over the events: the tallies, each side's share,
+        and how many of each rule step."""
         tallies = [0] * len(self.rules.tallies)
         by_side = [[0] * len(tallies) for _ in self.before.sides]
         kinds: dict[str, int] = {}
@@ -162,11 +200,10 @@ class Measure:
                 side = self._whose(count, event)
                 if side is not None:
                     by_side[side][i] += n
-        return Outcome(
-            units=tuple(units),
+        return Counts(
             tallies=tuple(tallies),
             by_side=tuple(tuple(t) for t in by_side),
-            events=tuple(sorted(kinds.items())),
+            kinds=tuple(sorted(kinds.items())),
         )
 
     def marks(self, flags: Sequence[str]) -> tuple[str, ...]:
@@ -212,4 +249,4 @@ class Measure:
         )
 
 
-__all__ = ["GONE_HARM", "Measure", "Outcome", "TallyError", "UnitOutcome"]
+__all__ = ["GONE_HARM", "Counts", "Measure", "Outcome", "TallyError", "UnitOutcome"]

@@ -73,6 +73,7 @@ class _Cursor:
     traced: bool
     decisions: bool
     beyond: Callable[[Node], Answer] | None = None  # the answers past the path (default: first)
+    traced_from: int = 0  # traced: only the rolls from this depth on are ``Die`` values
     nodes: list[Node] = field(default_factory=list)
     answers: list[Answer] = field(default_factory=list)
     facts: list[tuple[Fact, bool]] = field(default_factory=list)
@@ -115,7 +116,7 @@ class _PathDice:
         depth = len(c.answers)
         values = c.next(node, (1,) * count)
         assert isinstance(values, tuple)
-        if not c.traced:
+        if not c.traced or depth < c.traced_from:
             return values, self.source
         return tuple(Die(v, ("d", depth, j), c.facts) for j, v in enumerate(values)), self.source
 

@@ -1,0 +1,297 @@
+"""The odds desk: the odds of recorded commands for a server, where anyone may ask (issue: odds
+for anyone, for ever).
+
+Every request is bounded (``DeskLimits``: the runs of the rules and the Monte Carlo samples it
+may ask for, and the seconds it may take, after which its worker stops it); answers are kept by
+what decides them (the battle's events up to the end of the command, the budget, the samples,
+the seed: never by a position, so two positions of one command are one answer); the same
+question asked while it is being computed waits for that computation; at most ``waiting``
+requests are running or waiting at once, and any more are refused at once (``OddsBusy``) rather
+than queued for ever; and the work runs in worker processes of their own at a lower CPU priority
+(``os.nice``), so it can neither hold the server's interpreter nor starve a table's writes of the
+processor.
+
+    desk = OddsDesk(DeskLimits())          # once, at start-up; desk.close() at shutdown
+    desk.warm()                            # optional: start the worker before the first asks
+    odds = desk.recorded(events, position, budget=500, samples=1000)   # blocking
+    future = desk.submit(events, position, budget=500, samples=1000)   # or a Future of it
+
+Refusals are ``OddsRefused`` (``field``, ``expected``, ``reason``): ``TooMuchAsked`` (the request
+is outside the limits: nothing is run), ``OddsBusy`` (try again shortly), ``OddsTimedOut`` (the
+work took longer than allowed); an ``OddsError`` or ``BlowByBlowError`` from the rules (no such
+position, say) comes through as it is."""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures as cf
+import hashlib
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from blowbyblow.domain.core import BlowByBlowError, CommandIssued, Event
+from blowbyblow.replay.odds.answers import Odds
+from blowbyblow.replay.odds.explore import DEFAULT_SEED, HowToExplore, recorded_odds
+
+NICE = 10  # how much lower the workers' CPU priority is than the server's
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeskLimits:
+    max_budget: int = 5000  # runs of the rules for the exact odds
+    max_samples: int = 20_000  # Monte Carlo samples past the budget
+    seconds: float = 10.0  # a request's worker stops it past this
+    workers: int = 1  # processes computing odds (leave the server its processors)
+    waiting: int = 4  # requests running or waiting at once; any more are refused
+    kept: int = 256  # answers kept
+
+
+class OddsRefused(BlowByBlowError):
+    """A request for odds the desk will not answer now: ``field`` and what it expected."""
+
+    def __init__(self, field: str, expected: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.expected = expected
+        self.reason = reason
+
+
+class TooMuchAsked(OddsRefused):
+    """The request asks for more work than the limits allow (or for none): nothing is run."""
+
+
+class OddsBusy(OddsRefused):
+    """As many requests as allowed are running or waiting: try again shortly."""
+
+
+class OddsTimedOut(OddsRefused):
+    """The work took longer than the limit and was stopped."""
+
+
+class DeskStats(msgspec.Struct, frozen=True, kw_only=True):
+    computed: int  # answers worked out
+    kept: int  # answers given from those kept
+    joined: int  # requests that waited for the same question already being computed
+    refused: int  # busy or too much asked
+    timed_out: int
+    running: int  # now, running or waiting
+
+
+class _OutOfTime(BaseException):
+    """Raised in a worker by its alarm (a BaseException: no ``except Exception`` in the rules
+    can swallow it)."""
+
+
+def _lower_priority() -> None:
+    os.nice(NICE)
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _OutOfTime
+
+
+def _warm() -> int:
+    return os.getpid()
+
+
+def _compute(events: list[Event], position: int, how: HowToExplore, seconds: float) -> Any:
+    """In a worker: the odds, or ``None`` when the alarm went off first."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return recorded_odds(events, position, how)
+    except _OutOfTime:
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass
+class _Counters:
+    computed: int = 0
+    kept: int = 0
+    joined: int = 0
+    refused: int = 0
+    timed_out: int = 0
+
+
+@dataclass
+class OddsDesk:
+    limits: DeskLimits = field(default_factory=DeskLimits)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(self.limits.waiting)
+        self._answers: collections.OrderedDict[bytes, Odds] = collections.OrderedDict()
+        self._computing: dict[bytes, cf.Future[Odds]] = {}
+        self._counters = _Counters()
+        self._running = 0
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> cf.ProcessPoolExecutor:
+        # forkserver: workers start from a clean process, never a fork of the server's threads
+        return cf.ProcessPoolExecutor(
+            max_workers=self.limits.workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=_lower_priority,
+        )
+
+    def warm(self) -> None:
+        """Start the workers now (a first request would otherwise wait for them)."""
+        for f in [self._pool.submit(_warm) for _ in range(self.limits.workers)]:
+            f.result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def stats(self) -> DeskStats:
+        c = self._counters
+        return DeskStats(
+            computed=c.computed,
+            kept=c.kept,
+            joined=c.joined,
+            refused=c.refused,
+            timed_out=c.timed_out,
+            running=self._running,
+        )
+
+    def recorded(
+        self,
+        events: Sequence[Event],
+        position: int,
+        *,
+        budget: int,
+        samples: int,
+        seed: str = DEFAULT_SEED,
+    ) -> Odds:
+        """The odds of the recorded command holding ``position`` of a battle's ``events``
+        (``bxb odds --battle ID --position N``), within the limits; blocks until answered."""
+        return self.submit(events, position, budget=budget, samples=samples, seed=seed).result()
+
+    def submit(
+        self,
+        events: Sequence[Event],
+        position: int,
+        *,
+        budget: int,
+        samples: int,
+        seed: str = DEFAULT_SEED,
+    ) -> cf.Future[Odds]:
+        """The same as ``recorded``, as a Future (``asyncio.wrap_future`` awaits it)."""
+        self._check(budget, samples, seed)
+        how = HowToExplore(budget=budget, samples=samples, seed=seed)
+        key, end = self._key(events, position, how)
+        with self._lock:
+            kept = self._answers.get(key)
+            if kept is not None:
+                self._answers.move_to_end(key)
+                self._counters.kept += 1
+                done: cf.Future[Odds] = cf.Future()
+                done.set_result(kept)
+                return done
+            running = self._computing.get(key)
+            if running is not None:
+                self._counters.joined += 1
+                return running
+            if not self._slots.acquire(blocking=False):
+                self._counters.refused += 1
+                raise OddsBusy(
+                    "odds",
+                    "fewer requests at once",
+                    f"{self.limits.waiting} requests for odds are being worked out; "
+                    "try again in a few seconds",
+                )
+            self._running += 1
+            answer: cf.Future[Odds] = cf.Future()
+            self._computing[key] = answer
+        # Only what decides the answer goes to the worker: the events up to the command's end.
+        work = self._pool.submit(_compute, list(events[:end]), position, how, self.limits.seconds)
+        work.add_done_callback(lambda w: self._done(key, w, answer))
+        return answer
+
+    def _done(self, key: bytes, work: cf.Future[Any], answer: cf.Future[Odds]) -> None:
+        try:
+            result = work.result()
+        except BaseException as e:
+            error: BaseException | None = e
+            result = None
+        else:
+            error = None
+            if result is None:
+                self._counters.timed_out += 1
+                error = OddsTimedOut(
+                    "odds",
+                    f"at most {self.limits.seconds:g} s of work",
+                    f"took longer than {self.limits.seconds:g} s and was stopped; ask for a "
+                    "smaller budget or fewer samples",
+                )
+        with self._lock:
+            self._computing.pop(key, None)
+            self._running -= 1
+            self._slots.release()
+            if error is None:
+                self._counters.computed += 1
+                self._answers[key] = result
+                while len(self._answers) > self.limits.kept:
+                    self._answers.popitem(last=False)
+        if error is None:
+            answer.set_result(result)
+        else:
+            answer.set_exception(error)
+
+    def _check(self, budget: int, samples: int, seed: str) -> None:
+        limits = self.limits
+        for name, value, low, high in (
+            ("budget", budget, 1, limits.max_budget),
+            ("samples", samples, 0, limits.max_samples),
+        ):
+            if not low <= value <= high:
+                self._counters.refused += 1
+                raise TooMuchAsked(
+                    name, f"{low} to {high:,}", f"must be {low} to {high:,}, not {value}"
+                )
+        if not 1 <= len(seed) <= 200:
+            self._counters.refused += 1
+            raise TooMuchAsked("seed", "1 to 200 characters", "must be 1 to 200 characters")
+
+    @staticmethod
+    def _key(events: Sequence[Event], position: int, how: HowToExplore) -> tuple[bytes, int]:
+        """What decides the answer: the events up to the end of the command holding
+        ``position`` (the state before it, the command, what its dice did), and how it is
+        explored. A position outside the battle keys as itself (the error is the answer)."""
+        end = len(events)
+        if 1 <= position <= len(events):
+            later = (
+                i for i in range(position, len(events)) if isinstance(events[i], CommandIssued)
+            )
+            end = next(later, len(events))
+            first = next(
+                (i for i in range(position - 1, -1, -1) if isinstance(events[i], CommandIssued)),
+                None,
+            )
+            command = 0 if first is None else first + 1
+        else:
+            command = position
+        digest = hashlib.sha256()
+        digest.update(msgspec.msgpack.encode([command, how.budget, how.samples, how.seed]))
+        digest.update(msgspec.msgpack.encode(list(events[:end])))
+        return digest.digest(), end
+
+
+__all__ = [
+    "DeskLimits",
+    "DeskStats",
+    "OddsBusy",
+    "OddsDesk",
+    "OddsRefused",
+    "OddsTimedOut",
+    "TooMuchAsked",
+]
