@@ -120,9 +120,11 @@ def check_roster(system: AnyGameSystem, roster: Roster) -> Roster:
     if roster.ruleset != system.id:
         raise RosterError(f"ruleset: the roster is for {roster.ruleset!r}, not {system.id!r}")
     keys = roster_keys(system)
-    for key in roster.forces:
+    for key, entries in roster.forces.items():
         if key not in keys:
             raise RosterError(f"{key}: a {system.id} roster holds {', '.join(keys)}")
+        if len(entries) > MAX_ENTRIES:  # a roster built in code is bounded as a file's is
+            raise RosterError(f"{key}: {len(entries)} entries; expected at most {MAX_ENTRIES}")
     if not any(roster.forces.get(m) for m in shape.members):
         raise RosterError(f"{' or '.join(shape.members)}: the roster has no one in it")
     forces: dict[str, list[dict[str, Any]]] = {}

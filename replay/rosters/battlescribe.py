@@ -403,7 +403,13 @@ def _walk(job: _Import, game: _Game, selection: Element, where: str) -> bool:
     where = f"{where} selection '{_label(selection)}'"
     model = next((p for p in _profiles(selection) if p.kind.lower() in game.model_kinds), None)
     if model is not None:
-        count = max(1, min(int(selection.get("number") or 1), MAX_ENTRIES))
+        number = selection.get("number") or "1"
+        count = int(number) if number.isdigit() else 0
+        if not 1 <= count <= MAX_ENTRIES - len(job.mapped):
+            raise RosterError(
+                f"{job.file}: {where} number={number!r}: expected 1 to {MAX_ENTRIES} models in all "
+                "(a roster is a gang or an army)"
+            )
         for _ in range(count):
             game.member(job, selection, model, f"{where} profile '{model.name}'")
         return True

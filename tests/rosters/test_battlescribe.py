@@ -154,6 +154,14 @@ EXTERNAL = b"""<?xml version="1.0"?>
             b'gameSystemName="Necromunda"><forces/></roster>',
             "no fighter or model in it could be mapped onto necromunda-2023",
         ),
+        (
+            GOLIATH.replace(b'number="2" type="model"', b'number="1000000" type="model"'),
+            r"selection 'Bully' number='1000000': expected 1 to 200 models in all",
+        ),
+        (
+            GOLIATH.replace(b'number="2" type="model"', b'number="two" type="model"'),
+            r"selection 'Bully' number='two': expected 1 to 200",
+        ),
     ],
 )
 def test_bad_input_is_one_error_naming_the_element(raw: bytes, message: str) -> None:

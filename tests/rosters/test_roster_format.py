@@ -113,6 +113,7 @@ def test_what_does_not_fit_is_named() -> None:
         (_bad(gang, fighters=[{**fighter, "gang": "x"}]), r"fighters\[0\]\.gang: .*leave gang out"),
         (_bad(gang, fighters=[fighter, fighter]), r"fighters\[1\]\.id: .* is given twice"),
         (_bad(gang, fighters=[]), "fighters: the roster has no one in it"),
+        (_bad(gang, fighters=[fighter] * 201), "fighters: 201 entries; expected at most 200"),
         (msgspec.structs.replace(gang, ruleset="asl"), "the roster is for 'asl'"),
     ]
     for roster, message in cases:
