@@ -19,6 +19,14 @@ def able_leaders(units: Iterable[UnitState]) -> list[UnitState]:
     return [u for u in units if u.kind == "leader" and not u.pinned and not u.broken]
 
 
+def directing_candidates(units: Iterable[UnitState], pinned_may: bool) -> list[UnitState]:
+    """The leaders among ``units`` who may direct a CC attack (A11.141): not broken, and not
+    pinned unless ruling pinned-leader-directs=yes (A7.831 as secondary sources read it)."""
+    return [
+        u for u in units if u.kind == "leader" and not u.broken and (pinned_may or not u.pinned)
+    ]
+
+
 def best_leader(leaders: Iterable[UnitState]) -> UnitState | None:
     """The leader with the best (lowest) leadership DRM, the lower id on a tie."""
     return min(leaders, key=lambda u: (leadership_drm(u), u.id), default=None)

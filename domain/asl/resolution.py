@@ -31,9 +31,9 @@ from blowbyblow.domain.asl.events import (
     UnitEliminated,
 )
 from blowbyblow.domain.asl.leadership import (
-    able_leaders,
     best_leader,
     choose_director,
+    directing_candidates,
     leader_modifier,
 )
 from blowbyblow.domain.asl.rulings import (
@@ -42,6 +42,7 @@ from blowbyblow.domain.asl.rulings import (
     LEADER_CHOICE,
     LEADER_DIRECTION,
     ODDS_ABOVE_TEN,
+    PINNED_LEADER_DIRECTS,
 )
 from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_mmc, is_smc
 from blowbyblow.domain.asl.state import State, UnitState, capturable_passenger, units_in
@@ -94,7 +95,7 @@ def directing_leaders(src: State, d: Designation, ctx: Context) -> list[UnitStat
         return []
     if ctx.ruling(LEADER_DIRECTION) == "with-its-mmc" and not any(is_mmc(u) for u in units):
         return []
-    leaders = able_leaders(units)
+    leaders = directing_candidates(units, ctx.ruling(PINNED_LEADER_DIRECTS) == "yes")
     if d.leader is not None:
         leaders = [u for u in leaders if u.id == d.leader]
     return leaders

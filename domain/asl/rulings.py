@@ -378,6 +378,27 @@ DISRUPTED_IN_MELEE = Ruling(
     before="stays",
 )
 
+# --- version 1.3 ------------------------------------------------------------------------------
+
+PINNED_LEADER_DIRECTS = Ruling(
+    name="pinned-leader-directs",
+    default="no",
+    choices=("no", "yes"),
+    summary=(
+        "Whether a pinned leader attacking with his MMC may direct the attack (A11.141). no: "
+        "he may not (A7.831, as secondary sources read it; version 1.2). yes: A11.141 names no "
+        "such limit; he directs as any leader (his FP is halved as pinned all the same, A7.8)."
+    ),
+    rule="A11.141",
+    note=(
+        "A11.141 does not mention pinned leaders and the A7.831 text is not among the sources "
+        "we could check; the A11.4 drm table's 'best unpinned Good Order leader' speaks only of "
+        "the Ambush dr. no is how versions 1.0 to 1.2 read it."
+    ),
+    since="1.3",
+    before="no",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     PRISONER_ATTACKS,
     AMBUSH_DRM_COUNT,
@@ -399,4 +420,5 @@ RULINGS: tuple[Ruling, ...] = (
     STREET_FIGHTING_ROAD,
     REINFORCING_ATTACK,
     DISRUPTED_IN_MELEE,
+    PINNED_LEADER_DIRECTS,
 )

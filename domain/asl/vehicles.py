@@ -30,12 +30,17 @@ from blowbyblow.domain.asl.events import (
     VehicleResult,
 )
 from blowbyblow.domain.asl.leadership import (
-    able_leaders,
     best_leader,
     choose_director,
+    directing_candidates,
     leader_modifier,
 )
-from blowbyblow.domain.asl.rulings import BURN_DR, LEADER_CHOICE, PASSENGERS_INSIDE
+from blowbyblow.domain.asl.rulings import (
+    BURN_DR,
+    LEADER_CHOICE,
+    PASSENGERS_INSIDE,
+    PINNED_LEADER_DIRECTS,
+)
 from blowbyblow.domain.asl.setup import base_ccv, cc_fp, is_smc
 from blowbyblow.domain.asl.state import (
     State,
@@ -77,7 +82,8 @@ def vehicle_director(
 ) -> Generator[Step, Any, UnitState | None]:
     """A11.51: "A leadership DRM applies to CC vs a vehicle only when that leader is combining
     with another unit in that attack"; he may direct it (A11.141, ruling leader-choice)."""
-    leaders = able_leaders(attackers) if len(attackers) > 1 else []
+    pinned_may = ctx.ruling(PINNED_LEADER_DIRECTS) == "yes"
+    leaders = directing_candidates(attackers, pinned_may) if len(attackers) > 1 else []
     first = leaders[0] if leaders else None
     asked = ctx.ruling(LEADER_CHOICE) == "asked"
     return (yield from choose_director(leaders, first, f"direct/{d.number}", asked))

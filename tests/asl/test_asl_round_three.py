@@ -454,3 +454,21 @@ def test_passengers_fp_only_of_a_ce_halftrack(s: Setup) -> None:
     assert "A11.62: sdkfz: only the Passengers of a CE halftrack" in refused(
         s, [ht_attack("cmg", "passengers")]
     )
+
+
+# --- A11.141 and a pinned leader (ruling pinned-leader-directs, 1.3) --------------------------
+
+
+@pytest.mark.parametrize(("ruling", "directed"), [("no", False), ("yes", True)])
+def test_a_pinned_leader_directs_only_if_the_ruling_says_so(ruling: str, directed: bool) -> None:
+    """A11.141: "One leader may direct the CC attack of the MMC it defends with ... by applying
+    his leadership DRM" names no limit for a pinned leader; no (default, 1.0 to 1.2, A7.831 as
+    secondary sources read it): the pinned 8-1 adds his FP, halved (A7.8), but not his -1."""
+    s = ex_a11_141()
+    pinned = msgspec.structs.replace(s.units[1], pinned=True)
+    s = msgspec.structs.replace(s, units=[s.units[0], pinned, *s.units[2:]])
+    p = run(s, [GERMAN_ATTACK], [3, 3], rulings={"pinned-leader-directs": ruling})
+    assert one(p, ev.OddsCalculated).attack_fp == "4.5"
+    mods = one(p, ev.CloseCombatResolved).outcomes[0].modifiers
+    assert ("leader g81" in causes(mods)) is directed
+    assert bool(of(p, ChoiceMade)) is directed
