@@ -137,6 +137,8 @@ class Witness:
         self.logs = {v.name: v for v in logs}  # a log's key name is its origin
         self.clock = clock
         self._lock = threading.Lock()
+        if not state.parent.is_dir():
+            raise WitnessError(f"--state {state}: its folder does not exist")
         self._read_state()  # a state file that cannot be read stops the witness at its start
 
     def _read_state(self) -> dict[str, Any]:
@@ -146,6 +148,14 @@ class Witness:
             state = json.loads(self.state_path.read_text())
             if not isinstance(state, dict) or not isinstance(state.get("logs"), dict):
                 raise ValueError("not a witness's state")
+            for origin, last in state["logs"].items():
+                if not (
+                    isinstance(last, dict)
+                    and isinstance(last.get("size"), int)
+                    and last["size"] > 0
+                    and len(base64.b64decode(str(last.get("root")), validate=True)) == 32
+                ):
+                    raise ValueError(f"log {origin!r}: expected its size and root")
         except (OSError, ValueError) as e:
             raise WitnessError(f"--state {self.state_path}: cannot be read ({e})") from None
         return state
@@ -173,22 +183,31 @@ class Witness:
         if request.old > cp.size:
             return _refuse(400, f"old size {request.old} is past the checkpoint's {cp.size}")
         with self._lock:  # the check and the write as one step (the specification's race)
-            state = self._read_state()
-            answer = self._check(state, request)
-            if answer is None:
-                state["logs"][cp.origin] = {
-                    "size": cp.size,
-                    "root": base64.b64encode(cp.root).decode(),
-                }
-                self._write_state(state)
-                line = cosign(cp.body(), self.name, self.key, int(self.clock()))
-                return Answer(200, line.line())
-            if answer.status == 422 or answer.body.startswith("conflict"):
-                refused = state.setdefault("refused", [])
-                refused.append({"checkpoint": request.note.text(), "why": answer.body.strip()})
-                state["refused"] = refused[-KEPT_REFUSALS:]
-                self._write_state(state)
-            return answer
+            try:
+                return self._decide(request)
+            except (WitnessError, OSError) as e:  # its state file, not the request, is at fault
+                return _refuse(500, f"the witness cannot keep its state: {e}")
+
+    def _decide(self, request: AddCheckpoint) -> Answer:
+        """Check ``request`` against the state file and write what it changes; the caller holds
+        the lock."""
+        cp = request.checkpoint
+        state = self._read_state()
+        answer = self._check(state, request)
+        if answer is None:
+            state["logs"][cp.origin] = {
+                "size": cp.size,
+                "root": base64.b64encode(cp.root).decode(),
+            }
+            self._write_state(state)
+            line = cosign(cp.body(), self.name, self.key, int(self.clock()))
+            return Answer(200, line.line())
+        if answer.status == 422 or answer.body.startswith("conflict"):
+            refused = state.setdefault("refused", [])
+            refused.append({"checkpoint": request.note.text(), "why": answer.body.strip()})
+            state["refused"] = refused[-KEPT_REFUSALS:]
+            self._write_state(state)
+        return answer
 
     def _check(self, state: dict[str, Any], request: AddCheckpoint) -> Answer | None:
         """None when ``request`` extends what this witness last cosigned of its log."""

@@ -357,3 +357,29 @@ def test_verify_checks_the_store_against_a_cosigned_root(
     assert "checkpoint FAILED: the store's first 2 battles no longer give the published root" in (
         caught.output
     )
+
+
+def test_a_witness_whose_state_is_broken_cosigns_nothing(
+    tmp_path: Path, organiser: tuple[Ed25519PrivateKey, str]
+) -> None:
+    """A state file that cannot be read: refused at start in one line, and, broken under a
+    running witness, a 500 that cosigns nothing (it would otherwise forget what it cosigned)."""
+    key, log = organiser
+    keys = new_keys(tmp_path / "w", name="witness")
+    state = tmp_path / "w.state.json"
+    state.write_text('{"logs": {"x": {"size": "two"}}}')
+    started = runner.invoke(
+        app,
+        ["witness", "serve", "--name", "w", "--key", str(keys.private), "--state", str(state),
+         "--log", log, "--port", "0"],
+    )  # fmt: skip
+    assert started.exit_code == 2 and "cannot be read" in started.output, started.output
+    state.unlink()
+    w = _start(tmp_path, "w3.example", log)
+    try:
+        store = _store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023"])
+        w.state.write_text("not json")
+        with pytest.raises(WitnessError, match="500: the witness cannot keep its state"):
+            publish_root(battle_heads(store), ORIGIN, key, _policy([w], 1))
+    finally:
+        _stop(w)
