@@ -8,8 +8,10 @@ import copy as _copy
 import inspect
 import os
 import shutil
+import signal
 import sys
 import textwrap
+import threading
 import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -309,6 +311,10 @@ def configure_logging() -> None:
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
+    """Say why bxb stops, on one line, and stop. At a terminal a Ctrl-C pressed again while it
+    says so (a person presses it twice) is ignored: the exit is already under way."""
+    if sys.stdin.isatty() and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 

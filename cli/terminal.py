@@ -6,6 +6,7 @@ requests at once), the prompt's completion, and the state as the players read it
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from blowbyblow.cli.app import fail
+from blowbyblow.cli.app import fail, output_width, say_lines
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import CommandOption, StateView
 from blowbyblow.replay.engine.dice import DiceError
@@ -48,10 +49,19 @@ class Screen:
             self._prompt = PromptSession(history=InMemoryHistory())
 
     def say(self, text: str = "") -> None:
-        print(text, flush=True)
+        """Lines for the players, each wrapped at the terminal's width (80 on a pipe), its
+        further lines indented four spaces more than it is; words are moved, never cut."""
+        if not text:
+            print(flush=True)
+            return
+        say_lines(text)
+        sys.stdout.flush()
 
     def ask(self, message: str, completer: Completer | None = None) -> str:
-        """One line typed by the player; EOFError when input ends, KeyboardInterrupt on Ctrl-C."""
+        """One line typed by the player; EOFError when input ends, KeyboardInterrupt on Ctrl-C.
+        A prompt wider than the terminal is wrapped at spaces, the answer typed on its last
+        line."""
+        message = wrap_prompt(message)
         if self._prompt is not None:
             return self._prompt.prompt(message, completer=completer, complete_while_typing=False)
         sys.stdout.write(message)
@@ -66,6 +76,18 @@ class Screen:
         from prompt_toolkit.completion import WordCompleter
 
         return self.ask(message, WordCompleter(list(words), sentence=True)).strip()
+
+
+def wrap_prompt(message: str) -> str:
+    """``message`` wrapped at the output's width, further lines indented four spaces; its
+    trailing spaces (where the answer is typed) kept."""
+    body = message.rstrip(" ")
+    tail = message[len(body) :]
+    width = output_width()
+    if len(message) <= width:
+        return message
+    lines = textwrap.wrap(body, width - len(tail), subsequent_indent="    ", break_on_hyphens=False)
+    return "\n".join(lines) + tail
 
 
 # --- receipts --------------------------------------------------------------------------------

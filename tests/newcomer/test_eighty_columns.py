@@ -119,3 +119,32 @@ def test_at_whatif_and_diff_say_every_event_and_state_in_full(shown: dict[str, s
         assert words(narrate(system, other[first - 1].event)) in said
     end = words(system.describe_state(store.state_at(what_if).state))
     assert end in words(shown["whatif"])
+
+
+def test_bxb_play_is_wrapped_at_80_columns_and_drops_no_word(tmp_path: Path) -> None:
+    """`bxb play` at the table (standard input a pipe: plain lines): the setup's actions
+    narrated, the state, the commands offered, one played: no line wider than 80, and every
+    word of the narration still said."""
+    import subprocess
+
+    from newcomer_helpers import BXB
+
+    scenario = Path(__file__).parents[2] / "cli/scenarios/necromunda-2023.toml"
+    db = tmp_path / "p.sqlite"
+    done = subprocess.run(
+        [BXB, "--db", str(db), "play", str(scenario), "--dice", "seed:7"],
+        input="state\noptions\n1\n\n\n\n\nquit\n",
+        capture_output=True,
+        text=True,
+        env=environment(COLUMNS="80"),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert widest(done.stdout) <= 80, max(done.stdout.splitlines(), key=cell_len)
+    store = BattleStore(db)
+    [battle] = store.battles()
+    system = get_game_system(battle.ruleset)
+    said = words(done.stdout)
+    for logged in store.read(battle.battle)[1:]:
+        assert words(narrate(system, logged.event)) in said
