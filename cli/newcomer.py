@@ -284,7 +284,10 @@ def _setup(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
     return head + plain + sections
 
 
-def _actions(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
+def _actions(system: AnyGameSystem, demo: AnyScenario, *, played: bool = True) -> list[str]:
+    """The actions' syntax explained, then the demo's actions: as the file's own (``played``,
+    for ``bxb record``), or shown as commented-out examples (a setup for ``bxb play``, which
+    starts from the setup itself)."""
     from blowbyblow.domain.roster import without_defaults
 
     schema = system.command_schema()
@@ -296,8 +299,11 @@ def _actions(system: AnyGameSystem, demo: AnyScenario) -> list[str]:
         if tag:
             lines += _struct_comment(schema, name, described, heading=f'type = "{tag[0]}"')
     commands = [without_defaults(c) for c in demo.commands]
-    lines += ["", _toml("actions", commands)]
-    return lines
+    if played:
+        return [*lines, "", _toml("actions", commands)]
+    example = _toml("actions", commands).splitlines()
+    lines += ["", *_comment("No actions: `bxb play` starts from the setup. Examples (the demo's):")]
+    return lines + ["# " + line if line else "#" for line in example]
 
 
 def setup_from_rosters_template(system: AnyGameSystem, setup: AnyScenario, rosters: int) -> str:
@@ -309,18 +315,19 @@ def setup_from_rosters_template(system: AnyGameSystem, setup: AnyScenario, roste
     return text
 
 
-def scenario_template(system: AnyGameSystem) -> str:
+def scenario_template(system: AnyGameSystem, *, actions: bool = True) -> str:
     """A commented TOML scenario for ``system``: its demo, with every setup field, action and
-    ruling explained. ``bxb record`` records it as it stands."""
+    ruling explained. With ``actions``, ``bxb record`` records it as it stands; without, it is a
+    setup with no actions (the demo's shown as comments) that ``bxb play`` starts from."""
     demo = system.demo()
     # TOML puts every plain key before the first [table]: the setup's plain keys come right
     # after the header, so [rulings] and [choices] close the file.
     lines = [
         *_header(system, demo),
         *_setup(system, demo),
-        *_actions(system, demo),
+        *_actions(system, demo, played=actions),
         *_rulings(system, demo),
-        *_choices(demo),
+        *(_choices(demo) if actions else []),
     ]
     text = "\n".join(lines) + "\n"
     tomllib.loads(text)  # a template that is not TOML is a bug here, not the user's
@@ -345,7 +352,7 @@ def _example_names(incomplete: str) -> list[str]:
 
 
 @app.command("new")
-def cmd_new(
+def cmd_new(  # noqa: PLR0913 - typer makes each parameter a command-line option
     ruleset: Annotated[
         str,
         typer.Option(
@@ -383,21 +390,32 @@ def cmd_new(
             "(`bxb roster list`), as it stands now.",
         ),
     ] = None,
+    actions: Annotated[
+        bool,
+        typer.Option(
+            "--actions",
+            help="Keep the demo's actions in the file, for `bxb record` (default: none, "
+            "shown as comments: a setup for `bxb play`).",
+        ),
+    ] = False,
 ) -> None:
-    """Write a commented scenario template for a game system, ready for `bxb record`; with
-    --roster, a setup made from the rosters, ready for `bxb play`."""
+    """Write a commented setup for a game system, its demo's, with no actions, ready for `bxb
+    play` (--actions: the demo's actions too, ready for `bxb record`); with --roster, a setup
+    made from the rosters."""
     system = _system(ruleset)
     if tournament is not None and not roster:
         fail("--tournament: name the rosters too (--roster PLAYER/NAME, once for each side)")
     if roster:
+        if actions:
+            fail("--actions: a setup from rosters has no actions; play it with `bxb play`")
         text = _from_rosters(system, roster, only, tournament)
     elif only:
         fail("--only: name the rosters too (--roster FILE, once for each side)")
     else:
-        text = scenario_template(system)
+        text = scenario_template(system, actions=actions)
     write_output(out, text, replace=False)
     if out is not None and str(out) != "-":
-        next_step = f"bxb play {out}" if roster else f"bxb record {out}"
+        next_step = f"bxb record {out}" if actions else f"bxb play {out}"
         typer.echo(f"wrote {out}: edit it, then `{next_step}`", err=True)
 
 

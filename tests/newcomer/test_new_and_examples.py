@@ -35,7 +35,9 @@ def bxb(db: Path, *args: str) -> tuple[int, str, str]:
 def test_the_template_is_the_demo_and_records_as_it_stands(tmp_path: Path, ruleset_id: str) -> None:
     system = get_game_system(ruleset_id)
     path = tmp_path / "mine.toml"
-    code, _, said = bxb(tmp_path / "b.sqlite", "new", "--ruleset", ruleset_id, "-o", str(path))
+    code, _, said = bxb(
+        tmp_path / "b.sqlite", "new", "--ruleset", ruleset_id, "--actions", "-o", str(path)
+    )
     assert code == 0 and said == f"wrote {path}: edit it, then `bxb record {path}`\n"
     loaded, demo = load_scenario(path), system.demo()
     assert loaded.setup == demo.setup
@@ -47,6 +49,23 @@ def test_the_template_is_the_demo_and_records_as_it_stands(tmp_path: Path, rules
     assert code == 0, said
     code, out, _ = bxb(tmp_path / "b.sqlite", "verify")
     assert code == 0 and "verify OK" in out
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_a_new_setup_has_no_actions_and_plays_from_its_start(
+    tmp_path: Path, ruleset_id: str
+) -> None:
+    """`bxb new` without --actions: the demo's setup with no action (its actions only shown as
+    comments), so `bxb play` starts from the setup itself; `bxb record` refuses it."""
+    system = get_game_system(ruleset_id)
+    path = tmp_path / "mine.toml"
+    code, _, said = bxb(tmp_path / "b.sqlite", "new", "--ruleset", ruleset_id, "-o", str(path))
+    assert code == 0 and said == f"wrote {path}: edit it, then `bxb play {path}`\n"
+    loaded = load_scenario(path, needs_actions=False)
+    assert loaded.commands == [] and loaded.setup == system.demo().setup
+    assert "# [[actions]]" in path.read_text()  # the demo's, as examples
+    code, _, said = bxb(tmp_path / "b.sqlite", "record", str(path), "-q")
+    assert code != 0 and "actions" in said
 
 
 def _schema_fields(schema: dict[str, object]) -> set[tuple[str, str]]:
