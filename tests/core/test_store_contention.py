@@ -22,7 +22,7 @@ WRITER = """
 import sys, time
 from pathlib import Path
 import msgspec
-from blowbyblow.replay.battles.service import record
+from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.registry import game_systems
 from blowbyblow.replay.store.log import BattleStore, StoreBusy
 db, number, battles, gate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
