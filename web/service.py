@@ -29,7 +29,6 @@ from blowbyblow.domain.core import (
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.replay.battles.battle import Battle, Played
 from blowbyblow.replay.battles.head import BattleHead
-from blowbyblow.replay.battles.inputs import GivenChoices, TypedDice
 from blowbyblow.replay.battles.record import AlreadyRecorded, VoidRefused
 from blowbyblow.replay.battles.refusals import Behind, Refused
 from blowbyblow.replay.battles.whatif import first_divergence
@@ -394,11 +393,11 @@ class Service:
                 409, "battle", "a sealed battle takes no more commands", f"battle {b.id} is sealed"
             )
         command = command_of(b, req)
-        typed = TypedDice(req.dice) if req.dice or b.started.dice.mode == "physical" else None
+        typed = req.dice if req.dice or b.started.dice.mode == "physical" else None
         plain = to_builtins(command)
-        found = self.door.play(
-            b, command, dice=typed, choices=GivenChoices(req.choices, ask=req.ask)
-        )
+        # each roll typed is a request with every answer so far: the door resumes the command
+        # where the rules asked, rather than adjudicating it again from its start
+        found = self.door.answer(b, command, dice=typed, choices=req.choices, ask=req.ask)
         if not isinstance(found, Played):
             return PlayResult(status="needs", version=b.version, need=found, command=plain)
         # the command's own rows: none of its events is voided yet

@@ -34,6 +34,7 @@ from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.battles import record as recording
 from blowbyblow.replay.battles.head import BattleHead, Heads
 from blowbyblow.replay.battles.inputs import Need, NeedAnswer, TypedDice
+from blowbyblow.replay.battles.pending import Pending
 from blowbyblow.replay.battles.record import HowToRecord
 from blowbyblow.replay.battles.refusals import Behind, Refused, Unreachable
 from blowbyblow.replay.engine.dice import ChoiceSource, DiceError, DiceSource, SeededDice
@@ -93,6 +94,30 @@ class Played:
     logged: list[LoggedEvent]
 
 
+def _refused(error: RuleViolation | DiceError) -> Refused:
+    """A command the rules refuse, or dice and choices they do not take, as a refusal."""
+    if isinstance(error, RuleViolation):
+        return Refused("invalid", "command", error.rule, error.message)
+    return Refused(
+        "invalid",
+        "dice" if "roll" in str(error) else "choices",
+        "dice and choices the rules allow",
+        str(error),
+    )
+
+
+def _every_die_used(source: DiceSource) -> None:
+    """Every typed die is one the command rolls: one typed beyond them is refused."""
+    if isinstance(source, TypedDice) and source.unused:
+        raise Refused(
+            "invalid",
+            "dice",
+            "every die typed is one the rules ask for",
+            f"{source.unused} die/dice typed beyond the {source.used} this command rolls; "
+            "nothing was written",
+        )
+
+
 def _reachable(error: StoreError) -> None:
     """A store that cannot be reached (or is held too long by another writer) is said so, and
     nothing was written; other store errors are the caller's to word."""
@@ -113,6 +138,7 @@ class Battle:
         self.store = store
         self.key = key  # the judges' signing key: seals, and opens fair battles' escrow
         self.heads = heads or Heads()
+        self.pending = Pending()  # commands answered over several requests, paused at a question
 
     # --- finding and reading -----------------------------------------------------------------
 
@@ -326,6 +352,7 @@ class Battle:
         """Write an adjudicated command's events in one transaction at the version it was
         adjudicated from: ``Behind`` (nothing written) when anyone wrote since."""
         head = done.head
+        self.pending.drop(head.id, head.version + 1)  # their version is written past, or stale
         try:
             logged = self.store.append(head.id, head.system.id, head.version, done.events)
         except StaleVersion as e:
@@ -365,24 +392,55 @@ class Battle:
             done = self.adjudicate(head, command, dice=source, choices=choices)
         except NeedAnswer as e:
             return e.need
-        except RuleViolation as e:
-            raise Refused("invalid", "command", e.rule, e.message) from None
-        except DiceError as e:
-            raise Refused(
-                "invalid",
-                "dice" if "roll" in str(e) else "choices",
-                "dice and choices the rules allow",
-                str(e),
-            ) from None
-        if isinstance(source, TypedDice) and source.unused:
+        except (RuleViolation, DiceError) as e:
+            raise _refused(e) from None
+        _every_die_used(source)
+        return self.commit(done)
+
+    def answer(
+        self,
+        head: BattleHead,
+        command: Any,
+        *,
+        dice: Sequence[int] | None,
+        choices: Mapping[str, str],
+        ask: bool = True,
+    ) -> Played | Need:
+        """``play`` for a front end that answers over several requests (the table page), each
+        carrying every answer given so far: the command's run waits here at the rules' question
+        (``replay/battles/pending.py``) and the next request's new answers resume it, rather
+        than adjudicating the command again from its start at each roll. ``dice``: the dice
+        typed so far (None: the battle's own digital dice); ``ask``: unanswered choices are
+        asked (else they take the rules' default). Written whole once complete, as ``play``."""
+        if dice is not None and head.started.dice.mode in ("seeded", "fair"):
             raise Refused(
                 "invalid",
                 "dice",
-                "every die typed is one the rules ask for",
-                f"{source.unused} die/dice typed beyond the {source.used} this command rolls; "
-                "nothing was written",
+                f"a {head.started.dice.mode} battle rolls its own dice",
+                "do not type dice for it",
             )
-        return self.commit(done)
+        if dice is None and head.started.dice.mode == "physical":
+            dice = ()
+
+        def run(typed: DiceSource | None, given: ChoiceSource) -> Adjudicated:
+            source = typed or self.own_dice(head) or TypedDice(())
+            return self.adjudicate(head, command, dice=source, choices=given)
+
+        key = (head.id, head.version, msgspec.msgpack.encode(command))
+        try:
+            word, typed = self.pending.answer(key, dice, choices, ask, run)
+        except TimeoutError as e:
+            raise Refused("unavailable", "command", "rules that answer in time", str(e)) from None
+        if isinstance(word, Need):
+            return word
+        if isinstance(word, RuleViolation | DiceError):
+            raise _refused(word) from None
+        if isinstance(word, BaseException):
+            raise word
+        assert isinstance(word, Adjudicated)
+        if typed is not None:
+            _every_die_used(typed)
+        return self.commit(word)
 
     # --- starting -----------------------------------------------------------------------------
 
