@@ -313,6 +313,21 @@ class RosterShape:
     complete: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
+@dataclass(frozen=True)
+class SetupChoice:
+    """A value the rules list for a field of the setup, as a form offers it: ``label`` in the
+    players' words; ``value`` the field's value, or, for an entry of a list of tables (an ASL
+    counter such as "4-6-7"), the fields that entry fills in (the player then gives the rest:
+    its id, side, Location)."""
+
+    label: str
+    value: Any
+
+
+def _no_choices() -> Mapping[str, tuple[SetupChoice, ...]]:
+    return {}
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameSystem(Generic[SetupT, StateT, CommandT]):
     """One game system, one version of it: everything the engine and front ends need."""
@@ -343,6 +358,11 @@ class GameSystem(Generic[SetupT, StateT, CommandT]):
     validate_setup: Callable[[SetupT], None] = field(default=_no_checks)
     # How a player's roster fits the setup (None: this system takes no rosters).
     roster: RosterShape | None = None
+    # The lists the rules have for setup fields (weapon traits, counters by their printed
+    # values), by the field's path with ``[]`` for any entry of a list: ``"fighters[].weapons[]
+    # .traits[]"``. A front end offers them as choices; a field with none takes what its type
+    # allows (a Literal's values are already in the schema).
+    setup_choices: Mapping[str, tuple[SetupChoice, ...]] = field(default_factory=_no_choices)
     # Older versions whose battles this one still re-adjudicates exactly: every change of the
     # rules since then is a ruling with ``since``/``before`` (see ``rulings_in_force``).
     reads_versions: tuple[str, ...] = ()
@@ -443,6 +463,7 @@ __all__ = [
     "RosterShape",
     "Rulebook",
     "Scenario",
+    "SetupChoice",
     "Stat",
     "StateView",
     "Tally",

@@ -23,6 +23,7 @@ from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
 from blowbyblow.web.live import Hub
 from blowbyblow.web.pages import PAGES
 from blowbyblow.web.service import Service
+from blowbyblow.web.setup_api import SETUP_ROUTES
 from blowbyblow.web.tournament import TournamentStore
 
 HERE = Path(__file__).parent
@@ -46,6 +47,7 @@ def create_app(
         route_handlers=[
             *ROUTES,
             *PAGES,
+            *SETUP_ROUTES,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], include_in_schema=False
             ),

@@ -42,6 +42,11 @@ _SCHEMA = (
     """create table if not exists bxb_table_battles (
         battle text primary key, tournament text not null, table_number integer not null,
         round integer not null, started text not null, finished integer not null default 0)""",
+    # a table's setup while its players enter and confirm it (web/tablesetup.py)
+    """create table if not exists bxb_pending_setups (
+        tournament text not null, table_number integer not null, body text not null,
+        revision integer not null, confirmed text not null, updated text not null,
+        primary key (tournament, table_number))""",
 )
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
@@ -172,6 +177,7 @@ class TournamentStore:
         with self._db.cursor() as cur:
             for statement in _SCHEMA:
                 cur.run(statement)
+        self.database = self._db  # the register's database, for the pending setups beside it
         self._principals: dict[str, Principal] = {}  # by token hash: tokens are never revoked
         self._places: dict[UUID, TableBattle] = {}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from blowbyblow.domain.asl.commands import COMMAND_TYPES, AslCommand
+from blowbyblow.domain.asl.counters import SETUP_CHOICES
 from blowbyblow.domain.asl.demo import demo
 from blowbyblow.domain.asl.events import EVENT_TYPES
 from blowbyblow.domain.asl.legal import command_from_option, legal_commands
@@ -46,4 +47,5 @@ GAME_SYSTEM: GameSystem[Setup, State, AslCommand] = GameSystem(
     validate_setup=validate_setup,
     odds=ODDS,
     roster=ROSTER,
+    setup_choices=SETUP_CHOICES,
 )

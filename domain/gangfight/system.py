@@ -12,11 +12,12 @@ from blowbyblow.domain.gangfight.procedure import procedure
 from blowbyblow.domain.gangfight.projection import describe_state, evolve, view
 from blowbyblow.domain.gangfight.rulebook import RULEBOOK
 from blowbyblow.domain.gangfight.rulings import RULINGS
-from blowbyblow.domain.gangfight.setup import GangfightSetup, validate_setup
+from blowbyblow.domain.gangfight.setup import KNOWN_PERKS, GangfightSetup, validate_setup
 from blowbyblow.domain.gangfight.state import GangfightState, initial_state
-from blowbyblow.domain.system import GameSystem, RosterShape
+from blowbyblow.domain.system import GameSystem, RosterShape, SetupChoice
 
 # A side's models, and the weapons they carry (``fighters[].weapons`` names them by id).
+SETUP_CHOICES = {"fighters[].perks[]": tuple(SetupChoice(label=p, value=p) for p in KNOWN_PERKS)}
 ROSTER = RosterShape(members=("fighters",), side_field="side", shared=(("weapons", "weapons"),))
 
 GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = GameSystem(
@@ -47,5 +48,6 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     validate_setup=validate_setup,
     odds=ODDS,
     roster=ROSTER,
+    setup_choices=SETUP_CHOICES,
     reads_versions=("1.0", "1.1"),
 )

@@ -21,8 +21,13 @@ from blowbyblow.domain.necromunda.projection import describe_state, evolve, view
 from blowbyblow.domain.necromunda.rulebook import RULEBOOK_2023, RULEBOOK_LEGACY
 from blowbyblow.domain.necromunda.rulings import RULINGS_2023, RULINGS_LEGACY
 from blowbyblow.domain.necromunda.setup import NecromundaSetup, validate_setup
-from blowbyblow.domain.necromunda.state import NecromundaState, initial_state
-from blowbyblow.domain.system import GameSystem, RosterShape
+from blowbyblow.domain.necromunda.state import TRAITS, NecromundaState, initial_state
+from blowbyblow.domain.system import GameSystem, RosterShape, SetupChoice
+
+# The traits the rules here know, offered for every weapon (others may still be typed).
+SETUP_CHOICES = {
+    "fighters[].weapons[].traits[]": tuple(SetupChoice(label=t, value=t) for t in TRAITS)
+}
 
 # A gang's fighters; the gang is an entry of ``gangs`` (its id, name and tactics).
 ROSTER = RosterShape(members=("fighters",), side_field="gang", sides="gangs")
@@ -50,6 +55,7 @@ NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand]
     validate_setup=validate_setup,
     odds=ODDS,
     roster=ROSTER,
+    setup_choices=SETUP_CHOICES,
     reads_versions=("1.0",),
 )
 
@@ -76,5 +82,6 @@ NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaComman
     validate_setup=validate_setup,
     odds=ODDS,
     roster=ROSTER,
+    setup_choices=SETUP_CHOICES,
     reads_versions=("1.0",),
 )

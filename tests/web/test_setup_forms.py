@@ -1,0 +1,304 @@
+"""The setup forms in a real browser at a phone's size (issue 23): for every game system two
+phones set up a battle from nothing through the one form engine (each enters its own side's
+force, field by field, as a player would: the values of the system's demo setup), both
+confirm, and the battle is played two commands on the table page. A field typed wrong shows
+the command line's error and nothing is written. The screenshots in docs/web.md are taken here
+(docs/images/setup-*.png); the taps each setup takes are counted."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import msgspec
+import pytest
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+from test_browser import answer_until_played, probe
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, live_server, make_site
+
+from blowbyblow.domain.core import BattleStarted, CommandIssued
+from blowbyblow.replay.engine.codec import to_builtins
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.web.service import Service
+from blowbyblow.web.tablesetup import TableSetups
+
+from bxbtest import RULESET_IDS
+
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+TAPS: dict[str, int] = {}  # taps each system's setup took, both phones together
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[str, str], str]]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    site = make_site(tmp_path_factory.mktemp("setup"))
+    site.tournaments.new_tournament("forms", "Forms Night")
+    made = site.tournaments.add_tables("forms", len(RULESET_IDS) + 1)
+    tokens = {rid: token for rid, (_, token) in zip(RULESET_IDS, made.tables, strict=False)}
+    tokens["wrong"] = made.tables[-1][1]
+    with live_server(site.app()) as base:
+        yield site, tokens, base
+
+
+def _phone(p: Any) -> BrowserContext:
+    context = p.chromium.launch_persistent_context(
+        fresh_profile(),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+    )
+    context.set_default_timeout(15_000)
+    return context  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def phones(web: Any) -> Iterator[tuple[BrowserContext, BrowserContext]]:
+    with sync_playwright() as p:
+        a, b = _phone(p), _phone(p)
+        yield a, b
+        a.close()
+        b.close()
+
+
+class Thumb:
+    """A player's thumb on the form: every tap counted (a field typed into is one tap)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str) -> None:
+        self.page.locator(selector).first.click()
+        self.taps += 1
+
+    def reveal(self, selector: str) -> None:
+        """Open the "more (defaults)" fold a field is in, as a thumb would."""
+        found = self.page.locator(selector).first
+        if not found.is_visible():
+            fold = found.locator("xpath=ancestor::details[1]/summary")
+            fold.click()
+            self.taps += 1
+
+    def enter(self, value: Any, path: str) -> None:
+        page = self.page
+        q = json.dumps(path)
+        if isinstance(value, dict) and page.locator(f"[data-path={q}][data-json]").count():
+            self.enter_scalar(value, path)  # a table of free keys: typed as JSON
+        elif isinstance(value, dict):
+            toggle = f"[data-toggle={q}]"
+            if page.locator(toggle).count() and not page.locator(toggle).first.is_checked():
+                self.reveal(toggle)
+                self.tap(toggle)
+            for key, sub in value.items():
+                self.enter(sub, f"{path}.{key}" if path else key)
+        elif isinstance(value, list | tuple):
+            self.enter_list(list(value), path)
+        elif value is None:
+            return  # the form's blank for an optional field is none
+        else:
+            self.enter_scalar(value, path)
+
+    def enter_list(self, value: list[Any], path: str) -> None:
+        page = self.page
+        q = json.dumps(path)
+        if page.locator(f"[data-object={q}][data-tuple]").count():
+            for k, v in enumerate(value):  # a pair: one field per place
+                self.enter_scalar(v, f"{path}[{k}]")
+            return
+        if value and not isinstance(value[0], dict | list | tuple):
+            for v in value:
+                chip = f"[data-chip={q}][data-value={json.dumps(str(v))}]"
+                if page.locator(chip).count():
+                    self.reveal(chip)
+                    if "on" not in (page.locator(chip).first.get_attribute("class") or ""):
+                        self.tap(chip)
+            free = [
+                str(v)
+                for v in value
+                if not page.locator(f"[data-chip={q}][data-value={json.dumps(str(v))}]").count()
+            ]
+            if free:
+                self.enter_scalar(", ".join(free), path)
+            return
+        have = page.locator(f"fieldset[data-list={q}] > [data-object]").count()
+        for i, item in enumerate(value):
+            at = f"{path}[{have + i}]"
+            self.reveal(f"[data-add={q}]")
+            self.tap(f"[data-add={q}]:not([data-choice])")
+            page.wait_for_selector(f"[data-object={json.dumps(at)}]")
+            self.enter(item, at)
+
+    def enter_scalar(self, value: Any, path: str) -> None:
+        page = self.page
+        sel = f"[data-path={json.dumps(path)}]"
+        if not page.locator(sel).count():
+            raise AssertionError(f"the form has no field {path}")
+        self.reveal(sel)
+        field = page.locator(sel).first
+        kind = field.evaluate("e => e.tagName + (e.type || '')")
+        if kind == "INPUTcheckbox":
+            if field.is_checked() != bool(value):
+                self.tap(sel)
+        elif kind.startswith("SELECT"):
+            if field.input_value() != str(value):
+                field.select_option(str(value))
+                self.taps += 1
+        else:
+            text = (
+                json.dumps(value, separators=(",", ":")) if isinstance(value, dict) else str(value)
+            )
+            if field.input_value() != text:
+                field.fill(text)
+                self.taps += 1
+
+
+def halves(ruleset: str) -> tuple[list[str], dict[str, Any], dict[str, list[Any]]]:
+    """The demo setup as two players enter it: the first side's part (everything but the
+    second side's members) and the second side's members, by setup field."""
+    system = get_game_system(ruleset)
+    assert system.roster is not None
+    setup = msgspec.json.decode(msgspec.json.encode(system.demo().setup))  # as JSON has it
+    sides = list(system.view(system.initial_state(system.demo().setup)).sides)
+    side_field = system.roster.side_field
+    first = dict(setup)
+    second: dict[str, list[Any]] = {}
+    for member in system.roster.members:
+        first[member] = [m for m in setup[member] if m[side_field] != sides[1]]
+        second[member] = [m for m in setup[member] if m[side_field] == sides[1]]
+    return sides, first, second
+
+
+def wait_checked(page: Page) -> None:
+    page.wait_for_timeout(300)  # the check runs 200 ms after the last key
+
+
+def save(page: Page, revision: int) -> None:
+    wait_checked(page)
+    page.click("#setup-save")
+    page.wait_for_function(f"() => document.body.dataset.revision === '{revision}'")
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_two_phones_set_up_confirm_and_play(web: Any, phones: Any, ruleset: str) -> None:
+    site, tokens, base = web
+    a, b = (ctx.new_page() for ctx in phones)
+    for page in (a, b):
+        page.goto(f"{base}/join/{tokens[ruleset]}")
+        page.click("#setup-link")
+        page.wait_for_selector("#setup-form fieldset")
+    sides, first, second = halves(ruleset)
+
+    # phone A picks the game and enters its side and the table (the other side's names too)
+    thumb_a, thumb_b = Thumb(a), Thumb(b)
+    if a.locator("#setup-ruleset").input_value() != ruleset:
+        a.select_option("#setup-ruleset", ruleset)
+        thumb_a.taps += 1
+        a.wait_for_function(f"() => document.body.dataset.form === '{ruleset}'")
+    thumb_a.enter(first, "")
+    if ruleset == "necromunda-2023":
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        a.screenshot(path=str(IMAGES / "setup-form.png"))
+    save(a, 1)
+    thumb_a.taps += 1
+
+    # phone B sees A's revision, adds its own force and saves
+    b.wait_for_function("() => document.body.dataset.revision === '1'")
+    b.wait_for_function(f"() => document.body.dataset.form === '{ruleset}'")
+    for member, entries in second.items():
+        thumb_b.enter_list(entries, member)
+    save(b, 2)
+    thumb_b.taps += 1
+    a.wait_for_function("() => document.body.dataset.revision === '2'")
+
+    # each phone shows the other's force as entered; each confirms
+    theirs = {sides[1]: sum(len(m) for m in second.values())}
+    theirs[sides[0]] = sum(len(first[m]) for m in second)
+    for page, other in ((a, sides[1]), (b, sides[0])):
+        force = page.locator(f".force[data-side={json.dumps(other)}] li")
+        assert force.count() == theirs[other]
+    if ruleset == "necromunda-2023":
+        b.locator("#forces-box").scroll_into_view_if_needed()
+        b.screenshot(path=str(IMAGES / "setup-confirm.png"))
+    thumb_a.tap(f".confirm[data-side={json.dumps(sides[0])}]")
+    b.wait_for_selector(f".confirm[data-side={json.dumps(sides[0])}]:has-text('confirmed')")
+    assert not site.tournaments.battles("forms", RULESET_IDS.index(ruleset) + 1)  # not yet
+    thumb_b.tap(f".confirm[data-side={json.dumps(sides[1])}]")
+    TAPS[ruleset] = thumb_a.taps + thumb_b.taps
+
+    # the battle starts with exactly the setup both saw, and both phones go to the table
+    for page in (a, b):
+        page.wait_for_selector("#battle-label, #setup-error:not(:empty)")
+        assert page.locator("#battle-label").count(), page.locator("#setup-error").text_content()
+    battle = UUID(a.evaluate("() => document.body.dataset.battle"))
+    events = site.store.read(battle)
+    started = events[0].event
+    assert isinstance(started, BattleStarted)
+    system = get_game_system(ruleset)
+    entered = to_builtins(started.setup)
+    demo = to_builtins(system.demo().setup)
+    for member in system.roster.members if system.roster else ():
+        key = "id"
+        assert sorted(m[key] for m in entered[member]) == sorted(m[key] for m in demo[member])
+        by_id = {m[key]: m for m in demo[member]}
+        for m in entered[member]:
+            assert m == by_id[m[key]]
+    assert {
+        k: v
+        for k, v in entered.items()
+        if k not in (system.roster.members if system.roster else ())
+    } == {
+        k: v for k, v in demo.items() if k not in (system.roster.members if system.roster else ())
+    }
+
+    # two commands on the table page, dice typed on phone A
+    rolled: list[int] = []
+    for _ in range(2):
+        before = probe(a)
+        a.locator("#options .option").first.click()
+        if a.locator("#play-option").count():
+            a.click("#play-option")
+        answer_until_played(a, before, rolled, shot=False)
+    events = site.store.read(battle)
+    assert sum(isinstance(e.event, CommandIssued) for e in events) == 2
+    report = verify_battle(site.store, battle)
+    assert report.ok, report.problem
+    if ruleset == RULESET_IDS[-1]:
+        print("taps to set up each battle:", TAPS)
+    a.close()
+    b.close()
+
+
+def test_a_field_typed_wrong_shows_its_error_and_nothing_is_written(web: Any, phones: Any) -> None:
+    site, tokens, base = web
+    page = phones[0].new_page()
+    page.goto(f"{base}/join/{tokens['wrong']}")
+    page.click("#setup-link")
+    page.select_option("#setup-ruleset", "necromunda-2023")
+    page.wait_for_function("() => document.body.dataset.form === 'necromunda-2023'")
+    page.click("[data-add='fighters']:not([data-choice])")
+    Thumb(page).reveal("[data-path='fighters[0].ws']")
+    page.fill("[data-path='fighters[0].ws']", "three")
+    error = page.locator("[data-error='fighters[0].ws']")
+    error.wait_for(state="visible")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-error='fighters[0].ws']\").textContent !== ''"
+    )
+    # the command line's words for the same mistake in a setup file
+    assert error.text_content() == "setup: fighters[0].ws: Expected `int`, got `str`"
+    page.screenshot(path=str(IMAGES / "setup-error.png"))
+    page.click("#setup-save")
+    page.wait_for_function("() => document.getElementById('setup-error').textContent !== ''")
+    assert "fighters[0]" in str(page.locator("#setup-error").text_content())
+    table = len(RULESET_IDS) + 1  # the register: no pending setup, no battle at this table
+    setups = TableSetups(Service(store=site.store, tournaments=site.tournaments))
+    assert setups.pending("forms", table).draft is None
+    assert not site.tournaments.battles("forms", table)
+    page.close()
