@@ -193,6 +193,18 @@
       entry.append(
         el("button", {
           type: "button",
+          class: "btn quiet copy",
+          "data-copy": at,
+          text: "copy",
+          onclick: () => {
+            // another like this one (a gang's second Brute): then change what differs
+            getAt(path).push(copy(getAt(at)));
+            draw();
+            changed(`${path}[${getAt(path).length - 1}]`);
+          },
+        }),
+        el("button", {
+          type: "button",
           class: "btn quiet remove",
           "data-remove": at,
           text: "remove",
