@@ -5,6 +5,7 @@ both sides confirming the revision they saw, and the battle started with exactly
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -165,13 +166,14 @@ def test_a_judge_starts_a_setup_not_yet_confirmed(site: Site, client: Client) ->
 def test_a_sixth_game_system_gets_its_form_for_free(monkeypatch: pytest.MonkeyPatch) -> None:
     sys.path.insert(0, str(TEMPLATE))
     try:
-        from bxb_duel.system import GAME_SYSTEM as duel
+        duel = importlib.import_module("bxb_duel.system").GAME_SYSTEM
     finally:
         sys.path.remove(str(TEMPLATE))
     # found as its entry point would make it found (tests/core/test_out_of_tree_system.py
     # installs it for real)
-    known = scenario.get_game_system
-    monkeypatch.setattr(scenario, "get_game_system", lambda i: duel if i == "duel" else known(i))
+    monkeypatch.setattr(
+        scenario, "get_game_system", lambda i: duel if i == "duel" else get_game_system(i)
+    )
     form = setup_form(duel)
     assert form.schema == duel.setup_schema()
     setup = msgspec.json.decode(msgspec.json.encode(duel.demo().setup))
