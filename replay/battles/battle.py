@@ -32,6 +32,7 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.battles import record as recording
+from blowbyblow.replay.battles.fair_start import contribute, start_fair
 from blowbyblow.replay.battles.head import BattleHead, Heads
 from blowbyblow.replay.battles.inputs import Need, NeedAnswer, TypedDice
 from blowbyblow.replay.battles.pending import Pending
@@ -45,10 +46,8 @@ from blowbyblow.replay.evidence.fairness import (
     FairBattle,
     FairnessError,
     FairTerms,
-    contribute,
     is_escrowed,
     open_fair,
-    start_fair,
 )
 from blowbyblow.replay.evidence.seals import JudgingError
 from blowbyblow.replay.store.find import BattleNotFound, resolve_battle

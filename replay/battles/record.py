@@ -21,6 +21,7 @@ from blowbyblow.domain.core import (
 from blowbyblow.domain.judging import BattleSealed, Checkpoint
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold_battle
+from blowbyblow.replay.battles.fair_start import start_fair
 from blowbyblow.replay.engine import logs
 from blowbyblow.replay.engine.dice import (
     ALGORITHM,
@@ -38,7 +39,7 @@ from blowbyblow.replay.engine.script import (
     split_by_command,
     start_event,
 )
-from blowbyblow.replay.evidence.fairness import FairTerms, StartedAndKept, reveal_seed, start_fair
+from blowbyblow.replay.evidence.fairness import FairTerms, StartedAndKept, reveal_seed
 from blowbyblow.replay.evidence.seals import JudgingError, seal
 from blowbyblow.replay.store.log import BattleStore, LoggedEvent, battle_id_for, chain
 

@@ -15,10 +15,11 @@ So the seed is fixed before anyone's contribution is known, and the contribution
 without knowing the seed: nobody alone decides a die. A battle once started stays in the store,
 whatever happens next, so a table cannot quietly start again until the dice suit it.
 
-For front ends (``bxb play``, a tournament server): ``start_fair`` starts a battle and returns a
-``FairBattle`` whose ``dice()`` is the dice source to play it with; ``contribute`` adds
-contributions given later; ``open_fair`` picks up a started battle again (in a new process) from
-the table's own copy of the seed, or from the escrow with a judge's key."""
+This module reads: the terms, a started battle (``FairBattle``, whose ``dice()`` is the dice
+source to play it with), its start as the log holds it, and ``open_fair``, which picks a started
+battle up again (in a new process) from the table's own copy of the seed, or from the escrow
+with a judge's key. The writes, ``start_fair`` and ``contribute``, are the battles room's
+(``replay/battles/fair_start.py``), the one room that writes to a battle."""
 
 from __future__ import annotations
 
@@ -32,20 +33,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
 from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
-from blowbyblow.domain.system import AnyGameSystem, AnyScenario
-from blowbyblow.replay.engine import logs
+from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.dice import FAIR_ALGORITHM, FairDice
 from blowbyblow.replay.engine.registry import get_game_system
-from blowbyblow.replay.engine.script import start_event
 from blowbyblow.replay.evidence.seals import (
     JudgingError,
     commitment,
-    escrow_seed,
-    load_escrow_public_key,
-    new_fair_seed,
     open_escrow,
 )
-from blowbyblow.replay.store.log import BattleStore, LoggedEvent, battle_id_for
+from blowbyblow.replay.store.log import BattleStore, LoggedEvent
 
 LOGGER = "blowbyblow.fairness"  # its log lines' logger (structlog is imported when one is written)
 
@@ -189,65 +185,6 @@ def _check_value(side: str, raw: str) -> str:
     return value
 
 
-def start_fair(store: BattleStore, scenario: AnyScenario, terms: FairTerms) -> FairBattle:
-    """Start a fair battle from ``scenario``'s setup (its actions are not played here): write its
-    start (commitment and escrow), then the contributions given or asked for. Everything is
-    checked before the first write; anything failing after it raises ``StartedAndKept``."""
-    ruleset = get_game_system(scenario.ruleset)
-    judges = [load_escrow_public_key(k) for k in terms.judge_keys]
-    if not judges:
-        raise FairnessError(
-            "a fair battle needs the judge's escrow key (x25519:HEX, from `bxb keys new`)"
-        )
-    seed = new_fair_seed()
-    spec = DiceSpec(mode="fair", algorithm=FAIR_ALGORITHM, commitment=commitment(seed))
-    started = start_event(ruleset, scenario, spec)
-    sides = sides_of(ruleset, started.setup)
-    given = check_contributions(sides, terms.contributions)
-    if given:
-        raise FairnessError(BEFORE_THE_COMMITMENT + f" (given for {', '.join(given)})")
-    if terms.all_at_start and terms.ask is None:
-        raise FairnessError(
-            "every side gives a contribution once the commitment is shown, and nobody is there "
-            "to ask (no prompt)"
-        )
-    battle = battle_id_for(started)
-    if store.version(battle):
-        raise FairnessError(f"battle {battle} is in the store already")
-    escrow = escrow_seed(seed, str(battle), spec.commitment or "", judges)
-    if terms.keep_seed:
-        store.vault.put(str(battle), seed)
-    events = store.append(battle, ruleset.id, 0, [started, escrow])
-    logs.logger(LOGGER).info(
-        "FairBattleStarted", battle=str(battle), commitment=spec.commitment, judges=len(judges)
-    )
-    fair = FairBattle(battle, ruleset, started, sides, {}, events, seed)
-    try:
-        _asked(store, fair, terms)
-    except (BlowByBlowError, KeyboardInterrupt, EOFError) as e:
-        raise StartedAndKept(battle, str(e) or "the contributions were not given") from None
-    return fair
-
-
-def _asked(store: BattleStore, fair: FairBattle, terms: FairTerms) -> None:
-    """Ask every side for its value (the start is written, so the commitment is fixed and can
-    be shown), then write them all in one transaction."""
-    given = check_contributions(fair.sides, terms.ask(fair)) if terms.ask is not None else {}
-    missing = [s for s in fair.sides if s not in given]
-    if terms.all_at_start and (missing or not given):  # all of them, or none written
-        raise FairnessError(f"no contribution from {', '.join(missing) or 'any side'}")
-    if given:
-        _append_contributions(store, fair, given)
-
-
-def _append_contributions(store: BattleStore, fair: FairBattle, given: dict[str, str]) -> None:
-    ordered = [s for s in fair.sides if s in given] or sorted(given)
-    new = [ContributionGiven(side=s, value=given[s]) for s in ordered]
-    fair.events += store.append(fair.battle, fair.ruleset.id, len(fair.events), new)
-    fair.contributions.update(given)
-    logs.logger(LOGGER).info("ContributionsGiven", battle=str(fair.battle), sides=ordered)
-
-
 def read_fair_start(events: Sequence[Event]) -> FairStart:
     """The start of a fair battle's log: its escrow at position 2, then the contributions, up to
     the first command. FairnessError naming what is out of place."""
@@ -281,7 +218,8 @@ def start_length(events: Sequence[Event]) -> int:
     return 1
 
 
-def _load(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], FairStart]:
+def load_fair(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], FairStart]:
+    """A fair battle's records and what its log holds before its first command."""
     events = store.read(battle)
     if not events or not isinstance(events[0].event, BattleStarted):
         raise FairnessError(f"no battle {battle} in this store")
@@ -290,33 +228,12 @@ def _load(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], FairStar
     return events, read_fair_start([e.event for e in events])
 
 
-def contribute(
-    store: BattleStore, battle: UUID, contributions: Mapping[str, str]
-) -> list[LoggedEvent]:
-    """Add contributions to a fair battle that has none from these sides yet and no command:
-    for a server where each player gives theirs from their own device."""
-    events, start = _load(store, battle)
-    if start.length < len(events):
-        raise FairnessError(f"fair battle {battle} has begun: contributions come before command 1")
-    first = events[0].event
-    assert isinstance(first, BattleStarted)
-    ruleset = get_game_system(first.ruleset)
-    sides = sides_of(ruleset, first.setup)
-    given = check_contributions(sides, contributions, start.contributions)
-    if not given:
-        raise FairnessError("no contribution given: expected SIDE=VALUE for a side")
-    fair = FairBattle(battle, ruleset, first, sides, dict(start.contributions), events, "")
-    before = len(fair.events)
-    _append_contributions(store, fair, given)
-    return fair.events[before:]
-
-
 def open_fair(
     store: BattleStore, battle: UUID, *, key: Ed25519PrivateKey | None = None
 ) -> FairBattle:
     """A started fair battle picked up again, in this process: its seed from the table's own
     copy (the store's seed vault) or, with a judge's ``key``, from the escrow."""
-    events, start = _load(store, battle)
+    events, start = load_fair(store, battle)
     first = events[0].event
     assert isinstance(first, BattleStarted) and start.escrow is not None
     ruleset = get_game_system(first.ruleset)
@@ -374,13 +291,12 @@ __all__ = [
     "FairnessError",
     "StartedAndKept",
     "check_contributions",
-    "contribute",
     "dice_seed",
     "fair_dice",
+    "load_fair",
     "open_fair",
     "read_fair_start",
     "reveal_seed",
     "sides_of",
-    "start_fair",
     "start_length",
 ]

@@ -9,8 +9,8 @@
   encrypted to the judges' escrow keys (``SeedEscrowed``); then each side gives a value of its own
   (``ContributionGiven``); the dice come from the seed mixed with every contribution
   (``dice.FAIR_ALGORITHM``). The seal reveals the seed, and anyone can then recompute every die.
-  ``replay.evidence.fairness`` starts fair battles and finds their dice; this module holds the events,
-  the keys and the escrow's cryptography.
+  ``replay.battles.fair_start`` starts fair battles, ``replay.evidence.fairness`` finds their
+  dice; this module holds the keys and the escrow's cryptography.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from blowbyblow.domain.core import BattleStarted, DiceRolled, DiceSpec, Event
 from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.battles.fair_start import contribute, start_fair
 from blowbyblow.replay.battles.record import record, seal_battle
 from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.dice import (
@@ -39,9 +40,7 @@ from blowbyblow.replay.evidence.fairness import (
     FairnessError,
     FairTerms,
     StartedAndKept,
-    contribute,
     open_fair,
-    start_fair,
     start_length,
 )
 from blowbyblow.replay.evidence.seals import (

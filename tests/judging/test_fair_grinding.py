@@ -20,8 +20,9 @@ from typer.testing import CliRunner
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.domain.judging import ContributionGiven
+from blowbyblow.replay.battles.fair_start import start_fair
 from blowbyblow.replay.engine.registry import get_game_system
-from blowbyblow.replay.evidence.fairness import FairnessError, FairTerms, start_fair
+from blowbyblow.replay.evidence.fairness import FairnessError, FairTerms
 from blowbyblow.replay.evidence.seals import KeyFiles, new_keys
 from blowbyblow.replay.store.log import BattleStore
 
