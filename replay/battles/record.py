@@ -15,6 +15,7 @@ from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
     CommandVoided,
+    DiceRolled,
     DiceSpec,
     Event,
 )
@@ -221,6 +222,20 @@ def void(
             )
         raise VoidRefused(
             f"no command {command} stands in battle {head.id}; the last one is {index}"
+        )
+    if session.started.dice.mode == "fair" and any(
+        isinstance(e.event, DiceRolled) for e in session.events[position - 1 :]
+    ):
+        # A fair battle's dice are secret until the seal and drawn by the roll's key
+        # (docs/dice.md): once a command's dice are seen, voiding it and playing another
+        # command (other keys) would draw unseen ones, a re-roll the table chose. A judge
+        # rewinds instead (a fork, docs/judging.md). A seeded battle's seed is in its first
+        # event: every die of every command can be computed before it is played, so a void
+        # shows nothing that was not known; there the table still voids its own command.
+        raise VoidRefused(
+            f"command {index} rolled fair dice, seen at the table: a void would let another "
+            "command roll unseen dice instead; only a judge corrects it, by forking the battle "
+            f"(`bxb fork --void {index}`)"
         )
     voided = CommandVoided(index=index, position=position, by=by.strip(), reason=reason.strip())
     [logged] = store.append(head.id, head.system.id, head.version, [voided])

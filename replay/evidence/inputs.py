@@ -9,7 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from blowbyblow.domain.core import BattleStarted, ChoiceMade, DiceRolled
-from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.domain.judging import (
+    CORRECTED_BY_JUDGE,
+    BattleForked,
+    BattleSealed,
+    ChoiceCorrected,
+    DieCorrected,
+)
 from blowbyblow.replay.engine.dice import RecordedChoices, SeededDice, seeded_roll
 from blowbyblow.replay.evidence.fairness import (
     FairnessError,
@@ -103,6 +109,7 @@ class DiceCheck:
 
     mode: str
     seed: str | None
+    forked: BattleForked | None = None  # a child battle's link: the die a judge corrected
 
 
 # The labels a die may carry in a battle of each dice mode. A seeded battle's dice all come from
@@ -118,6 +125,14 @@ def check_dice(report: Report, segment: Sequence[LoggedEvent], dice: DiceCheck) 
     for logged in segment:
         ev = logged.event
         if not isinstance(ev, DiceRolled):
+            continue
+        if ev.source == CORRECTED_BY_JUDGE:
+            change = dice.forked.link.change if dice.forked is not None else None
+            if not isinstance(change, DieCorrected) or (change.key, change.values) != (
+                ev.key,
+                ev.values,
+            ):
+                raise Failed(_not_corrected(logged.position, f"die {ev.key}"))
             continue
         if dice.mode == "fair":
             _check_fair_die(report, logged, ev, dice.seed)
@@ -136,6 +151,15 @@ def check_dice(report: Report, segment: Sequence[LoggedEvent], dice: DiceCheck) 
             )
         if dice.seed is not None:
             _recompute(report, logged, ev, dice.seed)
+
+
+def _not_corrected(position: int, what: str) -> Problem:
+    return Problem(
+        position,
+        "dice" if what.startswith("die") else "choice",
+        f"{what} is labelled {CORRECTED_BY_JUDGE!r} (corrected by a judge), but no judge's fork "
+        "of this battle corrected it to that",
+    )
 
 
 def _check_fair_die(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str | None) -> None:
@@ -177,13 +201,24 @@ def _recompute(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str) -
 CHOICE_SOURCES = frozenset({"scripted", "interactive", "default"})
 
 
-def check_choices(segment: Sequence[LoggedEvent]) -> dict[str, int]:
-    """Every choice of a command against the labels choices can carry; the position of each
-    choice by its key, for ``ChoicesAsRecorded``."""
+def check_choices(
+    segment: Sequence[LoggedEvent], forked: BattleForked | None = None
+) -> dict[str, int]:
+    """Every choice of a command against the labels choices can carry (``judge`` only where a
+    child's link corrected that question to that answer); the position of each choice by its
+    key, for ``ChoicesAsRecorded``."""
     where: dict[str, int] = {}
+    change = forked.link.change if forked is not None else None
     for logged in segment:
         ev = logged.event
         if not isinstance(ev, ChoiceMade):
+            continue
+        if ev.source == CORRECTED_BY_JUDGE:
+            if not isinstance(change, ChoiceCorrected) or (change.key, change.answer) != (
+                ev.key,
+                ev.answer,
+            ):
+                raise Failed(_not_corrected(logged.position, f"choice {ev.key}"))
             continue
         if ev.source not in CHOICE_SOURCES:
             raise Failed(

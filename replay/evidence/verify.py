@@ -38,7 +38,13 @@ from blowbyblow.domain.core import (
     CommandVoided,
     Event,
 )
-from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
+from blowbyblow.domain.judging import (
+    ANNOTATION_TYPES,
+    BattleForked,
+    BattleSealed,
+    ContributionGiven,
+    SeedEscrowed,
+)
 from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import RecordedChoices, RecordedDice, recorded_inputs
@@ -55,6 +61,7 @@ from blowbyblow.replay.evidence.chain import (
     read_all,
     stored_records,
 )
+from blowbyblow.replay.evidence.disputes import check_annotation, fork_link, parent_problem
 from blowbyblow.replay.evidence.inputs import (
     ChoicesAsRecorded,
     DiceCheck,
@@ -172,7 +179,11 @@ def _verify_scanned(
         start = check_fair_start(
             report, first, start_records, length, table.system.view(state).sides
         )
-        dice = DiceCheck(first.dice.mode, check_dice_seed(report, first, sealed, start_records))
+        forked = fork_link(battle, start_records, start)  # a child battle's link, checked
+        dice = DiceCheck(
+            first.dice.mode, check_dice_seed(report, first, sealed, start_records), forked
+        )
+        start += forked is not None
         segments = _segments_of(records(start, length))
 
         def refold(upto: int) -> Any:
@@ -249,7 +260,8 @@ def _segments(events: Sequence[LoggedEvent], start: int = 1) -> list[Sequence[Lo
     return list(_segments_of(events[start:]))
 
 
-_BOUNDARIES = (CommandIssued, CommandVoided)
+_BOUNDARIES: tuple[type[Event], ...] = (CommandIssued, CommandVoided, *ANNOTATION_TYPES)
+_ALONE: tuple[type[Event], ...] = (CommandVoided, *ANNOTATION_TYPES)  # each a segment of its own
 
 
 def _segments_of(records: Iterable[LoggedEvent]) -> Iterator[Sequence[LoggedEvent]]:
@@ -257,7 +269,7 @@ def _segments_of(records: Iterable[LoggedEvent]) -> Iterator[Sequence[LoggedEven
     segment: list[LoggedEvent] = []
     for logged in records:
         starts = isinstance(logged.event, _BOUNDARIES)
-        if segment and (starts or isinstance(segment[0].event, CommandVoided)):
+        if segment and (starts or isinstance(segment[0].event, _ALONE)):
             yield segment
             segment = []
         segment.append(logged)
@@ -313,8 +325,20 @@ def _readjudicate(
     first difference. A void must name the last command standing; the state goes back to the
     one before that command, and the next command takes its number again."""
     standing = _Standing()
+    superseded: str | None = None  # the child battle a judge's ruling made this one give way to
     for segment in segments:
         head = segment[0]
+        if isinstance(head.event, ANNOTATION_TYPES):  # a flag, ruling or note: checked apart
+            superseded = check_annotation(report.battle, head) or superseded
+            continue
+        if superseded is not None:
+            raise Failed(
+                Problem(
+                    head.position,
+                    "superseded",
+                    f"played after a judge's ruling made battle {superseded} go on instead",
+                )
+            )
         if isinstance(head.event, CommandVoided):
             _check_void(report, head, standing.last())
             state = standing.void(replay.refold)
@@ -333,7 +357,7 @@ def _readjudicate(
                 )
             )
         check_dice(report, segment, replay.dice)
-        asked_at = check_choices(segment)  # every label, and where each default is checked
+        asked_at = check_choices(segment, replay.dice.forked)  # every label, where defaults are
         if not replay.defaults_checked:
             asked_at = {}
         rolled, choices = recorded_inputs(logged.event for logged in segment)
@@ -446,6 +470,15 @@ def verify_battle(
             yield logged
 
     report = _verify_scanned(scanned, again, trusted_keys)
+    if report.ok and scanned.count > 1 and isinstance(scanned.start[1].event, BattleForked):
+        # A child battle: its link against its parent, in this store (docs/judging.md).
+        message = parent_problem(store, battle, scanned.kept or store.read(battle))
+        if message is not None:
+            report.problem = Problem(2, "fork", message)
+        else:
+            report.notes.append(
+                f"forked from battle {scanned.start[1].event.link.parent}: link holds"
+            )
     store.note_verified(battle, scanned.count, report.ok)
     return report
 

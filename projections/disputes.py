@@ -1,0 +1,137 @@
+"""Disputes read back from a battle's log: its commands as played, each with its own events, and
+what players and judges said about them (flags, rulings, notes), with the battle that supersedes
+it when a judge has forked it. Pure folds over events: the fork (``replay/battles/fork.py``),
+verification of a child's link (``replay/evidence/disputes.py``), ``bxb log`` and the pages all
+read disputes here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from blowbyblow.domain.core import CommandIssued, Event
+from blowbyblow.domain.judging import (
+    ANNOTATION_TYPES,
+    BattleForked,
+    BattleSealed,
+    CommandFlagged,
+    ContributionGiven,
+    NoteAdded,
+    RulingGiven,
+    SeedEscrowed,
+)
+from blowbyblow.projections.battle import standing
+
+# Events that are part of no command: a battle's start (a fair start's escrow and
+# contributions, a child's link), the annotations, the seal.
+_OUTSIDE_COMMANDS: tuple[type[Event], ...] = (
+    *ANNOTATION_TYPES,
+    BattleForked,
+    BattleSealed,
+    SeedEscrowed,
+    ContributionGiven,
+)
+
+
+@dataclass(frozen=True)
+class PlayedCommand:
+    """A command that stands: its number, where its events stand in the log (``first`` is its
+    ``CommandIssued``, ``last`` its last rule step), and those events in order."""
+
+    index: int
+    first: int
+    last: int
+    events: tuple[Event, ...]
+
+    @property
+    def issued(self) -> CommandIssued[object]:
+        issued = self.events[0]
+        assert isinstance(issued, CommandIssued)
+        return issued
+
+
+def commands_played(events: Sequence[Event]) -> list[PlayedCommand]:
+    """The commands of ``events`` (a battle from position 1) that stand, in order: voided
+    commands, voids, annotations and the start left out."""
+    found: list[tuple[int, int, list[Event]]] = []
+    inside = False
+    for position, event in standing(events):
+        if isinstance(event, CommandIssued):
+            found.append((event.index, position, [event]))
+            inside = True
+        elif isinstance(event, _OUTSIDE_COMMANDS) or position == 1:
+            inside = False
+        elif inside:
+            found[-1][2].append(event)
+    return [
+        PlayedCommand(index=index, first=first, last=first + len(evs) - 1, events=tuple(evs))
+        for index, first, evs in found
+    ]
+
+
+def command_position(events: Sequence[Event], number: int) -> int:
+    """Where command ``number`` (as ``bxb log`` numbers the commands that stand) is issued;
+    ValueError when no such command stands."""
+    played = commands_played(events)
+    for command in played:
+        if command.index == number:
+            return command.first
+    last = played[-1].index if played else 0
+    raise ValueError(
+        f"command: expected a command that stands, 1 to {last}, not {number}"
+        if last
+        else "command: the battle has no command yet"
+    )
+
+
+@dataclass
+class Disputes:
+    """What was said about a battle's commands, each with its position in the log."""
+
+    flags: list[tuple[int, CommandFlagged]] = field(default_factory=list)
+    rulings: list[tuple[int, RulingGiven]] = field(default_factory=list)
+    notes: list[tuple[int, NoteAdded]] = field(default_factory=list)
+
+    @property
+    def open_flags(self) -> list[tuple[int, CommandFlagged]]:
+        """The flags no ruling has answered since (a ruling about the same command, later)."""
+        return [
+            (at, flag)
+            for at, flag in self.flags
+            if not any(
+                ruled > at and ruling.ruling.command == flag.index for ruled, ruling in self.rulings
+            )
+        ]
+
+    @property
+    def superseded_by(self) -> str | None:
+        """The child battle a judge's ruling made this one give way to (None: it goes on)."""
+        for _, ruling in reversed(self.rulings):
+            if ruling.ruling.child is not None:
+                return ruling.ruling.child
+        return None
+
+    def about(self, position: int) -> list[tuple[int, Event]]:
+        """The flags, rulings and notes attached to the event at ``position`` (a flag and a
+        ruling to their command's ``CommandIssued``, a note to its event)."""
+        found: list[tuple[int, Event]] = []
+        found += [(at, f) for at, f in self.flags if f.position == position]
+        found += [(at, r) for at, r in self.rulings if r.ruling.command_position == position]
+        found += [(at, n) for at, n in self.notes if n.note.position == position]
+        return sorted(found, key=lambda pair: pair[0])
+
+
+def disputes_of(events: Sequence[Event]) -> Disputes:
+    """The flags, rulings and notes of ``events`` (a battle from position 1)."""
+    found = Disputes()
+    for position, event in enumerate(events, start=1):
+        if isinstance(event, CommandFlagged):
+            found.flags.append((position, event))
+        elif isinstance(event, RulingGiven):
+            found.rulings.append((position, event))
+        elif isinstance(event, NoteAdded):
+            found.notes.append((position, event))
+    return found
+
+
+__all__ = ["Disputes", "PlayedCommand", "command_position", "commands_played", "disputes_of"]
