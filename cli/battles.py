@@ -6,6 +6,7 @@ import datetime
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
+from uuid import UUID
 
 import msgspec
 import typer
@@ -38,7 +39,13 @@ from blowbyblow.replay.engine.codec import encode_json, to_builtins
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
 from blowbyblow.replay.evidence.seals import ESCROW_KEY_TAG, default_key_dir, load_escrow_public_key
-from blowbyblow.replay.store.log import BattleInfo, LoggedEvent, default_db_path, store_label
+from blowbyblow.replay.store.log import (
+    BattleInfo,
+    BattleStore,
+    LoggedEvent,
+    default_db_path,
+    store_label,
+)
 
 if TYPE_CHECKING:  # the rest is imported where used: `bxb at` loads what it uses (cli/main.py)
     from rich.console import Console
@@ -465,6 +472,20 @@ def cmd_log(
         print_log(events, bad=bad)
 
 
+def _after_command(store: BattleStore, battle: UUID, command: int) -> int:
+    """The position of command ``command``'s last event (0: the start, or a fair start's last)."""
+    from blowbyblow.projections.disputes import commands_played
+
+    played = commands_played([e.event for e in _events(store, battle)])
+    if command == 0:
+        return played[0].first - 1 if played else store.version(battle)
+    for c in played:
+        if c.index == command:
+            return c.last
+    last = played[-1].index if played else 0
+    fail(f"--command: expected 0 to {last} (the commands that stand), not {command}")
+
+
 def print_json_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> None:
     """JSON Lines: position, type, rule, event, hash; and for an event of a voided command,
     ``voided_at``, the position of its ``CommandVoided``."""
@@ -512,22 +533,49 @@ def print_struck_log(
 
 @app.command("at")
 def cmd_at(
-    position: Annotated[int, typer.Argument(help="Event position (1 = the battle's start).")],
+    position: Annotated[
+        str | None,
+        typer.Argument(
+            help="Event position (1 = the battle's start); with --command, leave it out.",
+            show_default=False,
+        ),
+    ] = None,
     battle: Annotated[
         str | None, typer.Argument(help="Battle id, id prefix or label (default: the latest).")
     ] = None,
+    command: Annotated[
+        int | None,
+        typer.Option(
+            "--command",
+            help="Step by command: the state right after command N (as `bxb log` "
+            "numbers the commands that stand; 0: before the first).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The state of a battle right after the event at POSITION (time travel). Voided commands
-    are not played: at a position inside one, the state is the state before it. Reads the
-    nearest snapshot and the events after it, never the whole battle."""
+    """The state of a battle right after the event at POSITION (time travel), or right after
+    command N (--command N). Voided commands are not played: at a position inside one, the
+    state is the state before it. Reads the nearest snapshot and the events after it, never the
+    whole battle (--command reads the battle's events to find where command N ends)."""
+    if command is not None and position is not None and battle is None:
+        position, battle = None, position  # `bxb at --command 3 BATTLE`
+    if (position is None) == (command is None):
+        fail("give a POSITION or --command N (one of them)")
     store = open_store()
     bid = _battle(store, battle)
+    if command is not None:
+        at_position = _after_command(store, bid, command)
+    else:
+        assert position is not None
+        try:
+            at_position = int(position)
+        except ValueError:
+            fail(f"position: expected a whole number (1 = the battle's start), not {position!r}")
     try:
         total = store.version(bid)
-        if not 1 <= position <= total:
-            fail(f"position: battle {bid} has events 1 to {total}, not {position}")
-        at = store.state_at(bid, position)
+        if not 1 <= at_position <= total:
+            fail(f"position: battle {bid} has events 1 to {total}, not {at_position}")
+        at = store.state_at(bid, at_position)
     except (BlowByBlowError, ValueError) as e:
         fail(f"{e} (run `bxb verify` for details)")
     if as_json:

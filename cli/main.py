@@ -18,6 +18,7 @@ from blowbyblow.cli import app as _cli
 
 MODULES = (
     "battles",
+    "disputes",
     "evidence",
     "judging",
     "newcomer",
@@ -32,6 +33,7 @@ MODULES = (
 COMMANDS = {
     **dict.fromkeys(("rulesets", "record", "demo", "battles", "log", "at"), "battles"),
     **dict.fromkeys(("receipt", "root", "check-proof"), "evidence"),
+    **dict.fromkeys(("flag", "rule", "note", "fork"), "disputes"),
     **dict.fromkeys(
         ("verify", "keys", "seal", "export", "import", "whatif", "diff", "void"), "judging"
     ),

@@ -62,6 +62,7 @@ from blowbyblow.projections.disputes import (
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import DiceError, DiceSource, RecordedDice, SeededDice
 from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.narrate import change_words
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.disputes import (
     FORK_ALGORITHM,
@@ -219,19 +220,6 @@ def disputes(store: BattleStore, battle: UUID) -> Disputes:
 # --- the fork ----------------------------------------------------------------------------------
 
 
-def describe_change(change: Change) -> str:
-    """A change in a few words (it goes in the child's label)."""
-    if isinstance(change, DieCorrected):
-        return f"die {change.key} = {' '.join(map(str, change.values))}"
-    if isinstance(change, ChoiceCorrected):
-        return f"choice {change.key} = {change.answer}"
-    if isinstance(change, CommandDropped):
-        return f"command {change.index} voided"
-    if isinstance(change, RulingChanged):
-        return f"ruling {change.name} = {change.value}"
-    return "rewound"
-
-
 def _decision_of(change: Change) -> str:
     if isinstance(change, RulingChanged):
         return "ruling-changed"
@@ -345,8 +333,11 @@ class _Replay:
     used: list[str]
 
 
-def _inputs(command: PlayedCommand, number: int, replay: _Replay) -> tuple[DiceSource, _Answers]:
-    """A command's dice and answers, renamed to its number in the child."""
+def _inputs(
+    command: PlayedCommand, number: int, replay: _Replay, *, kept: bool = False
+) -> tuple[DiceSource, _Answers]:
+    """A command's dice and answers, renamed to its number in the child: a kept command's own,
+    exactly as recorded; a replayed one's from the battle's digital dice, if any."""
     dice: dict[str, tuple[tuple[int, ...], str]] = {}
     answers: dict[str, tuple[str, str]] = {}
     for event in command.events:
@@ -354,16 +345,17 @@ def _inputs(command: PlayedCommand, number: int, replay: _Replay) -> tuple[DiceS
             dice[_renamed(event.key, command.index, number)] = (event.values, event.source)
         elif isinstance(event, ChoiceMade):
             answers[_renamed(event.key, command.index, number)] = (event.answer, event.source)
-    base: DiceSource = replay.digital if replay.digital is not None else RecordedDice(dice)
+    digital = None if kept else replay.digital
+    base: DiceSource = digital if digital is not None else RecordedDice(dice)
     return _Corrected(base, replay.change, replay.used), _Answers(
         answers, replay.change, replay.used
     )
 
 
 def _run(
-    replay: _Replay, state: Any, command: PlayedCommand, number: int
+    replay: _Replay, state: Any, command: PlayedCommand, number: int, *, kept: bool = False
 ) -> tuple[list[Event], Any]:
-    dice, answers = _inputs(command, number, replay)
+    dice, answers = _inputs(command, number, replay, kept=kept)
     own = dataclasses.replace(replay.table, dice=dice, choices=answers)
     result = own.adjudicate(state, command.issued.command, number)
     return result.events, result.state
@@ -395,7 +387,10 @@ def _replay_child(
     events: list[Event] = []
     state = fold_battle(system, [started])
     for command in plan.kept:
-        produced, state = _run(replay, state, command, command.index)
+        try:
+            produced, state = _run(replay, state, command, command.index, kept=True)
+        except BlowByBlowError:
+            produced = []
         if [encode(e) for e in produced] != [encode(e) for e in command.events]:
             raise DisputeRefused(
                 f"command {command.index}, before the fork position, comes out otherwise under "
@@ -437,7 +432,7 @@ def _child_start(
             raise DisputeRefused(str(e)) from None
     return msgspec.structs.replace(
         started,
-        label=f"{started.label} (fork at {position}: {describe_change(change)})",
+        label=f"{started.label} (fork at {position}: {change_words(change)})",
         origin=str(parent),
         rulings=rulings,
     )
@@ -614,7 +609,6 @@ __all__ = [
     "ForkPreview",
     "Forked",
     "Judge",
-    "describe_change",
     "disputes",
     "flag",
     "fork",

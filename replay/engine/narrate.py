@@ -13,7 +13,20 @@ from blowbyblow.domain.core import (
     DiceRolled,
     Event,
 )
-from blowbyblow.domain.judging import BattleSealed, ContributionGiven, SeedEscrowed
+from blowbyblow.domain.judging import (
+    BattleForked,
+    BattleSealed,
+    Change,
+    ChoiceCorrected,
+    CommandDropped,
+    CommandFlagged,
+    ContributionGiven,
+    DieCorrected,
+    NoteAdded,
+    RulingChanged,
+    RulingGiven,
+    SeedEscrowed,
+)
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.codec import encode_json, to_builtins
 from blowbyblow.replay.engine.typed import format_command
@@ -50,7 +63,7 @@ def narrate(ruleset: AnyGameSystem, event: Event) -> str:
         )
     if isinstance(event, ChoiceMade):
         return f"  choice {event.key}: {event.answer} ({event.source}; options {', '.join(event.options)})"
-    judged = _judging(event)
+    judged = _judging(event) or _dispute(event)
     if judged is not None:
         return judged
     told = ruleset.narrate(event)
@@ -74,5 +87,50 @@ def _judging(event: Event) -> str | None:
         return (
             f"Sealed by key {event.public_key[:16]}… over {cp.length} events "
             f"(last hash {cp.last_hash[:16]}…){seed}"
+        )
+    return None
+
+
+def change_words(change: Change) -> str:
+    """A fork's change in a few words (a child's label says it too)."""
+    if isinstance(change, DieCorrected):
+        return f"die {change.key} = {' '.join(map(str, change.values))}"
+    if isinstance(change, ChoiceCorrected):
+        return f"choice {change.key} = {change.answer}"
+    if isinstance(change, CommandDropped):
+        return f"command {change.index} voided"
+    if isinstance(change, RulingChanged):
+        return f"ruling {change.name} = {change.value}"
+    return "rewound"
+
+
+def _dispute(event: Event) -> str | None:
+    """A dispute's events: a flag, a judge's ruling or note, a child's link to its parent."""
+    if isinstance(event, CommandFlagged):
+        return (
+            f"FLAG: command {event.index} (position {event.position}) disputed by {event.by}: "
+            f"{event.reason}"
+        )
+    if isinstance(event, RulingGiven):
+        r = event.ruling
+        about = (
+            f"command {r.command} (position {r.command_position})" if r.command else "the battle"
+        )
+        fork = (
+            f"; rewound to position {r.position} ({change_words(r.change)}): battle {r.child} "
+            "goes on instead"
+            if r.child is not None and r.change is not None
+            else ""
+        )
+        return f"RULING by {r.judge} on {about}: {r.decision}{fork}. {r.reason}"
+    if isinstance(event, NoteAdded):
+        n = event.note
+        return f"NOTE by {n.judge} on position {n.position}: {n.text}"
+    if isinstance(event, BattleForked):
+        k = event.link
+        stop = f"; stopped: {k.stopped}" if k.stopped else ""
+        return (
+            f"Forked by {k.judge} from battle {k.parent} at position {k.position} "
+            f"({change_words(k.change)}): {k.reason}; {k.replayed} later command(s) replayed{stop}"
         )
     return None
