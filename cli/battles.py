@@ -561,16 +561,16 @@ def cmd_at(
         position, battle = None, position  # `bxb at --command 3 BATTLE`
     if (position is None) == (command is None):
         fail("give a POSITION or --command N (one of them)")
+    at_position = 0
+    if position is not None:
+        try:
+            at_position = int(position)
+        except ValueError:
+            fail(f"invalid value for 'position': {position!r} is not a whole number (1: the start)")
     store = open_store()
     bid = _battle(store, battle)
     if command is not None:
         at_position = _after_command(store, bid, command)
-    else:
-        assert position is not None
-        try:
-            at_position = int(position)
-        except ValueError:
-            fail(f"position: expected a whole number (1 = the battle's start), not {position!r}")
     try:
         total = store.version(bid)
         if not 1 <= at_position <= total:

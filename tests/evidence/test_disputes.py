@@ -28,6 +28,7 @@ from blowbyblow.domain.judging import (
     CommandDropped,
     CommandFlagged,
     DieCorrected,
+    RulingChanged,
     RulingGiven,
 )
 from blowbyblow.projections.disputes import PlayedCommand, commands_played, disputes_of
@@ -42,6 +43,7 @@ from blowbyblow.replay.battles.fork import (
     rule,
 )
 from blowbyblow.replay.battles.service import BattleSession, VoidRefused, record, void_command
+from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import (
     RecordedDice,
@@ -56,7 +58,7 @@ from blowbyblow.replay.evidence.seals import escrow_key, escrow_public_text
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
 
-from bxbtest import RULESET_IDS
+from bxbtest import RULESET_IDS, record_demo
 from evidence_helpers import rewrite
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "cli" / "scenarios"
@@ -406,4 +408,58 @@ def test_a_fair_command_whose_dice_were_seen_is_not_voided_at_the_table(tmp_path
     assert forked.kept == 0
     child = commands_played(events(store, forked.child))
     assert [encode(c.issued.command) for c in child] == [encode(demo.commands[1])][: len(child)]
+    assert verify_battle(store, forked.child).ok
+
+
+# --- another ruling ------------------------------------------------------------------------------
+
+
+def test_a_ruling_changed_from_the_start_replays_everything_and_refuses_a_later_fork(
+    tmp_path: Path,
+) -> None:
+    """A ruling holds in the whole child: forked before command 1 every command is played again
+    under it; forked after a command it changes, the fork is refused (nothing written)."""
+    store = BattleStore(tmp_path / "b.sqlite")
+    battle = record_demo(store, "necromunda-2023").battle
+    logged = store.read(battle)
+    system = get_game_system("necromunda-2023")
+    # A ruling the demo's first command comes out otherwise under (found as a what-if finds it).
+    found = [
+        (r.name, value)
+        for r in system.rulings
+        for value in r.choices
+        if value != logged[0].event.rulings.get(r.name)  # type: ignore[attr-defined]
+        and (w := what_if(logged, {r.name: value})).divergence is not None
+        and w.divergence <= commands_played(w.original)[0].last
+    ]
+    assert found, "no ruling changes the demo's first command"
+    name, value = found[0]
+    first = commands_played(events(store, battle))[0]
+    version = store.version(battle)
+    with pytest.raises(DisputeRefused, match="comes out otherwise"):
+        fork(
+            store,
+            battle,
+            position=first.last,
+            change=RulingChanged(name=name, value=value),
+            judge=JUDGE,
+            reason="the other reading",
+        )
+    assert store.version(battle) == version and len(store.battles()) == 1
+    forked = fork(
+        store,
+        battle,
+        position=first.first - 1,
+        change=RulingChanged(name=name, value=value),
+        judge=JUDGE,
+        reason="the other reading",
+    )
+    child = events(store, forked.child)
+    assert child[0].rulings[name] == value  # type: ignore[attr-defined]
+    assert forked.kept == 0 and forked.replayed >= 1
+    replay = what_if(store.read(battle), {name: value})
+    # What the child played is what a what-if under that ruling plays, rule step for rule step.
+    ours = [encode(e) for c in commands_played(child) for e in c.events]
+    theirs = [encode(e) for c in commands_played(replay.alternative) for e in c.events]
+    assert ours == theirs[: len(ours)]
     assert verify_battle(store, forked.child).ok
