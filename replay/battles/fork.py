@@ -322,6 +322,8 @@ class _Answers:
         found = self.answers.get(key)
         if found is None or found[0] not in options:
             raise DiceError(f"question {key!r} is not in the record (a player must answer it)")
+        if found[1] == "default":  # nobody chose: the rules' default now (under a new ruling too)
+            return default, "default"
         return found
 
 

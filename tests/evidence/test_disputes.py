@@ -154,17 +154,19 @@ class Asked(BlowByBlowError):
 
 
 class Answers:
-    """Only the answers recorded: a question they do not answer is for a player at the table."""
+    """Only the answers recorded: a question they do not answer is for a player at the table;
+    one the rules answered by default is answered by the rules' default again."""
 
-    def __init__(self, answers: dict[str, str]) -> None:
+    def __init__(self, answers: dict[str, tuple[str, str]]) -> None:
         self.answers = answers
 
     def choose(
         self, key: str, options: tuple[str, ...], default: str, prompt: str
     ) -> tuple[str, str]:
-        if self.answers.get(key) not in options:
+        answer, source = self.answers.get(key, ("", ""))
+        if answer not in options:
             raise Asked(key)
-        return self.answers[key], "recorded"
+        return (default, source) if source == "default" else (answer, source)
 
 
 def renamed_inputs(command: PlayedCommand, number: int) -> tuple[RecordedDice, Answers]:
@@ -174,7 +176,9 @@ def renamed_inputs(command: PlayedCommand, number: int) -> tuple[RecordedDice, A
         return f"c{number}/{k.split('/', 1)[1]}"
 
     dice = {key(e.key): (e.values, e.source) for e in command.events if isinstance(e, DiceRolled)}
-    answers = {key(e.key): e.answer for e in command.events if isinstance(e, ChoiceMade)}
+    answers = {
+        key(e.key): (e.answer, e.source) for e in command.events if isinstance(e, ChoiceMade)
+    }
     return RecordedDice(dice), Answers(answers)
 
 
