@@ -223,8 +223,8 @@ def void(
         raise VoidRefused(
             f"no command {command} stands in battle {head.id}; the last one is {index}"
         )
-    if session.started.dice.mode == "fair" and any(
-        isinstance(e.event, DiceRolled) for e in session.events[position - 1 :]
+    if head.started.dice.mode == "fair" and any(
+        isinstance(e.event, DiceRolled) for e in head.events[position - 1 :]
     ):
         # A fair battle's dice are secret until the seal and drawn by the roll's key
         # (docs/dice.md): once a command's dice are seen, voiding it and playing another

@@ -32,6 +32,7 @@ from blowbyblow.domain.judging import (
     RulingGiven,
 )
 from blowbyblow.projections.disputes import PlayedCommand, commands_played, disputes_of
+from blowbyblow.replay.battles.battle import Battle
 from blowbyblow.replay.battles.fork import (
     DisputeRefused,
     Judge,
@@ -42,7 +43,7 @@ from blowbyblow.replay.battles.fork import (
     preview_fork,
     rule,
 )
-from blowbyblow.replay.battles.service import BattleSession, VoidRefused, record, void_command
+from blowbyblow.replay.battles.record import VoidRefused, record, void_command
 from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import (
@@ -53,7 +54,7 @@ from blowbyblow.replay.engine.dice import (
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.scenario import load_scenario
 from blowbyblow.replay.evidence.disputes import sign_link
-from blowbyblow.replay.evidence.fairness import FairTerms, fair_dice, start_fair
+from blowbyblow.replay.evidence.fairness import FairTerms, contribute, fair_dice, start_fair
 from blowbyblow.replay.evidence.seals import escrow_key, escrow_public_text
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
@@ -78,6 +79,38 @@ class Typed:
         return seeded_roll(self.seed, key, n, sides), self.source
 
 
+class Session:
+    """A battle played through the front door (``Battle``), one command at a time."""
+
+    def __init__(self, store: BattleStore, battle: UUID) -> None:
+        self.door = Battle(store)
+        self.head = self.door.read(battle)
+
+    @property
+    def ruleset(self) -> Any:
+        return self.head.system
+
+    @property
+    def commands(self) -> int:
+        return self.head.commands
+
+    @property
+    def state(self) -> Any:
+        return self.head.state
+
+    def table(self, *, dice: Any, choices: Any, quiet: bool = True) -> Any:
+        return self.door.table(self.head, dice=dice, choices=choices, quiet=quiet)
+
+    def adjudicate(self, command: Any, table: Any) -> Any:
+        return self.door.adjudicate(self.head, command, dice=table.dice, choices=table.choices)
+
+    def commit(self, done: Any) -> None:
+        self.head = self.door.commit(done).head
+
+    def play(self, command: Any, *, dice: Any, choices: Any) -> None:
+        self.commit(self.adjudicate(command, self.table(dice=dice, choices=choices)))
+
+
 def events(store: BattleStore, battle: UUID) -> list[Event]:
     return [e.event for e in store.read(battle)]
 
@@ -91,7 +124,7 @@ def battle_of(store: BattleStore, system_id: str, seed: int) -> UUID | None:
         battle = record(store, bare, dice=Typed(f"s{seed}"), quiet=True).battle
     except BlowByBlowError:
         return None
-    session = BattleSession(store, battle)
+    session = Session(store, battle)
     system = session.ruleset
     for turn in range(12):
         if session.commands >= 5:
@@ -235,7 +268,7 @@ def test_a_fork_with_a_corrected_die_replays_until_a_command_no_longer_applies(
     ]
     stopped_at = later[len(replayed)]
     system = get_game_system(system_id)
-    session = BattleSession(store, forked.child)
+    session = Session(store, forked.child)
     dice, answers = renamed_inputs(stopped_at, session.commands + 1)
     with pytest.raises(BlowByBlowError):
         session.adjudicate(
@@ -379,7 +412,8 @@ def fair_battle(store: BattleStore) -> tuple[UUID, Any]:
     demo = get_game_system("necromunda-2023").demo()
     escrow = escrow_public_text(escrow_key(JUDGE.key))
     sides = {"goliath": "chainaxe", "escher": "wych"}
-    started = start_fair(store, demo, FairTerms(judge_keys=[escrow], contributions=sides))
+    started = start_fair(store, demo, FairTerms(judge_keys=[escrow]))
+    contribute(store, started.battle, sides)  # once the commitment is shown
     return started.battle, demo
 
 
@@ -390,7 +424,7 @@ def test_a_fair_command_whose_dice_were_seen_is_not_voided_at_the_table(tmp_path
     store = BattleStore(tmp_path / "b.sqlite")
     battle, demo = fair_battle(store)
     dice = fair_dice(store, battle, key=JUDGE.key)
-    session = BattleSession(store, battle)
+    session = Session(store, battle)
     for command in demo.commands:
         session.play(command, dice=dice, choices=ScriptedChoices())
     version = store.version(battle)
