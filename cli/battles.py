@@ -149,7 +149,11 @@ def _ask_contributions(fair: FairBattle) -> dict[str, str]:
     for side in fair.missing:
         while True:
             typer.echo(f"{side}'s contribution: ", err=True, nl=False)
-            text = input()
+            try:
+                text = input()
+            except EOFError:
+                typer.echo("", err=True)  # the error that follows goes on a line of its own
+                raise
             try:
                 asked.update(check_contributions(fair.sides, {side: text}))
                 break
