@@ -33,6 +33,7 @@ from blowbyblow.domain.judging import (
 )
 from blowbyblow.projections.disputes import PlayedCommand, commands_played, disputes_of
 from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.battles.fair_start import contribute, start_fair
 from blowbyblow.replay.battles.fork import (
     DisputeRefused,
     Judge,
@@ -54,7 +55,7 @@ from blowbyblow.replay.engine.dice import (
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.scenario import load_scenario
 from blowbyblow.replay.evidence.disputes import sign_link
-from blowbyblow.replay.evidence.fairness import FairTerms, contribute, fair_dice, start_fair
+from blowbyblow.replay.evidence.fairness import FairTerms, fair_dice
 from blowbyblow.replay.evidence.seals import escrow_key, escrow_public_text
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
