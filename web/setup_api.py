@@ -15,6 +15,7 @@ from blowbyblow.web.api import REFUSALS, AnyRequest, server, work
 from blowbyblow.web.forms import CheckSetup, SetupCheck, SetupForm, check_setup, setup_form
 from blowbyblow.web.pages import REFUSALS as PAGE_REFUSALS
 from blowbyblow.web.pages import _page, _refused
+from blowbyblow.web.table_rosters import KeptRoster, PickRosters, event_rosters, pick_rosters
 from blowbyblow.web.tablesetup import (
     ConfirmSetup,
     DraftSetup,
@@ -97,6 +98,31 @@ async def judge_start(
     return found
 
 
+@get("/api/tournaments/{slug:str}/rosters", tags=["read"], responses=REFUSALS)
+async def rosters(request: AnyRequest, slug: FromPath[str]) -> list[KeptRoster]:
+    """The rosters kept for the tournament, each with its members (`bxb roster list`)."""
+    srv = server(request)
+    srv.access(request).read()
+    await work(srv.tournaments.tournament, slug)
+    return await work(event_rosters, srv.tournaments.spec, slug)
+
+
+@post(
+    "/api/tournaments/{slug:str}/tables/{table:int}/setup/rosters",
+    tags=["table"],
+    status_code=200,
+    responses=REFUSALS,
+)
+async def use_rosters(
+    request: AnyRequest, slug: FromPath[str], table: FromPath[int], data: JSONBody[PickRosters]
+) -> PendingSetup:
+    """The table's setup from two rosters of the register (and who takes part), as a new
+    revision to complete and confirm."""
+    srv = server(request)
+    srv.access(request).table("picks its rosters", slug, table)
+    return await work(pick_rosters, _setups(request), slug, table, data)
+
+
 @get("/tournaments/{slug:str}/tables/{table:int}/setup", include_in_schema=False)
 async def setup_page(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> Template:
     srv = server(request)
@@ -119,6 +145,6 @@ async def setup_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
     return _page(request, "setup.html", **data)
 
 
-SETUP_ROUTES = [form, check, pending, save, confirm, judge_start, setup_page]
+SETUP_ROUTES = [form, check, pending, save, confirm, judge_start, rosters, use_rosters, setup_page]
 
 __all__ = ["SETUP_ROUTES"]

@@ -178,6 +178,7 @@ class TournamentStore:
             for statement in _SCHEMA:
                 cur.run(statement)
         self.database = self._db  # the register's database, for the pending setups beside it
+        self.spec = db  # as --db gives it: the rosters' register is in the same database
         self._principals: dict[str, Principal] = {}  # by token hash: tokens are never revoked
         self._places: dict[UUID, TableBattle] = {}
 

@@ -21,6 +21,8 @@ from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import BattleStarted
 from blowbyblow.replay.engine import scenario
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.rosters.files import load_roster
+from blowbyblow.replay.rosters.register import RosterRegister
 from blowbyblow.web.forms import CheckSetup, check_setup, setup_form
 
 from bxbtest import RULESET_IDS
@@ -181,3 +183,25 @@ def test_a_sixth_game_system_gets_its_form_for_free(monkeypatch: pytest.MonkeyPa
     first = next(iter(setup))
     found = check_setup(duel, CheckSetup(setup={**setup, first: 10**30}, field=first))
     assert found.field == first and found.field_message.startswith(f"setup: {first}")
+
+
+def test_rosters_of_the_register_make_a_tables_setup(site: Site, client: Client) -> None:
+    register = RosterRegister(site.db)
+    for name in ("iron-fists.toml", "wild-cats.json"):
+        register.add("spring", load_roster(TEMPLATE.parent / "rosters" / name))
+    kept = client.get("/api/tournaments/spring/rosters").json()
+    assert {k["name"] for k in kept} == {"The Iron Fists", "The Wild Cats"}
+    picks = [{"player": k["player"], "name": k["name"]} for k in kept]
+    h = bearer(site.tables[1])
+    r = client.post(f"{SETUP}/rosters", json={"rosters": picks[:1] + picks[:1]}, headers=h)
+    assert r.status_code == 422  # the same roster twice: its fighters twice
+    r = client.post(
+        f"{SETUP}/rosters", json={"rosters": [*picks, {"player": "x", "name": "y"}]}, headers=h
+    )
+    assert r.status_code == 404
+    assert client.get(SETUP).json()["draft"] is None
+    everyone = [m["id"] for k in kept for m in k["members"]]
+    r = client.post(f"{SETUP}/rosters", json={"rosters": picks, "only": everyone[1:]}, headers=h)
+    assert r.status_code == 200, r.text
+    fighters = r.json()["draft"]["setup"]["fighters"]
+    assert [f["id"] for f in fighters] == everyone[1:]

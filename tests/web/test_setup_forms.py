@@ -22,12 +22,17 @@ from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, liv
 from blowbyblow.domain.core import BattleStarted, CommandIssued
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.rosters.battlescribe import import_battlescribe
+from blowbyblow.replay.rosters.files import load_roster
+from blowbyblow.replay.rosters.register import RosterRegister
 from blowbyblow.web.service import Service
 from blowbyblow.web.tablesetup import TableSetups
 
 from bxbtest import RULESET_IDS
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+IMAGES = DOCS / "images"
+ROSTER_FILES = Path(__file__).resolve().parents[1] / "rosters" / "files"
 TAPS: dict[str, int] = {}  # taps each system's setup took, both phones together
 
 
@@ -37,9 +42,10 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[s
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
     site = make_site(tmp_path_factory.mktemp("setup"))
     site.tournaments.new_tournament("forms", "Forms Night")
-    made = site.tournaments.add_tables("forms", len(RULESET_IDS) + 1)
+    made = site.tournaments.add_tables("forms", len(RULESET_IDS) + 2)
     tokens = {rid: token for rid, (_, token) in zip(RULESET_IDS, made.tables, strict=False)}
-    tokens["wrong"] = made.tables[-1][1]
+    tokens["wrong"] = made.tables[-2][1]
+    tokens["rosters"] = made.tables[-1][1]
     with live_server(site.app()) as base:
         yield site, tokens, base
 
@@ -338,4 +344,49 @@ def test_a_field_typed_wrong_shows_its_error_and_nothing_is_written(web: Any, ph
     setups = TableSetups(Service(store=site.store, tournaments=site.tournaments))
     assert setups.pending("forms", table).draft is None
     assert not site.tournaments.battles("forms", table)
+    page.close()
+
+
+def test_a_battlescribe_roster_is_picked_at_a_table_and_played(web: Any, phones: Any) -> None:
+    site, tokens, base = web
+    register = RosterRegister(site.db)
+    raw = (ROSTER_FILES / "battlescribe" / "necromunda-goliath.rosz").read_bytes()
+    imported = import_battlescribe(raw, "necromunda-goliath.rosz", "necromunda-2023", "Cy")
+    register.add("forms", imported.roster)
+    register.add("forms", load_roster(DOCS / "rosters" / "wild-cats.json"))
+    page = phones[0].new_page()
+    page.goto(f"{base}/join/{tokens['rosters']}")
+    page.click("#setup-link")
+    page.wait_for_selector("#roster-a option:nth-child(3)", state="attached")
+    options = page.locator("#roster-a option").all_text_contents()
+    goliaths = next(i for i, o in enumerate(options) if "Iron Fists" in o) - 1
+    cats = next(i for i, o in enumerate(options) if "Wild Cats" in o) - 1
+    page.select_option("#roster-a", str(goliaths))
+    page.select_option("#roster-b", str(cats))
+    ticks = page.locator("[data-member]")
+    members = [str(ticks.nth(n).get_attribute("data-member")) for n in range(ticks.count())]
+    left_out = members[-1]
+    page.locator(f"[data-member={json.dumps(left_out)}]").uncheck()
+    page.click("#use-rosters")
+    page.wait_for_function("() => document.body.dataset.revision === '1'")
+    page.wait_for_selector(".confirm")
+    for side in page.locator(".confirm").all():
+        side.click()
+    page.wait_for_selector("#battle-label")
+    battle = UUID(page.evaluate("() => document.body.dataset.battle"))
+    started = site.store.read(battle)[0].event
+    assert isinstance(started, BattleStarted)
+    ids = [f.id for f in started.setup.fighters]
+    assert ids == [m for m in members if m != left_out]  # the roster's fighters, one left out
+    assert imported.roster.forces["fighters"][0]["id"] in ids
+    rolled: list[int] = []
+    for _ in range(2):
+        before = probe(page)
+        page.locator("#options .option").first.click()
+        if page.locator("#play-option").count():
+            page.click("#play-option")
+        answer_until_played(page, before, rolled, shot=False)
+    events = site.store.read(battle)
+    assert sum(isinstance(e.event, CommandIssued) for e in events) == 2
+    assert verify_battle(site.store, battle).ok
     page.close()

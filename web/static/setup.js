@@ -403,6 +403,53 @@
     }
   }, 1500);
 
+  // The event's rosters: two picked, and who takes part (all, unless unticked)
+  let kept = [];
+  const pickA = $("roster-a");
+  const pickB = $("roster-b");
+  function showMembers() {
+    const box = $("roster-members");
+    box.replaceChildren();
+    for (const pick of [pickA, pickB]) {
+      const roster = kept[Number(pick.value)];
+      if (!roster) continue;
+      for (const m of roster.members) {
+        const tick = el("input", { type: "checkbox", "data-member": m.id });
+        tick.checked = true;
+        box.append(el("label", { class: "check" }, tick, ` ${m.name || m.id} (${roster.name})`));
+      }
+      for (const note of roster.notes) box.append(el("p", { class: "muted", text: `not mapped: ${note}` }));
+    }
+  }
+  async function loadRosters() {
+    kept = (await bxb.api("GET", `/api/tournaments/${body.dataset.tournament}/rosters`)).data;
+    for (const pick of [pickA, pickB]) {
+      pick.replaceChildren(el("option", { value: "", text: "(none)" }));
+      kept.forEach((k, i) => pick.append(el("option", { value: String(i), text: `${k.name} (${k.player}) · ${k.ruleset}` })));
+      pick.addEventListener("change", showMembers);
+    }
+    $("rosters-box").hidden = kept.length < 2;
+  }
+  $("use-rosters").addEventListener("click", async () => {
+    $("roster-error").textContent = "";
+    const picked = [pickA, pickB].map((p) => kept[Number(p.value)]).filter((k) => k);
+    const ticks = [...document.querySelectorAll("[data-member]")];
+    const only = ticks.every((t) => t.checked) ? null : ticks.filter((t) => t.checked).map((t) => t.dataset.member);
+    try {
+      pending = (await bxb.api("POST", `${base}/rosters`, {
+        rosters: picked.map((k) => ({ player: k.player, name: k.name })),
+        only,
+        revision: pending.draft ? pending.draft.revision : 0,
+      })).data;
+      dirty = false;
+      showPending();
+      await load(pending.draft.ruleset, pending.draft.setup);
+    } catch (e) {
+      $("roster-error").textContent = e.message;
+    }
+  });
+  loadRosters();
+
   showPending();
   const draft = pending.draft;
   load(draft ? draft.ruleset : $("setup-ruleset").value, draft ? draft.setup : null);
