@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 from typer.testing import CliRunner
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, live_server, make_site
+from web_helpers import CHROMIUM, Site, live_server, make_site, phone
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
@@ -50,16 +50,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[s
 @pytest.fixture(scope="module")
 def browser(web: Any) -> Iterator[BrowserContext]:
     with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            fresh_profile(),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport=PHONE,
-            is_mobile=True,
-            has_touch=True,
-        )
-        context.set_default_timeout(15_000)
+        context = phone(p)
         yield context
         context.close()
 

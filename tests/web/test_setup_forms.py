@@ -17,7 +17,7 @@ import msgspec
 import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 from test_browser import answer_until_played, probe
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, live_server, make_site
+from web_helpers import CHROMIUM, Site, live_server, make_site, phone
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued
 from blowbyblow.replay.engine.registry import get_game_system
@@ -50,24 +50,10 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[s
         yield site, tokens, base
 
 
-def _phone(p: Any) -> BrowserContext:
-    context = p.chromium.launch_persistent_context(
-        fresh_profile(),
-        executable_path=CHROMIUM,
-        headless=True,
-        args=CHROMIUM_ARGS,
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-    )
-    context.set_default_timeout(15_000)
-    return context  # type: ignore[no-any-return]
-
-
 @pytest.fixture(scope="module")
 def phones(web: Any) -> Iterator[tuple[BrowserContext, BrowserContext]]:
     with sync_playwright() as p:
-        a, b = _phone(p), _phone(p)
+        a, b = phone(p), phone(p)
         yield a, b
         a.close()
         b.close()
@@ -219,6 +205,21 @@ def halves(ruleset: str) -> tuple[list[str], dict[str, Any], dict[str, list[Any]
     return sides, first, second
 
 
+def play_two_commands(page: Page, site: Site, battle: UUID) -> None:
+    """Two commands on the table page, each die typed on the big buttons; then verify."""
+    rolled: list[int] = []
+    for _ in range(2):
+        before = probe(page)
+        page.locator("#options .option").first.click()
+        if page.locator("#play-option").count():
+            page.click("#play-option")
+        answer_until_played(page, before, rolled, shot=False)
+    events = site.store.read(battle)
+    assert sum(isinstance(e.event, CommandIssued) for e in events) == 2
+    report = verify_battle(site.store, battle)
+    assert report.ok, report.problem
+
+
 def wait_checked(page: Page) -> None:
     page.wait_for_timeout(300)  # the check runs 200 ms after the last key
 
@@ -301,18 +302,7 @@ def test_two_phones_set_up_confirm_and_play(web: Any, phones: Any, ruleset: str)
         k: v for k, v in demo.items() if k not in (system.roster.members if system.roster else ())
     }
 
-    # two commands on the table page, dice typed on phone A
-    rolled: list[int] = []
-    for _ in range(2):
-        before = probe(a)
-        a.locator("#options .option").first.click()
-        if a.locator("#play-option").count():
-            a.click("#play-option")
-        answer_until_played(a, before, rolled, shot=False)
-    events = site.store.read(battle)
-    assert sum(isinstance(e.event, CommandIssued) for e in events) == 2
-    report = verify_battle(site.store, battle)
-    assert report.ok, report.problem
+    play_two_commands(a, site, battle)  # on the table page, dice typed on phone A
     if ruleset == RULESET_IDS[-1]:
         print("taps to set up each battle:", TAPS)
     a.close()
@@ -379,14 +369,5 @@ def test_a_battlescribe_roster_is_picked_at_a_table_and_played(web: Any, phones:
     ids = [f.id for f in started.setup.fighters]
     assert ids == [m for m in members if m != left_out]  # the roster's fighters, one left out
     assert imported.roster.forces["fighters"][0]["id"] in ids
-    rolled: list[int] = []
-    for _ in range(2):
-        before = probe(page)
-        page.locator("#options .option").first.click()
-        if page.locator("#play-option").count():
-            page.click("#play-option")
-        answer_until_played(page, before, rolled, shot=False)
-    events = site.store.read(battle)
-    assert sum(isinstance(e.event, CommandIssued) for e in events) == 2
-    assert verify_battle(site.store, battle).ok
+    play_two_commands(page, site, battle)
     page.close()

@@ -120,3 +120,18 @@ def live_server(app: Litestar) -> Iterator[str]:
 
 def fresh_profile() -> str:
     return tempfile.mkdtemp(prefix="bxb-chromium-")
+
+
+def phone(p: Any) -> Any:
+    """A phone held upright: Debian's chromium at 390x844, touch, a fresh profile."""
+    context = p.chromium.launch_persistent_context(
+        fresh_profile(),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+    )
+    context.set_default_timeout(15_000)
+    return context
