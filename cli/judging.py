@@ -31,7 +31,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import standing
 from blowbyblow.replay.battles.battle import Battle
-from blowbyblow.replay.battles.whatif import first_divergence, parse_rulings, what_if
+from blowbyblow.replay.battles.whatif import first_divergence, parse_dice, parse_rulings, what_if
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.registry import get_game_system
@@ -282,12 +282,23 @@ def cmd_whatif(
         bool,
         typer.Option("--save", help="Record the alternative as a new battle naming its origin."),
     ] = False,
+    die: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--die",
+            help="KEY=VALUES (e.g. c2/injury/nyx=3 or c1/hit/axe/nyx=4,6): a roll the original "
+            "never made, for a battle of physical dice; repeatable.",
+        ),
+    ] = None,
 ) -> None:
-    """Re-run a battle with the same dice and choices under other rulings; show where it diverges."""
+    """Re-run a battle with the same dice and choices under other rulings; show where it diverges.
+    A roll the original never made is drawn from the battle's seed, or, with physical dice,
+    taken from --die (the re-run stops at the first one missing and names it)."""
     store = open_store()
     bid = _battle(store, battle)
     try:
-        wi = what_if(_events(store, bid), parse_rulings(ruling or []), ruleset)
+        given = parse_dice(die or [])
+        wi = what_if(_events(store, bid), parse_rulings(ruling or []), ruleset, given)
     except BlowByBlowError as e:
         fail(str(e))
     changed = ", ".join(ruling or []) or "(no ruling changed)"

@@ -8,6 +8,7 @@ The original battle is never written to."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,6 +73,20 @@ def parse_rulings(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def parse_dice(pairs: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    """``--die KEY=VALUES``: the values of a roll the original never made, by its key."""
+    out: dict[str, tuple[int, ...]] = {}
+    for pair in pairs:
+        key, sep, values = pair.partition("=")
+        words = values.replace(",", " ").split()
+        if not sep or not key.strip() or not words or not all(w.isdigit() for w in words):
+            raise WhatIfError(f"--die: expected KEY=VALUES such as c2/injury/nyx=3, not {pair!r}")
+        if any(not 1 <= int(w) <= 1000 for w in words):
+            raise WhatIfError(f"--die {pair}: a die shows 1 to 1000 at most")
+        out[key.strip()] = tuple(int(w) for w in words)
+    return out
+
+
 class _DrawFromSeed(SeededDice):
     def __init__(self, seed: str, drawn: list[str]) -> None:
         super().__init__(seed)
@@ -83,10 +98,15 @@ class _DrawFromSeed(SeededDice):
 
 
 def what_if(
-    events: Sequence[LoggedEvent], rulings: Mapping[str, str], ruleset_id: str | None = None
+    events: Sequence[LoggedEvent],
+    rulings: Mapping[str, str],
+    ruleset_id: str | None = None,
+    dice: Mapping[str, tuple[int, ...]] | None = None,
 ) -> WhatIf:
     """Re-run the battle ``events`` under ``rulings`` (changed from those it was recorded under)
-    and, with ``ruleset_id``, under another version of its game."""
+    and, with ``ruleset_id``, under another version of its game. ``dice``: rolls the original
+    never made, by key, given for a battle whose dice cannot be drawn (physical dice): the
+    re-run takes them where the rules ask for them, as ``imported`` dice."""
     if not events or not isinstance(events[0].event, BattleStarted):
         raise WhatIfError("the battle has no BattleStarted")
     first: BattleStarted[Any] = events[0].event
@@ -107,9 +127,11 @@ def what_if(
         )
     started = _restart(first, ruleset, rulings, origin=str(events[0].originator_id))
     drawn: list[str] = []
-    dice, choices = recorded_inputs(body)
+    recorded, choices = recorded_inputs(body)
+    given = {key: (values, "imported") for key, values in (dice or {}).items()}
     recorded_dice = RecordedDice(
-        dice, fallback=_DrawFromSeed(seed, drawn) if seed is not None else None
+        {**given, **recorded},  # a roll the original made is its own; the others as given
+        fallback=_DrawFromSeed(seed, drawn) if seed is not None else None,
     )
     table = Table(
         system=ruleset,
@@ -182,13 +204,24 @@ def _rerun(
     alternative: list[Event] = [started]
     state = fold_battle(system, [started])
     done = 0
+    # The events of the command under way, as they are adjudicated: a re-run that stops inside
+    # a command keeps the steps it took, so its divergence is found where the events differ.
+    under_way: list[Event] = []
+    watched = dataclasses.replace(table, observe=under_way.append)
     try:
-        for result in adjudicate_commands(table, state, turns):
+        for result in adjudicate_commands(watched, state, turns):
             alternative.extend(result.events)
+            under_way.clear()
             state = result.state
             done = result.index
     except DiceError as e:
-        return alternative, state, f"command {done + 1} needs a die that was never rolled: {e}"
+        alternative.extend(under_way)
+        return (
+            alternative,
+            state,
+            f"command {done + 1} needs a die that was never rolled, at position "
+            f"{len(alternative) + 1}: {e} (give it with --die KEY=VALUES to go on)",
+        )
     except BlowByBlowError as e:
         return alternative, state, f"command {done + 1} is not allowed under these rulings: {e}"
     except msgspec.ValidationError as e:
@@ -199,7 +232,8 @@ def _rerun(
 def first_divergence(
     a: Sequence[Event], b: Sequence[Event], *, skip_start: bool = False
 ) -> int | None:
-    """The first position (1-based) whose events differ; None when the two are the same."""
+    """The first position (1-based) whose events differ; None when the two are the same. One
+    that ends first (a re-run stopped at a die never rolled) diverges where it ends."""
     for i in range(max(len(a), len(b))):
         if skip_start and i == 0:
             continue

@@ -130,3 +130,52 @@ def test_whatif_under_another_version_of_the_same_game() -> None:
     assert fingerprint(store, rec.battle) == before
     with pytest.raises(WhatIfError, match="same game"):
         what_if(store.read(rec.battle), {}, "asl")
+
+
+def test_a_whatif_of_physical_dice_stops_at_the_die_never_rolled_and_finds_the_real_divergence(
+    tmp_path: Path,
+) -> None:
+    """A battle of physical dice re-run under another Coup de Grace effect: the new rules roll
+    an injury die the players never rolled. The re-run keeps the steps it took in that command,
+    so the divergence is the Coup de Grace itself (not the command's start), says which die it
+    needs, and goes on when that die is given (``--die``)."""
+    import msgspec
+
+    from blowbyblow.domain.core import CommandIssued, DiceRolled
+    from blowbyblow.replay.battles.record import record
+    from blowbyblow.replay.engine.script import play
+
+    demo = get_game_system("necromunda-2023").demo()
+    rolled = [v for e in play(demo).events if isinstance(e, DiceRolled) for v in e.values]
+    store = BattleStore(tmp_path / "b.sqlite")
+    physical = msgspec.structs.replace(demo, seed=None, dice=rolled, label="typed at the table")
+    rec = record(store, physical, quiet=True)
+    ruling = {"coup-de-grace-effect": "injury-dice"}
+    wi = what_if(store.read(rec.battle), ruling)
+    assert wi.needs_die == ["c2/coup-de-grace/injury"]
+    assert "command 2 needs a die that was never rolled" in wi.stopped
+    assert "--die" in wi.stopped
+    starts = [n for n, e in enumerate(wi.original, start=1) if isinstance(e, CommandIssued)]
+    assert wi.divergence is not None and wi.divergence > starts[-1] + 1
+    assert type(wi.original[wi.divergence - 1]).__name__ == "CoupDeGrace"
+    assert wi.alternative[1 : wi.divergence - 1] == wi.original[1 : wi.divergence - 1]
+    given = what_if(store.read(rec.battle), ruling, dice={"c2/coup-de-grace/injury": (3,)})
+    assert not given.stopped and given.needs_die == []
+    injury = [e for e in given.alternative if isinstance(e, DiceRolled) and "coup" in e.key]
+    assert [(e.values, e.source) for e in injury] == [((3,), "imported")]
+    code = runner.invoke(
+        app,
+        [
+            "--db",
+            str(tmp_path / "b.sqlite"),
+            "whatif",
+            "--ruling",
+            "coup-de-grace-effect=injury-dice",
+            "--die",
+            "c2/coup-de-grace/injury=3",
+        ],
+    )
+    assert code.exit_code == 0, code.output
+    assert "stopped" not in code.output
+    bad = runner.invoke(app, ["--db", str(tmp_path / "b.sqlite"), "whatif", "--die", "c2=x"])
+    assert bad.exit_code == 2 and "--die: expected KEY=VALUES" in bad.output
