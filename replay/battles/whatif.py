@@ -34,6 +34,7 @@ from blowbyblow.replay.engine.dice import (
 )
 from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.unbounded import Unbounded
 from blowbyblow.replay.evidence.fairness import dice_seed, start_length
 from blowbyblow.replay.store.log import LoggedEvent
 
@@ -166,7 +167,9 @@ def _restart(
     carried = {k: v for k, v in in_force.items() if k in {r.name for r in ruleset.rulings}}
     new_rulings = ruleset.resolve_rulings({**carried, **rulings})
     try:
-        setup = msgspec.convert(msgspec.to_builtins(first.setup), ruleset.setup_type)
+        # As recorded: a setup outside today's input bounds is evidence all the same (a battle
+        # recorded before the bounds), and what-if re-runs it as it was.
+        setup = Unbounded(ruleset.setup_type).convert(msgspec.to_builtins(first.setup))
     except msgspec.ValidationError as e:
         raise WhatIfError(f"the setup does not fit {ruleset.id}: {e}") from None
     return msgspec.structs.replace(

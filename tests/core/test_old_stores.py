@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 from blowbyblow.domain.core import BattleStarted, DiceSpec, SetupError
+from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.codec import codec_for, encode, to_builtins
 from blowbyblow.replay.engine.registry import game_systems
 from blowbyblow.replay.engine.script import start_event
@@ -91,6 +92,11 @@ def test_a_value_outside_todays_bounds_reads_as_recorded(old_store: tuple[str, P
     # an export of it reads back, as evidence does
     exported = export_battle(store, battle)
     assert read_export(exported).events[0].event == first.event
+    # and a what-if re-runs it as recorded (W 25 and all)
+    wi = what_if(store.read(battle), {})
+    assert not wi.stopped and wi.divergence is None
+    again = wi.alternative[0]
+    assert isinstance(again, BattleStarted) and again.setup.fighters[0].w == 25
 
 
 def test_new_input_is_still_held_to_the_bounds(tmp_path: Path) -> None:
