@@ -309,13 +309,14 @@ def cmd_whatif(
         p = wi.divergence
         typer.echo(f"first divergence at position {p} (A: the original, B: the what-if):")
         out = console()
-        for q in range(max(2, p - 2), min(max(len(wi.original), len(wi.alternative)), p + 4) + 1):
+        shown = wi.shown
+        for q in range(max(2, p - 2), min(max(len(wi.original), len(shown)), p + 4) + 1):
             a = (
                 narrate(wi.original_ruleset, wi.original[q - 1])
                 if q <= len(wi.original)
                 else "(ends)"
             )
-            b = narrate(wi.ruleset, wi.alternative[q - 1]) if q <= len(wi.alternative) else "(ends)"
+            b = narrate(wi.ruleset, shown[q - 1]) if q <= len(shown) else "(ends)"
             # the original is the battle as played: its log position may differ (voided commands)
             moved = wi.log_position(q) != q and q <= len(wi.original)
             where = f"{q:>5}" + (f" (log {wi.log_position(q)})" if moved else "")

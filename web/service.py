@@ -556,7 +556,7 @@ class Service:
             else {},
             divergence=wi.divergence,
             original=plain_rows(wi.original_ruleset, wi.original),
-            alternative=plain_rows(wi.ruleset, wi.alternative),
+            alternative=plain_rows(wi.ruleset, wi.shown),
             original_state=wi.original_ruleset.describe_state(wi.original_state),
             alternative_state=wi.ruleset.describe_state(wi.alternative_state),
             stopped=wi.stopped,

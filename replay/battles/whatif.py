@@ -58,6 +58,14 @@ class WhatIf:
     # Where each event of ``original`` stands in the battle's log: the original is the battle as
     # played, without its voided commands, so its n-th event may stand later in the log.
     original_positions: list[int] = field(default_factory=list)
+    # The steps a re-run that stopped inside a command took in it: shown, and compared, but not
+    # part of ``alternative`` (whole commands only: what can be saved and verified).
+    under_way: list[Event] = field(default_factory=list)
+
+    @property
+    def shown(self) -> list[Event]:
+        """The what-if as far as it went: its whole commands, then the stopped one's steps."""
+        return [*self.alternative, *self.under_way]
 
     def log_position(self, n: int) -> int:
         """The log position of the original's ``n``-th event (1-based)."""
@@ -141,7 +149,7 @@ def what_if(
         choices=RecordedChoices(choices),
         quiet=True,
     )
-    alternative, state, stopped = _rerun(table, started, body)
+    alternative, state, stopped, under_way = _rerun(table, started, body)
     return WhatIf(
         original=body,
         alternative=alternative,
@@ -149,11 +157,12 @@ def what_if(
         original_ruleset=original_rs,
         original_state=fold_battle(original_rs, body),
         alternative_state=state,
-        divergence=first_divergence(body, alternative, skip_start=True),
+        divergence=first_divergence(body, [*alternative, *under_way], skip_start=True),
         needs_die=list(recorded_dice.missing),
         stopped=stopped,
         fresh_dice=drawn,
         original_positions=[position for position, _ in played],
+        under_way=under_way,
     )
 
 
@@ -196,8 +205,9 @@ def _seed(first: BattleStarted[Any], sealed: Event | None, events: Sequence[Even
 
 def _rerun(
     table: Table, started: BattleStarted[Any], body: Sequence[Event]
-) -> tuple[list[Event], Any, str]:
-    """The re-run's events and final state, and why it stopped early ("" when it did not)."""
+) -> tuple[list[Event], Any, str, list[Event]]:
+    """The re-run's events (whole commands) and final state, why it stopped early ("" when it
+    did not), and the steps it took in the command where it stopped."""
     system = table.system
     turns = (
         Turn(msgspec.convert(msgspec.to_builtins(ev.command), system.command_type))
@@ -218,18 +228,19 @@ def _rerun(
             state = result.state
             done = result.index
     except DiceError as e:
-        alternative.extend(under_way)
         return (
             alternative,
             state,
             f"command {done + 1} needs a die that was never rolled, at position "
-            f"{len(alternative) + 1}: {e} (give it with --die KEY=VALUES to go on)",
+            f"{len(alternative) + len(under_way) + 1}: {e} (give it with --die KEY=VALUES to go on)",
+            list(under_way),
         )
     except BlowByBlowError as e:
-        return alternative, state, f"command {done + 1} is not allowed under these rulings: {e}"
+        why = f"command {done + 1} is not allowed under these rulings: {e}"
+        return alternative, state, why, []
     except msgspec.ValidationError as e:
-        return alternative, state, f"command {done + 1} does not fit {system.id}: {e}"
-    return alternative, state, ""
+        return alternative, state, f"command {done + 1} does not fit {system.id}: {e}", []
+    return alternative, state, "", []
 
 
 def first_divergence(

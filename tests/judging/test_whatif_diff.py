@@ -158,7 +158,8 @@ def test_a_whatif_of_physical_dice_stops_at_the_die_never_rolled_and_finds_the_r
     starts = [n for n, e in enumerate(wi.original, start=1) if isinstance(e, CommandIssued)]
     assert wi.divergence is not None and wi.divergence > starts[-1] + 1
     assert type(wi.original[wi.divergence - 1]).__name__ == "CoupDeGrace"
-    assert wi.alternative[1 : wi.divergence - 1] == wi.original[1 : wi.divergence - 1]
+    assert wi.shown[1 : wi.divergence - 1] == wi.original[1 : wi.divergence - 1]
+    assert not any(isinstance(e, CommandIssued) and e.index == 2 for e in wi.alternative)
     given = what_if(store.read(rec.battle), ruling, dice={"c2/coup-de-grace/injury": (3,)})
     assert not given.stopped and given.needs_die == []
     injury = [e for e in given.alternative if isinstance(e, DiceRolled) and "coup" in e.key]
