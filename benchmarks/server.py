@@ -613,6 +613,11 @@ def report_mix(rows: list[dict[str, object]]) -> None:
             f"| {r['streams']} | {r['cpu_per_command']:.1f} | {r['db_cpu']:.0f} "
             f"| {r['machine_cpu']:.0f} | {load} |"
         )
+    for r in rows:
+        if r["first_error"]:
+            print(
+                f"{r['label']} {r['backend']} {r['tables']} tables, first error: {r['first_error']}"
+            )
 
 
 def main() -> None:
