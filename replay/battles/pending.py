@@ -33,6 +33,9 @@ RUNS_KEPT = 1024  # paused runs kept at once in a process; the longest idle is p
 Key = tuple[UUID, int, bytes]  # battle, version adjudicated from, the command's canonical bytes
 
 
+GONE = object()  # a run put aside while a request waited on it: the request starts afresh
+
+
 class _PutAside(BaseException):
     """Raised inside a paused run to end it (BaseException: no rule procedure catches it)."""
 
@@ -118,13 +121,15 @@ class _Run:
         return self.word_after(said)
 
     def word_after(self, said: int) -> object:
-        """The run's word once it has said more than ``said`` words (what a request waits on)."""
+        """The run's word once it has said more than ``said`` words (what a request waits on);
+        ``GONE`` if it was put aside first (between a request finding it and answering it,
+        another phone's answers or a write took its place: it will not speak again)."""
         with self._turn:
-            if not self._turn.wait_for(lambda: self._said > said, WAIT_FOR_RULES):
+            if not self._turn.wait_for(lambda: self._said > said or self._aside, WAIT_FOR_RULES):
                 self._aside = True
                 self._turn.notify_all()
                 raise TimeoutError("the rules did not reach their next question in time")
-            return self._word
+            return self._word if self._said > said else GONE
 
     def put_aside(self) -> None:
         with self._turn:
@@ -210,11 +215,17 @@ class Pending:
         if run is not None:
             with run.lock:
                 if run.takes(dice, choices):
-                    return self._after(key, run, run.answer(dice, choices)), run.dice
-        run = _Run(dice, choices)
-        run.dice = PausedDice(run, dice) if dice is not None else None
-        given = run.choices = PausedChoices(run, choices, ask=ask)
-        return self._start(key, run, given, run_with), run.dice
+                    word = self._after(key, run, run.answer(dice, choices))
+                    if word is not GONE:
+                        return word, run.dice
+        for keep in (True, False):  # a run not kept is one no other request can put aside
+            run = _Run(dice, choices)
+            run.dice = PausedDice(run, dice) if dice is not None else None
+            given = run.choices = PausedChoices(run, choices, ask=ask)
+            word = self._start(key, run, given, run_with, keep=keep)
+            if word is not GONE:
+                break
+        return word, run.dice
 
     def _start(
         self,
@@ -222,6 +233,8 @@ class Pending:
         run: _Run,
         given: PausedChoices,
         run_with: Callable[[DiceSource | None, ChoiceSource], Any],
+        *,
+        keep: bool,
     ) -> object:
         typed = run.dice
 
@@ -237,12 +250,17 @@ class Pending:
         with run.lock:
             context = contextvars.copy_context()  # the request's log context, in the run too
             threading.Thread(target=context.run, args=(go,), daemon=True, name="bxb-run").start()
-            return self._after(key, run, run.word_after(0))
+            word = run.word_after(0)
+            if keep:
+                return self._after(key, run, word)
+            run.put_aside()  # its question goes back; the next request starts afresh
+            return word
 
     def _after(self, key: Key, run: _Run, word: object) -> object:
-        """Keep the run while it waits for answers; forget it once it has finished."""
+        """Keep the run while it waits for answers; forget it once it has finished (or once
+        it was put aside: ``GONE``)."""
         with self._lock:
-            if run.finished:
+            if run.finished or word is GONE:
                 if self._runs.get(key) is run:
                     self._runs.pop(key)
                 return word
