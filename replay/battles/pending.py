@@ -219,13 +219,13 @@ class Pending:
                     if word is not GONE:
                         return word, run.dice
         for keep in (True, False):  # a run not kept is one no other request can put aside
-            run = _Run(dice, choices)
-            run.dice = PausedDice(run, dice) if dice is not None else None
-            given = run.choices = PausedChoices(run, choices, ask=ask)
-            word = self._start(key, run, given, run_with, keep=keep)
+            fresh = _Run(dice, choices)
+            fresh.dice = PausedDice(fresh, dice) if dice is not None else None
+            given = fresh.choices = PausedChoices(fresh, choices, ask=ask)
+            word = self._start(key, fresh, given, run_with, keep=keep)
             if word is not GONE:
                 break
-        return word, run.dice
+        return word, fresh.dice
 
     def _start(
         self,
