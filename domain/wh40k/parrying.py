@@ -4,7 +4,8 @@
 Combat Round, however, this is always optional. Once both players have rolled their Attack
 Dice, the Parrying player may force their opponent to re-roll their highest scoring dice; the
 re-rolled result stands, even if it is better. If both combatants can Parry, they cancel out one
-for one." A model breaking off may not Parry (Breaking Off).
+for one." A model breaking off may not Parry (Breaking Off). Whether a second parry may turn
+aside the die a first one re-rolled is the ruling parry-dice.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from blowbyblow.domain.core import ask, emit, roll
 from blowbyblow.domain.wh40k.combat_round import CombatRound, Dice, Gen
 from blowbyblow.domain.wh40k.events import ParriesCompared, ParryDeclined, ParryResponse, ParryUsed
 from blowbyblow.domain.wh40k.rulebook import RULE_PARRY
-from blowbyblow.domain.wh40k.rulings import PARRY_RESPONSE
+from blowbyblow.domain.wh40k.rulings import PARRY_DICE, PARRY_RESPONSE
 from blowbyblow.domain.wh40k.state import Wh40kState
 
 
@@ -22,11 +23,12 @@ def parries_of(state: Wh40kState, model: str) -> int:
     return sum(1 for w in state.weapons_of(model) if w.parry)
 
 
-def highest_index(dice: list[int]) -> int:
-    """Index of the (first) highest die."""
-    best = 0
+def highest_index(dice: list[int], skip: list[bool] | None = None) -> int:
+    """Index of the (first) highest die, leaving out those ``skip`` marks; -1 when none is
+    left."""
+    best = -1
     for i, v in enumerate(dice):
-        if v > dice[best]:
+        if (skip is None or not skip[i]) and (best < 0 or v > dice[best]):
             best = i
     return best
 
@@ -58,14 +60,13 @@ def compare_parries(state: Wh40kState, rnd: CombatRound) -> Gen:
     return state, net
 
 
-def choose_response(rnd: CombatRound, parrier: str, n: int, theirs: list[int]) -> Gen:
+def choose_response(rnd: CombatRound, parrier: str, n: int, theirs: list[int], i: int) -> Gen:
     """How the parried model gives up its highest die: re-roll it (the rulebook), or, under ruling
     parry-response=reroll-or-next-highest and with two dice or more, its choice (ask
-    ``<pair>/parry/<parrier>/<n>/response``). Returns the ParryResponse."""
+    ``<pair>/parry/<parrier>/<n>/response``) for the die at ``i``. Returns the ParryResponse."""
     if rnd.ctx.ruling(PARRY_RESPONSE) != "reroll-or-next-highest" or len(theirs) < 2:
         return "reroll"
     opponent = rnd.opponent(parrier)
-    i = highest_index(theirs)
     highest = theirs[i]
     next_highest = max(theirs[:i] + theirs[i + 1 :])
     answer = yield from ask(
@@ -78,12 +79,19 @@ def choose_response(rnd: CombatRound, parrier: str, n: int, theirs: list[int]) -
     return response
 
 
-def parry_once(state: Wh40kState, rnd: CombatRound, parrier: str, n: int, dice: Dice) -> Gen:
-    """The ``n``-th parry of ``parrier``, optional (ask ``<pair>/parry/<parrier>/<n>``).
-    Returns (state, whether it was used); the opponent's dice change in place."""
+def parry_once(
+    state: Wh40kState, rnd: CombatRound, parrier: str, n: int, dice: Dice, parried: list[bool]
+) -> Gen:
+    """The ``n``-th parry of ``parrier``, optional (ask ``<pair>/parry/<parrier>/<n>``), at the
+    opponent's then-highest die, or (ruling parry-dice each-die-once) its highest die no parry
+    has turned aside yet. Returns (state, whether it was used); the opponent's dice and
+    ``parried`` (which of them a parry re-rolled) change in place."""
     opponent = rnd.opponent(parrier)
     theirs = dice[opponent]
-    i = highest_index(theirs)
+    once = rnd.ctx.ruling(PARRY_DICE) == "each-die-once"
+    i = highest_index(theirs, parried if once else None)
+    if i < 0:  # every die already parried: nothing left to turn aside
+        return state, False
     highest = theirs[i]
     choice = yield from ask(
         rnd.key("parry", parrier, str(n)),
@@ -99,7 +107,7 @@ def parry_once(state: Wh40kState, rnd: CombatRound, parrier: str, n: int, dice: 
             Wh40kState,
         )
         return state, False
-    response = yield from choose_response(rnd, parrier, n, theirs)
+    response = yield from choose_response(rnd, parrier, n, theirs, i)
     before = tuple(theirs)
     rerolled: int | None = None
     if response == "reroll":
@@ -110,8 +118,10 @@ def parry_once(state: Wh40kState, rnd: CombatRound, parrier: str, n: int, dice: 
             purpose=f"{opponent} re-rolls its highest Attack die ({parrier} parries)",
         )
         theirs[i] = rerolled
+        parried[i] = True
     else:
         del theirs[i]
+        del parried[i]
     state = yield from emit(
         ParryUsed(
             rule=RULE_PARRY,
@@ -137,8 +147,9 @@ def parry(state: Wh40kState, rnd: CombatRound, dice: Dice) -> Gen:
     if net is None:
         return state
     for parrier in rnd.models:
+        parried = [False] * len(dice[rnd.opponent(parrier)])
         for n in range(1, net[parrier] + 1):
-            state, used = yield from parry_once(state, rnd, parrier, n, dice)
+            state, used = yield from parry_once(state, rnd, parrier, n, dice, parried)
             if not used:
                 break
     return state

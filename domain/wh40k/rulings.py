@@ -183,6 +183,27 @@ DICE_COUNTED = Ruling(
     before="after-parries",
 )
 
+PARRY_DICE = Ruling(
+    name="parry-dice",
+    default="then-highest",
+    choices=("then-highest", "each-die-once"),
+    summary=(
+        "Which die a model's second (third ...) parry makes the opponent re-roll. then-highest: "
+        "its highest die as it now stands, which may be the one a parry already re-rolled "
+        "(version 1.2). each-die-once: its highest die no parry has turned aside yet; when "
+        "none is left, the parry is not offered."
+    ),
+    rule=RULE_PARRY,
+    note=(
+        "'For every weapon a model has with the Parry rule, it can turn aside one attack', and "
+        "the parry forces the opponent 'to re-roll their highest scoring dice': a die already "
+        "re-rolled may be the highest again, or each parry may turn aside an attack (a die) of "
+        "its own. then-highest is how version 1.2 parried."
+    ),
+    since="1.3",
+    before="then-highest",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     CHARGE_BONUS,
     PARRY_RESPONSE,
@@ -194,6 +215,7 @@ RULINGS: tuple[Ruling, ...] = (
     FOLLOW_UP_WHO,
     MULTIPLE_COMBAT_ROUNDS,
     DICE_COUNTED,
+    PARRY_DICE,
 )
 
 __all__ = [
@@ -202,6 +224,7 @@ __all__ = [
     "FOLLOW_UP_FIGHTS",
     "FOLLOW_UP_WHO",
     "IMPROVISED_ATTACK",
+    "PARRY_DICE",
     "MULTIPLE_COMBAT_ROUNDS",
     "PARRY_RESPONSE",
     "RULINGS",

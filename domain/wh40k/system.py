@@ -3,7 +3,8 @@
 Version 1.1 adds the ``leavecombat`` command, the profile's ``leaves_combat`` and ``ws = "-"``,
 and the ruling ``multiple-combat-rounds`` (since 1.1, its ``before`` is 1.0's count), so battles
 recorded under 1.0 still re-adjudicate exactly (``reads_versions``). Version 1.2 adds the
-ruling ``dice-counted`` (its ``before`` is 1.1's count on the final dice)."""
+ruling ``dice-counted`` (its ``before`` is 1.1's count on the final dice); version 1.3 the ruling
+``parry-dice`` (its ``before`` is 1.2's then-highest die)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ ROSTER = RosterShape(members=("models",), side_field="player", shared=(("weapons
 GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     id=RULESET_ID,
     game="wh40k",
-    version="1.2",
+    version="1.3",
     title="Warhammer 40,000 2nd edition: Hand-to-Hand Combat",
     rulebook=RULEBOOK,
     rulings=RULINGS,
@@ -46,7 +47,7 @@ GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     validate_setup=validate_setup,
     odds=ODDS,
     roster=ROSTER,
-    reads_versions=("1.0", "1.1"),
+    reads_versions=("1.0", "1.1", "1.2"),
 )
 
 __all__ = ["GAME_SYSTEM"]

@@ -60,7 +60,7 @@ def test_a_parried_six_of_two(ruling: str, crits: int) -> None:
 
 
 def test_a_battle_of_1_1_verifies_under_1_2_and_the_other_reading_changes_it() -> None:
-    assert (GAME_SYSTEM.version, GAME_SYSTEM.reads_versions) == ("1.2", ("1.0", "1.1"))
+    assert "1.1" in GAME_SYSTEM.reads_versions
     assert [r.name for r in GAME_SYSTEM.rulings if r.since == "1.2"] == ["dice-counted"]
     read = read_export((FIXTURES / "wh40k-2e-1.1-parried-fumble.jsonl").read_bytes())
     assert read.report.ok, read.report.problem and read.report.problem.describe()
