@@ -10,6 +10,8 @@ aside the die a first one re-rolled is the ruling parry-dice.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from blowbyblow.domain.core import ask, emit, roll
 from blowbyblow.domain.wh40k.combat_round import CombatRound, Dice, Gen
 from blowbyblow.domain.wh40k.events import ParriesCompared, ParryDeclined, ParryResponse, ParryUsed
@@ -79,15 +81,20 @@ def choose_response(rnd: CombatRound, parrier: str, n: int, theirs: list[int], i
     return response
 
 
-def parry_once(
-    state: Wh40kState, rnd: CombatRound, parrier: str, n: int, dice: Dice, parried: list[bool]
-) -> Gen:
+@dataclass
+class Parried:
+    """The opponent's Attack dice as parries change them, and which of them a parry re-rolled."""
+
+    dice: list[int]
+    marks: list[bool]
+
+
+def parry_once(state: Wh40kState, rnd: CombatRound, parrier: str, n: int, at: Parried) -> Gen:
     """The ``n``-th parry of ``parrier``, optional (ask ``<pair>/parry/<parrier>/<n>``), at the
     opponent's then-highest die, or (ruling parry-dice each-die-once) its highest die no parry
-    has turned aside yet. Returns (state, whether it was used); the opponent's dice and
-    ``parried`` (which of them a parry re-rolled) change in place."""
+    has turned aside yet. Returns (state, whether it was used); ``at`` changes in place."""
     opponent = rnd.opponent(parrier)
-    theirs = dice[opponent]
+    theirs, parried = at.dice, at.marks
     once = rnd.ctx.ruling(PARRY_DICE) == "each-die-once"
     i = highest_index(theirs, parried if once else None)
     if i < 0:  # every die already parried: nothing left to turn aside
@@ -147,12 +154,13 @@ def parry(state: Wh40kState, rnd: CombatRound, dice: Dice) -> Gen:
     if net is None:
         return state
     for parrier in rnd.models:
-        parried = [False] * len(dice[rnd.opponent(parrier)])
+        theirs = dice[rnd.opponent(parrier)]
+        at = Parried(theirs, [False] * len(theirs))
         for n in range(1, net[parrier] + 1):
-            state, used = yield from parry_once(state, rnd, parrier, n, dice, parried)
+            state, used = yield from parry_once(state, rnd, parrier, n, at)
             if not used:
                 break
     return state
 
 
-__all__ = ["compare_parries", "highest_index", "parries_of", "parry", "parry_once"]
+__all__ = ["Parried", "compare_parries", "highest_index", "parries_of", "parry", "parry_once"]
