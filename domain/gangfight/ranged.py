@@ -45,6 +45,7 @@ from blowbyblow.domain.gangfight.rulings import (
     RANGED_RANGE,
     SHOOTER_THREAT_RANGE,
     SHOOTING_INTO_COMBAT,
+    SHOT_DAMAGE,
 )
 from blowbyblow.domain.gangfight.setup import Inches, Weapon, inches
 from blowbyblow.domain.gangfight.state import (
@@ -343,15 +344,17 @@ def ranged_wounding(
     state: GangfightState, shot: Shot, fid: str, cover: CoverChecked | None, key: str
 ) -> Wounding:
     """GF Ranged 7-9 on ``fid``: ARM dice (with its cover) against the shooter's DAM modified
-    by the weapon; the Armour roll is asked under ``key``."""
+    by the weapon, or its DAM alone (ruling shot-damage); the Armour roll is asked under
+    ``key``."""
     ctx = shot.ctx
+    modified = ctx.ruling(SHOT_DAMAGE) == "modified"
     return Wounding(
         ctx=ctx,
         key=key,
         fighter=fid,
         against=shot.shooter,
         damage=fighter(state, shot.shooter).profile.dam,
-        damage_modifiers=damage_modifiers((shot.weapon,), ctx, "GF Ranged 7"),
+        damage_modifiers=damage_modifiers((shot.weapon,), ctx, "GF Ranged 7") if modified else (),
         armour_modifiers=armour_modifiers(cover),
         steps=RANGED_STEPS,
     )

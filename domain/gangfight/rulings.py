@@ -372,6 +372,49 @@ AREA_POINT_BLANK = Ruling(
     before="applies",
 )
 
+# --- added in version 1.3 (each with the value that gives the rules of 1.2) ---------------------
+
+POWER_NO_SUCCESS = Ruling(
+    name="power-no-success",
+    default="stands",
+    choices=("stands", "knocked-down"),
+    summary=(
+        "What a Power Attack with no success does to its target. stands: nothing, it is neither "
+        "knocked back nor down (version 1.2). knocked-down: it is knocked back 0 inches, so it "
+        "has reached that distance and is knocked down (Prone)."
+    ),
+    rule="GF Power Attacks",
+    note=(
+        "'instead of applying all of the successes to damage, instead that is how many inches "
+        "the model is knocked back. Once the models reaches that distance, they are knocked "
+        "down': with no success the distance is 0, reached at once, or there was no knock-back "
+        "to reach. Step 6 adds that a model 'will still suffer the effects of the attack (such "
+        "as those from a Power Attack)' even without damage. stands is how 1.2 read it."
+    ),
+    since="1.3",
+    before="stands",
+)
+
+SHOT_DAMAGE = Ruling(
+    name="shot-damage",
+    default="modified",
+    choices=("modified", "attribute"),
+    summary=(
+        "The Target Number of the Armour roll against a shot or an Area of Effect attack. "
+        "modified: the shooter's DAM plus its ranged weapon's bonus, as in melee (version 1.2). "
+        "attribute: the shooter's Damage attribute alone."
+    ),
+    rule="GF Ranged 7",
+    note=(
+        "Ranged Combat step 7: 'The target number is your model's Damage attribute. If your "
+        "modified Damage attribute is higher than 6, ...': the first sentence names the "
+        "attribute, the second a modified one, where Melee Combat step 4 says 'modified' in "
+        "both. modified is how 1.2 read it."
+    ),
+    since="1.3",
+    before="modified",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     INCAPACITATION,
     VOLUNTARY_DROP,
@@ -394,4 +437,6 @@ RULINGS: tuple[Ruling, ...] = (
     DODGE_REDUCES,
     CHARGE_ACTION,
     AREA_POINT_BLANK,
+    POWER_NO_SUCCESS,
+    SHOT_DAMAGE,
 )

@@ -26,7 +26,7 @@ from blowbyblow.domain.gangfight.melee import (
     inflict_wounds,
 )
 from blowbyblow.domain.gangfight.move import check_gaps, enters_threat, leaves_threat
-from blowbyblow.domain.gangfight.rulings import SPECIAL_ATTACK_DAMAGE
+from blowbyblow.domain.gangfight.rulings import POWER_NO_SUCCESS, SPECIAL_ATTACK_DAMAGE
 from blowbyblow.domain.gangfight.setup import KNOWN_PERKS, Inches, inches, size_rank
 from blowbyblow.domain.gangfight.state import (
     GangfightState,
@@ -89,6 +89,21 @@ def knock_back(state: GangfightState, attack: Attack, inches: int) -> Gen:
         ),
         GangfightState,
     )
+    return (
+        yield from emit(
+            KnockedDown(rule=attack.rule, fighter=attack.target, by=attack.attacker),
+            GangfightState,
+        )
+    )
+
+
+def power_missed(state: GangfightState, attack: Attack) -> Gen:
+    """GF Power Attacks with no success: the target stands, or (ruling power-no-success
+    knocked-down) has reached its 0 inches of knock-back and is knocked down."""
+    if attack.ctx.ruling(POWER_NO_SUCCESS) != "knocked-down":
+        return state
+    if status(state, attack.target).condition != "active":
+        return state
     return (
         yield from emit(
             KnockedDown(rule=attack.rule, fighter=attack.target, by=attack.attacker),
@@ -210,6 +225,8 @@ def special_attack(
     wounds, effect = yield from allocate(state, attack, test.successes)
     state = yield from inflict_wounds(state, attack, test.successes, wounds, effect)
     if isinstance(command, PowerAttack):
+        if test.successes == 0:
+            return (yield from power_missed(state, attack))
         return (yield from knock_back(state, attack, effect))
     if command.to:
         return (yield from finesse_move(state, attack, effect, command.to))

@@ -26,7 +26,8 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     # 1.1: ranged combat, Area of Effect, cover, Charge!, Reload, movement in Slam!/Trample and
     # Finesse Attacks, half inches; its new rulings give 1.0's rules with their ``before``.
     # 1.2: the ruling area-point-blank, whose ``before`` is 1.1's reading.
-    version="1.2",
+    # 1.3: the rulings power-no-success and shot-damage, whose ``before`` are 1.2's readings.
+    version="1.3",
     title=(
         "Gangfight: Combat (melee, ranged, Area of Effect, cover, special attacks, Slam!/Trample, "
         "Charge!, falling)"
@@ -49,5 +50,5 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     odds=ODDS,
     roster=ROSTER,
     setup_choices=SETUP_CHOICES,
-    reads_versions=("1.0", "1.1"),
+    reads_versions=("1.0", "1.1", "1.2"),
 )

@@ -35,7 +35,7 @@ def test_battles_of_1_0_are_read_with_the_rules_of_1_0() -> None:
         "dodge-reduces",
         "charge-action",
     }
-    assert (GAME_SYSTEM.version, GAME_SYSTEM.reads_versions) == ("1.2", ("1.0", "1.1"))
+    assert (GAME_SYSTEM.version, GAME_SYSTEM.reads_versions) == ("1.3", ("1.0", "1.1", "1.2"))
     in_force = GAME_SYSTEM.rulings_in_force("1.0", old)
     for r in added:
         assert r.since == "1.1" and in_force[r.name] == r.before
@@ -57,6 +57,33 @@ def test_a_record_of_1_1_verifies_under_1_2_and_the_other_reading_changes_it() -
     assert GAME_SYSTEM.rulings_in_force("1.1", started.rulings)["area-point-blank"] == "applies"
     assert what_if(read.events, {"area-point-blank": "applies"}).divergence is None
     changed = what_if(read.events, {"area-point-blank": "not-applied"})
+    assert changed.divergence is not None or changed.stopped
+
+
+@pytest.mark.parametrize(
+    ("name", "ruling", "other"),
+    [
+        ("power-no-success", "power-no-success", "knocked-down"),
+        ("shot-damage", "shot-damage", "attribute"),
+    ],
+)
+def test_a_record_of_1_2_verifies_under_1_3_and_the_other_reading_changes_it(
+    name: str, ruling: str, other: str
+) -> None:
+    """Battles recorded by 1.2 (``fixtures/make_1_2_records.py``), each on a reading 1.3 made a
+    ruling: the ruling takes 1.2's reading for them, so they re-adjudicate byte for byte; a
+    what-if under the other reading goes otherwise."""
+    data = Path(__file__).resolve().parent / f"fixtures/gangfight-1.2-{name}.jsonl"
+    read = read_export(data.read_bytes())
+    assert read.report.ok, read.report.problem and read.report.problem.describe()
+    started = read.events[0].event
+    assert isinstance(started, BattleStarted)
+    assert started.ruleset_version == "1.2" and ruling not in started.rulings
+    assert {r.name for r in RULINGS if r.since == "1.3"} == {"power-no-success", "shot-damage"}
+    before = next(r.before for r in RULINGS if r.name == ruling)
+    assert GAME_SYSTEM.rulings_in_force("1.2", started.rulings)[ruling] == before
+    assert what_if(read.events, {ruling: before}).divergence is None
+    changed = what_if(read.events, {ruling: other})
     assert changed.divergence is not None or changed.stopped
 
 
