@@ -399,6 +399,31 @@ def open_store(db: str | None = None, *, create: bool = False) -> BattleStore:
     return BattleStore(spec)
 
 
+def store_to_make(db: str | None = None) -> Path | None:
+    """The SQLite file a command that makes its store would create now (None: it exists, or the
+    store is in memory or on PostgreSQL)."""
+    spec = db if db is not None else OPTS.db
+    path = str(spec) if spec is not None else str(default_db_path())
+    if not path.strip() or path == ":memory:" or is_postgres(path):
+        return None
+    file = Path(path).expanduser()
+    return None if file.exists() else file
+
+
+def discard_if_empty(store: BattleStore, made: Path | None) -> None:
+    """A store this command made, and then wrote no battle to (it stopped on a refusal, or was
+    abandoned), is taken away again: a refused command leaves nothing behind."""
+    if made is None:
+        return
+    try:
+        if store.battles():
+            return
+    except BlowByBlowError:
+        return
+    for file in (made, made.with_name(made.name + "-wal"), made.with_name(made.name + "-shm")):
+        file.unlink(missing_ok=True)
+
+
 def require_store(spec: str | None) -> None:
     """Refuse (exit 1) a SQLite store file that does not exist: see ``open_store``."""
     path = str(spec) if spec is not None else str(default_db_path())

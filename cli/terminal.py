@@ -68,6 +68,8 @@ class Screen:
         sys.stdout.flush()
         line = sys.stdin.readline()
         if not line:
+            sys.stdout.write("\n")  # the prompt's line ends: what is said next starts its own
+            sys.stdout.flush()
             raise EOFError
         sys.stdout.write(line)  # echoed, so a transcript reads as the session went
         return line.rstrip("\n")

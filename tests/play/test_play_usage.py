@@ -69,3 +69,17 @@ def test_commands_from_a_pipe(tmp_path: Path) -> None:
     assert code == 0, out
     assert "recorded command 1" in out and "recorded command 2" in out
     assert "2 command(s) played" in out
+
+
+def test_an_opening_abandoned_leaves_no_store_it_made(tmp_path: Path) -> None:
+    """`bxb play SETUP --db NEW` whose opening is abandoned (its input ends at a question of the
+    setup's actions): nothing written, and the store it made on the way is gone again; a store
+    that was there before stays."""
+    new = tmp_path / "new.sqlite"
+    code, out = bxb(new, "play", str(SCENARIOS / "necromunda-2023.toml"), "--dice", "seed:p")
+    assert code == 1 and "abandoned: nothing of the opening was written" in one_error(out)
+    assert not new.exists() and list(tmp_path.iterdir()) == []
+    kept = tmp_path / "kept.sqlite"
+    BattleStore(kept)
+    code, out = bxb(kept, "play", str(SCENARIOS / "necromunda-2023.toml"), "--dice", "seed:p")
+    assert code == 1 and kept.exists() and BattleStore(kept).battles() == []
