@@ -123,6 +123,19 @@ async def dashboard(request: AnyRequest, slug: FromPath[str]) -> Template:
     return _page(request, "dashboard.html", board=board)
 
 
+def voided_dice(rows: list[EventRow], command: int) -> dict[str, list[int]]:
+    """The physical dice of the latest void of ``command`` (the one to play next), by roll key:
+    the table page offers them again, as `bxb play` does with Enter."""
+    voids = [r.voided_at for r in rows if r.command == command and r.voided_at]
+    if not voids:
+        return {}
+    return {
+        str(r.event["key"]): list(r.event["values"])
+        for r in rows
+        if r.voided_at == max(voids) and r.command == command and r.type == "DiceRolled"
+    }
+
+
 @get("/tournaments/{slug:str}/tables/{table:int}", include_in_schema=False)
 async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> Template:
     srv = server(request)
@@ -143,6 +156,8 @@ async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
             data["legal"] = srv.service.legal(bid)
             data["receipt"] = srv.service.receipt(bid)
             data["ended"] = placed[-1].finished  # the table said so: then only a judge voids
+            next_command = data["battle"].last_command + 1
+            data["again"] = voided_dice(data["log"], next_command)
         data["systems"] = [(s.id, s.title) for s in game_systems().values()]
         data["rounds"] = sorted({p.round for p in placed}) or [1]
         return data

@@ -76,11 +76,12 @@ def event_rows(system: AnyGameSystem, events: Sequence[LoggedEvent]) -> list[Eve
     return rows
 
 
-def plain_rows(system: AnyGameSystem, events: Sequence[Event]) -> list[EventRow]:
-    """Rows of events not (yet) in the store: a what-if's."""
+def plain_rows(system: AnyGameSystem, events: Sequence[Event], first: int = 1) -> list[EventRow]:
+    """Rows of events not (yet) in the store (a what-if's, a command under review), numbered
+    from ``first``."""
     rows: list[EventRow] = []
     command = 0
-    for position, ev in enumerate(events, start=1):
+    for position, ev in enumerate(events, start=first):
         if isinstance(ev, CommandIssued):
             command = ev.index
         fake = LoggedEvent(

@@ -54,6 +54,8 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ``dice``: physical dice, in the order the rules ask for them (a seeded battle rolls its own).
     ``choices``: answers by key (``c3/step8`` or ``step8``). ``ask``: True to be asked each
     unanswered choice (the answer comes back as ``needs``); False takes the rules' default.
+    ``review``: True to have a complete command back as ``review`` (its events, nothing
+    written) for the players to check what they typed; sent again without it, it is written.
     Nothing is written until the command is complete."""
 
     version: int | None = None  # the battle's version the player saw; stale: 409
@@ -63,6 +65,7 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     dice: list[int] = []
     choices: dict[str, str] = {}
     ask: bool = False
+    review: bool = False
 
 
 class VoidRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -155,9 +158,9 @@ class BattleSummary(msgspec.Struct, kw_only=True):
 
 class PlayResult(msgspec.Struct, kw_only=True):
     """``played``: the command's events, written; ``needs``: nothing written, the rules ask for
-    ``need`` first."""
+    ``need`` first; ``review``: the events the complete command would write, nothing written."""
 
-    status: Literal["played", "needs"]
+    status: Literal["played", "needs", "review"]
     version: int
     events: list[EventRow] = []
     need: Need | None = None

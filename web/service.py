@@ -27,7 +27,7 @@ from blowbyblow.domain.core import (
     SetupError,
 )
 from blowbyblow.domain.judging import BattleSealed
-from blowbyblow.replay.battles.battle import Battle, Played
+from blowbyblow.replay.battles.battle import Adjudicated, Battle, Played
 from blowbyblow.replay.battles.head import BattleHead
 from blowbyblow.replay.battles.record import AlreadyRecorded, VoidRefused
 from blowbyblow.replay.battles.refusals import Behind, Refused
@@ -397,7 +397,12 @@ class Service:
         plain = to_builtins(command)
         # each roll typed is a request with every answer so far: the door resumes the command
         # where the rules asked, rather than adjudicating it again from its start
-        found = self.door.answer(b, command, dice=typed, choices=req.choices, ask=req.ask)
+        found = self.door.answer(
+            b, command, dice=typed, choices=req.choices, ask=req.ask, write=not req.review
+        )
+        if isinstance(found, Adjudicated):
+            rows = plain_rows(b.system, found.events, first=b.version + 1)
+            return PlayResult(status="review", version=b.version, events=rows, command=plain)
         if not isinstance(found, Played):
             return PlayResult(status="needs", version=b.version, need=found, command=plain)
         # the command's own rows: none of its events is voided yet

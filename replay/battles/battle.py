@@ -404,13 +404,16 @@ class Battle:
         dice: Sequence[int] | None,
         choices: Mapping[str, str],
         ask: bool = True,
-    ) -> Played | Need:
+        write: bool = True,
+    ) -> Played | Adjudicated | Need:
         """``play`` for a front end that answers over several requests (the table page), each
         carrying every answer given so far: the command's run waits here at the rules' question
         (``replay/battles/pending.py``) and the next request's new answers resume it, rather
         than adjudicating the command again from its start at each roll. ``dice``: the dice
         typed so far (None: the battle's own digital dice); ``ask``: unanswered choices are
-        asked (else they take the rules' default). Written whole once complete, as ``play``."""
+        asked (else they take the rules' default). Written whole once complete, as ``play``;
+        ``write=False``: a complete command comes back adjudicated, nothing written (the players
+        review what they typed, then send it again to write it)."""
         if dice is not None and head.started.dice.mode in ("seeded", "fair"):
             raise Refused(
                 "invalid",
@@ -439,7 +442,7 @@ class Battle:
         assert isinstance(word, Adjudicated)
         if typed is not None:
             _every_die_used(typed)
-        return self.commit(word)
+        return self.commit(word) if write else word
 
     # --- starting -----------------------------------------------------------------------------
 

@@ -91,7 +91,9 @@ def answer_until_played(page: Page, before: dict[str, str], rolled: list[int], s
     """Answer every question of the command being played until it is written."""
     state = changed(page, before)
     while state["version"] == before["version"]:
-        if page.locator("#dice-pad .die").count():
+        if page.locator("#review").is_visible():
+            page.click("#write")  # the dice typed, reviewed: write the command
+        elif page.locator("#dice-pad .die").first.is_visible():
             if shot and not (IMAGES / "web-table-dice.png").exists():
                 page.wait_for_selector("#live.on")  # the same picture every run
                 page.screenshot(path=str(IMAGES / "web-table-dice.png"), full_page=False)

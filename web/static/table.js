@@ -97,6 +97,7 @@
   const legalData = $("legal-data");
   if (!legalData) return;
   const legal = JSON.parse(legalData.textContent);
+  const again = JSON.parse($("again-data").textContent);
   let pending = null; // the command being put together: option, picks, dice, choices
   let roll = []; // the dice of the roll being typed
 
@@ -116,6 +117,7 @@
         `<option>${bxb.esc(v)}</option>`).join("")}</select></label>`).join("") +
       `<button class="btn big" id="play-option">Play</button>`;
     picks.hidden = false;
+    picks.scrollIntoView({ block: "start" });
     $("play-option").addEventListener("click", () => {
       picks.querySelectorAll("select").forEach((s) => { pending.picks[s.dataset.pick] = s.value; });
       picks.hidden = true;
@@ -123,27 +125,49 @@
     });
   }
 
-  async function send() {
+  // Once dice or choices were typed, a complete command comes back for review (nothing
+  // written); "Write it" sends it again to be written, as `bxb play` asks before recording.
+  async function send(write = false) {
     $("play-error").textContent = "";
+    const typed = pending.dice.length > 0 || Object.keys(pending.choices).length > 0;
     try {
       const { status, data } = await bxb.api("POST", `/api/battles/${battle}/commands`, {
         version, option: pending.option, picks: pending.picks, dice: pending.dice,
-        choices: pending.choices, ask: true,
+        choices: pending.choices, ask: true, review: typed && !write,
       });
       if (status === 201) {
         reload();
         return;
       }
-      ask(data.need);
+      if (data.status === "review") review(data);
+      else ask(data.need);
     } catch (error) {
       $("play-error").textContent = error.message;
       if (error.status === 409) setTimeout(reload, 1500);
     }
   }
 
-  function ask(need) {
-    $("need").hidden = false;
+  function asked(box) {
     $("need").dataset.asked = String(Number($("need").dataset.asked || 0) + 1); // the questions asked so far: what a test waits on
+    box.scrollIntoView({ block: "start" }); // the next thing to do, on screen
+  }
+
+  function review(data) {
+    $("need").hidden = true;
+    const issued = data.events.find((r) => r.type === "CommandIssued");
+    $("review-prompt").textContent =
+      `Check command ${issued ? issued.command : ""} before it is written: the dice typed ` +
+      `${pending.dice.join(" ") || "(none)"}, and what they do:`;
+    $("review-rows").innerHTML = data.events.map((r) =>
+      `<li class="ev ev-${bxb.esc(r.type)}"><span class="pos">${r.position}</span>` +
+      `<span class="text">${bxb.esc(r.text)}</span></li>`).join("");
+    $("review").hidden = false;
+    asked($("review"));
+  }
+
+  function ask(need) {
+    $("review").hidden = true;
+    $("need").hidden = false;
     $("options").classList.add("dim");
     $("need-prompt").textContent = need.prompt;
     roll = [];
@@ -165,7 +189,9 @@
         }
       }));
       slots(need);
+      offerAgain(need);
     } else {
+      $("again").hidden = true;
       choicePad.innerHTML = need.options.map((o) =>
         `<button class="btn big answer" data-answer="${bxb.esc(o)}">${bxb.esc(o)}${o === need.default ? " (default)" : ""}</button>`).join("");
       choicePad.querySelectorAll(".answer").forEach((b) => b.addEventListener("click", () => {
@@ -173,6 +199,21 @@
         send();
       }));
     }
+    asked($("need"));
+  }
+
+  // A voided command's dice, offered again roll by roll (the terminal offers them with Enter).
+  function offerAgain(need) {
+    const values = again[need.key];
+    const button = $("again");
+    button.hidden = !(values && values.length === need.n);
+    if (button.hidden) return;
+    button.textContent = `The voided command's dice: ${values.join(" ")}`;
+    button.onclick = () => {
+      pending.dice.push(...values);
+      roll = [];
+      send();
+    };
   }
 
   function slots(need) {
@@ -184,12 +225,22 @@
   document.querySelectorAll(".option").forEach((b) => b.addEventListener("click", () => {
     if (!pending) choose(Number(b.dataset.index));
   }));
-  $("cancel").addEventListener("click", () => {
+  $("write").addEventListener("click", () => send(true));
+  $("retype").addEventListener("click", () => {
+    pending.dice = [];
+    pending.choices = {};
+    $("review").hidden = true;
+    send();
+  });
+  const cancel = () => {
     pending = null;
     roll = [];
+    $("review").hidden = true;
     $("need").hidden = true;
     $("picks").hidden = true;
     $("options").classList.remove("dim");
     document.querySelectorAll(".option").forEach((b) => b.classList.remove("chosen"));
-  });
+  };
+  $("cancel").addEventListener("click", cancel);
+  $("review-cancel").addEventListener("click", cancel);
 })();
