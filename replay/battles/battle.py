@@ -396,7 +396,7 @@ class Battle:
         _every_die_used(source)
         return self.commit(done)
 
-    def answer(
+    def answer(  # noqa: PLR0913 - a request's answers, each keyword-only
         self,
         head: BattleHead,
         command: Any,
