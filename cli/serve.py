@@ -1,8 +1,10 @@
-"""The tournament server: ``bxb serve``, ``bxb tournament new|list``, ``bxb tables add``.
+"""The tournament server: ``bxb serve``, ``bxb tournament new|list``, ``bxb tables add|list|
+reissue|revoke``.
 
 The organiser creates a tournament and its tables on the server's store; ``tables add`` prints
 each table's token once, with its join link and a QR code of the link for a phone, and a judge
-token. Tokens are kept hashed: a lost token is replaced by adding a table, not recovered."""
+token. Tokens are kept hashed, never shown again: `bxb tables list` names them, `reissue` gives
+a table (a lost phone) or the judges a new one, `revoke` stops one."""
 
 from __future__ import annotations
 
@@ -115,6 +117,70 @@ def cmd_tables_add(
     typer.echo(f"judge: token {made.judge_token}")
     typer.echo(f"  {judge}")
     typer.echo("keep these: they are not stored, only their hashes are")
+
+
+def _table_or_judge(which: str) -> int | None:
+    if which == "judge":
+        return None
+    if not which.isdigit():
+        fail(f"TABLE: expected a table's number or 'judge', not {which!r}")
+    return int(which)
+
+
+@tables_app.command("list")
+def cmd_tables_list(slug: Annotated[str, typer.Argument(help="The tournament's id.")]) -> None:
+    """A tournament's tokens: whose each is, when it was made, revoked or working. A token is
+    never shown again (the store keeps its hash): each is named by its hash's first characters."""
+    from blowbyblow.web.tokens import list_tokens
+
+    store = _tournaments()
+    try:
+        rows = list_tokens(store, slug)  # type: ignore[arg-type]
+    except BlowByBlowError as e:
+        fail(str(e))
+    for row in rows:
+        typer.echo(row.line())
+
+
+@tables_app.command("reissue")
+def cmd_tables_reissue(
+    slug: Annotated[str, typer.Argument(help="The tournament's id.")],
+    which: Annotated[str, typer.Argument(metavar="TABLE", help="A table's number, or 'judge'.")],
+    url: Annotated[
+        str, typer.Option("--url", help="The server's address as phones reach it.")
+    ] = "http://127.0.0.1:8000",
+) -> None:
+    """A new token for a table (a lost phone) or the judges: the old one stops working; the new
+    one is shown this once, with its join link."""
+    from blowbyblow.web.tokens import reissue
+
+    table = _table_or_judge(which)
+    store = _tournaments()
+    try:
+        token = reissue(store, slug, table)  # type: ignore[arg-type]
+    except BlowByBlowError as e:
+        fail(str(e))
+    typer.echo(f"{which if table is None else f'table {table}'}: token {token}")
+    typer.echo(f"  {url.rstrip('/')}/join/{token}")
+    typer.echo("the old token no longer works; keep this one: it is not stored, only its hash")
+
+
+@tables_app.command("revoke")
+def cmd_tables_revoke(
+    slug: Annotated[str, typer.Argument(help="The tournament's id.")],
+    which: Annotated[str, typer.Argument(metavar="TABLE", help="A table's number, or 'judge'.")],
+) -> None:
+    """Stop a table's (or the judges') tokens; `bxb tables reissue` gives a new one."""
+    from blowbyblow.web.tokens import revoke
+
+    table = _table_or_judge(which)
+    store = _tournaments()
+    try:
+        count = revoke(store, slug, table)  # type: ignore[arg-type]
+    except BlowByBlowError as e:
+        fail(str(e))
+    who = "the judges" if table is None else f"table {table}"
+    typer.echo(f"{count} token(s) of {who} revoked: they no longer work (within seconds)")
 
 
 def _check_free(host: str, port: int) -> None:

@@ -24,6 +24,7 @@ from blowbyblow.web.live import Hub
 from blowbyblow.web.pages import PAGES
 from blowbyblow.web.service import Service
 from blowbyblow.web.setup_api import SETUP_ROUTES
+from blowbyblow.web.tokens_api import TOKEN_ROUTES
 from blowbyblow.web.tournament import TournamentStore
 
 HERE = Path(__file__).parent
@@ -48,6 +49,7 @@ def create_app(
             *ROUTES,
             *PAGES,
             *SETUP_ROUTES,
+            *TOKEN_ROUTES,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], include_in_schema=False
             ),

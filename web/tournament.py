@@ -19,6 +19,7 @@ import re
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ _SCHEMA = (
         primary key (tournament, table_number))""",
 )
 
+TOKEN_MEMORY = 5.0  # seconds a process trusts a token it has read before reading it again
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
@@ -179,7 +181,9 @@ class TournamentStore:
                 cur.run(statement)
         self.database = self._db  # the register's database, for the pending setups beside it
         self.spec = db  # as --db gives it: the rosters' register is in the same database
-        self._principals: dict[str, Principal] = {}  # by token hash: tokens are never revoked
+        # by token hash, with when it was read: kept a few seconds (TOKEN_MEMORY), so a token
+        # revoked by another process (`bxb tables revoke`) stops working soon after
+        self._principals: dict[str, tuple[Principal, float]] = {}
         self._places: dict[UUID, TableBattle] = {}
 
     # --- tournaments and tables -------------------------------------------------------------
@@ -253,8 +257,8 @@ class TournamentStore:
             return None
         digest = token_hash(token)
         known = self._principals.get(digest)
-        if known is not None:
-            return known
+        if known is not None and time.monotonic() - known[1] < TOKEN_MEMORY:
+            return known[0]
         with self._db.cursor() as cur:
             rows = cur.run(
                 "select hash, tournament, role, table_number from bxb_tokens where hash = ?",
@@ -270,8 +274,12 @@ class TournamentStore:
             role="judge" if role == "judge" else "table",
             table=None if table is None else int(table),
         )
-        self._principals[digest] = found
+        self._principals[digest] = (found, time.monotonic())
         return found
+
+    def forget_tokens(self) -> None:
+        """Read every token again at its next use (this process revoked or re-issued one)."""
+        self._principals.clear()
 
     # --- battles at tables ------------------------------------------------------------------
 
