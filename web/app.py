@@ -20,6 +20,7 @@ from litestar.template.config import TemplateConfig
 from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
+from blowbyblow.web.glance_pages import GLANCE_ROUTES
 from blowbyblow.web.live import Hub
 from blowbyblow.web.pages import PAGES
 from blowbyblow.web.service import Service
@@ -50,6 +51,7 @@ def create_app(
             *PAGES,
             *SETUP_ROUTES,
             *TOKEN_ROUTES,
+            *GLANCE_ROUTES,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], include_in_schema=False
             ),

@@ -19,6 +19,7 @@ from blowbyblow.replay.store.log import StoreError
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
 from blowbyblow.web.errors import ApiError, api_error
+from blowbyblow.web.glance import ago, glance
 from blowbyblow.web.schemas import EventRow
 
 AnyRequest = Request[Any, Any, Any]
@@ -118,9 +119,10 @@ async def dashboard(request: AnyRequest, slug: FromPath[str]) -> Template:
     try:
         srv.access(request).read()
         board = await work(srv.service.dashboard, slug)
+        rows = await work(glance, srv.service, slug)
     except REFUSALS as e:
         return _refused(request, e)
-    return _page(request, "dashboard.html", board=board)
+    return _page(request, "dashboard.html", board=board, rows=rows, ago=ago, slug=slug)
 
 
 def voided_dice(rows: list[EventRow], command: int) -> dict[str, list[int]]:
