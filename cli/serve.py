@@ -12,7 +12,7 @@ import errno
 import gc
 import io
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -119,6 +119,15 @@ def cmd_tables_add(
     typer.echo("keep these: they are not stored, only their hashes are")
 
 
+def _on_tokens(fn: Any, slug: str, *args: Any) -> Any:
+    """``fn(tournaments, slug, *args)`` (web/tokens.py), a refusal as one error line."""
+    store = _tournaments()
+    try:
+        return fn(store, slug, *args)
+    except BlowByBlowError as e:
+        fail(str(e))
+
+
 def _table_or_judge(which: str) -> int | None:
     if which == "judge":
         return None
@@ -133,12 +142,7 @@ def cmd_tables_list(slug: Annotated[str, typer.Argument(help="The tournament's i
     never shown again (the store keeps its hash): each is named by its hash's first characters."""
     from blowbyblow.web.tokens import list_tokens
 
-    store = _tournaments()
-    try:
-        rows = list_tokens(store, slug)  # type: ignore[arg-type]
-    except BlowByBlowError as e:
-        fail(str(e))
-    for row in rows:
+    for row in _on_tokens(list_tokens, slug):
         typer.echo(row.line())
 
 
@@ -155,11 +159,7 @@ def cmd_tables_reissue(
     from blowbyblow.web.tokens import reissue
 
     table = _table_or_judge(which)
-    store = _tournaments()
-    try:
-        token = reissue(store, slug, table)  # type: ignore[arg-type]
-    except BlowByBlowError as e:
-        fail(str(e))
+    token = _on_tokens(reissue, slug, table)
     typer.echo(f"{which if table is None else f'table {table}'}: token {token}")
     typer.echo(f"  {url.rstrip('/')}/join/{token}")
     typer.echo("the old token no longer works; keep this one: it is not stored, only its hash")
@@ -174,11 +174,7 @@ def cmd_tables_revoke(
     from blowbyblow.web.tokens import revoke
 
     table = _table_or_judge(which)
-    store = _tournaments()
-    try:
-        count = revoke(store, slug, table)  # type: ignore[arg-type]
-    except BlowByBlowError as e:
-        fail(str(e))
+    count = _on_tokens(revoke, slug, table)
     who = "the judges" if table is None else f"table {table}"
     typer.echo(f"{count} token(s) of {who} revoked: they no longer work (within seconds)")
 

@@ -4,6 +4,9 @@ same from the terminal)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import msgspec
 from litestar import delete, get, post
 from litestar.params import FromPath
@@ -12,6 +15,8 @@ from blowbyblow.web.api import REFUSALS, AnyRequest, server, work
 from blowbyblow.web.errors import ApiError
 from blowbyblow.web.tokens import list_tokens, reissue, revoke
 from blowbyblow.web.tournament import TournamentError
+
+T = TypeVar("T")
 
 
 class TokenInfo(msgspec.Struct, kw_only=True):
@@ -33,31 +38,29 @@ class Revoked(msgspec.Struct, kw_only=True):
     revoked: int  # how many tokens stopped
 
 
-def _refused(e: TournamentError) -> ApiError:
-    return ApiError(422, "table", "a table of the tournament", str(e))
+async def _as_judge(
+    request: AnyRequest, slug: str, action: str, fn: Callable[..., T], *args: Any
+) -> T:
+    """``fn(tournaments, slug, *args)`` for the tournament's judge; a bad table: 422."""
+    srv = server(request)
+    srv.access(request).judge(action, slug)
+    try:
+        return await work(fn, srv.tournaments, slug, *args)
+    except TournamentError as e:
+        raise ApiError(422, "table", "a table of the tournament", str(e)) from None
 
 
 @get("/api/tournaments/{slug:str}/tokens", tags=["judge"], responses=REFUSALS)
 async def tokens(request: AnyRequest, slug: FromPath[str]) -> list[TokenInfo]:
     """Every token of the tournament: whose, when made, revoked or working."""
-    srv = server(request)
-    srv.access(request).judge("lists the tokens", slug)
-    try:
-        rows = await work(list_tokens, srv.tournaments, slug)
-    except TournamentError as e:
-        raise _refused(e) from None
+    rows = await _as_judge(request, slug, "lists the tokens", list_tokens)
     return [TokenInfo(**row.__dict__) for row in rows]
 
 
 @post("/api/tournaments/{slug:str}/tables/{table:int}/token", tags=["judge"], responses=REFUSALS)
 async def reissue_token(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> NewToken:
     """A new token for the table (a lost phone): the old one stops working at once."""
-    srv = server(request)
-    srv.access(request).judge("re-issues a table's token", slug)
-    try:
-        token = await work(reissue, srv.tournaments, slug, table)
-    except TournamentError as e:
-        raise _refused(e) from None
+    token = await _as_judge(request, slug, "re-issues a table's token", reissue, table)
     return NewToken(table=table, token=token, link=f"/join/{token}")
 
 
@@ -69,12 +72,7 @@ async def reissue_token(request: AnyRequest, slug: FromPath[str], table: FromPat
 )
 async def revoke_token(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> Revoked:
     """Stop the table's token (`bxb tables reissue` or the dashboard gives a new one)."""
-    srv = server(request)
-    srv.access(request).judge("revokes a table's token", slug)
-    try:
-        count = await work(revoke, srv.tournaments, slug, table)
-    except TournamentError as e:
-        raise _refused(e) from None
+    count = await _as_judge(request, slug, "revokes a table's token", revoke, table)
     return Revoked(table=table, revoked=count)
 
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import BrowserContext, ViewportSize, sync_playwright
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, Site, fresh_profile, live_server, make_site
 
-from blowbyblow.domain.core import DiceRolled
+from blowbyblow.domain.core import CommandIssued, DiceRolled
 from blowbyblow.replay.battles.fork import flag
 from blowbyblow.web.glance import RANKS
 from blowbyblow.web.schemas import PlayCommand, StartBattle, VoidRequest
@@ -145,6 +145,6 @@ def _issued(site: Site, table: int, command: int) -> int:
     """The position of command ``command``'s CommandIssued in the battle at ``table``."""
     battle = site.tournaments.battles("league", table)[-1].battle
     for logged in site.store.read(battle):
-        if type(logged.event).__name__ == "CommandIssued" and logged.event.index == command:
+        if isinstance(logged.event, CommandIssued) and logged.event.index == command:
             return logged.position
     raise AssertionError(f"no command {command} at table {table}")
