@@ -204,6 +204,18 @@ def _check_free(host: str, port: int) -> None:
             )
 
 
+def _loopback(host: str) -> bool:
+    """Only this machine can reach ``host`` (127.0.0.0/8, ::1, localhost)."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name: it may be any address
+
+
 @app.command("serve")
 def cmd_serve(
     host: Annotated[
@@ -237,6 +249,7 @@ def cmd_serve(
     import uvicorn
 
     from blowbyblow.web.app import create_app
+    from blowbyblow.web.guard import PatientHttp
     from blowbyblow.web.tournament import TournamentStore
 
     if reading not in ("open", "tokens"):
@@ -279,6 +292,13 @@ def cmd_serve(
         + ")",
         err=True,
     )
+    if not _loopback(host):
+        typer.echo(
+            f"warning: --host {host}: the server is now reachable by others on the network; "
+            "anyone who can reach it may read battles (--reading tokens asks for a token) and "
+            "it speaks plain HTTP (put it behind HTTPS on an untrusted network)",
+            err=True,
+        )
     # What start-up made (modules, the app, the rules' tables) lives as long as the server: kept
     # out of the collector's full passes, which walked it all every time (pauses of 30-70 ms;
     # p99 at 512 tables: 17-22 ms before, 13.5-13.7 ms after, benchmarks/server.py).
@@ -293,4 +313,5 @@ def cmd_serve(
         # A table's phone sends a command every half minute or so: kept alive past that, its
         # connection is not closed under it (uvicorn's default is 5 s) and made again each time.
         timeout_keep_alive=75,
+        http=PatientHttp,  # a request left half-sent is closed (web/guard.py)
     )

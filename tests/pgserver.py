@@ -96,6 +96,32 @@ def _free_port() -> int:
 def postgres_server(*, fsync: bool = False) -> Iterator[str]:
     """Yields a URL, postgresql://bxb@127.0.0.1:PORT/postgres, of a fresh server (fsync off
     unless asked: the tests need no durability; ``benchmarks/server.py`` measures both)."""
+    with controlled_postgres(fsync=fsync) as server:
+        yield server.url
+
+
+class Postgres:
+    """A running throwaway server that a test may stop (as a database goes away under load:
+    immediate shutdown, connections cut) and start again on the same port and data."""
+
+    def __init__(self, url: str, pg_ctl: list[str], data: Path, settings: str, log: Path):
+        self.url = url
+        self._pg_ctl = pg_ctl
+        self._data = data
+        self._settings = settings
+        self._log = log
+
+    def stop(self) -> None:
+        _run([*self._pg_ctl, "-D", str(self._data), "-m", "immediate", "-w", "stop"])
+
+    def start(self) -> None:
+        start = ["-D", str(self._data), "-w", "-l", str(self._log), "-o", self._settings, "start"]
+        _run([*self._pg_ctl, *start], log=self._log)
+
+
+@contextmanager
+def controlled_postgres(*, fsync: bool = False) -> Iterator[Postgres]:
+    """A fresh server (see ``postgres_server``) that the caller may stop and start again."""
     bin_dir = server_programs()
     base = Path(tempfile.mkdtemp(prefix="bxb-pg-"))
     as_user: list[str] = []
@@ -115,10 +141,16 @@ def postgres_server(*, fsync: bool = False) -> Iterator[str]:
         _run([*as_user, str(bin_dir / "initdb"), *initdb, "--no-sync"])
         durable = "on" if fsync else "off"
         settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c fsync={durable}"
-        start = ["-D", str(data), "-w", "-l", str(cluster / "log"), "-o", settings, "start"]
-        _run([*as_user, str(bin_dir / "pg_ctl"), *start], log=cluster / "log")
+        server = Postgres(
+            f"postgresql://bxb@127.0.0.1:{port}/postgres",
+            [*as_user, str(bin_dir / "pg_ctl")],
+            data,
+            settings,
+            cluster / "log",
+        )
+        server.start()
         try:
-            yield f"postgresql://bxb@127.0.0.1:{port}/postgres"
+            yield server
         finally:
             subprocess.run(
                 [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],

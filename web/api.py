@@ -179,7 +179,17 @@ def http_error(request: AnyRequest, exc: HTTPException) -> Response[ErrorBody]:
     )
 
 
+def unforeseen(request: AnyRequest, exc: Exception) -> Response[Any]:
+    """What no other handler took: a store's driver giving up (the database away) is a 503 like
+    every refusal of ``web/errors.py``; anything else is the server's fault (500, no traceback)."""
+    error = api_error(exc)
+    if error is None:
+        return Response({"status_code": 500, "detail": "Internal Server Error"}, status_code=500)
+    return refused(request, exc)
+
+
 EXCEPTION_HANDLERS: dict[Any, Any] = {
+    500: unforeseen,
     ApiError: refused,
     Refused: refused,
     StoreError: refused,

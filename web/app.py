@@ -21,6 +21,7 @@ from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
 from blowbyblow.web.glance_pages import GLANCE_ROUTES
+from blowbyblow.web.guard import json_only, security_headers
 from blowbyblow.web.live import Hub
 from blowbyblow.web.pages import PAGES
 from blowbyblow.web.service import Service
@@ -67,6 +68,8 @@ def create_app(
             path="/schema",
             render_plugins=[JsonRenderPlugin()],  # the JSON document only: no pages from a CDN
         ),
+        before_request=json_only,
+        middleware=[security_headers],
         on_shutdown=[lambda: srv.hub.close()],
     )
 

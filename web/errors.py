@@ -48,9 +48,9 @@ def api_error(error: BaseException) -> ApiError | None:
 
 def _pool_exhausted(error: BaseException) -> bool:
     """psycopg's pool giving up on a connection: the database is away."""
-    return type(error).__name__ in {"PoolTimeout", "OperationalError"} and type(
+    return type(error).__name__ in {"PoolTimeout", "OperationalError", "InterfaceError"} and type(
         error
-    ).__module__.startswith(("psycopg", "psycopg_pool"))
+    ).__module__.startswith(("psycopg", "psycopg_pool", "eventsourcing"))
 
 
 _PATH = re.compile(r" - at `\$(.*)`$")

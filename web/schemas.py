@@ -6,7 +6,7 @@ objects and checks it against the system's types (``GameSystem.setup_schema`` an
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -68,13 +68,18 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     review: bool = False
 
 
+VOID_REASON_MAX = 500  # characters of a void's reason: a sentence or two, not a file
+VOID_NAME_MAX = 80  # characters of the name a void may add
+
+
 class VoidRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Void a command: the number of the last command that stands (as the log numbers it), and
-    why. Who voids it is the token's (the table or the judge); ``by`` may add a name."""
+    why. Who voids it is the token's (the table or the judge); ``by`` may add a name, kept as a
+    note in the reason, never as who voided it."""
 
     command: int
-    reason: str
-    by: str = ""
+    reason: Annotated[str, msgspec.Meta(max_length=VOID_REASON_MAX)]
+    by: Annotated[str, msgspec.Meta(max_length=VOID_NAME_MAX)] = ""
     version: int | None = None  # the battle's version the player saw; stale: 409
 
 

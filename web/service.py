@@ -95,6 +95,10 @@ from blowbyblow.web.schemas import (
 from blowbyblow.web.tournament import TableBattle, TournamentError, TournamentStore
 
 ODDS_KEPT = 256  # odds answers kept in memory
+MAX_ROUND = 1000  # a tournament's rounds; the register's column holds far more, never 10^30
+# Odds computed at once: each holds a worker thread and the interpreter for up to its budget;
+# any more are refused (503, try again) so that the tables' writes always find a thread.
+ODDS_AT_ONCE = 2
 
 
 @dataclass
@@ -114,6 +118,9 @@ class Service:
     # the state before a recorded command never changes and neither do its odds.
     _odds: dict[tuple[UUID, int, int, int], Odds] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _odds_running: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(ODDS_AT_ONCE)
+    )
 
     def __post_init__(self) -> None:
         self.door = Battle(self.store, key=self.key)
@@ -237,12 +244,21 @@ class Service:
             return cached
         b = self.read(battle)
         how = HowToExplore(budget=budget, samples=samples)
+        if not self._odds_running.acquire(blocking=False):
+            raise ApiError(
+                503,
+                "position",
+                f"at most {ODDS_AT_ONCE} odds are computed at once",
+                "the server is computing other odds; nothing was computed, try again shortly",
+            )
         try:
             found = recorded_odds(list(b.plain), position, how)
         except BlowByBlowError as e:
             raise ApiError(
                 422, "position", "a position of one of the battle's recorded commands", str(e)
             ) from None
+        finally:
+            self._odds_running.release()
         with self._lock:
             if len(self._odds) >= ODDS_KEPT:  # the oldest goes: dicts keep insertion order
                 del self._odds[next(iter(self._odds))]
@@ -261,8 +277,10 @@ class Service:
             raise ApiError(
                 404, "table", "a table of the tournament", f"no table {table} in {tournament}"
             )
-        if req.round < 1:
-            raise ApiError(422, "round", "rounds count from 1", f"round {req.round}")
+        if not 1 <= req.round <= MAX_ROUND:  # checked before the battle is written
+            raise ApiError(
+                422, "round", f"rounds count from 1 to {MAX_ROUND}", f"round {req.round}"
+            )
         scenario = scenario_of(system, tournament, table, req)
         battle = self._start_fair(scenario, req) if req.fair else self._start(scenario, req)
         self.tournaments.assign(battle, tournament, table, req.round)
@@ -279,6 +297,11 @@ class Service:
                 scenario, dice=dice, choices=ScriptedChoices(req.choices), quiet=True
             ).id
         except AlreadyRecorded as e:
+            if self.tournaments.place_of(e.battle) is None:
+                # Written by a start that died before its table was told (two writes, a kill
+                # between them): the same start again places that battle, already the one it
+                # asks for (a battle's id is its first event's), rather than refusing for ever.
+                return e.battle
             raise ApiError(409, "label", "one battle per label and setup", str(e)) from None
         except RulingError as e:
             raise ApiError(422, "rulings", "the game system's rulings", str(e)) from None
@@ -422,11 +445,13 @@ class Service:
             raise ApiError(
                 422, "reason", "a void says why", "give the reason the command is voided"
             )
-        who = f"{req.by.strip()} ({by})" if req.by.strip() else by
+        # Who voided is the token's; a name typed with it is what someone said, so it goes in
+        # the reason as a note (docs/web.md), never in ``by``.
+        reason = req.reason.strip()
+        if req.by.strip():
+            reason = f"{reason} (note: {req.by.strip()})"
         try:
-            logged = self.door.void(
-                battle, req.command, by=who, reason=req.reason, version=req.version
-            )
+            logged = self.door.void(battle, req.command, by=by, reason=reason, version=req.version)
         except VoidRefused as e:
             status = 409 if self.read(battle).sealed else 422
             rule = "only the last command that stands is voided, before the seal"
@@ -436,8 +461,8 @@ class Service:
             command=req.command,
             position=logged.position,
             version=logged.position,
-            by=who,
-            reason=req.reason.strip(),
+            by=by,
+            reason=reason,
             receipt=self._receipt(battle, logged),
         )
 

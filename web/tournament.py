@@ -27,7 +27,8 @@ from typing import Any, Literal
 from uuid import UUID
 
 from blowbyblow.domain.core import BlowByBlowError
-from blowbyblow.replay.store.log import persistence_env
+from blowbyblow.replay.store.log import StoreUnavailable, persistence_env
+from blowbyblow.replay.store.persistence import CONNECT_TIMEOUT
 
 Role = Literal["table", "judge"]
 
@@ -150,15 +151,20 @@ class _Database:
         # once per token and battle, then from memory): a connection made for each query costs
         # the server several milliseconds. A broken one is made again at the next query.
         with self._lock:
-            if self._pg is None or self._pg.closed or self._pg.broken:
-                self._pg = psycopg.connect(self._pg_url, autocommit=True)
             try:
+                if self._pg is None or self._pg.closed or self._pg.broken:
+                    self._pg = psycopg.connect(
+                        self._pg_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                    )
                 with self._pg.transaction(), self._pg.cursor() as pg:
                     yield _Cursor(pg, "%s")
-            except psycopg.OperationalError:
-                self._pg.close()
+            except psycopg.OperationalError as e:
+                # The database away: the server says 503, nothing written (web/errors.py), as
+                # for the battles' store; the connection is made again at the next query.
+                if self._pg is not None:
+                    self._pg.close()
                 self._pg = None
-                raise
+                raise StoreUnavailable(f"the tournament register: {e}") from None
 
 
 class _Cursor:

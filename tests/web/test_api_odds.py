@@ -82,3 +82,48 @@ def test_reading_odds_open_or_by_token(site: Site, client: Client) -> None:
         assert c.get(url, headers=bearer("forged")).status_code == 401
         for tok in (site.tables[2], site.autumn_table, site.judge):
             assert c.get(url, headers=bearer(tok)).status_code == 200
+
+
+def test_odds_run_a_few_at_once_and_never_hold_up_a_tables_write(
+    site: Site, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26, hole 4: while as many odds as allowed are being computed, one more is refused
+    at once (503, nothing computed) and a table's command is still written."""
+    import threading
+
+    from blowbyblow.web import service
+
+    battle = played(site, client, "necromunda-2023")
+    started = threading.Semaphore(0)
+    go_on = threading.Event()
+    real = recorded_odds
+
+    def slow(*args: Any) -> Any:  # the real odds, once the test lets them finish
+        started.release()
+        go_on.wait(20)
+        return real(*args)
+
+    monkeypatch.setattr("blowbyblow.web.service.recorded_odds", slow)
+    answers: list[int] = []
+
+    def ask(budget: int) -> None:
+        answers.append(
+            client.get(f"/api/battles/{battle}/odds?position=2&budget={budget}").status_code
+        )
+
+    running = [threading.Thread(target=ask, args=(b,)) for b in range(1, service.ODDS_AT_ONCE + 1)]
+    for t in running:
+        t.start()
+    for _ in running:
+        assert started.acquire(timeout=20)
+    r = client.get(f"/api/battles/{battle}/odds?position=2&budget=99")
+    assert r.status_code == 503 and r.json()["field"] == "position", r.text
+    r = client.post(
+        f"/api/battles/{battle}/commands", json={"option": 0}, headers=bearer(site.tables[1])
+    )
+    assert r.status_code == 201, r.text
+    go_on.set()
+    for t in running:
+        t.join(timeout=60)
+    assert answers == [200] * service.ODDS_AT_ONCE
+    assert client.get(f"/api/battles/{battle}/odds?position=2&budget=99").status_code == 200

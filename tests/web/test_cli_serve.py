@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli import serve
 from blowbyblow.cli.main import app as cli
+from blowbyblow.web.guard import PatientHttp
 from blowbyblow.web.tournament import TournamentStore, token_hash
 
 
@@ -77,9 +78,13 @@ def test_serve_binds_loopback_unless_told(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(serve, "_check_free", lambda host, port: None)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # no judge key there
     db = tmp_path / "t.sqlite"
-    assert bxb(db, "serve").exit_code == 0
-    assert bxb(db, "serve", "--host", "0.0.0.0", "--port", "9000").exit_code == 0
+    local = bxb(db, "serve")
+    assert local.exit_code == 0 and "reachable by others" not in local.output
+    opened = bxb(db, "serve", "--host", "0.0.0.0", "--port", "9000")
+    assert opened.exit_code == 0
+    assert "warning: --host 0.0.0.0: the server is now reachable by others" in opened.output
     assert [(s["host"], s["port"]) for s in seen] == [("127.0.0.1", 8000), ("0.0.0.0", 9000)]
+    assert {s["http"] for s in seen} == {PatientHttp}  # half-sent requests are timed out
 
 
 @pytest.mark.parametrize("level", [["--log-level", "warning"], ["--log-level", "error"], ["-q"]])

@@ -66,8 +66,9 @@ class Site:
         return battles, placed
 
 
-def make_site(folder: Path) -> Site:
-    db = str(folder / "site.sqlite")
+def make_site(folder: Path, db: str | None = None) -> Site:
+    """The site in ``folder``'s SQLite file, or in the database ``db`` names (PostgreSQL)."""
+    db = db or str(folder / "site.sqlite")
     store = BattleStore(db)
     tournaments = TournamentStore(db)
     tournaments.new_tournament("spring", "Spring Open")

@@ -94,8 +94,8 @@
   const clamp = (x) => Math.max(0, Math.min(100, 100 * x)).toFixed(1);
   const bar = (label, p, cls = "") =>
     `<div class="bar-row ${cls}"><span class="bar-label">${bxb.esc(label)}</span>` +
-    `<span class="bar"><span class="fill" style="width:${clamp(p.value)}%"></span>` +
-    (p.exact === null ? `<span class="interval" style="left:${clamp(p.low)}%;width:${clamp(p.high - p.low)}%"></span>` : "") +
+    `<span class="bar"><span class="fill" data-width="${clamp(p.value)}"></span>` +
+    (p.exact === null ? `<span class="interval" data-left="${clamp(p.low)}" data-width="${clamp(p.high - p.low)}"></span>` : "") +
     `</span><span class="bar-value">${estimate(p)}</span></div>`;
 
   function oddsChart(o) {
@@ -130,6 +130,11 @@
     try {
       const { data } = await bxb.api("GET", `/api/battles/${battle}/odds?position=${row.dataset.position}`);
       box.innerHTML = oddsChart(data);
+      // Sizes set through the DOM: the page policy (Content-Security-Policy) allows no inline style.
+      box.querySelectorAll("[data-width]").forEach((el) => {
+        el.style.width = `${el.dataset.width}%`;
+        if (el.dataset.left !== undefined) el.style.left = `${el.dataset.left}%`;
+      });
     } catch (error) {
       box.innerHTML = `<p class="error">${bxb.esc(error.message)}</p>`;
     }

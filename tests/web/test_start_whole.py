@@ -1,0 +1,100 @@
+"""A start killed between its two writes (issue 26, hole 2): the battle is written through the
+front door, then placed at its table in the register; a server killed (SIGKILL) between the two
+left a battle at no table, and the table could not start again that round (409, the same battle
+already recorded). The same start again now places that battle, and the table plays it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from litestar.testing import TestClient
+from web_helpers import Site, bearer
+
+# The server's process, its register's write replaced by a SIGKILL: the battle is in the store,
+# its table never told.
+KILLED_BETWEEN = textwrap.dedent(
+    """
+    import os, signal, sys
+    from litestar.testing import TestClient
+    from blowbyblow.replay.store.log import BattleStore
+    from blowbyblow.web.app import create_app
+    from blowbyblow.web.tournament import TournamentStore
+
+    def killed(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    db, token = sys.argv[1], sys.argv[2]
+    tournaments = TournamentStore(db)
+    tournaments.assign = killed
+    with TestClient(create_app(BattleStore(db), tournaments)) as client:
+        client.post(
+            "/api/tournaments/spring/tables/1/battles",
+            json={"ruleset": "necromunda-2023", "seed": "half"},
+            headers={"Authorization": "Bearer " + token},
+        )
+    """
+)
+
+
+def test_a_start_killed_before_its_table_was_told_starts_again_and_plays(site: Site) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_BETWEEN, site.db, site.tables[1]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(Path.cwd())},
+    )
+    assert done.returncode == -9, done.stderr
+    orphans = [b.battle for b in site.store.battles()]
+    assert len(orphans) == 1 and site.tournaments.place_of(orphans[0]) is None
+    with TestClient(site.app()) as client:
+        r = client.post(
+            "/api/tournaments/spring/tables/1/battles",
+            json={"ruleset": "necromunda-2023", "seed": "half"},
+            headers=bearer(site.tables[1]),
+        )
+        assert r.status_code == 201, r.text
+        assert r.json()["battle"] == str(orphans[0])
+        assert r.json()["place"] == {"tournament": "spring", "table": 1, "round": 1}
+        r = client.post(
+            f"/api/battles/{orphans[0]}/commands",
+            json={"option": 0},
+            headers=bearer(site.tables[1]),
+        )
+        assert r.status_code == 201, r.text
+        page = client.get("/tournaments/spring/tables/1", headers=bearer(site.tables[1]))
+        assert str(orphans[0]) in page.text
+
+
+def test_a_battle_already_at_a_table_is_not_started_twice(site: Site) -> None:
+    start = {"ruleset": "necromunda-2023", "seed": "twice"}
+    with TestClient(site.app()) as client:
+        first = client.post(
+            "/api/tournaments/spring/tables/1/battles", json=start, headers=bearer(site.tables[1])
+        )
+        assert first.status_code == 201, first.text
+        again = client.post(
+            "/api/tournaments/spring/tables/1/battles", json=start, headers=bearer(site.tables[1])
+        )
+        assert again.status_code == 409 and again.json()["field"] == "label", again.text
+
+
+def test_a_round_past_what_the_register_holds_is_refused_before_anything_is_written(
+    site: Site,
+) -> None:
+    """The path the API fuzz left answering 500 (issue 26, hole 7): a round of 10^30 fitted the
+    request and the battle was written, then the register's integer column refused it."""
+    before = site.written()
+    with TestClient(site.app(), raise_server_exceptions=False) as client:
+        for round_ in (10**30, 1001):
+            r = client.post(
+                "/api/tournaments/spring/tables/1/battles",
+                json={"ruleset": "necromunda-2023", "round": round_},
+                headers=bearer(site.tables[1]),
+            )
+            assert r.status_code == 422 and r.json()["field"] == "round", r.text
+    assert site.written() == before
