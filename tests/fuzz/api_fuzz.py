@@ -95,7 +95,11 @@ def _post(site: Server, path: str, body: Any) -> tuple[Ran, Any]:
     try:
         with time_limit(HANG_SECONDS):
             # Python's json: NaN, Infinity and any integer, what a hostile device may send
-            r = site.client.post(path, content=json.dumps(body), headers=site.table)
+            r = site.client.post(
+                path,
+                content=json.dumps(body),
+                headers={**site.table, "Content-Type": "application/json"},  # as a phone sends
+            )
     except Hung:
         return Ran(-1, "", "", hung=True), None
     seconds = time.perf_counter() - start
