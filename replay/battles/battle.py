@@ -31,6 +31,7 @@ from blowbyblow.domain.core import (
     SetupError,
 )
 from blowbyblow.domain.system import AnyScenario
+from blowbyblow.projections.disputes import disputes_of
 from blowbyblow.replay.battles import record as recording
 from blowbyblow.replay.battles.fair_start import contribute, start_fair
 from blowbyblow.replay.battles.head import BattleHead, Heads
@@ -338,6 +339,14 @@ class Battle:
                 "battle",
                 "a sealed battle takes no more commands",
                 f"battle {head.id} is sealed; nothing more can be played in it",
+            )
+        child = disputes_of(head.plain).superseded_by
+        if child is not None:
+            raise Refused(
+                "conflict",
+                "battle",
+                "a battle a judge forked goes on in its child",
+                f"battle {head.id} was superseded by battle {child}: go on there",
             )
         table = self.table(
             head, dice=dice, choices=choices, observe=observe, quiet=observe is not None

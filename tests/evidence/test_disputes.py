@@ -22,7 +22,7 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from blowbyblow.domain.core import BlowByBlowError, ChoiceMade, DiceRolled, Event
+from blowbyblow.domain.core import BlowByBlowError, ChoiceMade, CommandIssued, DiceRolled, Event
 from blowbyblow.domain.judging import (
     CORRECTED_BY_JUDGE,
     BattleForked,
@@ -46,6 +46,7 @@ from blowbyblow.replay.battles.fork import (
     rule,
 )
 from blowbyblow.replay.battles.record import VoidRefused, record, void_command
+from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import (
@@ -368,6 +369,13 @@ def test_a_parent_played_on_after_its_fork_and_a_forged_ruling_are_refused(tmp_p
     )
     with pytest.raises(DisputeRefused, match="superseded"):
         flag(store, parent, command=1, by="goliath", reason="again")
+    # The front door plays no more command in the parent: the table goes on in the child.
+    door = Battle(store)
+    head = door.read(parent)
+    again = [e for e in head.plain if isinstance(e, CommandIssued)][-1].command
+    with pytest.raises(Refused, match=f"superseded by battle {forked.child}"):
+        door.play(head, again, dice=RecordedDice({}), choices=ScriptedChoices({}))
+    assert store.version(parent) == head.version
     # A void written to the parent behind the fork's back (the service does not look).
     last = commands_played(events(store, parent))[-1]
     void_command(store, parent, command=last.index, by="goliath", reason="after the fork")
