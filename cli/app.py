@@ -399,15 +399,20 @@ def open_store(db: str | None = None, *, create: bool = False) -> BattleStore:
     return BattleStore(spec)
 
 
-def store_to_make(db: str | None = None) -> Path | None:
-    """The SQLite file a command that makes its store would create now (None: it exists, or the
-    store is in memory or on PostgreSQL)."""
-    spec = db if db is not None else OPTS.db
+def _missing_sqlite_file(spec: str | None) -> Path | None:
+    """The SQLite file ``spec`` names when it does not exist yet (None: it exists, or the store
+    is in memory, on PostgreSQL, or named by nothing, which the store itself refuses)."""
     path = str(spec) if spec is not None else str(default_db_path())
     if not path.strip() or path == ":memory:" or is_postgres(path):
         return None
     file = Path(path).expanduser()
     return None if file.exists() else file
+
+
+def store_to_make(db: str | None = None) -> Path | None:
+    """The SQLite file a command that makes its store would create now (None: it exists, or the
+    store is in memory or on PostgreSQL)."""
+    return _missing_sqlite_file(db if db is not None else OPTS.db)
 
 
 def discard_if_empty(store: BattleStore, made: Path | None) -> None:
@@ -426,10 +431,8 @@ def discard_if_empty(store: BattleStore, made: Path | None) -> None:
 
 def require_store(spec: str | None) -> None:
     """Refuse (exit 1) a SQLite store file that does not exist: see ``open_store``."""
-    path = str(spec) if spec is not None else str(default_db_path())
-    if not path.strip() or path == ":memory:" or is_postgres(path):
-        return  # the store says what is wrong with an empty --db
-    if not Path(path).expanduser().exists():
+    if _missing_sqlite_file(spec) is not None:
+        path = str(spec) if spec is not None else str(default_db_path())
         fail(
             f"no store at {path} yet, so no battles in it; expected a store that `bxb "
             "record`, `bxb play` or `bxb demo` has made (check --db or BXB_DB)",
