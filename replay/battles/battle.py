@@ -28,7 +28,6 @@ from blowbyblow.domain.core import (
     Event,
     RuleViolation,
     RulingError,
-    SetupError,
 )
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.projections.disputes import disputes_of
@@ -482,8 +481,6 @@ class Battle:
         (docs/judging.md). Its actions are played with ``opening``."""
         try:
             return start_fair(self.store, scenario, terms)
-        except (RulingError, SetupError):
-            raise
         except StoreError as e:
             _reachable(e)
             raise
