@@ -8,7 +8,7 @@ ruling ``dice-counted`` (its ``before`` is 1.1's count on the final dice); versi
 
 from __future__ import annotations
 
-from blowbyblow.domain.system import GameSystem, RosterShape
+from blowbyblow.domain.system import GameSystem, RosterShape, SetupChoice
 from blowbyblow.domain.wh40k.commands import COMMAND_TYPES, Wh40kCommand
 from blowbyblow.domain.wh40k.demo import RULESET_ID, demo
 from blowbyblow.domain.wh40k.events import EVENT_TYPES
@@ -24,6 +24,60 @@ from blowbyblow.domain.wh40k.state import Wh40kState, initial_state
 
 # An army's models, and the weapon profiles they carry (``models[].weapons`` names them by id).
 ROSTER = RosterShape(members=("models",), side_field="player", shared=(("weapons", "weapons"),))
+
+
+def _weapon(label: str, **profile: object) -> SetupChoice:
+    return SetupChoice(label=label, value=profile)
+
+
+# The close combat weapons whose profile the rules texts give (the Parry rule: "a sword,
+# including chain, power and force swords"; the chainsword S4, D1, save -1 with Parry; the power
+# axe S5, save -2, two-handed S6, save -3; "as user" blades, the wielder's S and save modifier).
+# A value they do not give is left for the player to type from the codex: an empty Damage,
+# which the setup refuses until it is typed; an empty Strength is "as user".
+WEAPONS = (
+    _weapon(
+        "chainsword",
+        id="chainsword",
+        name="chainsword",
+        strength=4,
+        damage=1,
+        save_modifier=-1,
+        parry=True,
+    ),
+    _weapon(
+        "power sword (Parry; type its profile)",
+        id="power-sword",
+        name="power sword",
+        parry=True,
+        damage=None,
+    ),
+    _weapon(
+        "force sword (Parry; type its profile)",
+        id="force-sword",
+        name="force sword",
+        parry=True,
+        damage=None,
+    ),
+    _weapon(
+        "power axe (type its D)",
+        id="power-axe",
+        name="power axe",
+        strength=5,
+        save_modifier=-2,
+        damage=None,
+    ),
+    _weapon(
+        "power axe, two-handed (type its D)",
+        id="power-axe-2h",
+        name="power axe (two-handed)",
+        strength=6,
+        save_modifier=-3,
+        damage=None,
+    ),
+    _weapon("blade as user (type its D)", id="blade", name="blade (as user)", damage=None),
+)
+SETUP_CHOICES = {"weapons[]": WEAPONS}
 
 GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     id=RULESET_ID,
@@ -47,6 +101,7 @@ GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     validate_setup=validate_setup,
     odds=ODDS,
     roster=ROSTER,
+    setup_choices=SETUP_CHOICES,
     reads_versions=("1.0", "1.1", "1.2"),
 )
 

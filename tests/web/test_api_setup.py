@@ -23,7 +23,7 @@ from blowbyblow.replay.engine import scenario
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.rosters.files import load_roster
 from blowbyblow.replay.rosters.register import RosterRegister
-from blowbyblow.web.forms import CheckSetup, check_setup, setup_form
+from blowbyblow.web.forms import CheckSetup, check_setup, setup_form, type_at
 
 from bxbtest import RULESET_IDS
 
@@ -205,3 +205,53 @@ def test_rosters_of_the_register_make_a_tables_setup(site: Site, client: Client)
     assert r.status_code == 200, r.text
     fighters = r.json()["draft"]["setup"]["fighters"]
     assert [f["id"] for f in fighters] == everyone[1:]
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_every_listed_choice_names_fields_its_entry_has(ruleset: str) -> None:
+    """A choice fills in fields of the setup's own types: none is misnamed, and every value
+    given fits its field (a value the rules texts do not give is None, to be typed)."""
+    system = get_game_system(ruleset)
+    for path, choices in system.setup_choices.items():
+        at = path.replace("[]", "[0]")
+        assert type_at(system.setup_type, at) is not None, path
+        for choice in choices:
+            if not isinstance(choice.value, dict):
+                msgspec.convert(choice.value, type_at(system.setup_type, at))
+                continue
+            for field, value in choice.value.items():
+                kind = type_at(system.setup_type, f"{at}.{field}")
+                assert kind is not None, f"{path} {choice.label}: no field {field}"
+                if value is not None:
+                    msgspec.convert(value, kind)
+
+
+def test_asl_support_weapons_and_vehicles_and_40k_weapons_are_listed(client: Client) -> None:
+    asl = client.get("/api/rulesets/asl/form").json()["choices"]
+    assert "LMG" in [c["value"] for c in asl["units[].sws[]"]]
+    vehicles = {c["value"]["name"]: c["value"] for c in asl["vehicles[]"]}
+    assert vehicles["T-34/85"]["cmg"] == 4  # A11's example: "4 FP:2 CCV"
+    weapons = client.get("/api/rulesets/wh40k-2e/form").json()["choices"]["weapons[]"]
+    chainsword = next(c["value"] for c in weapons if c["label"] == "chainsword")
+    assert (chainsword["strength"], chainsword["save_modifier"], chainsword["parry"]) == (
+        4,
+        -1,
+        True,
+    )
+
+
+def test_a_value_the_rules_texts_do_not_give_is_typed(client: Client) -> None:
+    """The PzIVJ's sN Usage Number is in no text here: picked from the list, it is empty, and
+    the setup names the field until the player types it."""
+    setup = demo("asl")
+    pick = next(
+        c.value
+        for c in get_game_system("asl").setup_choices["vehicles[]"]
+        if c.value["name"] == "PzIVJ"
+    )
+    setup["vehicles"] = [{"id": "t1", "side": setup["sides"][1], "location": "X3", **pick}]
+    found = client.post("/api/rulesets/asl/setup/check", json={"setup": setup}).json()
+    assert found["field"] == "vehicles[0].close_defense_usage"
+    setup["vehicles"][0]["close_defense_usage"] = 8
+    found = client.post("/api/rulesets/asl/setup/check", json={"setup": setup}).json()
+    assert found["ok"], found
