@@ -7,17 +7,23 @@ whom, and in which turn.
 
 from __future__ import annotations
 
-from blowbyblow.domain.core import RuleViolation, emit
+from blowbyblow.domain.core import Context, RuleViolation, emit
 from blowbyblow.domain.wh40k.combat_round import Gen
 from blowbyblow.domain.wh40k.commands import Charge
 from blowbyblow.domain.wh40k.events import Charged
 from blowbyblow.domain.wh40k.rulebook import RULE_CHARGE
+from blowbyblow.domain.wh40k.rulings import BROKEN_CHARGE
 from blowbyblow.domain.wh40k.state import Wh40kState, require_living
 
 
-def check_charge(state: Wh40kState, command: Charge) -> None:
-    """Only the player whose turn it is charges, in the Movement Phase, with a living, unbroken
-    model not already in hand-to-hand combat, at a living enemy model."""
+def check_charge(state: Wh40kState, command: Charge, ctx: Context) -> None:
+    """Only the player whose turn it is charges, in the Movement Phase, with a living model
+    (unbroken, ruling broken-charge) not already in base contact, at a living enemy model.
+
+    A model in base contact may not charge: the only ways out of Hand-to-Hand Combat are
+    Breaking Off and the exception "Robots, Dreadnoughts, Greater Daemons, and Chaos Champions
+    riding Juggernauts may move out of Hand-to-Hand Combat in their Movement Phase - and may
+    then Charge or Shoot as normal", which would say nothing if any model could."""
     require_living(state, command.model, RULE_CHARGE)
     require_living(state, command.target, RULE_CHARGE)
     charger, target = state.profile(command.model), state.profile(command.target)
@@ -32,8 +38,10 @@ def check_charge(state: Wh40kState, command: Charge) -> None:
         raise RuleViolation(
             RULE_CHARGE, "charges are made in the Movement Phase, before hand-to-hand combat"
         )
-    if state.models[command.model].broken:
-        raise RuleViolation(RULE_CHARGE, f"{command.model} is Broken and may not charge")
+    if state.models[command.model].broken and ctx.ruling(BROKEN_CHARGE) == "refused":
+        raise RuleViolation(
+            RULE_CHARGE, f"{command.model} is Broken and may not charge (ruling broken-charge)"
+        )
     if state.opponents(command.model):
         raise RuleViolation(
             RULE_CHARGE,

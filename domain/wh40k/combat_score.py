@@ -13,7 +13,7 @@ from blowbyblow.domain.wh40k.combat_round import CombatRound, Dice, Gen
 from blowbyblow.domain.wh40k.events import CombatScoreCalculated
 from blowbyblow.domain.wh40k.fumbles_and_critical_hits import count_critical_hits, count_fumbles
 from blowbyblow.domain.wh40k.rulebook import RULE_CHARGE, RULE_CRITICALS, RULE_FUMBLES, RULE_SCORE
-from blowbyblow.domain.wh40k.rulings import CHARGE_BONUS, IMPROVISED_ATTACK
+from blowbyblow.domain.wh40k.rulings import CHARGE_BONUS, CHARGE_BONUS_AGAINST, IMPROVISED_ATTACK
 from blowbyblow.domain.wh40k.state import Wh40kState
 
 
@@ -36,9 +36,21 @@ def _dice_modifiers(opponent: str, own: list[int], theirs: list[int]) -> list[Mo
     return mods
 
 
+def charges_at(state: Wh40kState, rnd: CombatRound, model: str) -> bool:
+    """Whether ``model`` fights this round as the charger: it charged this turn, and (ruling
+    charge-bonus-against) this round is against the model it charged: "This move [a Follow-Up
+    Move] can be used to engage another model ... but does not apply the Combat Score Modifier
+    for charging"."""
+    if not state.charged_this_turn(model):
+        return False
+    if rnd.ctx.ruling(CHARGE_BONUS_AGAINST) == "any-opponent":
+        return True
+    return state.models[model].charged == rnd.opponent(model)
+
+
 def _ruled_modifiers(state: Wh40kState, rnd: CombatRound, model: str) -> list[Modifier]:
     mods: list[Modifier] = []
-    if rnd.ctx.ruling(CHARGE_BONUS) == "+1" and state.charged_this_turn(model):
+    if rnd.ctx.ruling(CHARGE_BONUS) == "+1" and charges_at(state, rnd, model):
         mods.append(
             Modifier(
                 value=1, cause="charged this turn", rule=f"{RULE_CHARGE} (ruling charge-bonus)"
@@ -94,4 +106,4 @@ def combat_score(state: Wh40kState, rnd: CombatRound, model: str, dice: Dice, co
     return state, score
 
 
-__all__ = ["combat_score", "score_modifiers"]
+__all__ = ["charges_at", "combat_score", "score_modifiers"]

@@ -266,6 +266,15 @@ class FollowUpMove(RuleEvent, frozen=True, kw_only=True):
     fights_this_phase: bool
 
 
+class BaseContactLeft(RuleEvent, frozen=True, kw_only=True):
+    """``model``'s Follow-Up Move takes it out of base contact with ``left``: enemies with no
+    Weapon Skill value, which were not its Hand-to-Hand Combat opponents (ruling
+    no-ws-opponents = ignored) and which it does not engage again."""
+
+    model: str
+    left: tuple[str, ...]
+
+
 EVENT_TYPES = (
     TurnBegun,
     Charged,
@@ -291,6 +300,7 @@ EVENT_TYPES = (
     BrokeOff,
     FollowUpAllowed,
     FollowUpMove,
+    BaseContactLeft,
 )
 
 Wh40kEvent = (
@@ -318,4 +328,5 @@ Wh40kEvent = (
     | BrokeOff
     | FollowUpAllowed
     | FollowUpMove
+    | BaseContactLeft
 )

@@ -2,9 +2,9 @@
 them (``legal_commands``).
 
 - ``followup``: a model that has just killed all its opponents, straight after the fight.
-- ``charge``: in the Movement Phase, each living, unbroken model of the player whose turn it is
-  that is not in base contact, at any living enemy model (the target may already be fighting
-  another model: that makes a Multiple Combat).
+- ``charge``: in the Movement Phase, each living model (unbroken, ruling broken-charge) of the
+  player whose turn it is that is not in base contact, at any living enemy model (the target may
+  already be fighting another model: that makes a Multiple Combat).
 - ``breakoff``: a model in base contact that has not fought this phase and has not declared one.
 - ``leavecombat``: in the Movement Phase, a Robot, Dreadnought, Greater Daemon or Juggernaut
   rider of the player whose turn it is, in base contact with enemies none of which is one.
@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from blowbyblow.domain.core import RuleViolation
+from blowbyblow.domain.core import Context, RuleViolation
 from blowbyblow.domain.system import CommandOption
 from blowbyblow.domain.wh40k.breaking_off import check_break_off
 from blowbyblow.domain.wh40k.charging import check_charge
 from blowbyblow.domain.wh40k.commands import Charge, FollowUp, LeaveCombat
 from blowbyblow.domain.wh40k.follow_up import check_follow_up
 from blowbyblow.domain.wh40k.leaving_combat import check_leave_combat
+from blowbyblow.domain.wh40k.rulings import RULINGS
 from blowbyblow.domain.wh40k.state import Pair, Wh40kState, pair
 from blowbyblow.domain.wh40k.who_fights import check_end_turn, find_combat
 
@@ -62,11 +63,16 @@ def follow_up_options(state: Wh40kState) -> list[CommandOption]:
     return options
 
 
-def charge_options(state: Wh40kState) -> list[CommandOption]:
+DEFAULTS = Context(rulings={r.name: r.default for r in RULINGS}, command_index=0)
+
+
+def charge_options(state: Wh40kState, ctx: Context = DEFAULTS) -> list[CommandOption]:
     options: list[CommandOption] = []
     for m in _living(state):
         targets = tuple(
-            t for t in state.enemies(m) if _allowed(check_charge, state, Charge(model=m, target=t))
+            t
+            for t in state.enemies(m)
+            if _allowed(check_charge, state, Charge(model=m, target=t), ctx)
         )
         if targets:
             options.append(
@@ -163,11 +169,12 @@ def end_turn_options(state: Wh40kState) -> list[CommandOption]:
 def legal_commands(
     state: Wh40kState, rulings: Mapping[str, str] | None = None
 ) -> tuple[CommandOption, ...]:
-    """Who may act now and with what. The rulings decide how a fight goes, not who may fight,
-    so ``rulings`` is not read."""
+    """Who may act now and with what, under ``rulings`` (default: each ruling's default): of
+    them only broken-charge decides who may act (a Broken model's charge)."""
+    ctx = Context(rulings={**DEFAULTS.rulings, **(rulings or {})}, command_index=0)
     return (
         *follow_up_options(state),
-        *charge_options(state),
+        *charge_options(state, ctx),
         *leave_combat_options(state),
         *break_off_options(state),
         *fight_options(state),

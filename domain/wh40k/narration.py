@@ -9,6 +9,7 @@ from typing import Any
 from blowbyblow.domain.core import Event, Modifier
 from blowbyblow.domain.wh40k.events import (
     AttackDiceRolled,
+    BaseContactLeft,
     BreakOffAttempted,
     BrokeOff,
     Charged,
@@ -217,6 +218,13 @@ def _follow_up_move(e: FollowUpMove) -> str:
     return f'{e.model} makes a Follow-Up Move of {e.inches}"{after}'
 
 
+def _base_contact_left(e: BaseContactLeft) -> str:
+    return (
+        f"{e.model}'s Follow-Up Move leaves base contact with {', '.join(e.left)} (no Weapon "
+        "Skill value: not a Hand-to-Hand Combat opponent)"
+    )
+
+
 NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     TurnBegun: _turn_begun,
     Charged: _charged,
@@ -242,6 +250,7 @@ NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     BrokeOff: _broke_off,
     FollowUpAllowed: _follow_up_allowed,
     FollowUpMove: _follow_up_move,
+    BaseContactLeft: _base_contact_left,
 }
 """One narrator per event type of the system (``EVENT_TYPES``)."""
 

@@ -82,7 +82,7 @@ def combat_round(state: Wh40kState, rnd: CombatRound) -> Gen:
 
 
 def charge(state: Wh40kState, command: Charge, ctx: Context) -> Procedure:
-    check_charge(state, command)
+    check_charge(state, command, ctx)
     yield from charge_into_contact(state, command)
 
 

@@ -22,6 +22,7 @@ from blowbyblow.domain.system import (
 )
 from blowbyblow.domain.wh40k.commands import FollowUp
 from blowbyblow.domain.wh40k.events import (
+    BaseContactLeft,
     BreakOffAttempted,
     BrokeOff,
     Charged,
@@ -59,7 +60,7 @@ def evolve_status(state: Wh40kState, event: Event) -> Wh40kState:
     """Wounds, Slain, Broken, the turn each model last charged in, moved out of combat in, and
     may Move and Shoot normally in after a Follow-Up Move that engaged no one."""
     if isinstance(event, Charged):
-        return _set_model(state, event.model, charged_turn=event.turn)
+        return _set_model(state, event.model, charged_turn=event.turn, charged=event.target)
     if isinstance(event, WoundsLost):
         return _set_model(state, event.model, wounds=event.wounds_left)
     if isinstance(event, ModelSlain):
@@ -94,7 +95,8 @@ def _next_turn_of(state: Wh40kState, model: str) -> int:
 
 def evolve_contacts(state: Wh40kState, event: Event) -> Wh40kState:
     """Pairs of enemies in base-to-base contact: made by charges and follow-up moves, ended when
-    a model is slain, breaks off or moves out of combat."""
+    a model is slain, breaks off or moves out of combat, or a Follow-Up Move leaves a model with
+    no Weapon Skill value (ruling no-ws-opponents)."""
     if isinstance(event, Charged):
         return msgspec.structs.replace(
             state, contacts=_add(state.contacts, pair(event.model, event.target))
@@ -102,6 +104,11 @@ def evolve_contacts(state: Wh40kState, event: Event) -> Wh40kState:
     if isinstance(event, ModelSlain | BrokeOff | LeftCombat):
         return msgspec.structs.replace(
             state, contacts=_without_contacts_of(state.contacts, event.model)
+        )
+    if isinstance(event, BaseContactLeft):
+        gone = {pair(event.model, other) for other in event.left}
+        return msgspec.structs.replace(
+            state, contacts=tuple(p for p in state.contacts if p not in gone)
         )
     if isinstance(event, FollowUpMove):
         contacts = state.contacts
@@ -191,7 +198,10 @@ FOLDS = (
         evolve_status,
         reads=(Charged, WoundsLost, ModelSlain, BrokeOff, LeftCombat, FollowUpMove),
     ),
-    Concern(evolve_contacts, reads=(Charged, ModelSlain, BrokeOff, LeftCombat, FollowUpMove)),
+    Concern(
+        evolve_contacts,
+        reads=(Charged, ModelSlain, BrokeOff, LeftCombat, FollowUpMove, BaseContactLeft),
+    ),
     Concern(
         evolve_phase,
         reads=(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from blowbyblow.domain.core import Ruling
 from blowbyblow.domain.wh40k.rulebook import (
+    RULE_BREAK_OFF,
     RULE_CHARGE,
     RULE_FOLLOW_UP,
     RULE_FUMBLES,
@@ -204,6 +205,71 @@ PARRY_DICE = Ruling(
     before="then-highest",
 )
 
+CHARGE_BONUS_AGAINST = Ruling(
+    name="charge-bonus-against",
+    default="charged-model",
+    choices=("charged-model", "any-opponent"),
+    summary=(
+        "In which Combat Rounds of the turn of its charge a model adds the charge bonus (ruling "
+        "charge-bonus). charged-model: only in the round against the model it charged. "
+        "any-opponent: in every round it fights that turn, also against a model it engaged with "
+        "a Follow-Up Move after killing the one it charged (version 1.3)."
+    ),
+    rule=RULE_CHARGE,
+    note=(
+        "A Follow-Up Move 'can be used to engage another model (or multiple models) in "
+        "Hand-to-Hand Combat - but does not apply the Combat Score Modifier for charging': the "
+        "pair it engages gets no charge bonus (charged-model), or only the move itself earns "
+        "none while a model that charged this turn keeps its own (any-opponent, how version 1.3 "
+        "read it). The two differ only when the new pair fights in the same phase (ruling "
+        "follow-up-fights = this-phase)."
+    ),
+    since="1.4",
+    before="any-opponent",
+)
+
+BROKEN_CHARGE = Ruling(
+    name="broken-charge",
+    default="refused",
+    choices=("refused", "allowed"),
+    summary=(
+        "Whether a Broken model (one that broke off, and its squad) may charge: refused, or "
+        "allowed."
+    ),
+    rule=RULE_BREAK_OFF,
+    note=(
+        "The Hand-to-Hand Combat chapter says only that a model that breaks off 'and its squad "
+        "are automatically Broken and may not attempt to Rally until the following turn'; what "
+        "else Broken forbids is in rules outside it. Unconfirmed: the default, refused, is how "
+        "every earlier version read it; allowed takes the chapter's words as all there is."
+    ),
+    since="1.4",
+    before="refused",
+)
+
+NO_WS_OPPONENTS = Ruling(
+    name="no-ws-opponents",
+    default="count",
+    choices=("count", "ignored"),
+    summary=(
+        "Whether an enemy with no Weapon Skill value in base contact is one of a model's "
+        "'Hand-to-Hand Combat opponents' for a Follow-Up Move. count: while one touches it, a "
+        "model has not killed all its opponents and may not follow up (version 1.3). ignored: "
+        "only the enemies it fights count; its Follow-Up Move leaves base contact with the "
+        "others unless it engages them again."
+    ),
+    rule=RULE_FOLLOW_UP,
+    note=(
+        "'If a model has killed all of its Hand-to-Hand Combat opponents, it may immediately "
+        "make a Follow-Up Move', while only 'models with a Weapon Skill value that are in "
+        "base-to-base contact with an enemy model fight in Hand-to-Hand Combat': a model with "
+        "no Weapon Skill value in contact may be an opponent (it is an enemy in base contact) "
+        "or not (it does not fight). The default is how version 1.3 read it."
+    ),
+    since="1.4",
+    before="count",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     CHARGE_BONUS,
     PARRY_RESPONSE,
@@ -216,15 +282,21 @@ RULINGS: tuple[Ruling, ...] = (
     MULTIPLE_COMBAT_ROUNDS,
     DICE_COUNTED,
     PARRY_DICE,
+    CHARGE_BONUS_AGAINST,
+    BROKEN_CHARGE,
+    NO_WS_OPPONENTS,
 )
 
 __all__ = [
+    "BROKEN_CHARGE",
     "CHARGE_BONUS",
+    "CHARGE_BONUS_AGAINST",
     "DICE_COUNTED",
     "FOLLOW_UP_FIGHTS",
     "FOLLOW_UP_WHO",
     "IMPROVISED_ATTACK",
     "MULTIPLE_COMBAT_ROUNDS",
+    "NO_WS_OPPONENTS",
     "PARRY_DICE",
     "PARRY_RESPONSE",
     "RULINGS",

@@ -27,7 +27,8 @@ engaged."""
 
 
 class ModelState(msgspec.Struct, frozen=True, kw_only=True):
-    """What has happened to one model. ``charged_turn`` is the turn it last charged in (0: never);
+    """What has happened to one model. ``charged_turn`` is the turn it last charged in (0: never),
+    ``charged`` the model it charged then;
     ``broken_turn`` the turn it became Broken in (it may not Rally before the next turn);
     ``slain_by`` the model that slew it; ``left_combat_turn`` the turn it last moved out of
     Hand-to-Hand Combat in its Movement Phase (0: never); ``move_and_shoot_turn`` the turn in
@@ -40,6 +41,7 @@ class ModelState(msgspec.Struct, frozen=True, kw_only=True):
     broken: bool = False
     broken_turn: int = 0
     charged_turn: int = 0
+    charged: str = ""
     left_combat_turn: int = 0
     move_and_shoot_turn: int = 0
 

@@ -4,7 +4,9 @@ Version 1.1 adds the ``leavecombat`` command, the profile's ``leaves_combat`` an
 and the ruling ``multiple-combat-rounds`` (since 1.1, its ``before`` is 1.0's count), so battles
 recorded under 1.0 still re-adjudicate exactly (``reads_versions``). Version 1.2 adds the
 ruling ``dice-counted`` (its ``before`` is 1.1's count on the final dice); version 1.3 the ruling
-``parry-dice`` (its ``before`` is 1.2's then-highest die)."""
+``parry-dice`` (its ``before`` is 1.2's then-highest die); version 1.4 the rulings
+``charge-bonus-against``, ``broken-charge`` and ``no-ws-opponents`` (each ``before`` is 1.3's
+reading)."""
 
 from __future__ import annotations
 
@@ -82,7 +84,7 @@ SETUP_CHOICES = {"weapons[]": WEAPONS}
 GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     id=RULESET_ID,
     game="wh40k",
-    version="1.3",
+    version="1.4",
     title="Warhammer 40,000 2nd edition: Hand-to-Hand Combat",
     rulebook=RULEBOOK,
     rulings=RULINGS,
@@ -102,7 +104,7 @@ GAME_SYSTEM: GameSystem[Wh40kSetup, Wh40kState, Wh40kCommand] = GameSystem(
     odds=ODDS,
     roster=ROSTER,
     setup_choices=SETUP_CHOICES,
-    reads_versions=("1.0", "1.1", "1.2"),
+    reads_versions=("1.0", "1.1", "1.2", "1.3"),
 )
 
 __all__ = ["GAME_SYSTEM"]

@@ -58,7 +58,7 @@ def test_a_lone_die_parried_twice(ruling: str, offered: int) -> None:
 
 
 def test_a_battle_of_1_2_verifies_under_1_3_and_the_other_reading_changes_it() -> None:
-    assert (GAME_SYSTEM.version, GAME_SYSTEM.reads_versions) == ("1.3", ("1.0", "1.1", "1.2"))
+    assert "1.2" in GAME_SYSTEM.reads_versions
     assert [r.name for r in GAME_SYSTEM.rulings if r.since == "1.3"] == ["parry-dice"]
     read = read_export((FIXTURES / "wh40k-2e-1.2-second-parry-same-die.jsonl").read_bytes())
     assert read.report.ok, read.report.problem and read.report.problem.describe()
