@@ -10,12 +10,13 @@ from uuid import UUID
 
 import msgspec
 from litestar import Request, Response, get
-from litestar.params import FromPath
+from litestar.params import FromPath, Parameter
 from litestar.response import Redirect, Template
 
 from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.engine.registry import game_systems
 from blowbyblow.replay.store.log import StoreError
+from blowbyblow.web import window
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
 from blowbyblow.web.errors import ApiError, api_error
@@ -177,15 +178,15 @@ async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Tem
 
     def run() -> dict[str, Any]:
         bid: UUID = srv.service.battle_id(battle)
-        summary = srv.service.summary(bid)
-        state = srv.service.state_at(bid, position)
-        rows = srv.service.log(bid)
-        system = game_systems()[summary.ruleset] if summary.ruleset else None
+        shown = window.window(srv.service, bid, position)
+        system = game_systems().get(shown.battle.ruleset)
         others = [b for b in srv.store.battles() if b.battle != bid]
         return {
-            "battle": summary,
-            "state": state,
-            "log": rows,
+            "battle": shown.battle,
+            "state": shown.state,
+            "log": shown.rows,
+            "first": shown.first,
+            "last": shown.last,
             "rulings": [] if system is None else system.rulings,
             "versions": [
                 s.id
@@ -224,7 +225,7 @@ async def state_fragment(
     try:
         srv.access(request).read()
         state = await work(
-            srv.service.state_at, await work(srv.service.battle_id, battle), position
+            window.state, srv.service, await work(srv.service.battle_id, battle), position
         )
     except REFUSALS as e:
         return _refused(request, e)
@@ -233,13 +234,18 @@ async def state_fragment(
 
 @get("/battles/{battle:str}/rows/{after:int}", include_in_schema=False)
 async def rows_fragment(
-    request: AnyRequest, battle: FromPath[str], after: FromPath[int]
+    request: AnyRequest,
+    battle: FromPath[str],
+    after: FromPath[int],
+    upto: int | None = Parameter(default=None, ge=0),
 ) -> Template:
-    """The log's rows after a position, for a viewer following a battle live."""
+    """The log's rows after a position (up to ``upto``; at most ``window.MOST_ROWS`` of them):
+    for the viewer scrolling through a battle, or following it live."""
     srv = server(request)
     try:
         srv.access(request).read()
-        rows = await work(srv.service.log, await work(srv.service.battle_id, battle), after)
+        bid = await work(srv.service.battle_id, battle)
+        rows = await work(window.more_rows, srv.service, bid, max(0, after), upto)
     except REFUSALS as e:
         return _refused(request, e)
     return _page(request, "_rows.html", log=rows)

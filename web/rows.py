@@ -9,7 +9,7 @@ from uuid import UUID
 
 from blowbyblow.domain.core import CommandIssued, Event, RuleEvent
 from blowbyblow.domain.system import AnyGameSystem
-from blowbyblow.projections.battle import voided_commands
+from blowbyblow.projections.battle import VoidedCommand, voided_commands
 from blowbyblow.replay.engine.codec import to_builtins
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.store.log import LoggedEvent
@@ -59,12 +59,19 @@ def event_row(system: AnyGameSystem, logged: LoggedEvent, command: int) -> Event
     return row
 
 
-def event_rows(system: AnyGameSystem, events: Sequence[LoggedEvent]) -> list[EventRow]:
-    """Rows of a battle's events from position 1; the rows of a voided command say which void
-    (position and reason) leaves them out."""
+def event_rows(
+    system: AnyGameSystem,
+    events: Sequence[LoggedEvent],
+    *,
+    command: int = 0,
+    voided: Sequence[VoidedCommand] | None = None,
+) -> list[EventRow]:
+    """Rows of a battle's events from position 1 (or of a stretch of them: ``command``, the
+    command its first event falls in, and ``voided``, the battle's voided commands); the rows of
+    a voided command say which void (position and reason) leaves them out."""
     rows: list[EventRow] = []
-    command = 0
-    voided = voided_commands([e.event for e in events])
+    if voided is None:
+        voided = voided_commands([e.event for e in events])
     for logged in events:
         if isinstance(logged.event, CommandIssued):
             command = logged.event.index

