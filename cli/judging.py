@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -29,14 +29,12 @@ from blowbyblow.cli.app import (
 from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_checkpoint, show_receipts
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.domain.judging import BattleSealed
-from blowbyblow.projections.battle import standing
 from blowbyblow.replay.battles.battle import Battle
-from blowbyblow.replay.battles.whatif import first_divergence, parse_dice, parse_rulings, what_if
-from blowbyblow.replay.engine.codec import encode
+from blowbyblow.replay.battles.diff import diff_battles
+from blowbyblow.replay.battles.whatif import parse_dice, parse_rulings, what_if
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.export import ExportError, export_battle, read_export
-from blowbyblow.replay.evidence.fairness import start_length
 from blowbyblow.replay.evidence.seals import (
     default_key_dir,
     key_files,
@@ -353,75 +351,37 @@ def cmd_diff(
 ) -> None:
     """Compare two battles: first how they were set up (game system, label, dice, rulings,
     setup), then as played, event by event, showing the first divergent step of each, whole.
-    Voided commands (and a fair battle's escrow and contributions) are left out of both;
-    positions are those of each battle's log."""
+    Voided commands, a fair battle's escrow and contributions, a fork's link and the flags,
+    rulings and notes are left out of both; positions are those of each battle's log."""
     store = open_store()
     ea, eb = _events(store, _battle(store, a)), _events(store, _battle(store, b))
-    for line in _start_differences(ea[0].event, eb[0].event):
+    found = diff_battles(ea, eb)
+    for line in found.start:
         say(line, hang=4)
-    pa, pb = _as_played(ea), _as_played(eb)
-    n = first_divergence([e for _, e in pa], [e for _, e in pb], skip_start=True)
-    voided = len(ea) - len(pa) + len(eb) - len(pb)
-    if n is None:
-        note = f" ({voided} events left out: voided commands, a fair start)" if voided else ""
-        typer.echo(f"play: identical{note}: {len(pa)} events")
+    if found.divergence is None:
+        left = found.left_out
+        what = "voided commands, a fair start, a fork's link, notes"
+        note = f" ({left} events left out: {what})" if left else ""
+        typer.echo(f"play: identical{note}: {found.a.played} events")
         return
-    sides = [_at(events, played, n) for events, played in ((ea, pa), (eb, pb))]
-    where = sides[0][0] if sides[0][0] == sides[1][0] else f"{sides[0][0]} of A, {sides[1][0]} of B"
+    pa, pb = found.a.position, found.b.position
+    where = pa if pa == pb else f"{pa} of A, {pb} of B"
     typer.echo(
         f"play: first divergence at position {where} (A has {len(ea)} events, B has {len(eb)})"
     )
     out = console()
-    for name, (position, text) in zip("AB", sides, strict=True):
-        _told(out, f"  {name} {position}: ", text)
+    for name, side, events in (("A", found.a, ea), ("B", found.b, eb)):
+        _told(out, f"  {name} {side.position}: ", _step_words(events, side.event))
     raise typer.Exit(1)
 
 
-def _as_played(events: list[LoggedEvent]) -> list[tuple[int, Event]]:
-    """The battle as played: its start, then the commands standing (no voided one, no fair
-    start: a fair battle's escrow and contributions are how its dice came, not play)."""
-    played = standing([e.event for e in events])
-    opening = start_length([event for _, event in played])
-    return [played[0], *played[opening:]]
-
-
-def _at(events: list[LoggedEvent], played: list[tuple[int, Event]], n: int) -> tuple[int, str]:
-    """The log position of the n-th event as played, and the event in words."""
-    if n > len(played):
-        return len(events) + 1, "(the battle ends before this)"
+def _step_words(events: list[LoggedEvent], event: Event | None) -> str:
+    """An event of a battle in words; None: the battle ends before the divergence."""
+    if event is None:
+        return "(the battle ends before this)"
     first = events[0].event
     assert isinstance(first, BattleStarted)
-    position, event = played[n - 1]
-    return position, narrate(get_game_system(first.ruleset), event).strip()
-
-
-def _start_differences(a: Event, b: Event) -> list[str]:
-    """How two battles' starts differ, one line per aspect: game system, label, dice, each
-    ruling, setup; "start: the same ..." when only what the rules never read differs."""
-    assert isinstance(a, BattleStarted) and isinstance(b, BattleStarted)
-    out: list[str] = []
-    if (a.ruleset, a.ruleset_version) != (b.ruleset, b.ruleset_version):
-        out.append(
-            f"game system: {a.ruleset} {a.ruleset_version} / {b.ruleset} {b.ruleset_version}"
-        )
-    if a.label != b.label:
-        out.append(f"label: {a.label!r} / {b.label!r}")
-    if encode(a.dice) != encode(b.dice):
-        out.append(f"dice: {_dice_words(a)} / {_dice_words(b)}")
-    for name in sorted(set(a.rulings) | set(b.rulings)):
-        va, vb = a.rulings.get(name, "(none)"), b.rulings.get(name, "(none)")
-        if va != vb:
-            out.append(f"ruling {name}: {va} / {vb}")
-    if encode(a.setup) != encode(b.setup):
-        out.append("setup: differs (compare `bxb export` of each)")
-    if not out:
-        out.append("start: the same game system, dice, rulings and setup")
-    return out
-
-
-def _dice_words(started: BattleStarted[Any]) -> str:
-    spec = started.dice
-    return spec.mode + (f" (seed {spec.seed})" if spec.seed else "")
+    return narrate(get_game_system(first.ruleset), event).strip()
 
 
 @app.command("void")

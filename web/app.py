@@ -20,6 +20,7 @@ from litestar.template.config import TemplateConfig
 from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
+from blowbyblow.web.disputes_api import DISPUTE_ROUTES
 from blowbyblow.web.glance_pages import GLANCE_ROUTES
 from blowbyblow.web.guard import json_only, security_headers
 from blowbyblow.web.live import Hub
@@ -53,6 +54,7 @@ def create_app(
             *SETUP_ROUTES,
             *TOKEN_ROUTES,
             *GLANCE_ROUTES,
+            *DISPUTE_ROUTES,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], include_in_schema=False
             ),

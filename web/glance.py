@@ -12,7 +12,6 @@ from typing import Any
 from uuid import UUID
 
 from blowbyblow.domain.core import ChoiceMade, DiceRolled, Event
-from blowbyblow.projections.disputes import disputes_of
 from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.web.errors import ApiError
@@ -85,7 +84,7 @@ def glance_row(service: Service, table: int, battle: UUID) -> GlanceRow:
     row.sides = list(head.system.view(head.state).sides)
     row.last = _last_line(head.system, plain[-8:])
     row.last_at = head.events[-1].recorded_at if head.events else ""
-    open_flags = disputes_of(plain).open_flags
+    open_flags = head.disputes.open_flags
     row.flags = [(flag.index, flag.reason) for _, flag in open_flags]
     if open_flags:
         row.flag_position = open_flags[0][1].position

@@ -19,6 +19,7 @@ from blowbyblow.replay.store.log import StoreError
 from blowbyblow.web import window
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
+from blowbyblow.web.disputes import goes_on_in
 from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.glance import ago, glance
 from blowbyblow.web.schemas import EventRow
@@ -151,14 +152,16 @@ async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
         data: dict[str, Any] = {"tournament": tournament, "table": table, "battle": None}
         data["fair_ok"] = bool(srv.service.escrow_keys())
         if placed:
-            bid = placed[-1].battle
+            # a battle a judge forked goes on in its child: the table plays there
+            bid = goes_on_in(srv.service, placed[-1].battle)
+            ended = placed[-1].finished if bid == placed[-1].battle else False
             data["battle"] = srv.service.summary(bid)
             data["state"] = srv.service.state_at(bid, None)
             data["log"] = srv.service.log(bid)
             data["last"] = last_write(data["log"])
             data["legal"] = srv.service.legal(bid)
             data["receipt"] = srv.service.receipt(bid)
-            data["ended"] = placed[-1].finished  # the table said so: then only a judge voids
+            data["ended"] = ended  # the table said so: then only a judge voids
             next_command = data["battle"].last_command + 1
             data["again"] = voided_dice(data["log"], next_command)
         data["systems"] = [(s.id, s.title) for s in game_systems().values()]

@@ -270,6 +270,11 @@ class WhatIfResult(msgspec.Struct, kw_only=True):
 
 
 class DiffResult(msgspec.Struct, kw_only=True):
+    """Two battles compared as ``bxb diff`` does (``replay/battles/diff.py``): ``start``, how
+    their starts differ, a line each; ``divergence``, the number of the first event as played
+    that differs (None: play is the same), at log position ``a_position`` of A and
+    ``b_position`` of B (one past the last event when that battle ends first), with each row."""
+
     a: str
     b: str
     divergence: int | None
@@ -277,6 +282,9 @@ class DiffResult(msgspec.Struct, kw_only=True):
     b_events: int
     a_row: EventRow | None = None
     b_row: EventRow | None = None
+    start: list[str] = []
+    a_position: int = 0
+    b_position: int = 0
 
 
 class ImportResult(msgspec.Struct, kw_only=True):

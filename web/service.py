@@ -29,10 +29,10 @@ from blowbyblow.domain.core import (
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import voided_commands
 from blowbyblow.replay.battles.battle import Adjudicated, Battle, Played
+from blowbyblow.replay.battles.diff import diff_battles
 from blowbyblow.replay.battles.head import BattleHead
 from blowbyblow.replay.battles.record import AlreadyRecorded, VoidRefused
 from blowbyblow.replay.battles.refusals import Behind, Refused
-from blowbyblow.replay.battles.whatif import first_divergence
 from blowbyblow.replay.engine.codec import to_builtins
 from blowbyblow.replay.engine.dice import DiceError, ListedDice, ScriptedChoices
 from blowbyblow.replay.engine.registry import UnknownGameSystem, get_game_system
@@ -409,10 +409,7 @@ class Service:
                 f"the battle is at version {b.version}, not {req.version}: someone has played "
                 "since; nothing was written"
             )
-        if b.sealed:
-            raise ApiError(
-                409, "battle", "a sealed battle takes no more commands", f"battle {b.id} is sealed"
-            )
+        self.door.takes_commands(b)  # sealed or superseded: before the command is read
         command = command_of(b, req)
         typed = req.dice if req.dice or b.started.dice.mode == "physical" else None
         plain = to_builtins(command)
@@ -593,17 +590,27 @@ class Service:
         )
 
     def diff(self, a: UUID, b: UUID) -> DiffResult:
+        """Two battles compared as played (``replay/battles/diff.py``, as ``bxb diff``)."""
         ba, bb = self.read(a), self.read(b)
-        pos = first_divergence([e.event for e in ba.events], [e.event for e in bb.events])
-        result = DiffResult(
-            a=str(a), b=str(b), divergence=pos, a_events=len(ba.events), b_events=len(bb.events)
+        found = diff_battles(ba.events, bb.events)
+        return DiffResult(
+            a=str(a),
+            b=str(b),
+            divergence=found.divergence,
+            a_events=ba.version,
+            b_events=bb.version,
+            a_row=self._row_at(ba, found.a.position),
+            b_row=self._row_at(bb, found.b.position),
+            start=found.start,
+            a_position=found.a.position,
+            b_position=found.b.position,
         )
-        if pos is not None:
-            if pos <= len(ba.events):
-                result.a_row = event_rows(ba.system, ba.events[:pos])[-1]
-            if pos <= len(bb.events):
-                result.b_row = event_rows(bb.system, bb.events[:pos])[-1]
-        return result
+
+    @staticmethod
+    def _row_at(b: BattleHead, position: int) -> EventRow | None:
+        if position > b.version:
+            return None
+        return event_rows(b.system, b.events[:position])[-1]
 
     # --- the tournament ---------------------------------------------------------------------
 

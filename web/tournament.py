@@ -308,6 +308,33 @@ class TournamentStore:
         self._places[battle] = placed
         return placed
 
+    def place_child(self, parent: UUID, child: UUID) -> TableBattle | None:
+        """The table of ``parent`` goes on in ``child`` (a judge forked it): the child is placed
+        at the parent's table and round, just after the parent in the table's order, so it is
+        the table's battle wherever the parent was (the parent keeps its row: its history).
+        One transaction, and idempotent: a second placing of the same child (a race, a retry)
+        changes nothing. None when the parent is at no table."""
+        with self._db.cursor() as cur:
+            found = cur.run(
+                "select tournament, table_number, round, started "
+                "from bxb_table_battles where battle = ?",
+                (str(parent),),
+            )
+            if not found:
+                return None
+            [(tournament, table, round_, started)] = found
+            after = datetime.datetime.fromisoformat(str(started)) + datetime.timedelta(
+                microseconds=1
+            )
+            cur.run(
+                "insert into bxb_table_battles "
+                "(battle, tournament, table_number, round, started, finished) "
+                "values (?, ?, ?, ?, ?, 0) on conflict (battle) do nothing",
+                (str(child), tournament, table, round_, after.isoformat(timespec="microseconds")),
+            )
+        self._places.pop(child, None)
+        return self.place_of(child)
+
     def mark_finished(self, battle: UUID) -> None:
         with self._db.cursor() as cur:
             cur.run("update bxb_table_battles set finished = 1 where battle = ?", (str(battle),))
@@ -336,7 +363,7 @@ class TournamentStore:
                 f"from bxb_table_battles {where} order by started, round, table_number",
                 params,
             )
-        return [
+        found = [
             TableBattle(
                 battle=UUID(str(b)),
                 tournament=str(t),
@@ -347,6 +374,9 @@ class TournamentStore:
             )
             for b, t, n, r, s, f in rows
         ]
+        # in time order whatever the database's collation makes of the text (a fork's child is
+        # started a microsecond after its parent: place_child)
+        return sorted(found, key=lambda p: datetime.datetime.fromisoformat(p.started))
 
 
 __all__ = [

@@ -30,8 +30,8 @@ from blowbyblow.domain.core import (
     RulingError,
 )
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.projections.disputes import disputes_of
 from blowbyblow.replay.battles import record as recording
+from blowbyblow.replay.battles.disputes import DisputeDoor
 from blowbyblow.replay.battles.fair_start import contribute, start_fair
 from blowbyblow.replay.battles.head import BattleHead, Heads
 from blowbyblow.replay.battles.inputs import Need, NeedAnswer, TypedDice
@@ -138,6 +138,9 @@ class Battle:
         self.key = key  # the judges' signing key: seals, and opens fair battles' escrow
         self.heads = heads or Heads()
         self.pending = Pending()  # commands answered over several requests, paused at a question
+        self.disputes = DisputeDoor(
+            self
+        )  # flags, rulings, notes and forks (replay/battles/disputes.py)
 
     # --- finding and reading -----------------------------------------------------------------
 
@@ -320,6 +323,26 @@ class Battle:
                 str(e),
             ) from None
 
+    @staticmethod
+    def takes_commands(head: BattleHead) -> None:
+        """Refuse a command in a battle sealed (its result stands) or superseded (a judge forked
+        it: the table goes on in the child), before anything else is asked of it."""
+        if head.sealed:
+            raise Refused(
+                "conflict",
+                "battle",
+                "a sealed battle takes no more commands",
+                f"battle {head.id} is sealed; nothing more can be played in it",
+            )
+        child = head.disputes.superseded_by
+        if child is not None:
+            raise Refused(
+                "conflict",
+                "battle",
+                "a battle a judge forked goes on in its child",
+                f"battle {head.id} was superseded by battle {child}: go on there",
+            )
+
     def adjudicate(
         self,
         head: BattleHead,
@@ -332,21 +355,7 @@ class Battle:
         """Run ``command`` as the battle's next command, in memory: nothing is written. Raises
         what the rules raise (RuleViolation, DiceError), or what the sources raise. A front end
         that narrates each step (``observe``) is not sent them as log lines too."""
-        if head.sealed:
-            raise Refused(
-                "conflict",
-                "battle",
-                "a sealed battle takes no more commands",
-                f"battle {head.id} is sealed; nothing more can be played in it",
-            )
-        child = disputes_of(head.plain).superseded_by
-        if child is not None:
-            raise Refused(
-                "conflict",
-                "battle",
-                "a battle a judge forked goes on in its child",
-                f"battle {head.id} was superseded by battle {child}: go on there",
-            )
+        self.takes_commands(head)
         table = self.table(
             head, dice=dice, choices=choices, observe=observe, quiet=observe is not None
         )

@@ -168,6 +168,7 @@ def rule(
     judge's key. (A ruling that changes anything is made by ``fork``, which records it.)"""
     reason = _words(reason, "reason")
     logged, _ = _open(store, battle)
+    _command_at(logged, command)  # a command that stands (0 would be "no command")
     decision = _decision(logged, battle, judge, command=command, decision="stands", reason=reason)
     return _append(store, battle, logged, sign_ruling(decision, judge.key))
 

@@ -20,6 +20,7 @@ from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, 
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.projections.battle import fold, fold_battle, standing, voided_commands
+from blowbyblow.projections.disputes import Disputes, disputes_of
 from blowbyblow.replay.store.log import LoggedEvent
 
 HEADS_KEPT = 2048  # battles kept in memory at their head: the biggest events have 400 tables
@@ -70,6 +71,11 @@ class BattleHead:
         """The last command that stands (the one a void may name): its number and position."""
         issued = [(e.index, at) for at, e in self.played if isinstance(e, CommandIssued)]
         return issued[-1] if issued else None
+
+    @functools.cached_property
+    def disputes(self) -> Disputes:
+        """Its flags, rulings and notes, and the child that supersedes it (if a judge forked it)."""
+        return disputes_of(self.plain)
 
     @functools.cached_property
     def voided(self) -> int:

@@ -86,6 +86,18 @@ def test_flag_rule_note_fork_and_step_by_command(env: Path) -> None:
     assert [encode(e) for c in kept for e in c.events] == [
         encode(e) for c in commands_played(events)[: disputed.index - 1] for e in c.events
     ]
+    # Compared as played, parent and child part at the corrected die (the child's link and the
+    # parent's flag, ruling and note are not play).
+    code, out = bxb(env, "diff", bid, str(child))
+    words = " ".join(out.split())
+    assert code == 1 and "label: " in words, out
+    parent_at = next(e.position for e in store.read(battle) if e.event == die)
+    child_at = next(
+        e.position
+        for e in store.read(child)
+        if isinstance(e.event, DiceRolled) and e.event.key == die.key
+    )
+    assert f"first divergence at position {parent_at} of A, {child_at} of B" in words, out
     # The parent is superseded: no more flags there.
     code, out = bxb(env, "flag", "1", "--reason", "again", "--battle", bid)
     assert code == 1 and "superseded" in out

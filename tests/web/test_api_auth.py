@@ -1,6 +1,7 @@
 """Every auth rule of the API, through Litestar's test client: nothing is written without a
 valid token (401), a table's token plays (and voids in) only its own table's battles (403),
-only a judge of the battle's tournament seals, exports, imports and runs what-ifs (403),
+only a judge of the battle's tournament seals, exports, imports, runs what-ifs, rules on a
+command, notes an event and forks a battle (403; a table flags its own battle's commands),
 reading is open or needs a token; and a refused request writes nothing at all. The void's own
 rules (a table only until it ends its battle) are in test_api_void_fair.py."""
 
@@ -64,6 +65,31 @@ WRITES: list[tuple[str, str, str, Any, dict[str, int], int]] = [
         TABLE_WRITE,
         201,
     ),
+    (
+        "flag a command",
+        "POST",
+        "/api/battles/{b}/flags",
+        {"command": 1, "reason": "that was a 5"},
+        TABLE_WRITE,
+        201,
+    ),
+    (
+        "rule on a command",
+        "POST",
+        "/api/battles/{b}/rulings",
+        {"command": 1, "reason": "stands"},
+        JUDGE_ONLY,
+        201,
+    ),
+    (
+        "note an event",
+        "POST",
+        "/api/battles/{b}/notes",
+        {"position": 2, "text": "ok"},
+        JUDGE_ONLY,
+        201,
+    ),
+    ("fork", "POST", "/api/battles/{b}/fork", {"position": 1, "reason": "again"}, JUDGE_ONLY, 201),
     ("seal", "POST", "/api/battles/{b}/seal", None, JUDGE_ONLY, 201),
     ("seal all finished", "POST", "/api/tournaments/spring/seal-finished", None, JUDGE_ONLY, 200),
 ]

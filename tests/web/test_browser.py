@@ -22,7 +22,8 @@ from web_helpers import CHROMIUM, Site, live_server, make_site, phone
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
-from blowbyblow.replay.battles.whatif import first_divergence, what_if
+from blowbyblow.replay.battles.diff import diff_battles
+from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
@@ -268,8 +269,8 @@ def test_a_judge_verifies_runs_a_what_if_and_seals(web: Any, browser: BrowserCon
     page.select_option("#diff-other", other.battle)
     page.click("#diff-run")
     a, b = (site.store.read(UUID(x)) for x in (battle, other.battle))
-    expected_diff = first_divergence([e.event for e in a], [e.event for e in b])
-    assert page.locator("#diff-divergence").inner_text() == str(expected_diff)
+    expected_diff = diff_battles(a, b)
+    assert page.locator("#diff-divergence").inner_text() == str(expected_diff.a.position)
 
     # a die edited in the store behind the server's back: verify highlights the first divergence
     rolled = next(e for e in b if isinstance(e.event, DiceRolled))

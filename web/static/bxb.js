@@ -32,7 +32,8 @@ const bxb = {
     };
     source.onopen = () => show("live", true);
     source.onerror = () => show("reconnecting…", false);
-    for (const kind of ["started", "contributed", "played", "voided", "sealed", "finished", "imported"]) {
+    for (const kind of ["started", "contributed", "played", "voided", "sealed", "finished", "imported",
+      "flagged", "ruled", "noted", "forked"]) {
       source.addEventListener(kind, (event) => onNote(JSON.parse(event.data)));
     }
     window.addEventListener("beforeunload", () => source.close());

@@ -305,6 +305,18 @@
     });
   }
 
+  // Two battles as `bxb diff` compares them: the starts, then play to the first step that differs.
+  function diffTable(data) {
+    const start = `<ul class="diff-start">${data.start.map((l) => `<li>${bxb.esc(l)}</li>`).join("")}</ul>`;
+    if (data.divergence === null) {
+      return start + `<p class="ok">play: identical (${data.a_events} and ${data.b_events} events)</p>`;
+    }
+    const cell = (r) => r ? bxb.esc(r.text) : "<em>(the battle ends before this)</em>";
+    return start + `<p>Play first differs at position <strong id="diff-divergence">${data.a_position}</strong> of this battle, ` +
+      `<strong id="diff-divergence-b">${data.b_position}</strong> of the other (this battle has ${data.a_events} events, the other ${data.b_events}).</p>` +
+      `<table class="side"><thead><tr><th>this battle</th><th>the other</th></tr></thead><tbody><tr class="diverged"><td>${cell(data.a_row)}</td><td>${cell(data.b_row)}</td></tr></tbody></table>`;
+  }
+
   $("diff-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const other = $("diff-other").value;
@@ -312,13 +324,7 @@
     if (!other) { box.textContent = "no other battle in the store"; return; }
     try {
       const { data } = await bxb.api("GET", `/api/diff?a=${battle}&b=${other}`);
-      if (data.divergence === null) {
-        box.innerHTML = `<p class="ok">identical: ${data.a_events} events</p>`;
-        return;
-      }
-      const cell = (r) => r ? bxb.esc(r.text) : "<em>(the battle ends before this position)</em>";
-      box.innerHTML = `<p>First divergence at position <strong id="diff-divergence">${data.divergence}</strong> (this battle has ${data.a_events} events, the other ${data.b_events}).</p>` +
-        `<table class="side"><thead><tr><th>this battle</th><th>the other</th></tr></thead><tbody><tr class="diverged"><td>${cell(data.a_row)}</td><td>${cell(data.b_row)}</td></tr></tbody></table>`;
+      box.innerHTML = diffTable(data);
     } catch (error) {
       box.textContent = error.message;
     }

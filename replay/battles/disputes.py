@@ -1,0 +1,268 @@
+"""The front door's part for disputes (docs/judging.md, Disputes): a flag, a judge's ruling and
+note, a fork previewed and written, the battle a table goes on in, and a battle's family (the
+battles it was forked or re-run from, and those forked or re-run from it). Each is
+``replay/battles/fork.py``'s, with its refusals typed as the door's (``Refused``) and the
+door's kept heads read again after a write, so the server and ``bxb play`` see it at once.
+
+``Battle.disputes`` is this, over the door's store, heads and key."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError
+from blowbyblow.domain.judging import BattleForked, Change, ForkLink
+from blowbyblow.projections.disputes import command_position
+from blowbyblow.replay.battles import fork as forking
+from blowbyblow.replay.battles.fork import DisputeRefused, Forked, ForkPreview, Judge
+from blowbyblow.replay.battles.refusals import Behind, Refused, Unreachable
+from blowbyblow.replay.engine.dice import DiceSource
+from blowbyblow.replay.store.find import BattleNotFound
+from blowbyblow.replay.store.log import (
+    BattleStore,
+    LoggedEvent,
+    StaleVersion,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from blowbyblow.replay.battles.battle import Battle
+
+FLAG_TRIES = 3  # a flag names a command, not a version: written again when a play came first
+FIELDS = ("command", "position", "reason", "text", "judge", "by")
+CONFLICTS = ("is sealed", "was superseded", "is recorded already")
+
+
+def refusal(error: DisputeRefused) -> Refused:
+    """A dispute refused, as the door says it: right input at the wrong moment (the battle is
+    sealed or superseded, the fork made already) is a conflict; anything else is invalid input,
+    its field the word the message starts with (``position: expected 1 to 40, not 99``)."""
+    text = str(error)
+    if any(words in text for words in CONFLICTS):
+        return Refused("conflict", "battle", "a battle that goes on takes disputes", text)
+    head = text.split(":", 1)[0].split(" ", 1)[0]
+    name = {"key": "change.key", "ruling": "change.name"}.get(
+        head, head if head in FIELDS else "change"
+    )
+    if "fork from before" in text:  # a kept command the change would alter: fork earlier
+        name = "position"
+    return Refused("invalid", name, "docs/judging.md, Disputes", text)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One battle of a family: where it came from (``parent``: None for the root), how (a fork,
+    its link; a what-if re-run, its rulings), and the child that supersedes it."""
+
+    battle: UUID
+    label: str
+    parent: UUID | None
+    link: ForkLink | None  # a fork's link to its parent; None: the root, or a what-if re-run
+    rulings: dict[str, str]
+    superseded_by: UUID | None
+    version: int
+
+
+@dataclass
+class Origins:
+    """Each battle's origin (its first event's ``origin``), read once: a first event never
+    changes, so what is kept stays true."""
+
+    kept: dict[UUID, str | None] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class DisputeDoor:
+    """Flags, rulings, notes and forks through the front door (``Battle.disputes``)."""
+
+    def __init__(self, door: Battle) -> None:
+        self.door = door
+        self.origins = Origins()
+
+    @property
+    def store(self) -> BattleStore:
+        return self.door.store
+
+    def _write(self, battle: UUID, work: Callable[[], Any]) -> Any:
+        """``work`` (a write of ``fork.py``) with its refusals typed; the battle read afresh."""
+        self.door.forget(battle)
+        try:
+            return work()
+        except DisputeRefused as e:
+            raise refusal(e) from None
+        except BattleNotFound as e:
+            raise Refused("not_found", "battle", "a battle named by id", str(e)) from None
+        except StaleVersion as e:
+            raise Behind(f"{e}: the battle moved on meanwhile; nothing was written") from None
+        except (StoreUnavailable, StoreBusy) as e:
+            raise Unreachable(str(e)) from None
+        except StoreError as e:
+            raise Refused("conflict", "battle", "a readable battle", str(e)) from None
+        finally:
+            self.door.forget(battle)
+
+    def flag(self, battle: UUID, *, command: int, by: str, reason: str) -> LoggedEvent:
+        """A player says command ``command`` is disputed: a ``CommandFlagged``. A flag names a
+        command, not a version, so one racing a play is written again after it."""
+        for attempt in range(FLAG_TRIES):
+            try:
+                written: LoggedEvent = self._write(
+                    battle,
+                    lambda: forking.flag(self.store, battle, command=command, by=by, reason=reason),
+                )
+                return written
+            except Behind:
+                if attempt == FLAG_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def rule(self, battle: UUID, *, command: int, judge: Judge, reason: str) -> LoggedEvent:
+        """A judge's signed ruling that command ``command`` stands as played."""
+        written: LoggedEvent = self._write(
+            battle,
+            lambda: forking.rule(self.store, battle, command=command, judge=judge, reason=reason),
+        )
+        return written
+
+    def note(self, battle: UUID, *, position: int, text: str, judge: Judge) -> LoggedEvent:
+        """A judge's signed note on the event at ``position``."""
+        written: LoggedEvent = self._write(
+            battle,
+            lambda: forking.note(self.store, battle, position=position, text=text, judge=judge),
+        )
+        return written
+
+    def position(self, battle: UUID, *, at: int | None, before: int | None) -> int:
+        """The fork position: ``at`` itself, or just before command ``before``."""
+        if (at is None) == (before is None):
+            raise Refused(
+                "invalid",
+                "position",
+                "a fork names one place: a position, or the command it rewinds to before",
+                "give the position (or the command to rewind to before), one of them",
+            )
+        if at is not None:
+            return at
+        assert before is not None
+        try:
+            return command_position(self.door.read(battle).plain, before) - 1
+        except ValueError as e:
+            raise Refused("invalid", "before", "a command that stands", str(e)) from None
+
+    def _dice(self, battle: UUID) -> DiceSource | None:
+        """The battle's digital dice, to draw the rolls a replay makes that its record lacks;
+        None for typed dice, or a fair battle whose seed this door cannot open (each replayed
+        command then answers from its own record)."""
+        try:
+            return forking.live_dice(self.store, battle, key=self.door.key)
+        except BlowByBlowError:
+            return None
+
+    def preview(self, battle: UUID, *, position: int, change: Change) -> ForkPreview:
+        """What a fork would write, worked out in memory: nothing is written."""
+        dice = self._dice(battle)
+        seen: ForkPreview = self._write(
+            battle,
+            lambda: forking.preview_fork(
+                self.store, battle, position=position, change=change, dice=dice
+            ),
+        )
+        return seen
+
+    def fork(
+        self, battle: UUID, *, position: int, change: Change, judge: Judge, reason: str
+    ) -> Forked:
+        """Fork ``battle`` at ``position`` under ``change``: the parent's signed ruling, then
+        the child, whole (``fork.fork``)."""
+        dice = self._dice(battle)
+        done: Forked = self._write(
+            battle,
+            lambda: forking.fork(
+                self.store,
+                battle,
+                position=position,
+                change=change,
+                judge=judge,
+                reason=reason,
+                dice=dice,
+            ),
+        )
+        return done
+
+    def chain(self, battle: UUID) -> list[UUID]:
+        """``battle``, the child a judge forked it into, that child's, and so on, as far as the
+        children are written: the last is the battle its table plays on in."""
+        chain = [battle]
+        while True:
+            child = self.door.read(chain[-1]).disputes.superseded_by
+            if child is None:
+                return chain
+            found = UUID(child)
+            if found in chain or not self.store.version(found):
+                return chain  # an interrupted fork: its child is not written yet
+            chain.append(found)
+
+    # --- a battle's family ----------------------------------------------------------------
+
+    def _origin(self, battle: UUID) -> str | None:
+        with self.origins.lock:
+            if battle in self.origins.kept:
+                return self.origins.kept[battle]
+        first = self.store.read(battle, lte=1)
+        origin = (
+            first[0].event.origin if first and isinstance(first[0].event, BattleStarted) else None
+        )
+        with self.origins.lock:
+            self.origins.kept[battle] = origin
+        return origin
+
+    def family(self, battle: UUID) -> list[Member]:
+        """The battles ``battle`` comes from and those that come from it (forks and saved
+        what-ifs, through each one's ``origin``), the root first, each after its parent."""
+        root, seen = battle, {battle}
+        while (up := self._origin(root)) is not None:
+            parent = UUID(up)
+            if parent in seen or not self.store.version(parent):
+                break
+            seen.add(parent)
+            root = parent
+        children: dict[UUID, list[UUID]] = {}
+        for info in self.store.battles():
+            origin = self._origin(info.battle)
+            if origin is not None:
+                children.setdefault(UUID(origin), []).append(info.battle)
+        members: list[Member] = []
+        todo: list[tuple[UUID, UUID | None]] = [(root, None)]
+        placed = {root}
+        while todo:
+            current, above = todo.pop(0)
+            members.append(self._member(current, above))
+            later = [c for c in children.get(current, []) if c not in placed]
+            placed.update(later)
+            todo += [(c, current) for c in later]
+        return members
+
+    def _member(self, battle: UUID, parent: UUID | None) -> Member:
+        head = self.door.read(battle)
+        events = head.plain
+        link = events[1].link if len(events) > 1 and isinstance(events[1], BattleForked) else None
+        child = head.disputes.superseded_by
+        return Member(
+            battle=battle,
+            label=head.started.label,
+            parent=parent,
+            link=link,
+            rulings=dict(head.started.rulings),
+            superseded_by=UUID(child) if child else None,
+            version=head.version,
+        )
+
+
+__all__ = ["DisputeDoor", "Member", "refusal"]
