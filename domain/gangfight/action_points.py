@@ -1,13 +1,14 @@
 """Action Points (Actions and Action Points): a model's pool per turn is its IV (ruling
 action-points: the formula is unconfirmed); Standard Actions cost 1, Special Actions cost per
-ruling special-action-cost, Free Strikes are free actions."""
+ruling special-action-cost, Free Strikes are free actions. Whether Charge!, Shoot!, an Area of
+Effect attack and Reload are Standard or Special is each a ruling (``action_cost``)."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from typing import Any
 
-from blowbyblow.domain.core import Context, RuleViolation, Step, emit
+from blowbyblow.domain.core import Context, RuleViolation, Ruling, Step, emit
 from blowbyblow.domain.gangfight.events import ActionPointsSpent, TurnStarted
 from blowbyblow.domain.gangfight.rulings import ACTION_POINTS, SPECIAL_ACTION_COST
 from blowbyblow.domain.gangfight.state import GangfightState, status
@@ -18,6 +19,12 @@ STANDARD = 1
 
 def special_cost(ctx: Context) -> int:
     return int(ctx.ruling(SPECIAL_ACTION_COST))
+
+
+def action_cost(ctx: Context, kind: Ruling) -> int:
+    """What an action whose kind is the ruling ``kind`` costs: a Standard Action, or a
+    Special Action (ruling special-action-cost)."""
+    return STANDARD if ctx.ruling(kind) == "standard" else special_cost(ctx)
 
 
 def affords(state: GangfightState, ctx: Context, fid: str, cost: int) -> bool:

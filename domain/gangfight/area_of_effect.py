@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from blowbyblow.domain.core import Context, Modifier, RuleViolation, Step, emit
-from blowbyblow.domain.gangfight.action_points import STANDARD, check_points, spend
+from blowbyblow.domain.gangfight.action_points import action_cost, check_points, spend
 from blowbyblow.domain.gangfight.commands import AreaAttack, Cover
 from blowbyblow.domain.gangfight.cover import check_cover
 from blowbyblow.domain.gangfight.dice_pool import Pool, pool_test
@@ -37,7 +37,7 @@ from blowbyblow.domain.gangfight.ranged import (
     ranged_wounding,
     take_cover,
 )
-from blowbyblow.domain.gangfight.rulings import DODGE_REDUCES, DODGE_TN
+from blowbyblow.domain.gangfight.rulings import AREA_ACTION, AREA_HITS, DODGE_REDUCES, DODGE_TN
 from blowbyblow.domain.gangfight.setup import AreaKind, Inches, half_inches, inches
 from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, status
 
@@ -98,8 +98,8 @@ def dodge(
     state: GangfightState, ctx: Context, fid: str, shot: Shot, hits: int
 ) -> Generator[Step, Any, tuple[GangfightState, DodgeRolled]]:
     """The Opposed Initiative Value Test of a model caught: IV dice against the TN of ruling
-    dodge-tn; more successes than the attack's dodge it; otherwise each success reduces its
-    damage by one."""
+    dodge-tn; more successes than the attack's (``hits``: "than the target scored on their
+    roll to hit") dodge it; otherwise each success reduces its damage by one."""
     test = yield from pool_test(
         f"area/{fid}/dodge",
         Pool(base=fighter(state, fid).profile.iv, tn_base=int(ctx.ruling(DODGE_TN))),
@@ -122,10 +122,12 @@ def dodge(
 
 @dataclass(frozen=True, kw_only=True)
 class Caught:
-    """A model under the area: the attack's ``hits`` on it, the cover the table gives it, and
-    (for the target, whose cover was checked before the roll to hit) that check."""
+    """A model under the area: the roll to hit's ``successes`` (what its dodge must beat), the
+    ``hits`` it takes if it does not dodge (ruling area-hits), the cover the table gives it,
+    and (for the target, whose cover was checked before the roll to hit) that check."""
 
     fighter: str
+    successes: int
     hits: int
     cover: Cover | None = None
     checked: CoverChecked | None = None
@@ -138,7 +140,7 @@ def hit_by_area(state: GangfightState, shot: Shot, caught: Caught) -> Gen:
     rule = AREA_SECTIONS[shot.weapon.area or "direct"]
     reduction = 0
     if status(state, fid).condition == "active":
-        state, dodged = yield from dodge(state, ctx, fid, shot, hits)
+        state, dodged = yield from dodge(state, ctx, fid, shot, caught.successes)
         if dodged.dodged:
             return state
         reduction = dodged.reduction
@@ -149,7 +151,12 @@ def hit_by_area(state: GangfightState, shot: Shot, caught: Caught) -> Gen:
     wounds = hits if by_damage else max(0, hits - reduction)
     state = yield from emit(
         WoundsInflicted(
-            rule=rule, attacker=shot.shooter, target=fid, successes=hits, wounds=wounds, effect=0
+            rule=rule,
+            attacker=shot.shooter,
+            target=fid,
+            successes=caught.successes,
+            wounds=wounds,
+            effect=0,
         ),
         GangfightState,
     )
@@ -174,9 +181,10 @@ def area_attack(state: GangfightState, ctx: Context, command: AreaAttack) -> Gen
     )
     shot = check_shot(state, ctx, command.attacker, command.target, aim)
     check_area(state, command)
-    check_points(state, ctx, command.attacker, STANDARD)
+    cost = action_cost(ctx, AREA_ACTION)
+    check_points(state, ctx, command.attacker, cost)
     area = shot.weapon.area or "direct"
-    state = yield from spend(state, ctx, command.attacker, "Shoot! (Area of Effect)", STANDARD)
+    state = yield from spend(state, ctx, command.attacker, "Shoot! (Area of Effect)", cost)
     state = yield from emit(in_sight(shot), GangfightState)
     state, target_cover = yield from take_cover(state, shot.target, command.cover.get(shot.target))
     state, test = yield from marksmanship_roll(state, ctx, shot, target_cover, "area")
@@ -194,10 +202,13 @@ def area_attack(state: GangfightState, ctx: Context, command: AreaAttack) -> Gen
         ),
         GangfightState,
     )
+    # "If they fail, they are hit": the attack's successes, or one hit (ruling area-hits).
+    hits = test.successes if ctx.ruling(AREA_HITS) == "successes" else 1
     for fid in caught:
         one = Caught(
             fighter=fid,
-            hits=test.successes,
+            successes=test.successes,
+            hits=hits,
             cover=command.cover.get(fid),
             checked=target_cover if fid == shot.target else None,
         )

@@ -16,10 +16,9 @@ from typing import Any
 
 from blowbyblow.domain.core import Context, RuleViolation, Step, ask, emit
 from blowbyblow.domain.gangfight.action_points import (
-    STANDARD,
+    action_cost,
     check_can_act,
     check_points,
-    special_cost,
     spend,
 )
 from blowbyblow.domain.gangfight.commands import Charge
@@ -27,10 +26,9 @@ from blowbyblow.domain.gangfight.dice_pool import Pool, pool_test
 from blowbyblow.domain.gangfight.events import ChargeRolled
 from blowbyblow.domain.gangfight.melee import (
     Attack,
-    attack_roll,
     check_target,
-    check_threat_range,
-    inflict_wounds,
+    rest_of_the_fight,
+    strike,
     targets_in_reach,
 )
 from blowbyblow.domain.gangfight.move import (
@@ -41,7 +39,7 @@ from blowbyblow.domain.gangfight.move import (
     strikers,
 )
 from blowbyblow.domain.gangfight.ranged import distance_to
-from blowbyblow.domain.gangfight.rulings import CHARGE_ACTION
+from blowbyblow.domain.gangfight.rulings import CHARGE_ACTION, CHARGE_WITHIN_REACH
 from blowbyblow.domain.gangfight.setup import Inches, Terrain, inches
 from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, gap, status
 from blowbyblow.domain.gangfight.two_weapons import weapons_used
@@ -52,7 +50,7 @@ TERRAIN_TN: dict[Terrain, int] = {"open": 2, "light": 4, "dense": 6}
 
 def charge_cost(ctx: Context) -> int:
     """A Standard Action, or a Special Action (ruling charge-action)."""
-    return STANDARD if ctx.ruling(CHARGE_ACTION) == "standard" else special_cost(ctx)
+    return action_cost(ctx, CHARGE_ACTION)
 
 
 def needed(state: GangfightState, command: Charge, start: float) -> Inches:
@@ -77,6 +75,12 @@ def check_charge(state: GangfightState, ctx: Context, command: Charge) -> Inches
     if not command.line_of_sight:
         raise RuleViolation(RULE, f"{fid} must see {target} to charge it")
     start = distance_to(state, fid, target, command.distance, RULE)
+    if start <= fighter(state, fid).threat and ctx.ruling(CHARGE_WITHIN_REACH) == "refused":
+        raise RuleViolation(
+            RULE,
+            f"{target} is already within {fid}'s threat range: Fight! it "
+            "(ruling charge-within-reach)",
+        )
     aim = command.to.get(target, 0)
     if aim > start:
         raise RuleViolation(RULE, f'a charge closes on {target} ({start}" away), not to {aim}"')
@@ -121,7 +125,8 @@ def charge_roll(
 
 def free_fight(state: GangfightState, ctx: Context, command: Charge) -> Gen:
     """The free Fight! after the charge on an enemy within the charger's threat range (asked
-    "charge/fight" when there are several; the target charged by default)."""
+    "charge/fight" when there are several; the target charged by default), then the rest of
+    the fight (ruling fight-attacks)."""
     fid = command.fighter
     if status(state, fid).condition != "active" or status(state, fid).prone:
         return state
@@ -134,7 +139,6 @@ def free_fight(state: GangfightState, ctx: Context, command: Charge) -> Gen:
         target = yield from ask(
             "charge/fight", within, default=default, prompt=f"{fid}: a free Fight! on whom?"
         )
-    state = yield from emit(check_threat_range(state, fid, target), GangfightState)
     attack = Attack(
         ctx=ctx,
         attacker=fid,
@@ -143,8 +147,8 @@ def free_fight(state: GangfightState, ctx: Context, command: Charge) -> Gen:
         kind="fight",
         key="charge/fight",
     )
-    state, test = yield from attack_roll(state, attack)
-    return (yield from inflict_wounds(state, attack, test.successes))
+    state = yield from strike(state, attack)
+    return (yield from rest_of_the_fight(state, ctx, attack, "charge/fight"))
 
 
 def charge(state: GangfightState, ctx: Context, command: Charge) -> Gen:
@@ -162,7 +166,7 @@ def charge(state: GangfightState, ctx: Context, command: Charge) -> Gen:
     else:
         to = {target: max(aim, start - rolled.reach)}
         distance = rolled.reach
-    who = strikers(state, fid, to, command.through)
+    who = strikers(state, ctx, fid, to, command.through)
     state = yield from free_strikes_on(state, ctx, fid, "charge", who)
     if status(state, fid).condition != "active":
         return state

@@ -7,7 +7,7 @@ from blowbyblow.domain.core import Context, Modifier, RuleViolation, emit
 from blowbyblow.domain.gangfight.action_points import STANDARD, check_points, spend
 from blowbyblow.domain.gangfight.commands import StandUp
 from blowbyblow.domain.gangfight.events import StoodUp
-from blowbyblow.domain.gangfight.rulings import PRONE_DEFENCE
+from blowbyblow.domain.gangfight.rulings import PRONE_DEFENCE, TOKEN_DEFENCE
 from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, status
 
 RULE = "GF Knocked Down"
@@ -17,8 +17,15 @@ def defence(
     state: GangfightState, ctx: Context, target: str, modifiers: tuple[Modifier, ...]
 ) -> tuple[int, tuple[Modifier, ...]]:
     """The target's DEF and its modifiers: a Prone model's DEF is 2 (ruling prone-defence:
-    whether other DEF modifiers still apply)."""
+    whether other DEF modifiers still apply); an Incapacitation token's is the model's, or 2
+    with no modifier (ruling token-defence)."""
     base = fighter(state, target).profile.defense
+    token = status(state, target).condition == "incapacitated"
+    if token and ctx.ruling(TOKEN_DEFENCE) == "2":
+        cause = "Incapacitation token: DEF 2"
+        return base, (
+            Modifier(value=2 - base, cause=cause, rule="GF Incapacitation (ruling token-defence)"),
+        )
     if not status(state, target).prone:
         return base, modifiers
     prone = Modifier(value=2 - base, cause="Prone: DEF 2", rule=RULE)

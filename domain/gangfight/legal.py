@@ -7,10 +7,12 @@ a Large or Huge model may Slam! one of those of its size or larger, and Trample 
 model is within its threat range (Slam!); any may Move up to MOV inches. ``new-turn`` is always
 open. Weapons are left to their default (the model's first weapon that is not a shield).
 
-Four rulings decide what is allowed, so the options follow the rulings in force: whether
-action points are tracked (action-points), what a Special Action costs (special-action-cost),
-whether tokens may be attacked (attack-incapacitated) and whether friends are trampled too
-(trample-friends). Free Strikes the engine could not see coming (``free-strike``)
+Rulings decide what is allowed, so the options follow the rulings in force: whether action
+points are tracked (action-points), what a Special Action costs (special-action-cost), which
+actions are Special (charge-action, shoot-action, area-action, reload-action), whether tokens
+may be attacked (attack-incapacitated), whether friends are trampled too (trample-friends),
+who may be shot (shooter-threat-range, ranged-range) and whether a model already within reach
+may be charged (charge-within-reach). Free Strikes the engine could not see coming (``free-strike``)
 and falls (``fall``) happen to models rather than being chosen, so they are not offered."""
 
 from __future__ import annotations
@@ -18,11 +20,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from blowbyblow.domain.core import Context
-from blowbyblow.domain.gangfight.action_points import STANDARD, affords, special_cost
+from blowbyblow.domain.gangfight.action_points import (
+    STANDARD,
+    action_cost,
+    affords,
+    special_cost,
+)
 from blowbyblow.domain.gangfight.charge import charge_cost
 from blowbyblow.domain.gangfight.melee import may_be_attacked, targets_in_reach
 from blowbyblow.domain.gangfight.ranged import models_in_threat_range, ranged_weapons
-from blowbyblow.domain.gangfight.rulings import RANGED_RANGE, RULINGS
+from blowbyblow.domain.gangfight.rulings import (
+    AREA_ACTION,
+    CHARGE_WITHIN_REACH,
+    RANGED_RANGE,
+    RELOAD_ACTION,
+    RULINGS,
+    SHOOT_ACTION,
+)
 from blowbyblow.domain.gangfight.setup import Fighter, size_rank
 from blowbyblow.domain.gangfight.slam import may_slam, smaller_in_range
 from blowbyblow.domain.gangfight.state import GangfightState, fighter, gap, status, weapon
@@ -56,11 +70,11 @@ SUMMARY = {
     "trample": "Trample (a Special Action) every smaller model within the threat range",
     "move": "Move (a Standard Action) up to MOV inches; leaving a threat range gives Free Strikes",
     "stand-up": "stand up (Knocked Down): a Prone model must before any other action",
-    "shoot": "Shoot! (a Standard Action): Ranged Combat steps 1-9 with a loaded ranged weapon",
+    "shoot": "Shoot! (ruling shoot-action): Ranged Combat steps 1-9 with a loaded ranged weapon",
     "area-attack": "an Area of Effect attack (Shoot!) on a nominated target; its successes "
     "decide who is caught",
     "charge": "Charge! (MOV dice for extra inches) at a model in sight, then a free Fight!",
-    "reload": "Reload (a Standard Action) a weapon that has been fired",
+    "reload": "Reload (ruling reload-action) a weapon that has been fired",
     "new-turn": "the next turn: every model in the fight has IV action points again",
 }
 
@@ -110,12 +124,14 @@ def _ranged(state: GangfightState, f: Fighter, ctx: Context) -> list[CommandOpti
     out = []
     for kind, area in (("shoot", False), ("area-attack", True)):
         who = "shooter" if kind == "shoot" else "attacker"
+        if not affords(state, ctx, f.id, action_cost(ctx, AREA_ACTION if area else SHOOT_ACTION)):
+            continue
         for wid in ranged_weapons(state, f.id, area=area):
             targets = shooting_targets(state, f, wid, ctx)
             if targets:
                 out.append(_option(kind, f, {who: f.id, "weapon": wid}, {"target": targets}))
     fired = tuple(dict.fromkeys(status(state, f.id).fired))
-    if fired:
+    if fired and affords(state, ctx, f.id, action_cost(ctx, RELOAD_ACTION)):
         out.append(_option("reload", f, {"fighter": f.id}, {"weapon": fired}))
     return out
 
@@ -124,11 +140,13 @@ def _charge(state: GangfightState, f: Fighter, ctx: Context) -> list[CommandOpti
     """Charge! at an opposing model (or token) a gap says how far it is, in open ground."""
     if not affords(state, ctx, f.id, charge_cost(ctx)):
         return []
+    refused = ctx.ruling(CHARGE_WITHIN_REACH) == "refused"
     targets = tuple(
         o.id
         for o in state.setup.fighters
         if o.side != f.side
-        and gap(state, f.id, o.id) is not None
+        and (d := gap(state, f.id, o.id)) is not None
+        and not (refused and d <= f.threat)
         and may_be_attacked(state, ctx, o.id)
     )
     if not targets:

@@ -30,7 +30,11 @@ from blowbyblow.domain.gangfight.events import (
     WoundsNegated,
 )
 from blowbyblow.domain.gangfight.knocked_down import defence
-from blowbyblow.domain.gangfight.rulings import ATTACK_INCAPACITATED, INCAPACITATION
+from blowbyblow.domain.gangfight.rulings import (
+    ATTACK_INCAPACITATED,
+    FIGHT_ATTACKS,
+    INCAPACITATION,
+)
 from blowbyblow.domain.gangfight.setup import Weapon, inches
 from blowbyblow.domain.gangfight.state import GangfightState, Gen, fighter, gap, status
 from blowbyblow.domain.gangfight.two_weapons import (
@@ -351,15 +355,85 @@ def take_wounds(state: GangfightState, wounding: Wounding, wounds: int) -> Gen:
 # --- Fight! ---------------------------------------------------------------------------------------
 
 
+def strike(state: GangfightState, attack: Attack) -> Gen:
+    """One attack of a Fight!: GF Melee 1 (recorded), then steps 2 to 6."""
+    state = yield from emit(
+        check_threat_range(state, attack.attacker, attack.target), GangfightState
+    )
+    state, test = yield from attack_roll(state, attack)
+    return (yield from inflict_wounds(state, attack, test.successes))
+
+
+def standing(state: GangfightState, fid: str) -> bool:
+    s = status(state, fid)
+    return s.condition == "active" and not s.prone
+
+
+def replies_to(state: GangfightState, fid: str) -> list[str]:
+    """Opposing models still standing in the fight that have ``fid`` within their own threat
+    range, in setup order."""
+    side = fighter(state, fid).side
+    return [
+        f.id
+        for f in state.setup.fighters
+        if f.side != side
+        and standing(state, f.id)
+        and (d := gap(state, f.id, fid)) is not None
+        and d <= f.threat
+    ]
+
+
+def rest_of_the_fight(state: GangfightState, ctx: Context, first: Attack, key: str) -> Gen:
+    """Combat, Melee Combat: "Once this has been done with each model that has an opposing
+    model within their threat range, the Fight! Action has been resolved" (ruling
+    fight-attacks). each-in-reach: the attacker, still standing, attacks each other opposing
+    model on the table within its threat range (asked under ``key/also/<model>``);
+    both-sides: then each opposing model standing with the attacker in its threat range
+    attacks it back (``key/back/<model>``, its first weapon, no action point)."""
+    how = ctx.ruling(FIGHT_ATTACKS)
+    if how == "one-target":
+        return state
+    me = first.attacker
+    for other in targets_in_reach(state, ctx, me):
+        if other == first.target or status(state, other).condition != "active":
+            continue
+        if not standing(state, me):
+            return state
+        more = Attack(
+            ctx=ctx,
+            attacker=me,
+            target=other,
+            weapons=first.weapons,
+            kind="fight",
+            key=f"{key}/also/{other}",
+        )
+        state = yield from strike(state, more)
+    if how != "both-sides":
+        return state
+    for other in replies_to(state, me):
+        if status(state, me).condition == "dead":
+            break
+        if not may_be_attacked(state, ctx, me) or not standing(state, other):
+            continue
+        back = Attack(
+            ctx=ctx,
+            attacker=other,
+            target=me,
+            weapons=weapons_used(state, ctx, other, ()),
+            kind="fight",
+            key=f"{key}/back/{other}",
+        )
+        state = yield from strike(state, back)
+    return state
+
+
 def fight(state: GangfightState, ctx: Context, command: Fight) -> Gen:
-    """Fight! (a Standard Action): GF Melee 1 to 6."""
+    """Fight! (a Standard Action): GF Melee 1 to 6 on the target named, then the rest of the
+    fight (ruling fight-attacks)."""
     check_melee(state, ctx, command.attacker, command.target)
     used = weapons_used(state, ctx, command.attacker, command.weapons)
     check_points(state, ctx, command.attacker, STANDARD)
     state = yield from spend(state, ctx, command.attacker, "Fight!", STANDARD)
-    state = yield from emit(
-        check_threat_range(state, command.attacker, command.target), GangfightState
-    )
     attack = Attack(
         ctx=ctx,
         attacker=command.attacker,
@@ -368,5 +442,5 @@ def fight(state: GangfightState, ctx: Context, command: Fight) -> Gen:
         kind="fight",
         key="fight",
     )
-    state, test = yield from attack_roll(state, attack)
-    return (yield from inflict_wounds(state, attack, test.successes))
+    state = yield from strike(state, attack)
+    return (yield from rest_of_the_fight(state, ctx, attack, "fight"))

@@ -12,6 +12,7 @@ from blowbyblow.domain.gangfight.action_points import STANDARD, check_can_act, c
 from blowbyblow.domain.gangfight.commands import Move, Movement
 from blowbyblow.domain.gangfight.events import Moved
 from blowbyblow.domain.gangfight.free_strikes import Provoked, free_strike
+from blowbyblow.domain.gangfight.rulings import FREE_STRIKE_TRIGGER
 from blowbyblow.domain.gangfight.setup import inches
 from blowbyblow.domain.gangfight.state import (
     GangfightState,
@@ -88,21 +89,35 @@ def check_move(state: GangfightState, ctx: Context, command: Move) -> None:
     check_points(state, ctx, fid, STANDARD)
 
 
-def strikers(
+def provokes(
+    state: GangfightState, ctx: Context, fid: str, enemy: str, to: Mapping[str, float]
+) -> bool:
+    """GF Free Strikes: "when a model moves through the threatened area of an enemy model":
+    moving out of it, or (ruling free-strike-trigger = entering-too) into it."""
+    if leaves_threat(state, fid, enemy, to):
+        return True
+    return ctx.ruling(FREE_STRIKE_TRIGGER) == "entering-too" and enters_threat(
+        state, fid, enemy, to
+    )
+
+
+def strikers(  # noqa: PLR0913 - the move's parts, each needed
     state: GangfightState,
+    ctx: Context,
     fid: str,
     to: Mapping[str, float],
     through: Collection[str],
     spared: Collection[str] = (),
 ) -> list[str]:
-    """GF Free Strikes: every enemy still in the fight whose threatened area the model moves out
-    of or through (but those ``spared``, whose Free Strike another rule decides)."""
+    """GF Free Strikes: every enemy still in the fight whose threatened area the model moves
+    out of, through or (ruling free-strike-trigger) into, but those ``spared``, whose Free
+    Strike another rule decides."""
     return [
         e
         for e in enemies(state, fid)
         if status(state, e).condition == "active"
         and e not in spared
-        and (leaves_threat(state, fid, e, to) or e in through)
+        and (provokes(state, ctx, fid, e, to) or e in through)
     ]
 
 
@@ -136,7 +151,7 @@ def move(state: GangfightState, ctx: Context, command: Move) -> Gen:
     fid = command.fighter
     check_move(state, ctx, command)
     state = yield from spend(state, ctx, fid, "Move", STANDARD)
-    who = strikers(state, fid, command.to, command.through)
+    who = strikers(state, ctx, fid, command.to, command.through)
     state = yield from free_strikes_on(state, ctx, fid, "move", who)
     if status(state, fid).condition != "active":
         return state
@@ -198,7 +213,7 @@ def move_on(
     s = status(state, fid)
     if movement is None or s.condition != "active" or s.prone:
         return state
-    who = strikers(state, fid, movement.to, movement.through, spared)
+    who = strikers(state, ctx, fid, movement.to, movement.through, spared)
     state = yield from free_strikes_on(state, ctx, fid, key, who)
     if status(state, fid).condition != "active":
         return state

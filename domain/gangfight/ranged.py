@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from blowbyblow.domain.core import Context, Modifier, RuleViolation, Step, emit
-from blowbyblow.domain.gangfight.action_points import STANDARD, check_can_act, check_points, spend
+from blowbyblow.domain.gangfight.action_points import (
+    action_cost,
+    check_can_act,
+    check_points,
+    spend,
+)
 from blowbyblow.domain.gangfight.commands import Cover, Reload, Shoot
 from blowbyblow.domain.gangfight.cover import (
     armour_modifiers,
@@ -43,6 +48,8 @@ from blowbyblow.domain.gangfight.melee import (
 from blowbyblow.domain.gangfight.rulings import (
     AREA_POINT_BLANK,
     RANGED_RANGE,
+    RELOAD_ACTION,
+    SHOOT_ACTION,
     SHOOTER_THREAT_RANGE,
     SHOOTING_INTO_COMBAT,
     SHOT_DAMAGE,
@@ -361,12 +368,13 @@ def ranged_wounding(
 
 
 def shoot(state: GangfightState, ctx: Context, command: Shoot) -> Gen:
-    """Shoot! (a Standard Action): Ranged Combat steps 1 to 9."""
+    """Shoot! (a Standard Action, ruling shoot-action): Ranged Combat steps 1 to 9."""
     aim = Aim(weapon=command.weapon, distance=command.distance, line_of_sight=command.line_of_sight)
     shot = check_shot(state, ctx, command.shooter, command.target, aim)
     check_cover(command.target, command.cover)
-    check_points(state, ctx, command.shooter, STANDARD)
-    state = yield from spend(state, ctx, command.shooter, "Shoot!", STANDARD)
+    cost = action_cost(ctx, SHOOT_ACTION)
+    check_points(state, ctx, command.shooter, cost)
+    state = yield from spend(state, ctx, command.shooter, "Shoot!", cost)
     state = yield from emit(in_sight(shot), GangfightState)
     state, cover = yield from take_cover(state, shot.target, command.cover)
     state, test = yield from marksmanship_roll(state, ctx, shot, cover, "shoot")
@@ -390,15 +398,17 @@ def shoot(state: GangfightState, ctx: Context, command: Shoot) -> Gen:
 
 
 def reload(state: GangfightState, ctx: Context, command: Reload) -> Gen:
-    """Reload (a Standard Action): a fired weapon that must be reloaded is loaded again."""
+    """Reload (a Standard Action, ruling reload-action): a fired weapon that must be reloaded is
+    loaded again."""
     fid, wid = command.fighter, command.weapon
     check_can_act(state, fid)
     if wid not in fighter(state, fid).weapons:
         raise RuleViolation("GF Reload", f"{fid} does not carry {wid!r}")
     if loaded(state, fid, wid):
         raise RuleViolation("GF Reload", f"{fid}'s {wid!r} is loaded")
-    check_points(state, ctx, fid, STANDARD)
-    state = yield from spend(state, ctx, fid, "Reload", STANDARD)
+    cost = action_cost(ctx, RELOAD_ACTION)
+    check_points(state, ctx, fid, cost)
+    state = yield from spend(state, ctx, fid, "Reload", cost)
     return (
         yield from emit(WeaponReloaded(rule="GF Reload", fighter=fid, weapon=wid), GangfightState)
     )

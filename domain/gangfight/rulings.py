@@ -415,6 +415,130 @@ SHOT_DAMAGE = Ruling(
     before="modified",
 )
 
+# --- added in version 1.4: the readings 1.3 fixed (each ``before`` is 1.3's) ----------------------
+
+FIGHT_ATTACKS = Ruling(
+    name="fight-attacks",
+    default="one-target",
+    choices=("one-target", "each-in-reach", "both-sides"),
+    summary=(
+        "Who attacks in one Fight! (and a Charge!'s free Fight!). one-target: the model attacks "
+        "the one opposing model named (1.3). each-in-reach: then each other opposing model "
+        "within its threat range. both-sides: as each-in-reach, then each opposing model that "
+        "has it within its own threat range attacks it back (no action point)."
+    ),
+    rule="GF Melee 6",
+    note=(
+        "'Once this has been done with each model that has an opposing model within their "
+        "threat range, the Fight! Action has been resolved': the steps done for the target "
+        "named, for each opposing model in the attacker's reach, or with each model of the "
+        "fight as the attacker. one-target is how 1.3 read it."
+    ),
+    since="1.4",
+    before="one-target",
+)
+
+FREE_STRIKE_TRIGGER = Ruling(
+    name="free-strike-trigger",
+    default="leaving",
+    choices=("leaving", "entering-too"),
+    summary=(
+        "Which moves provoke a Free Strike. leaving: moving out of an enemy's threat range, or "
+        "across one (named in through) (1.3). entering-too: also moving into one and stopping."
+    ),
+    rule="GF Free Strikes",
+    note=(
+        "'A Free Strike occurs when a model moves through the threatened area of an enemy "
+        "model': leaving it is 'through' (a Finesse Attack lets a model 'move out an opponent's "
+        "threat without ... a Free-Strike'); whether moving into it and stopping is, the words "
+        "do not settle."
+    ),
+    since="1.4",
+    before="leaving",
+)
+
+TOKEN_DEFENCE = Ruling(
+    name="token-defence",
+    default="keeps",
+    choices=("keeps", "2"),
+    summary=(
+        "The Defense of an Incapacitation token that is attacked (ruling attack-incapacitated). "
+        "keeps: the model's DEF (1.3). 2: DEF 2, the lowest Target Number there is, as for a "
+        "Prone model."
+    ),
+    rule="GF Incapacitation",
+    note=(
+        "An Incapacitated model 'is removed from the table' and 'cannot perform any actions'; "
+        "the Combat page gives its token no Defense. 2 reads a model that cannot act as one "
+        "that cannot avoid a blow, as 'Prone models are always considered to have a Defense "
+        "Value of 2'."
+    ),
+    since="1.4",
+    before="keeps",
+)
+
+AREA_HITS = Ruling(
+    name="area-hits",
+    default="successes",
+    choices=("successes", "one"),
+    summary=(
+        "How many hits an Area of Effect attack scores on each model it catches that does not "
+        "dodge. successes: the roll to hit's successes, as every attack (1.3). one: one hit."
+    ),
+    rule="GF Area of Effect",
+    note=(
+        "'If they fail, they are hit, and then must attempt to soak the damage using their "
+        "Armour' gives no number; the Damage section says 'The more successes you score during "
+        "an attack, the more Damage you will inflict', whether it is 'a Melee Attack or a "
+        "Ranged Attack'."
+    ),
+    since="1.4",
+    before="successes",
+)
+
+
+def _action_ruling(name: str, action: str, rule: str) -> Ruling:
+    return Ruling(
+        name=name,
+        default="standard",
+        choices=("standard", "special"),
+        summary=(
+            f"What {action} costs: standard = a Standard Action (1 AP); special = a Special "
+            "Action (ruling special-action-cost)."
+        ),
+        rule=rule,
+        note=(
+            "unconfirmed: the rules name the action but not its kind, and no published "
+            f"source we could check says whether {action} is a Standard or a Special Action; "
+            "the default counts it with Move and Fight! as Standard, as 1.3 did."
+        ),
+        since="1.4",
+        before="standard",
+    )
+
+
+SHOOT_ACTION = _action_ruling("shoot-action", "a Shoot!", "GF Ranged Combat")
+AREA_ACTION = _action_ruling("area-action", "an Area of Effect attack", "GF Area of Effect")
+RELOAD_ACTION = _action_ruling("reload-action", "a Reload", "GF Reload")
+
+CHARGE_WITHIN_REACH = Ruling(
+    name="charge-within-reach",
+    default="allowed",
+    choices=("allowed", "refused"),
+    summary=(
+        "Whether a model may Charge! an opposing model already within its threat range "
+        "(allowed, 1.3), or must Fight! it instead (refused)."
+    ),
+    rule="GF Charge!",
+    note=(
+        "unconfirmed: 'Close combat begins when a model falls within another model's threat "
+        "range via the result of a Charge! Action' does not say whether a model already within "
+        "it may charge; the Charge! rules are not on the Combat page."
+    ),
+    since="1.4",
+    before="allowed",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     INCAPACITATION,
     VOLUNTARY_DROP,
@@ -439,4 +563,12 @@ RULINGS: tuple[Ruling, ...] = (
     AREA_POINT_BLANK,
     POWER_NO_SUCCESS,
     SHOT_DAMAGE,
+    FIGHT_ATTACKS,
+    FREE_STRIKE_TRIGGER,
+    TOKEN_DEFENCE,
+    AREA_HITS,
+    SHOOT_ACTION,
+    AREA_ACTION,
+    RELOAD_ACTION,
+    CHARGE_WITHIN_REACH,
 )

@@ -27,7 +27,7 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     # Finesse Attacks, half inches; its new rulings give 1.0's rules with their ``before``.
     # 1.2: the ruling area-point-blank, whose ``before`` is 1.1's reading.
     # 1.3: the rulings power-no-success and shot-damage, whose ``before`` are 1.2's readings.
-    version="1.3",
+    version="1.4",
     title=(
         "Gangfight: Combat (melee, ranged, Area of Effect, cover, special attacks, Slam!/Trample, "
         "Charge!, falling)"
@@ -50,5 +50,5 @@ GAME_SYSTEM: GameSystem[GangfightSetup, GangfightState, GangfightCommand] = Game
     odds=ODDS,
     roster=ROSTER,
     setup_choices=SETUP_CHOICES,
-    reads_versions=("1.0", "1.1", "1.2"),
+    reads_versions=("1.0", "1.1", "1.2", "1.3"),
 )

@@ -91,4 +91,13 @@ def test_rulings_cite_the_rules_and_say_why(ruling: Ruling) -> None:
 
 def test_unconfirmed_values_say_so() -> None:
     unconfirmed = {r.name for r in RULINGS if r.note.startswith("unconfirmed:")}
-    assert unconfirmed == {"action-points", "special-action-cost", "dodge-tn", "charge-action"}
+    assert unconfirmed == {
+        "action-points",
+        "special-action-cost",
+        "dodge-tn",
+        "charge-action",
+        "shoot-action",
+        "area-action",
+        "reload-action",
+        "charge-within-reach",
+    }
