@@ -10,9 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
+from blowbyblow.domain.core import BattleStarted, RuleViolation
 from blowbyblow.replay.battles.record import Recorded, record
-from blowbyblow.replay.engine.registry import game_systems
+from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.registry import game_systems, get_game_system
+from blowbyblow.replay.evidence.export import read_export
 from blowbyblow.replay.store.log import BattleStore
 
 RULESET_IDS = sorted(game_systems())
@@ -20,6 +24,37 @@ RULESET_IDS = sorted(game_systems())
 
 def record_demo(store: BattleStore, ruleset_id: str) -> Recorded:
     return record(store, game_systems()[ruleset_id].demo(), quiet=True)
+
+
+def refused_whole(scenario: Any) -> RuleViolation:
+    """Recording ``scenario`` is refused by the rules, and nothing at all is written."""
+    store = BattleStore(":memory:")
+    with pytest.raises(RuleViolation) as refused:
+        record(store, scenario, quiet=True)
+    assert store.battles() == [], "nothing written"
+    return refused.value
+
+
+def reads_as_recorded(export: Path, version: str, before: dict[str, str]) -> Any:
+    """A battle an older ``version`` recorded and exported: it verifies byte for byte, it
+    recorded none of the rulings added since (``before``: each with the value that gives the
+    rules of ``version``), those values fill them in, and a what-if under them changes nothing.
+    Returns its events, for a what-if under another reading."""
+    read = read_export(export.read_bytes())
+    assert read.report.ok, read.report.problem and read.report.problem.describe()
+    started = read.events[0].event
+    assert isinstance(started, BattleStarted)
+    assert started.ruleset_version == version and not set(before) & set(started.rulings)
+    in_force = get_game_system(started.ruleset).rulings_in_force(version, started.rulings)
+    assert {name: in_force[name] for name in before} == before
+    assert what_if(read.events, before).divergence is None
+    return read.events
+
+
+def diverges(events: Any, rulings: dict[str, str]) -> bool:
+    """A what-if of ``events`` under ``rulings`` goes otherwise than the record."""
+    changed = what_if(events, rulings)
+    return changed.divergence is not None or changed.stopped
 
 
 def modules_imported(db: Path, *args: str) -> set[str]:

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from wh40k_helpers import model, of, one, run, setup
 
-from blowbyblow.domain.core import BattleStarted, RuleViolation
 from blowbyblow.domain.system import Scenario
 from blowbyblow.domain.wh40k.commands import BreakOff, Charge, EndTurn, Fight, FollowUp
 from blowbyblow.domain.wh40k.events import (
@@ -31,9 +30,9 @@ from blowbyblow.domain.wh40k.rulings import RULINGS
 from blowbyblow.domain.wh40k.system import GAME_SYSTEM
 from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.battles.whatif import what_if
-from blowbyblow.replay.engine.dice import ListedDice
-from blowbyblow.replay.evidence.export import read_export
 from blowbyblow.replay.store.log import BattleStore
+
+from bxbtest import diverges, reads_as_recorded, refused_whole
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NEW = {"charge-bonus-against", "broken-charge", "no-ws-opponents"}
@@ -120,13 +119,14 @@ def test_a_broken_model_may_not_charge_by_default_and_nothing_is_written() -> No
     attempt to Rally until the following turn"; what else Broken forbids is outside the
     chapter (ruling broken-charge, default refused): b's charge is refused, nothing is written,
     and it is not offered."""
-    store = BattleStore(":memory:")
     scenario = Scenario(
-        ruleset="wh40k-2e", label="refused", setup=BREAK_AWAY, commands=BREAK_COMMANDS, dice=[]
+        ruleset="wh40k-2e",
+        label="refused",
+        setup=BREAK_AWAY,
+        commands=BREAK_COMMANDS,
+        dice=BREAK_DICE,
     )
-    with pytest.raises(RuleViolation, match="Broken and may not charge"):
-        record(store, scenario, dice=ListedDice(BREAK_DICE), quiet=True)
-    assert store.battles() == [], "nothing written"
+    assert "Broken and may not charge" in str(refused_whole(scenario))
     played = run(BREAK_AWAY, BREAK_COMMANDS[:3], BREAK_DICE)
     assert played.state.models["b"].broken
     offered = [o for o in legal_commands(played.state) if o.type == "charge"]
@@ -219,13 +219,6 @@ def test_a_battle_of_1_3_verifies_under_1_4_and_the_other_reading_changes_it(
     """Battles recorded by 1.3, each on a reading 1.4 made a ruling: the ruling takes 1.3's
     reading for them, so they re-adjudicate byte for byte; a what-if under the other reading
     goes otherwise."""
-    read = read_export((FIXTURES / f"wh40k-2e-1.3-{name}.jsonl").read_bytes())
-    assert read.report.ok, read.report.problem and read.report.problem.describe()
-    started = read.events[0].event
-    assert isinstance(started, BattleStarted)
-    assert started.ruleset_version == "1.3" and ruling not in started.rulings
-    before = next(r.before for r in RULINGS if r.name == ruling)
-    assert GAME_SYSTEM.rulings_in_force("1.3", started.rulings)[ruling] == before
-    assert what_if(read.events, {ruling: before}).divergence is None
-    changed = what_if(read.events, {ruling: other})
-    assert changed.divergence is not None or changed.stopped
+    before = {r.name: r.before for r in RULINGS if r.since == "1.4"}
+    events = reads_as_recorded(FIXTURES / f"wh40k-2e-1.3-{name}.jsonl", "1.3", before)
+    assert diverges(events, {ruling: other})
