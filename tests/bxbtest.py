@@ -54,7 +54,7 @@ def reads_as_recorded(export: Path, version: str, before: dict[str, str]) -> Any
 def diverges(events: Any, rulings: dict[str, str]) -> bool:
     """A what-if of ``events`` under ``rulings`` goes otherwise than the record."""
     changed = what_if(events, rulings)
-    return changed.divergence is not None or changed.stopped
+    return changed.divergence is not None or bool(changed.stopped)
 
 
 def modules_imported(db: Path, *args: str) -> set[str]:
