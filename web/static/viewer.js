@@ -148,29 +148,27 @@
   const estimate = (p) => p.exact !== null
     ? `${percent(p.value)} <span class="muted">(${bxb.esc(p.exact)})</span>`
     : `${percent(p.value)} <span class="muted">[${percent(p.low)}–${percent(p.high)}]</span>`;
-  const clamp = (x) => Math.max(0, Math.min(100, 100 * x)).toFixed(1);
-  const bar = (label, p, cls = "") =>
-    `<div class="bar-row ${cls}"><span class="bar-label">${bxb.esc(label)}</span>` +
-    `<span class="bar"><span class="fill" data-width="${clamp(p.value)}"></span>` +
-    (p.exact === null ? `<span class="interval" data-left="${clamp(p.low)}" data-width="${clamp(p.high - p.low)}"></span>` : "") +
-    `</span><span class="bar-value">${estimate(p)}</span></div>`;
+  // One outcome and its probability, a row of the table beside the plot.
+  const row = (label, p, cls = "") =>
+    `<tr class="${cls}"><th scope="row">${bxb.esc(label)}</th><td>${estimate(p)}</td></tr>`;
+  const table = (rows) => `<table class="odds-table"><tbody>${rows}</tbody></table>`;
 
   function oddsChart(o) {
     const method = o.method === "exact"
       ? `exact: ${o.runs} runs of the rules, ${o.outcomes} distinct outcomes`
-      : `Monte Carlo: ${o.samples} samples (seed ${bxb.esc(o.seed)}), ${Math.round(100 * o.confidence)}% intervals shown as bands` +
+      : `Monte Carlo: ${o.samples} samples (seed ${bxb.esc(o.seed)}), ${Math.round(100 * o.confidence)}% intervals` +
         (o.note ? ` · ${bxb.esc(o.note)}` : "");
     const units = o.units.map((u) =>
       `<div class="odds-unit"><h4>${bxb.esc(u.name)} <span class="muted">(${bxb.esc(u.side)}, was ${bxb.esc(u.status_before)})</span></h4>` +
-      u.status.map((s) => bar(s.value, s.p, o.happened && o.happened.statuses[u.id] === s.value ? "happened" : "")).join("") +
+      table(u.status.map((s) => row(s.value, s.p, o.happened && o.happened.statuses[u.id] === s.value ? "happened" : "")).join("")) +
       `</div>`).join("");
     const sides = o.happened
-      ? `<h4>How unlikely was what happened</h4>` + o.happened.sides.map((s) =>
-        bar(`${s.side}: as bad or worse (net loss ${s.net_loss})`, s.at_least_as_bad, "percentile")).join("") +
-        bar("exactly this outcome", o.happened.probability)
+      ? `<h4>How unlikely was what happened</h4>` + table(o.happened.sides.map((s) =>
+        row(`${s.side}: as bad or worse (net loss ${s.net_loss})`, s.at_least_as_bad)).join("") +
+        row("exactly this outcome", o.happened.probability))
       : "";
     return `<p class="odds-method">Command ${o.command} (${bxb.esc(o.action)}), ${method}; choices ${bxb.esc(o.policy)}.</p>` +
-      `<h4>Status after the command</h4>${units}${sides}`;
+      `<div class="odds-plot"></div><h4>Status after the command</h4>${units}${sides}`;
   }
 
   async function showOdds(button) {
@@ -185,13 +183,12 @@
     box = row.querySelector(".odds");
     button.setAttribute("aria-expanded", "true");
     try {
-      const { data } = await bxb.api("GET", `/api/battles/${battle}/odds?position=${row.dataset.position}`);
+      const asked = `/api/battles/${battle}/odds?position=${row.dataset.position}`;
+      const { data } = await bxb.api("GET", asked);
       box.innerHTML = oddsChart(data);
-      // Sizes set through the DOM: the page policy (Content-Security-Policy) allows no inline style.
-      box.querySelectorAll("[data-width]").forEach((el) => {
-        el.style.width = `${el.dataset.width}%`;
-        if (el.dataset.left !== undefined) el.style.left = `${el.dataset.left}%`;
-      });
+      // the same odds drawn by matplotlib on the server (web/plots.py): bars, what happened marked
+      bxbPlots.show(box.querySelector(".odds-plot"), asked.replace("/odds?", "/odds/plot?"),
+        `odds of command ${data.command}: each outcome's probability, what the dice gave in orange`);
     } catch (error) {
       box.innerHTML = `<p class="error">${bxb.esc(error.message)}</p>`;
     }
