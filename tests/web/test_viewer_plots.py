@@ -1,7 +1,8 @@
-"""The odds' plots on the judge's viewer (web/plots.py): matplotlib draws them on the server as
-SVG, the figure ``bxb odds --plot`` draws; in Chromium, the odds of a command show the plot, what
-the dice gave marked; a server without matplotlib answers 501 with what to install. The
-screenshot in docs/web.md is taken here (docs/images/web-odds-plot.png)."""
+"""The plots on the judge's viewer (web/plots.py): matplotlib draws them on the server as SVG,
+the figures ``bxb odds --plot`` and ``bxb luck --plot`` draw; in Chromium, the odds of a command
+show the plot, what the dice gave marked, and the luck up to a step shows each side's line; a
+server without matplotlib answers 501 with what to install; the viewer's luck is bounded. The
+screenshots in docs/web.md are taken here (docs/images/web-odds-plot.png, web-luck-plot.png)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, sync_playwright
-from web_helpers import CHROMIUM, Site, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, grow, live_server, make_site, phone
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.odds.luck import HowToJudge, battle_luck
 from blowbyblow.replay.odds.plots import HAPPENED, NEEDS, image, odds_figure
+from blowbyblow.web.schemas import StartBattle
 from blowbyblow.web.service import Service
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -107,3 +110,38 @@ def test_the_odds_of_a_command_show_their_plot(
     assert not page.locator(".plot-error").count()
     page.locator(f"#ev-{first} .odds-plot").screenshot(path=str(IMAGES / "web-odds-plot.png"))
     page.close()
+
+
+def test_the_luck_up_to_a_step_shows_as_a_line(
+    fought: tuple[Site, UUID, int], browser: tuple[BrowserContext, str]
+) -> None:
+    site, battle, _ = fought
+    context, base = browser
+    end = site.store.version(battle)
+    page = context.new_page()
+    page.goto(f"{base}/battles/{battle}/at/{end}")
+    page.click("#luck")
+    page.wait_for_selector("#luck-result[data-state=shown]")
+    plot = page.locator("#luck-result figure.plot img")
+    assert plot.evaluate("img => img.naturalWidth") > 0
+    page.locator("#luck-box").screenshot(path=str(IMAGES / "web-luck-plot.png"))
+    page.close()
+    with TestClient(site.app()) as client:
+        svg = client.get(f"/api/battles/{battle}/luck/plot", params={"upto": end}).text
+    luck = battle_luck(
+        [e.event for e in site.store.read(battle)], HowToJudge(budget=200, samples=10)
+    )
+    for side in luck.sides:  # each side's line, named in the legend
+        assert f">{side.side}<" in svg
+
+
+def test_the_viewers_luck_is_bounded(fought: tuple[Site, UUID, int]) -> None:
+    """A battle longer than the viewer's bound is refused at once, with what to run instead."""
+    site, _, _ = fought
+    service = Service(store=site.store, tournaments=site.tournaments)
+    long = UUID(service.start("spring", 2, StartBattle(ruleset="gangfight", seed="l")).battle)
+    grow(site.store, long, 600)
+    with TestClient(site.app()) as client:
+        r = client.get(f"/api/battles/{long}/luck/plot")
+    assert r.status_code == 422, r.text
+    assert "at most 40 commands" in r.json()["rule"] and "bxb luck" in r.json()["message"]

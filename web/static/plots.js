@@ -26,3 +26,25 @@ const bxbPlots = {
     });
   },
 };
+
+// The viewer's luck: each side's running luck percentile up to the step shown.
+(() => {
+  const button = document.getElementById("luck");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    const box = document.getElementById("luck-result");
+    const at = document.body.dataset.position;
+    box.replaceChildren();
+    box.dataset.state = "drawing";
+    button.disabled = true;
+    const note = document.createElement("p");
+    note.className = "muted";
+    note.textContent = "working out the luck of every roll…";
+    box.append(note);
+    const shown = await bxbPlots.show(box, `/api/battles/${document.body.dataset.battle}/luck/plot?upto=${at}`,
+      `each side's luck percentile over the rolls up to position ${at}`);
+    note.remove();
+    box.dataset.state = shown ? "shown" : "refused";
+    button.disabled = false;
+  });
+})();
