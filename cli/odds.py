@@ -37,6 +37,7 @@ from blowbyblow.replay.odds.explore import (
     scenario_odds,
 )
 from blowbyblow.replay.odds.luck import DEFAULT_LUCK_SAMPLES, HowToJudge, Luck, luck_of
+from blowbyblow.replay.odds.quick import QuickError, parse_set, quick_scenario
 
 BAR = 24  # characters of a full bar
 BUDGET_HELP = "Runs of the rules allowed for the exact odds; past it, Monte Carlo."
@@ -214,7 +215,26 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     ] = None,
     next_action: Annotated[
         str | None,
-        typer.Option("--next", help='With --battle: a next command, as JSON ({"type": ...}).'),
+        typer.Option(
+            "--next",
+            help='With --battle or --ruleset: a next command, as JSON ({"type": ...}).',
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(
+            "--ruleset",
+            help="Quick odds, no scenario file: this game system's demo setup (its fighters "
+            "changed with --set) and --next, or its --command N.",
+        ),
+    ] = None,
+    sets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="With --ruleset: a setup field as the setup forms name it, PATH=VALUE "
+            "(fighters[0].ws=4, VALUE as JSON or text); repeat it.",
+        ),
     ] = None,
     policy: PolicyOption = "",
     budget: Annotated[int, typer.Option("--budget", help=BUDGET_HELP)] = DEFAULT_BUDGET,
@@ -262,10 +282,12 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             f"--budget must be 1 to {MAX_BUDGET:,} and --samples 0 to {MAX_SAMPLES:,}, "
             f"not {budget} and {samples}"
         )
-    if (scenario is None) == (battle is None):
-        fail("give a scenario FILE or --battle ID (not both)")
-    if battle is None and (position is not None or next_action is not None):
-        fail("--position and --next go with --battle")
+    if [scenario, battle, ruleset].count(None) != 2:
+        fail("give a scenario FILE, --battle ID or --ruleset ID (one of them)")
+    if sets and ruleset is None:
+        fail("--set goes with --ruleset")
+    if battle is None and (position is not None or (next_action is not None and not ruleset)):
+        fail("--position goes with --battle, --next with --battle or --ruleset")
     if battle is not None and (position is None) == (next_action is None):
         fail("with --battle, give --position N (a recorded command) or --next JSON (not both)")
     base = HowToExplore(
@@ -278,8 +300,13 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     if versus and position is not None:
         fail("--versus compares next commands: give a scenario FILE or --battle with --next")
     try:
-        if scenario is not None:
-            sc = scenario_argument(scenario)
+        if scenario is not None or ruleset is not None:
+            sc = (
+                scenario_argument(scenario)
+                if scenario is not None
+                else _quick(ruleset or "", sets or [], next_action, command)
+            )
+            command = 1 if ruleset is not None else command
             how = _how(policy or "scripted", sc.choices, base)
             title = sc.label
             if versus:
@@ -340,6 +367,30 @@ def _command_json(events: list[Event], text: str) -> Any:
         return msgspec.json.decode(text.encode(), type=system.command_type)
     except msgspec.DecodeError as e:
         fail(f"--next: not a {system.id} command: {e}", 1)
+
+
+def _quick(ruleset: str, sets: list[str], next_action: str | None, command: int) -> Any:
+    """The scenario of ``bxb odds --ruleset ID``: the system's demo setup with ``--set`` made,
+    and the command ``--next`` gives (else the demo's ``--command``-th action)."""
+    try:
+        system = get_game_system(ruleset)
+    except BlowByBlowError as e:
+        fail(f"--ruleset: {e}")
+    if next_action is not None:
+        try:
+            action = msgspec.json.decode(next_action.encode())
+        except msgspec.DecodeError as e:
+            fail(f"--next: not JSON: {e}")
+    else:
+        actions = system.demo().commands
+        if not 1 <= command <= len(actions):
+            fail(f"--command: the {system.id} demo has actions 1 to {len(actions)}, not {command}")
+        action = msgspec.to_builtins(actions[command - 1])
+    rulings = dict(system.demo().rulings)
+    try:
+        return quick_scenario(system, None, rulings, action, [parse_set(t) for t in sets])
+    except QuickError as e:
+        fail(str(e))
 
 
 def _how(policy: str, answers: dict[str, str], base: HowToExplore) -> HowToExplore:

@@ -16,7 +16,9 @@ from blowbyblow.domain.core import BattleStarted, RuleViolation
 from blowbyblow.replay.battles.record import Recorded, record
 from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
+from blowbyblow.replay.engine.scenario import scenario_from_dict
 from blowbyblow.replay.evidence.export import read_export
+from blowbyblow.replay.odds.explore import HowToExplore, scenario_odds
 from blowbyblow.replay.store.log import BattleStore
 
 RULESET_IDS = sorted(game_systems())
@@ -98,3 +100,23 @@ def tamper(
 
 
 _SORTED = msgspec.msgpack.Encoder(order="sorted")
+
+
+def quick_by_hand(setup: dict[str, Any], command: dict[str, Any], how: HowToExplore) -> Any:
+    """The odds a Gangfight scenario file with this setup and this one action gives (what
+    quick odds, with no file, must give too)."""
+    data = {
+        "ruleset": get_game_system("gangfight").id,
+        "label": "quick odds",
+        "rulings": dict(get_game_system("gangfight").demo().rulings),
+        **setup,
+        "actions": [command],
+    }
+    return scenario_odds(scenario_from_dict(data, "by hand"), 1, how)
+
+
+def quick_demo_data() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Gangfight's demo setup and first command as plain JSON data."""
+    demo = get_game_system("gangfight").demo()
+    setup = msgspec.json.decode(msgspec.json.encode(demo.setup))
+    return setup, msgspec.json.decode(msgspec.json.encode(demo.commands[0]))

@@ -26,6 +26,7 @@ from blowbyblow.web.guard import json_only, security_headers
 from blowbyblow.web.live import Hub
 from blowbyblow.web.pages import PAGES
 from blowbyblow.web.plots import PLOT_ROUTES
+from blowbyblow.web.quick_odds import QUICK_ROUTES
 from blowbyblow.web.service import Service
 from blowbyblow.web.setup_api import SETUP_ROUTES
 from blowbyblow.web.tokens_api import TOKEN_ROUTES
@@ -57,6 +58,7 @@ def create_app(
             *GLANCE_ROUTES,
             *DISPUTE_ROUTES,
             *PLOT_ROUTES,
+            *QUICK_ROUTES,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], include_in_schema=False
             ),

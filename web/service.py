@@ -9,9 +9,11 @@ No rules are decided and nothing is written here: the door adjudicates and write
 
 from __future__ import annotations
 
+import contextlib
 import io
 import threading
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -233,6 +235,22 @@ class Service:
             state=to_builtins(state),
         )
 
+    @contextlib.contextmanager
+    def odds_slot(self, field_name: str) -> Iterator[None]:
+        """One of the ``ODDS_AT_ONCE`` odds worked out at once (recorded ones, the quick odds'),
+        or a 503 at once naming ``field_name``."""
+        if not self._odds_running.acquire(blocking=False):
+            raise ApiError(
+                503,
+                field_name,
+                f"at most {ODDS_AT_ONCE} odds are computed at once",
+                "the server is computing other odds; nothing was computed, try again shortly",
+            )
+        try:
+            yield
+        finally:
+            self._odds_running.release()
+
     def odds(self, battle: UUID, position: int, budget: int, samples: int) -> Odds:
         """The odds of the recorded command holding ``position`` (``bxb odds --battle ID
         --position N``): exact within ``budget`` runs, else ``samples`` Monte Carlo samples."""
@@ -242,21 +260,13 @@ class Service:
             return cached
         b = self.read(battle)
         how = HowToExplore(budget=budget, samples=samples)
-        if not self._odds_running.acquire(blocking=False):
-            raise ApiError(
-                503,
-                "position",
-                f"at most {ODDS_AT_ONCE} odds are computed at once",
-                "the server is computing other odds; nothing was computed, try again shortly",
-            )
-        try:
-            found = recorded_odds(list(b.plain), position, how)
-        except BlowByBlowError as e:
-            raise ApiError(
-                422, "position", "a position of one of the battle's recorded commands", str(e)
-            ) from None
-        finally:
-            self._odds_running.release()
+        with self.odds_slot("position"):
+            try:
+                found = recorded_odds(list(b.plain), position, how)
+            except BlowByBlowError as e:
+                raise ApiError(
+                    422, "position", "a position of one of the battle's recorded commands", str(e)
+                ) from None
         with self._lock:
             if len(self._odds) >= ODDS_KEPT:  # the oldest goes: dicts keep insertion order
                 del self._odds[next(iter(self._odds))]

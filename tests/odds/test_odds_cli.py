@@ -79,8 +79,10 @@ def test_odds_of_a_live_battles_next_command(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "says"),
     [
-        ((), 2, "give a scenario FILE or --battle ID"),
-        (("FILE", "--position", "3"), 2, "--position and --next go with --battle"),
+        ((), 2, "give a scenario FILE, --battle ID or --ruleset ID"),
+        (("FILE", "--position", "3"), 2, "--position goes with --battle"),
+        (("FILE", "--next", "{}"), 2, "--next with --battle or --ruleset"),
+        (("FILE", "--set", "a=1"), 2, "--set goes with --ruleset"),
         (("--battle", "x"), 2, "give --position N"),
         (("FILE", "--budget", "0"), 2, "--budget must be 1 to 1,000,000"),
         (("FILE", "--budget", str(2**64)), 2, "--budget must be 1 to 1,000,000"),  # for ever
