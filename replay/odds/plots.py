@@ -124,6 +124,9 @@ def luck_figure(luck: Luck, title: str | None = None) -> Any:
         ax.plot([n for n, _ in points], [p for _, p in points], marker=".", label=side)
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
     ax.set_ylim(0, 1)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rolls are counted: 1, 2, 3
     ax.set_xlabel("rolls that mattered to the side, in order")
     ax.set_ylabel("luck percentile so far")
     default = f"luck over {len(luck.battles)} battle(s): {', '.join(luck.battles)}"
