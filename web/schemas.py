@@ -12,6 +12,7 @@ import msgspec
 
 from blowbyblow.domain.system import CommandOption, StateView
 from blowbyblow.replay.battles.inputs import Need
+from blowbyblow.replay.engine.scenario import MAX_ACTIONS, MAX_CHOICES, MAX_DICE, MAX_TEXT
 from blowbyblow.replay.evidence.receipts import Receipt
 
 Status = Literal["waiting", "playing", "finished", "sealed", "verify failed"]
@@ -42,23 +43,30 @@ class ErrorBody(msgspec.Struct, kw_only=True):
 
 # --- requests ---------------------------------------------------------------------------------
 
+# Free text a request may carry, held to the bounds a scenario file is (docs/scenarios.md,
+# Bounds): refused with 400 naming the field before anything is read further or written.
+Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
+TextMap = Annotated[dict[Text, Text], msgspec.Meta(max_length=MAX_CHOICES)]
+
 
 class StartBattle(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A new battle at a table. ``setup`` omitted: the game system's demo setup."""
 
-    ruleset: str
-    label: str = ""
+    ruleset: Text
+    label: Text = ""
     round: int = 1
-    rulings: dict[str, str] = {}
+    rulings: TextMap = {}
     setup: dict[str, Any] | None = None
-    seed: str | None = None  # seeded digital dice; None: physical dice typed at the table
+    seed: Text | None = None  # seeded digital dice; None: physical dice typed at the table
     # Provably fair dice: a secret seed committed and escrowed to the judges, mixed with a value
     # from each side (given here or later, POST .../contributions, before the first command).
     fair: bool = False
-    contributions: dict[str, str] = {}  # side -> value, with ``fair``
-    commands: list[dict[str, Any]] = []  # a whole scenario at once, as `bxb record` does
-    dice: list[int] = []  # physical dice for those commands, in the order they are asked for
-    choices: dict[str, str] = {}  # answers for those commands' choices, by key
+    contributions: TextMap = {}  # side -> value, with ``fair``
+    # a whole scenario at once, as `bxb record` does
+    commands: Annotated[list[dict[str, Any]], msgspec.Meta(max_length=MAX_ACTIONS)] = []
+    # physical dice for those commands, in the order they are asked for
+    dice: Annotated[list[int], msgspec.Meta(max_length=MAX_DICE)] = []
+    choices: TextMap = {}  # answers for those commands' choices, by key
 
 
 class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -74,9 +82,9 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     version: int | None = None  # the battle's version the player saw; stale: 409
     command: dict[str, Any] | None = None
     option: int | None = None  # index into GET /legal at that version
-    picks: dict[str, str] = {}
-    dice: list[int] = []
-    choices: dict[str, str] = {}
+    picks: TextMap = {}
+    dice: Annotated[list[int], msgspec.Meta(max_length=MAX_DICE)] = []
+    choices: TextMap = {}
     ask: bool = False
     review: bool = False
 
@@ -99,18 +107,18 @@ class VoidRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class Contributions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A fair battle's contributions: each side's own value, before the first command."""
 
-    contributions: dict[str, str]
+    contributions: TextMap
 
 
 class WhatIfRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    rulings: dict[str, str] = {}
-    ruleset: str | None = None
+    rulings: TextMap = {}
+    ruleset: Text | None = None
     save: bool = False
 
 
 class ImportRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     text: str  # an export, as `bxb export` writes it
-    public_keys: list[str] = []
+    public_keys: Annotated[list[Text], msgspec.Meta(max_length=MAX_CHOICES)] = []
 
 
 # --- responses --------------------------------------------------------------------------------

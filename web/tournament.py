@@ -53,6 +53,7 @@ _SCHEMA = (
 
 TOKEN_MEMORY = 5.0  # seconds a process trusts a token it has read before reading it again
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+MAX_NAME = 200  # characters of a tournament's name in full
 
 
 class TournamentError(BlowByBlowError):
@@ -199,6 +200,10 @@ class TournamentStore:
             raise TournamentError(
                 f"tournament id {slug!r}: expected 1 to 40 lower-case letters, digits or "
                 "hyphens, starting with a letter or digit (e.g. 'spring-open')"
+            )
+        if len(name) > MAX_NAME:
+            raise TournamentError(
+                f"tournament name: {len(name)} characters; expected at most {MAX_NAME}"
             )
         with self._db.cursor() as cur:
             if cur.run("select 1 from bxb_tournaments where slug = ?", (slug,)):

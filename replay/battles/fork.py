@@ -64,6 +64,7 @@ from blowbyblow.replay.engine.dice import DiceError, DiceSource, RecordedDice, S
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.engine.narrate import change_words
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import MAX_TEXT
 from blowbyblow.replay.evidence.disputes import (
     FORK_ALGORITHM,
     RULING_ALGORITHM,
@@ -136,6 +137,10 @@ def _append(
 def _words(text: str, field: str) -> str:
     if not text.strip():
         raise DisputeRefused(f"{field}: expected a few words, not nothing")
+    if len(text.strip()) > MAX_TEXT:
+        raise DisputeRefused(
+            f"{field}: {len(text.strip())} characters; expected at most {MAX_TEXT}"
+        )
     return text.strip()
 
 

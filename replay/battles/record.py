@@ -33,6 +33,7 @@ from blowbyblow.replay.engine.dice import (
 )
 from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import MAX_TEXT
 from blowbyblow.replay.engine.script import (
     adjudicate_all,
     check_all_used,
@@ -207,6 +208,9 @@ def void(
         raise VoidRefused("a void names who voids the command (by)")
     if not reason.strip():
         raise VoidRefused("a void says why the command is voided (reason)")
+    for name, text in (("by", by), ("reason", reason)):
+        if len(text) > MAX_TEXT:
+            raise VoidRefused(f"{name}: {len(text)} characters; expected at most {MAX_TEXT}")
     if head.sealed:
         raise VoidRefused(f"battle {head.id} is sealed; its commands can no longer be voided")
     last = head.last_command

@@ -122,6 +122,21 @@ def check_values(value: Any, where: str, depth: int = 0) -> None:
             check_values(getattr(value, name), _field(where, name), depth + 1)
 
 
+def check_start_text(scenario: AnyScenario) -> None:
+    """A new battle's free text within the bounds a scenario file is held to (its label, seed,
+    rulings and choices), wherever the battle comes from: a file, a ``--label``, a server's
+    body, code. ScenarioError naming the field; checked before anything is written."""
+    _check_core(
+        {
+            "label": scenario.label,
+            "seed": scenario.seed,
+            "rulings": dict(scenario.rulings),
+            "choices": dict(scenario.choices),
+        },
+        "start",
+    )
+
+
 def _check_core(data: dict[str, Any], source: str) -> None:
     """The bounds on the keys every scenario has (docs/scenarios.md)."""
     for key, limit in (("actions", MAX_ACTIONS), ("dice", MAX_DICE), ("choices", MAX_CHOICES)):

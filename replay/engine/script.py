@@ -31,6 +31,7 @@ from blowbyblow.replay.engine.dice import (
 from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
 from blowbyblow.replay.engine.formats import CURRENT_FORMAT as FORMAT_VERSION
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import check_start_text
 
 
 @dataclass
@@ -51,6 +52,7 @@ def start_event(
     from blowbyblow.domain.common.bounds import check_bounds
 
     check_bounds(scenario.setup)
+    check_start_text(scenario)
     return BattleStarted(
         format_version=FORMAT_VERSION,
         ruleset=ruleset.id,

@@ -35,6 +35,7 @@ from blowbyblow.replay.evidence.seals import public_hex
 DASH = "\u2014"  # the em dash that starts a note's signature line
 NOTE_SIGNATURE = 0x01  # the key ID's type byte of an Ed25519 note signature (the log's)
 COSIGNATURE_V1 = 0x04  # ... and of an Ed25519 cosignature/v1 (a witness's)
+MAX_NAME = 255  # characters of a log's or a witness's name (an origin is a short URL-like name)
 MAX_NOTE_BYTES = 1 << 20  # far more than any checkpoint with its cosignatures needs
 
 
@@ -85,8 +86,16 @@ def _raw(key: Ed25519PrivateKey) -> bytes:
 
 def check_name(name: str, what: str = "name") -> str:
     """A key name as a note allows it: printable, no spaces, no plus sign."""
-    if not name or not name.isprintable() or any(c.isspace() or c == "+" for c in name):
-        raise NoteError(f"{what}: expected a name without spaces or '+', such as example.org/w1")
+    if (
+        not name
+        or len(name) > MAX_NAME
+        or not name.isprintable()
+        or any(c.isspace() or c == "+" for c in name)
+    ):
+        raise NoteError(
+            f"{what}: expected a name of 1 to {MAX_NAME} characters without spaces or '+', "
+            "such as example.org/w1"
+        )
     return name
 
 
