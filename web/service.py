@@ -32,6 +32,7 @@ from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import voided_commands
 from blowbyblow.replay.battles.battle import Adjudicated, Battle, Played
 from blowbyblow.replay.battles.diff import diff_battles
+from blowbyblow.replay.battles.fair_start import untouched_starts
 from blowbyblow.replay.battles.head import BattleHead
 from blowbyblow.replay.battles.record import AlreadyRecorded, VoidRefused
 from blowbyblow.replay.battles.refusals import Behind, Refused
@@ -351,6 +352,12 @@ class Service:
                 "(or --judge-key x25519:HEX)",
             )
         terms = FairTerms(judge_keys=keys, contributions=req.contributions, keep_seed=True)
+        if not req.contributions:
+            for twin in untouched_starts(self.store, scenario, keys):
+                if self.tournaments.place_of(twin) is None:
+                    # Written by a start that died before its table was told (the battle, then
+                    # its place: two writes): the same start again takes that one over.
+                    return twin
         try:
             return self.door.start_fair(scenario, terms).battle
         except StartedAndKept as e:  # written, but not its contributions: they can come later

@@ -11,13 +11,14 @@ given later, each side once, before the first command."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from uuid import UUID
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, DiceSpec
-from blowbyblow.domain.judging import ContributionGiven
+from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.engine import logs
+from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import FAIR_ALGORITHM
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.script import start_event
@@ -121,4 +122,35 @@ def contribute(
     return fair.events[before:]
 
 
-__all__ = ["contribute", "start_fair"]
+def untouched_starts(
+    store: BattleStore, scenario: AnyScenario, judge_keys: Sequence[str]
+) -> list[UUID]:
+    """Fair battles whose start is the one ``scenario`` would make (but for its commitment),
+    escrowed to these ``judge_keys``, and nothing after it: no contribution, no command. A start
+    killed before whoever asked for it was told leaves one (a server writes the battle, then
+    places it at its table); given the same start again, the server places that one rather than
+    leave it an orphan (docs/web.md). Taking it over lets nobody pick a die: its seed was made
+    and committed before any value was asked for, and none has been given."""
+    ruleset = get_game_system(scenario.ruleset)
+    judges = sorted(load_escrow_public_key(k) for k in judge_keys)
+    found: list[UUID] = []
+    for info in store.battles():
+        if info.label != scenario.label or info.version != 2 or info.ruleset != ruleset.id:
+            continue
+        events = store.read(info.battle)
+        first, escrow = (events[0].event, events[1].event) if len(events) == 2 else (None, None)
+        if not isinstance(first, BattleStarted) or not isinstance(escrow, SeedEscrowed):
+            continue
+        if first.origin is not None or first.dice.algorithm != FAIR_ALGORITHM:
+            continue
+        spec = DiceSpec(mode="fair", algorithm=FAIR_ALGORITHM, commitment=first.dice.commitment)
+        try:
+            alike = encode(start_event(ruleset, scenario, spec)) == encode(first)
+        except BlowByBlowError:
+            return []
+        if alike and sorted(box.judge for box in escrow.boxes) == judges:
+            found.append(info.battle)
+    return found
+
+
+__all__ = ["contribute", "start_fair", "untouched_starts"]

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from cryptography.hazmat.primitives import serialization
 from litestar.testing import TestClient
 from web_helpers import Site, bearer
 
@@ -68,6 +69,80 @@ def test_a_start_killed_before_its_table_was_told_starts_again_and_plays(site: S
         assert r.status_code == 201, r.text
         page = client.get("/tournaments/spring/tables/1", headers=bearer(site.tables[1]))
         assert str(orphans[0]) in page.text
+
+
+# The same, for a fair start: the server's key is the judges', so it opens the escrow.
+KILLED_FAIR = (
+    KILLED_BETWEEN.replace(
+        "create_app(BattleStore(db), tournaments)",
+        "create_app(BattleStore(db), tournaments, key=load_private_key(Path(sys.argv[3])))",
+    )
+    .replace(
+        '{"ruleset": "necromunda-2023", "seed": "half"}',
+        '{"ruleset": "necromunda-2023", "fair": True}',
+    )
+    .replace(
+        "import os, signal, sys",
+        "import os, signal, sys\nfrom pathlib import Path\n"
+        "from blowbyblow.replay.evidence.seals import load_private_key",
+    )
+)
+
+
+def test_a_fair_start_killed_before_its_table_was_told_is_taken_over_not_orphaned(
+    site: Site, tmp_path: Path
+) -> None:
+    """A fair battle's id is new at each try (its commitment is), so the same start again made
+    another battle and left the first at no table for ever (issue 26). The same fair start now
+    takes over the untouched one; the table then gives its values and plays in it."""
+    key = tmp_path / "judge.key"
+    key.write_bytes(
+        site.key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    key.chmod(0o600)
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_FAIR, site.db, site.tables[1], str(key)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(Path.cwd())},
+    )
+    assert done.returncode == -9, done.stderr
+    [orphan] = [b.battle for b in site.store.battles()]
+    assert site.tournaments.place_of(orphan) is None
+    fair = {"ruleset": "necromunda-2023", "fair": True}
+    with TestClient(site.app()) as client:
+        # Another table's start is not this one (its label names its table): a battle of its own.
+        r = client.post(
+            "/api/tournaments/spring/tables/2/battles", json=fair, headers=bearer(site.tables[2])
+        )
+        assert r.status_code == 201 and r.json()["battle"] != str(orphan), r.text
+        r = client.post(
+            "/api/tournaments/spring/tables/1/battles", json=fair, headers=bearer(site.tables[1])
+        )
+        assert r.status_code == 201, r.text
+        assert r.json()["battle"] == str(orphan)
+        assert r.json()["place"] == {"tournament": "spring", "table": 1, "round": 1}
+        given = client.post(
+            f"/api/battles/{orphan}/contributions",
+            json={"contributions": {"goliath": "hammer", "escher": "whip"}},
+            headers=bearer(site.tables[1]),
+        )
+        assert given.status_code == 201, given.text
+        r = client.post(
+            f"/api/battles/{orphan}/commands", json={"option": 0}, headers=bearer(site.tables[1])
+        )
+        assert r.status_code == 201, r.text
+        # Once placed, it is no orphan: the same start again is another battle.
+        r = client.post(
+            "/api/tournaments/spring/tables/3/battles", json=fair, headers=bearer(site.tables[3])
+        )
+        assert r.status_code == 201 and r.json()["battle"] != str(orphan), r.text
+    assert len(site.store.battles()) == 3
 
 
 def test_a_battle_already_at_a_table_is_not_started_twice(site: Site) -> None:
