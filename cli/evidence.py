@@ -31,8 +31,10 @@ from blowbyblow.replay.evidence.merkle import (
     tree_head,
 )
 from blowbyblow.replay.evidence.receipts import (
+    AnyReceipt,
     Receipt,
     ReceiptError,
+    Witnessing,
     check_receipts,
     parse_receipts,
     receipt_for,
@@ -71,12 +73,26 @@ def _read_text(path: Path, what: str) -> str:
 # --- receipts ----------------------------------------------------------------------------------
 
 
-def load_receipts(files: Sequence[Path]) -> list[Receipt]:
-    """Every receipt in ``files`` (``--receipt``); a bad line ends in one error naming it."""
-    receipts: list[Receipt] = []
+def load_receipts(files: Sequence[Path]) -> list[AnyReceipt]:
+    """Every receipt in ``files`` (``--receipt``): lines of receipts, or one witnessed receipt
+    (``bxb root --proof BATTLE --checkpoint FILE``); a bad one ends in one error naming it."""
+    from blowbyblow.replay.evidence.proofs import (
+        ProofError,
+        is_witnessed_receipt,
+        parse_witnessed_receipt,
+    )
+
+    receipts: list[AnyReceipt] = []
     for path in files:
+        text = _read_text(path, "--receipt")
+        if is_witnessed_receipt(text):
+            try:
+                receipts.append(parse_witnessed_receipt(text))
+            except ProofError as e:
+                fail(f"--receipt {path}: not a witnessed receipt: {e}", code=1)
+            continue
         try:
-            found = parse_receipts(_read_text(path, "--receipt"))
+            found = parse_receipts(text)
         except ReceiptError as e:
             fail(
                 f"--receipt {path}: {e} (expected one receipt per line, as `bxb receipt` prints)",
@@ -92,6 +108,39 @@ def load_receipts(files: Sequence[Path]) -> list[Receipt]:
     return receipts
 
 
+def witnessing(
+    log_key: str | None, witnesses: Path | None, receipts: Sequence[AnyReceipt], checkpoint: bool
+) -> Witnessing | None:
+    """``--log-key`` and ``--witnesses``, parsed, for a checkpoint or witnessed receipts; one
+    error line when they are missing where needed, or given with nothing to check."""
+    from blowbyblow.replay.evidence.notes import NOTE_SIGNATURE, NoteError, parse_vkey
+
+    cosigned = sum(not isinstance(r, Receipt) for r in receipts)
+    if log_key is None and witnesses is None:
+        if checkpoint:
+            fail("--checkpoint, --log-key and --witnesses go together")
+        if cosigned:
+            fail(
+                f"--receipt: {cosigned} witnessed receipt(s): give --log-key (the log's key) and "
+                "--witnesses (the policy) to check their cosignatures"
+            )
+        return None
+    if log_key is None or witnesses is None:
+        fail("--log-key and --witnesses go together: the log's key, and the witness policy")
+    if not checkpoint and not cosigned:
+        fail(
+            "--log-key and --witnesses check a --checkpoint or witnessed receipts "
+            "(`bxb root --proof BATTLE --checkpoint FILE`); neither is given"
+        )
+    try:
+        log = parse_vkey(log_key)
+    except NoteError as e:
+        fail(f"--log-key: {e}")
+    if log.kind != NOTE_SIGNATURE:
+        fail("--log-key: expected a log's key (`bxb witness log-key`), not a witness's")
+    return Witnessing(log=log, policy=_policy(witnesses, "--witnesses"))
+
+
 def receipt_keys(keys: Sequence[str] | None) -> frozenset[str] | None:
     if not keys:
         return None
@@ -103,9 +152,10 @@ def receipt_keys(keys: Sequence[str] | None) -> frozenset[str] | None:
 
 def show_receipts(
     checked: BattleStore | Sequence[LoggedEvent],
-    receipts: Sequence[Receipt],
+    receipts: Sequence[AnyReceipt],
     trusted: frozenset[str] | None,
     only: UUID | None = None,
+    witnessed: Witnessing | None = None,
 ) -> bool:
     """Print what each receipt proves of the store (or one battle's events); True if none
     contradicts the log. ``only``: check this battle's receipts, skip the others."""
@@ -117,13 +167,17 @@ def show_receipts(
             f"receipt FAILED: none of the {len(receipts)} receipts given is of battle {only}"
         )
         return False
-    report = check_receipts(checked, chosen, trusted_keys=trusted)
+    report = check_receipts(checked, chosen, trusted_keys=trusted, witnessing=witnessed)
     for check in report.checks:
         typer.echo(check.describe())
     skipped = len(receipts) - len(chosen) + sum(c.verdict == "skipped" for c in report.checks)
     held = sum(c.verdict == "holds" for c in report.checks)
+    cosigned = sum(
+        c.verdict == "holds" and not isinstance(c.receipt, Receipt) for c in report.checks
+    )
     typer.echo(
         f"{held} of {len(receipts) - skipped} receipts hold"
+        + (f", {cosigned} of them witnessed" if cosigned else "")
         + (f" ({skipped} of other battles skipped)" if skipped else "")
     )
     return report.ok
@@ -210,6 +264,14 @@ def cmd_root(  # noqa: PLR0913 - typer makes each parameter a command-line optio
         typer.Option("--origin", help="With --witnesses: the log's name, e.g. club.example/root."),
     ] = None,
     key: KeyOption = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            help="With --proof: the cosigned checkpoint `bxb root --witnesses` printed; print the "
+            "battle's witnessed receipt in it (C2SP tlog-proof) for the table to keep.",
+        ),
+    ] = None,
 ) -> None:
     """The tournament's Merkle root (RFC 9162) over every battle's head: one line to publish per
     round that commits to every table's log. Exit 1 when the store no longer gives a root
@@ -224,12 +286,17 @@ def cmd_root(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     if not heads:
         fail("the store holds no battles yet (try `bxb demo`)")
     if proof is not None:
+        if checkpoint is not None:
+            typer.echo(_witnessed_receipt(heads, _battle(store, proof), checkpoint), nl=False)
+            return
         try:
             inclusion = prove_inclusion(heads, _battle(store, proof))
         except MerkleError as e:
             fail(str(e))
         typer.echo(msgspec_json(inclusion))
         return
+    if checkpoint is not None:
+        fail("--checkpoint goes with --proof BATTLE: the battle whose witnessed receipt to print")
     if since is not None:
         try:
             consistency = prove_consistency(heads, _published(since, "--since"))
@@ -246,6 +313,20 @@ def cmd_root(  # noqa: PLR0913 - typer makes each parameter a command-line optio
         typer.echo(msgspec_json(tree))
     else:
         _print_tree(store, tree)
+
+
+def _witnessed_receipt(heads: list[Head], battle: UUID, checkpoint: Path) -> str:
+    """The witnessed receipt of ``battle`` in the cosigned checkpoint: the store's first battles
+    must still give its root (a battle that went on since changed its leaf)."""
+    from blowbyblow.replay.evidence.notes import NoteError, parse_checkpoint, parse_note
+    from blowbyblow.replay.evidence.proofs import ProofError, witnessed_receipt
+
+    try:
+        note = parse_note(_read_text(checkpoint, "--checkpoint"))
+        size = parse_checkpoint(note.body).size
+        return witnessed_receipt(heads[:size], battle, note).text()
+    except (NoteError, ProofError) as e:
+        fail(f"--checkpoint {checkpoint}: {e}", code=1)
 
 
 def _policy(path: Path, what: str) -> Policy:
@@ -294,7 +375,10 @@ def msgspec_json(obj: object) -> str:
 def cmd_check_proof(
     file: Annotated[
         Path,
-        typer.Argument(help="A proof `bxb root --proof` or `--since` printed (-: standard input)."),
+        typer.Argument(
+            help="A proof `bxb root --proof` or `--since` printed, or a witnessed receipt "
+            "(`bxb root --proof BATTLE --checkpoint FILE`) (-: standard input)."
+        ),
     ],
     root: Annotated[
         str | None,
@@ -320,38 +404,76 @@ def cmd_check_proof(
     ] = None,
 ) -> None:
     """Check a kept inclusion or consistency proof with no store; with --checkpoint, the root
-    it is against must be one the policy's quorum of witnesses cosigned. Exit 1 if it does not
-    hold."""
+    it is against must be one the policy's quorum of witnesses cosigned. A witnessed receipt
+    carries its checkpoint: --log-key and --witnesses check its signature, its cosignatures and
+    the battle's place in it. Exit 1 if it does not hold."""
+    from blowbyblow.replay.evidence.proofs import is_witnessed_receipt
+
+    text = _read_text(file, "proof")
+    if is_witnessed_receipt(text):
+        if root is not None:
+            fail("--root: a witnessed receipt carries its own checkpoint; give --checkpoint")
+        _check_witnessed_receipt(text, checkpoint, log_key, witnesses)
+        return
     published = _published(root, "--root") if root is not None else None
     if checkpoint is not None or log_key is not None or witnesses is not None:
         if published is not None:
             fail("--root or --checkpoint: give one root the proof must be against")
-        published = _witnessed(checkpoint, log_key, witnesses)
+        chosen = witnessing(log_key, witnesses, [], checkpoint is not None)
+        assert chosen is not None and checkpoint is not None
+        published = _witnessed(checkpoint, chosen)
     try:
-        said = check_proof(_read_text(file, "proof"), published)
+        said = check_proof(text, published)
     except MerkleError as e:
         typer.echo(f"proof FAILED: {e}")
         raise typer.Exit(1) from None
     typer.echo(f"proof OK: {said}")
 
 
-def _witnessed(checkpoint: Path | None, log_key: str | None, witnesses: Path | None) -> TreeHead:
+def _check_witnessed_receipt(
+    text: str, checkpoint: Path | None, log_key: str | None, witnesses: Path | None
+) -> None:
+    """``bxb check-proof`` of a witnessed receipt: the log's signature, the policy's quorum of
+    cosignatures and the inclusion of the battle's head; with --checkpoint, the same root."""
+    from blowbyblow.replay.evidence.proofs import (
+        ProofError,
+        parse_witnessed_receipt,
+        witness_problem,
+    )
+
+    try:
+        receipt = parse_witnessed_receipt(text)
+    except ProofError as e:
+        fail(f"proof: not a witnessed receipt: {e}", code=1)
+    chosen = witnessing(log_key, witnesses, [receipt], checkpoint is not None)
+    assert chosen is not None
+    if checkpoint is not None:
+        published = _witnessed(checkpoint, chosen)
+        cp = receipt.checkpoint
+        if (published.size, published.root) != (cp.size, cp.root.hex()):
+            typer.echo(
+                f"proof FAILED: the receipt's checkpoint is of {cp.size} battles with root "
+                f"{cp.root.hex()[:16]}…, not the checkpoint given ({published.size} battles, "
+                f"root {published.root[:16]}…)"
+            )
+            raise typer.Exit(1)
+    verdict, why = witness_problem(receipt, chosen.log, chosen.policy)
+    if verdict != "cosigned":
+        typer.echo(f"proof FAILED: witnessed receipt of battle {receipt.battle}: {verdict}: {why}")
+        raise typer.Exit(1)
+    typer.echo(
+        f"proof OK: battle {receipt.battle} with {receipt.position} events (head "
+        f"{receipt.head[:16]}…) is leaf {receipt.index} {why}"
+    )
+
+
+def _witnessed(checkpoint: Path, chosen: Witnessing) -> TreeHead:
     """The root of a cosigned checkpoint, once its signature and its quorum of cosignatures
     hold; exit 1 naming what is missing."""
-    from blowbyblow.replay.evidence.notes import NOTE_SIGNATURE, NoteError, parse_vkey
     from blowbyblow.replay.evidence.witness import WitnessError, check_witnessed
 
-    if checkpoint is None or log_key is None or witnesses is None:
-        fail("--checkpoint, --log-key and --witnesses go together")
     try:
-        log = parse_vkey(log_key)
-    except NoteError as e:
-        fail(f"--log-key: {e}")
-    if log.kind != NOTE_SIGNATURE:
-        fail("--log-key: expected a log's key (`bxb witness log-key`), not a witness's")
-    policy = _policy(witnesses, "--witnesses")
-    try:
-        cp = check_witnessed(_read_text(checkpoint, "--checkpoint"), log, policy)
+        cp = check_witnessed(_read_text(checkpoint, "--checkpoint"), chosen.log, chosen.policy)
     except WitnessError as e:
         typer.echo(f"checkpoint FAILED: {e}")
         raise typer.Exit(1) from None
@@ -359,12 +481,10 @@ def _witnessed(checkpoint: Path | None, log_key: str | None, witnesses: Path | N
     return TreeHead(size=cp.size, root=cp.root.hex())
 
 
-def show_checkpoint(
-    store: BattleStore, checkpoint: Path | None, log_key: str | None, witnesses: Path | None
-) -> bool:
+def show_checkpoint(store: BattleStore, checkpoint: Path, chosen: Witnessing) -> bool:
     """``bxb verify --checkpoint``: the cosigned root a round published holds (signature,
     quorum), and the store's first battles still give it: True if so, said either way."""
-    published = _witnessed(checkpoint, log_key, witnesses)
+    published = _witnessed(checkpoint, chosen)
     try:
         prove_consistency(battle_heads(store), published)
     except BlowByBlowError as e:

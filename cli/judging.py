@@ -26,7 +26,13 @@ from blowbyblow.cli.app import (
     warn_if_broken,
     write_output,
 )
-from blowbyblow.cli.evidence import load_receipts, receipt_keys, show_checkpoint, show_receipts
+from blowbyblow.cli.evidence import (
+    load_receipts,
+    receipt_keys,
+    show_checkpoint,
+    show_receipts,
+    witnessing,
+)
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.replay.battles.battle import Battle
@@ -80,8 +86,9 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         list[Path] | None,
         typer.Option(
             "--receipt",
-            help="A file of receipts (`bxb receipt`; -: standard input): check the log still "
-            "holds each receipted head; repeatable.",
+            help="A file of receipts (`bxb receipt`), or a witnessed receipt (`bxb root --proof "
+            "BATTLE --checkpoint FILE`; checked with --log-key and --witnesses); -: standard "
+            "input: check the log still holds each receipted head; repeatable.",
         ),
     ] = None,
     receipt_key: Annotated[
@@ -98,10 +105,16 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         ),
     ] = None,
     log_key: Annotated[
-        str | None, typer.Option("--log-key", help="With --checkpoint: the log's key.")
+        str | None,
+        typer.Option("--log-key", help="With --checkpoint or witnessed receipts: the log's key."),
     ] = None,
     witnesses: Annotated[
-        Path | None, typer.Option("--witnesses", help="With --checkpoint: the witness policy.")
+        Path | None,
+        typer.Option(
+            "--witnesses",
+            help="With --checkpoint or witnessed receipts: the witness policy whose quorum "
+            "must have cosigned.",
+        ),
     ] = None,
 ) -> None:
     """Re-adjudicate every command from its recorded dice and choices and compare with the log;
@@ -111,13 +124,15 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     that differs or cannot be read, or the receipt or checkpoint the log contradicts."""
     trusted = _trusted(public_key)
     receipts, signers = load_receipts(receipt or []), receipt_keys(receipt_key)
-    witnessed = checkpoint is not None or log_key is not None or witnesses is not None
-    if file is not None and witnessed:
+    if file is not None and checkpoint is not None:
         fail("--checkpoint checks a store's battles against a round's root, not an export")
+    witnessed = witnessing(log_key, witnesses, receipts, checkpoint is not None)
     if file is not None:
         read = read_export(read_input(file, "--file"), trusted)
         typer.echo(_verdict(read.report))
-        if not show_receipts(read.events, receipts, signers) or not read.report.ok:
+        if not show_receipts(read.events, receipts, signers, witnessed=witnessed):
+            raise typer.Exit(1)
+        if not read.report.ok:
             raise typer.Exit(1)
         return
     store = open_store()
@@ -134,9 +149,11 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         failed += not report.ok
     if len(targets) > 1:
         typer.echo(f"{len(targets) - failed} of {len(targets)} battles verified")
-    held = show_receipts(store, receipts, signers, only=targets[0] if battle is not None else None)
-    if witnessed:
-        held = show_checkpoint(store, checkpoint, log_key, witnesses) and held
+    only = targets[0] if battle is not None else None
+    held = show_receipts(store, receipts, signers, only=only, witnessed=witnessed)
+    if checkpoint is not None:
+        assert witnessed is not None
+        held = show_checkpoint(store, checkpoint, witnessed) and held
     if failed or not held:
         raise typer.Exit(1)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 from uuid import UUID
 
 import msgspec
@@ -35,6 +36,11 @@ from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.evidence.chain import check_chain, read_all
 from blowbyblow.replay.evidence.seals import public_hex
 from blowbyblow.replay.store.log import BattleStore, LoggedEvent
+
+if TYPE_CHECKING:
+    from blowbyblow.replay.evidence.notes import Verifier
+    from blowbyblow.replay.evidence.proofs import WitnessedReceipt
+    from blowbyblow.replay.evidence.witness import Policy
 
 RECEIPT_ALGORITHM = "bxb-receipt-v1"
 _MAX_POSITION = 2**63 - 1
@@ -194,8 +200,29 @@ def parse_receipts(text: str) -> list[Receipt]:
 
 HOLDS = "holds"
 FAILED = frozenset(
-    {"truncated", "rewritten", "missing", "chain", "unreadable", "forged", "untrusted"}
+    {
+        "truncated",
+        "rewritten",
+        "missing",
+        "chain",
+        "unreadable",
+        "forged",
+        "untrusted",
+        "unwitnessed",
+    }
 )
+
+# A receipt the organiser signed (``Receipt``), or a head witnessed in a round's cosigned root
+# (``proofs.WitnessedReceipt``): each says which battle, at which position, with which head.
+AnyReceipt: TypeAlias = "Receipt | WitnessedReceipt"
+
+
+@dataclass(frozen=True)
+class Witnessing:
+    """What a witnessed receipt is checked against: the log's key and the witness policy."""
+
+    log: Verifier
+    policy: Policy
 
 
 @dataclass(frozen=True)
@@ -208,9 +235,11 @@ class ReceiptCheck:
     at that position: an event at or before it was changed, deleted or inserted and the chain
     recomputed), ``chain`` (the chain up to that position is broken), ``unreadable`` (a record
     before it cannot be read), ``forged`` (the receipt's own signature does not hold: it proves
-    nothing), ``untrusted`` (signed by a key not trusted), ``skipped`` (another battle's)."""
+    nothing), ``untrusted`` (signed by a key not trusted), ``unwitnessed`` (a witnessed receipt
+    whose checkpoint fewer than the policy's quorum of witnesses cosigned), ``skipped`` (another
+    battle's)."""
 
-    receipt: Receipt
+    receipt: AnyReceipt
     verdict: str
     message: str
 
@@ -238,16 +267,18 @@ class ReceiptReport:
 
 def check_receipts(
     store_or_events: BattleStore | Sequence[LoggedEvent],
-    receipts: Sequence[Receipt],
+    receipts: Sequence[AnyReceipt],
     *,
     trusted_keys: frozenset[str] | None = None,
+    witnessing: Witnessing | None = None,
 ) -> ReceiptReport:
     """Check a store (every battle a receipt names) or one battle's events (receipts of other
     battles are skipped) against receipts: which receipt proves what. ``trusted_keys``: hex
     public keys a receipt must be signed by (None: any key whose signature holds, named in each
-    message so the reader can judge)."""
+    message so the reader can judge); ``witnessing``: the log key and the policy a witnessed
+    receipt's checkpoint must meet (without it, a witnessed receipt proves nothing)."""
     report = ReceiptReport()
-    by_battle: dict[str, list[Receipt]] = {}
+    by_battle: dict[str, list[AnyReceipt]] = {}
     for receipt in receipts:
         by_battle.setdefault(receipt.battle, []).append(receipt)
     if isinstance(store_or_events, BattleStore):
@@ -259,7 +290,9 @@ def check_receipts(
                 continue
             events, problem = read_all(store_or_events, bid)
             unreadable = problem.position if problem is not None else None
-            report.checks.extend(_check_battle(bid, events, unreadable, group, trusted_keys))
+            report.checks.extend(
+                _check_battle(bid, events, unreadable, group, (trusted_keys, witnessing))
+            )
         return report
     events = list(store_or_events)
     mine = str(events[0].originator_id) if events else None
@@ -269,19 +302,24 @@ def check_receipts(
                 ReceiptCheck(r, "skipped", "a receipt of another battle") for r in group
             )
     if mine is not None and mine in by_battle:
-        report.checks.extend(_check_battle(UUID(mine), events, None, by_battle[mine], trusted_keys))
+        report.checks.extend(
+            _check_battle(UUID(mine), events, None, by_battle[mine], (trusted_keys, witnessing))
+        )
     return report
+
+
+_Trust = tuple[frozenset[str] | None, Witnessing | None]
 
 
 def _check_battle(
     battle: UUID,
     events: Sequence[LoggedEvent],
     unreadable: int | None,
-    receipts: Sequence[Receipt],
-    trusted_keys: frozenset[str] | None,
+    receipts: Sequence[AnyReceipt],
+    trust: _Trust,
 ) -> list[ReceiptCheck]:
     checks = [
-        _check_one(battle, events, unreadable, r, trusted_keys)
+        _check_one(battle, events, unreadable, r, trust)
         for r in sorted(receipts, key=lambda r: r.position)
     ]
     # A rewrite lies after the last receipt that still holds: say where, when receipts bound it.
@@ -301,14 +339,21 @@ def _check_battle(
     return located
 
 
-def _check_one(
-    battle: UUID,
-    events: Sequence[LoggedEvent],
-    unreadable: int | None,
-    receipt: Receipt,
-    trusted_keys: frozenset[str] | None,
-) -> ReceiptCheck:
-    p = receipt.position
+def _signer(receipt: AnyReceipt, trust: _Trust) -> ReceiptCheck | str:
+    """Who vouches for ``receipt`` (in words), or the check that says it proves nothing."""
+    trusted_keys, witnessing = trust
+    if not isinstance(receipt, Receipt):
+        if witnessing is None:
+            return ReceiptCheck(
+                receipt,
+                "unwitnessed",
+                "a witnessed receipt is checked against the log's key and the witness policy "
+                "(--log-key, --witnesses); without them it proves nothing",
+            )
+        from blowbyblow.replay.evidence.proofs import witness_problem
+
+        verdict, why = witness_problem(receipt, witnessing.log, witnessing.policy)
+        return why if verdict == "cosigned" else ReceiptCheck(receipt, verdict, why)
     signer = f"signed by {receipt.public_key[:16]}…"
     if not signature_ok(receipt):
         return ReceiptCheck(
@@ -316,6 +361,20 @@ def _check_one(
         )
     if trusted_keys is not None and receipt.public_key not in trusted_keys:
         return ReceiptCheck(receipt, "untrusted", f"{signer}, not a key you trust")
+    return signer
+
+
+def _check_one(
+    battle: UUID,
+    events: Sequence[LoggedEvent],
+    unreadable: int | None,
+    receipt: AnyReceipt,
+    trust: _Trust,
+) -> ReceiptCheck:
+    p = receipt.position
+    signer = _signer(receipt, trust)
+    if isinstance(signer, ReceiptCheck):
+        return signer
     if not events and unreadable is None:
         return ReceiptCheck(
             receipt,

@@ -9,13 +9,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
 import sqlite3
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
@@ -27,16 +22,10 @@ from blowbyblow.cli.main import app
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.evidence.merkle import battle_heads, prove_inclusion
 from blowbyblow.replay.evidence.notes import (
-    COSIGNATURE_V1,
-    NOTE_SIGNATURE,
-    Verifier,
     parse_note,
-    vkey,
 )
-from blowbyblow.replay.evidence.seals import load_private_key, new_keys, public_hex
+from blowbyblow.replay.evidence.seals import new_keys, public_hex
 from blowbyblow.replay.evidence.witness import (
-    Policy,
-    WitnessAt,
     WitnessError,
     check_witnessed,
     http_post,
@@ -46,75 +35,17 @@ from blowbyblow.replay.store.log import BattleStore
 
 from bxbtest import record_demo
 from evidence_helpers import delete_rows
+from witness_helpers import (
+    ORIGIN,
+    Running,
+    log_of,
+    policy_of,
+    start_witness,
+    stop_witness,
+    store_with_battles,
+)
 
-ORIGIN = "spring-open.example/root"
 runner = CliRunner()
-
-
-@dataclass
-class Running:
-    name: str
-    url: str
-    key: Ed25519PrivateKey
-    state: Path
-    process: subprocess.Popen[str]
-
-    @property
-    def verifier(self) -> Verifier:
-        return Verifier(self.name, bytes.fromhex(public_hex(self.key)), COSIGNATURE_V1)
-
-
-def _start(tmp: Path, name: str, log_vkey: str, keyfile: Path | None = None) -> Running:
-    """A `bxb witness serve` process of its own on a free loopback port; its key is made unless
-    given (a restart keeps its key and its state file)."""
-    keyfile = keyfile or new_keys(tmp / name, name="witness").private
-    state = tmp / f"{name}.state.json"
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "blowbyblow.cli.main", "witness", "serve",
-            "--name", name, "--key", str(keyfile), "--state", str(state),
-            "--log", log_vkey, "--port", "0",
-        ],
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    assert process.stderr is not None
-    line = process.stderr.readline()
-    found = re.search(r"on (http://127\.0\.0\.1:\d+)/add-checkpoint", line)
-    assert found, line
-    return Running(name, found.group(1), load_private_key(keyfile), state, process)
-
-
-def _stop(witness: Running) -> None:
-    witness.process.terminate()  # only a process this test started, by its handle
-    witness.process.wait(timeout=10)
-
-
-@pytest.fixture
-def organiser(tmp_path: Path) -> tuple[Ed25519PrivateKey, str]:
-    keys = new_keys(tmp_path / "organiser")
-    key = load_private_key(keys.private)
-    return key, vkey(ORIGIN, NOTE_SIGNATURE, bytes.fromhex(public_hex(key)))
-
-
-@pytest.fixture
-def witnesses(tmp_path: Path, organiser: tuple[Ed25519PrivateKey, str]) -> Iterator[list[Running]]:
-    running = [_start(tmp_path, n, organiser[1]) for n in ("w1.example", "w2.example")]
-    yield running
-    for r in running:
-        if r.process.poll() is None:
-            _stop(r)
-
-
-def _policy(witnesses: list[Running], quorum: int) -> Policy:
-    return Policy(tuple(WitnessAt(w.verifier, w.url) for w in witnesses), quorum)
-
-
-def _store_with_battles(db: Path, systems: list[str]) -> BattleStore:
-    store = BattleStore(db)
-    for system in systems:
-        record_demo(store, system)
-    return store
 
 
 def test_two_witnesses_cosign_and_one_shown_a_rewritten_log_refuses(
@@ -123,13 +54,13 @@ def test_two_witnesses_cosign_and_one_shown_a_rewritten_log_refuses(
     key, _ = organiser
     w1, w2 = witnesses
     db = tmp_path / "b.sqlite"
-    store = _store_with_battles(db, ["necromunda-2023", "wh40k-2e"])
-    both = _policy(witnesses, quorum=2)
+    store = store_with_battles(db, ["necromunda-2023", "wh40k-2e"])
+    both = policy_of(witnesses, quorum=2)
 
     # Round 1: both witnesses see the log for the first time and cosign.
     first = publish_root(battle_heads(store), ORIGIN, key, both)
     assert first.said == {"w1.example": "cosigned", "w2.example": "cosigned"}
-    assert check_witnessed(first.note.text(), _log(organiser), both) == first.checkpoint
+    assert check_witnessed(first.note.text(), log_of(organiser), both) == first.checkpoint
 
     # Round 2 is forked: w1 is shown the log grown by one battle; w2 a copy of it in which the
     # first battle was cut short and the chain recomputed (that battle's head differs).
@@ -146,10 +77,10 @@ def test_two_witnesses_cosign_and_one_shown_a_rewritten_log_refuses(
     assert battle_heads(BattleStore(rewritten_db))[0] != first_battle
     assert battle_heads(BattleStore(rewritten_db))[1] == battle_heads(store)[1]
 
-    grown = publish_root(battle_heads(store), ORIGIN, key, _policy([w1], quorum=1))
+    grown = publish_root(battle_heads(store), ORIGIN, key, policy_of([w1], quorum=1))
     assert grown.said == {"w1.example": "cosigned"}
     with pytest.raises(WitnessError, match=r"0 of the 1 cosignatures") as refused:
-        publish_root(battle_heads(BattleStore(rewritten_db)), ORIGIN, key, _policy([w2], 1))
+        publish_root(battle_heads(BattleStore(rewritten_db)), ORIGIN, key, policy_of([w2], 1))
     assert "w2.example: refused (422: not consistent with the checkpoint of size 2" in str(
         refused.value
     )
@@ -172,24 +103,24 @@ def test_a_witness_never_cosigns_another_root_at_the_same_size(
 ) -> None:
     key, _ = organiser
     w1 = witnesses[0]
-    store = _store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023"])
-    other = _store_with_battles(tmp_path / "b.sqlite", ["wh40k-2e"])
-    publish_root(battle_heads(store), ORIGIN, key, _policy([w1], 1))
+    store = store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023"])
+    other = store_with_battles(tmp_path / "b.sqlite", ["wh40k-2e"])
+    publish_root(battle_heads(store), ORIGIN, key, policy_of([w1], 1))
     with pytest.raises(WitnessError, match=r"409: conflict: a checkpoint of size 1"):
-        publish_root(battle_heads(other), ORIGIN, key, _policy([w1], 1))
+        publish_root(battle_heads(other), ORIGIN, key, policy_of([w1], 1))
     # Restarted with its key and its state file, it keeps its word.
-    _stop(w1)
-    again = _start(
+    stop_witness(w1)
+    again = start_witness(
         tmp_path, "w1.example", organiser[1], keyfile=tmp_path / "w1.example" / "witness.key"
     )
     try:
         with pytest.raises(WitnessError, match=r"409: conflict: a checkpoint of size 1"):
-            publish_root(battle_heads(other), ORIGIN, key, _policy([again], 1))
-        assert publish_root(battle_heads(store), ORIGIN, key, _policy([again], 1)).said == {
+            publish_root(battle_heads(other), ORIGIN, key, policy_of([again], 1))
+        assert publish_root(battle_heads(store), ORIGIN, key, policy_of([again], 1)).said == {
             "w1.example": "cosigned"
         }
     finally:
-        _stop(again)
+        stop_witness(again)
 
 
 def test_the_witness_answers_what_the_protocol_says(
@@ -199,8 +130,8 @@ def test_the_witness_answers_what_the_protocol_says(
     body or an old size past the new, 409 with the size it knows (text/x.tlog.size)."""
     key, _ = organiser
     w1 = witnesses[0]
-    store = _store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023"])
-    done = publish_root(battle_heads(store), ORIGIN, key, _policy([w1], 1))
+    store = store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023"])
+    done = publish_root(battle_heads(store), ORIGIN, key, policy_of([w1], 1))
     body = done.note.body
     signed = "\n".join(done.note.text().splitlines()[:5]) + "\n"  # the log's signature only
     url = w1.url + "/add-checkpoint"
@@ -225,11 +156,6 @@ def _sign_line(name: str, key: Ed25519PrivateKey, body: str) -> str:
     return f"\u2014 {name} {base64.b64encode(kid + key.sign(body.encode())).decode()}\n"
 
 
-def _log(organiser: tuple[Ed25519PrivateKey, str]) -> Verifier:
-    key, _ = organiser
-    return Verifier(ORIGIN, bytes.fromhex(public_hex(key)), NOTE_SIGNATURE)
-
-
 def test_a_cosignature_is_what_tlog_cosignature_says(
     tmp_path: Path, organiser: tuple[Ed25519PrivateKey, str], witnesses: list[Running]
 ) -> None:
@@ -238,9 +164,9 @@ def test_a_cosignature_is_what_tlog_cosignature_says(
     "cosignature/v1\\ntime T\\n" and the checkpoint's body (origin, size, base64 root)."""
     key, _ = organiser
     w1 = witnesses[0]
-    store = _store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023", "asl"])
+    store = store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023", "asl"])
     before = int(time.time())
-    done = publish_root(battle_heads(store), ORIGIN, key, _policy([w1], 1))
+    done = publish_root(battle_heads(store), ORIGIN, key, policy_of([w1], 1))
     note = parse_note(done.note.text())
     lines = done.note.text().split("\n")
     assert lines[0] == ORIGIN and lines[1] == "2" and lines[3] == ""
@@ -260,9 +186,9 @@ def test_check_proof_checks_the_checkpoint_cosignatures(
     tmp_path: Path, organiser: tuple[Ed25519PrivateKey, str], witnesses: list[Running]
 ) -> None:
     key, log = organiser
-    store = _store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023", "wh40k-2e"])
+    store = store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023", "wh40k-2e"])
     heads = battle_heads(store)
-    published = publish_root(heads, ORIGIN, key, _policy(witnesses, 2))
+    published = publish_root(heads, ORIGIN, key, policy_of(witnesses, 2))
     proof = tmp_path / "proof.json"
     from blowbyblow.cli.evidence import msgspec_json
 
@@ -301,7 +227,7 @@ def test_bxb_root_publishes_only_at_the_quorum(
     tmp_path: Path, organiser: tuple[Ed25519PrivateKey, str], witnesses: list[Running]
 ) -> None:
     db = tmp_path / "a.sqlite"
-    _store_with_battles(db, ["necromunda-2023"])
+    store_with_battles(db, ["necromunda-2023"])
     keyfile = tmp_path / "organiser" / "judge.key"
     policy = tmp_path / "policy.txt"
     policy.write_text(
@@ -313,9 +239,9 @@ def test_bxb_root_publishes_only_at_the_quorum(
     done = runner.invoke(app, [*base, "--witnesses", str(policy), "--origin", ORIGIN])
     assert done.exit_code == 0, done.output
     assert done.stdout.startswith(f"{ORIGIN}\n1\n")
-    assert check_witnessed(done.stdout, _log(organiser), _policy(witnesses, 2))
+    assert check_witnessed(done.stdout, log_of(organiser), policy_of(witnesses, 2))
     # One witness stopped: 1 of 2, nothing printed on standard output, exit 1.
-    _stop(witnesses[1])
+    stop_witness(witnesses[1])
     failed = runner.invoke(app, [*base, "--witnesses", str(policy), "--origin", ORIGIN])
     assert failed.exit_code == 1 and failed.stdout == ""
     assert "1 of the 2 cosignatures" in failed.stderr and "w2.example: not reached" in failed.stderr
@@ -333,8 +259,8 @@ def test_verify_checks_the_store_against_a_cosigned_root(
     alone passes it) is caught by the witnessed root."""
     key, log = organiser
     db = tmp_path / "a.sqlite"
-    store = _store_with_battles(db, ["necromunda-2023", "wh40k-2e"])
-    published = publish_root(battle_heads(store), ORIGIN, key, _policy(witnesses, 2))
+    store = store_with_battles(db, ["necromunda-2023", "wh40k-2e"])
+    published = publish_root(battle_heads(store), ORIGIN, key, policy_of(witnesses, 2))
     checkpoint = tmp_path / "round1.checkpoint"
     checkpoint.write_text(published.note.text())
     policy = tmp_path / "policy.txt"
@@ -375,11 +301,11 @@ def test_a_witness_whose_state_is_broken_cosigns_nothing(
     )  # fmt: skip
     assert started.exit_code == 2 and "cannot be read" in started.output, started.output
     state.unlink()
-    w = _start(tmp_path, "w3.example", log)
+    w = start_witness(tmp_path, "w3.example", log)
     try:
-        store = _store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023"])
+        store = store_with_battles(tmp_path / "a.sqlite", ["necromunda-2023"])
         w.state.write_text("not json")
         with pytest.raises(WitnessError, match="500: the witness cannot keep its state"):
-            publish_root(battle_heads(store), ORIGIN, key, _policy([w], 1))
+            publish_root(battle_heads(store), ORIGIN, key, policy_of([w], 1))
     finally:
-        _stop(w)
+        stop_witness(w)
