@@ -157,9 +157,12 @@ def test_a_witnessed_receipt_below_the_quorum_or_forged_is_refused_in_one_line(
 
 
 def test_a_witnessed_receipt_needs_the_log_key_and_the_policy(
-    round_one: tuple[Path, Path, Path, str], organiser: tuple[Ed25519PrivateKey, str]
+    round_one: tuple[Path, Path, Path, str],
+    organiser: tuple[Ed25519PrivateKey, str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     db, proof, policy, battle = round_one
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(db.parent / "config"))
     code, out = bxb(db, "verify", battle, "--receipt", str(proof))
     assert code == 2 and "give --log-key (the log's key) and --witnesses" in out, out
     code, out = bxb(db, "verify", battle, "--receipt", str(proof), "--witnesses", str(policy))
