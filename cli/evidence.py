@@ -138,7 +138,7 @@ def witnessing(
         fail(f"--log-key: {e}")
     if log.kind != NOTE_SIGNATURE:
         fail("--log-key: expected a log's key (`bxb witness log-key`), not a witness's")
-    return Witnessing(log=log, policy=_policy(witnesses, "--witnesses"))
+    return Witnessing(log=log, policy=read_policy(witnesses, "--witnesses"))
 
 
 def receipt_keys(keys: Sequence[str] | None) -> frozenset[str] | None:
@@ -329,7 +329,7 @@ def _witnessed_receipt(heads: list[Head], battle: UUID, checkpoint: Path) -> str
         fail(f"--checkpoint {checkpoint}: {e}", code=1)
 
 
-def _policy(path: Path, what: str) -> Policy:
+def read_policy(path: Path, what: str) -> Policy:
     from blowbyblow.replay.evidence.witness import WitnessError, parse_policy
 
     try:
@@ -352,7 +352,7 @@ def _publish_witnessed(
         check_name(origin, "--origin")
     except NoteError as e:
         fail(str(e))
-    policy = _policy(witnesses, "--witnesses")
+    policy = read_policy(witnesses, "--witnesses")
     try:
         signing = load_private_key(key or default_key_dir() / "judge.key")
     except BlowByBlowError as e:

@@ -204,6 +204,25 @@ def _check_free(host: str, port: int) -> None:
             )
 
 
+def _root_terms(witnesses: Path | None, origin: str | None, signing: object) -> Any:
+    """``--witnesses`` and ``--origin``, checked before the server starts (None: neither)."""
+    if witnesses is None and origin is None:
+        return None
+    from blowbyblow.cli.evidence import read_policy
+    from blowbyblow.replay.evidence.notes import NoteError, check_name
+    from blowbyblow.web.roots import RootTerms
+
+    if witnesses is None or origin is None:
+        fail("--witnesses and --origin go together: the policy, and the server's log name")
+    try:
+        check_name(origin, "--origin")
+    except NoteError as e:
+        fail(str(e))
+    if signing is None:
+        fail("--witnesses: a root is signed with the server's key; give --key")
+    return RootTerms(origin=origin, policy=read_policy(witnesses, "--witnesses"))
+
+
 def _loopback(host: str) -> bool:
     """Only this machine can reach ``host`` (127.0.0.0/8, ::1, localhost)."""
     import ipaddress
@@ -217,7 +236,7 @@ def _loopback(host: str) -> bool:
 
 
 @app.command("serve")
-def cmd_serve(
+def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line option
     host: Annotated[
         str, typer.Option("--host", help="Address to bind; 0.0.0.0 opens it to the network.")
     ] = "127.0.0.1",
@@ -240,6 +259,22 @@ def cmd_serve(
             "--judge-key",
             help="A judge's escrow key fair battles' seeds are encrypted to: a NAME.escrow.pub "
             "file or x25519:HEX; repeatable (default: the escrow key of --key).",
+        ),
+    ] = None,
+    witnesses: Annotated[
+        Path | None,
+        typer.Option(
+            "--witnesses",
+            help="A witness policy file ('witness KEY URL' lines, 'quorum N'): a judge's "
+            "POST /api/tournaments/SLUG/root is published only once the quorum cosigned it.",
+        ),
+    ] = None,
+    origin: Annotated[
+        str | None,
+        typer.Option(
+            "--origin",
+            help="With --witnesses: the server's log name, e.g. club.example; each tournament's "
+            "log is NAME/SLUG (`bxb witness log-key NAME/SLUG` for its witnesses).",
         ),
     ] = None,
 ) -> None:
@@ -270,6 +305,7 @@ def cmd_serve(
             escrow.append(ESCROW_KEY_TAG + load_escrow_public_key(given))
         except BlowByBlowError as e:
             fail(f"--judge-key: {e}")
+    terms = _root_terms(witnesses, origin, signing)
     store = open_store(create=True)
     tournaments = _tournaments()
     assert isinstance(tournaments, TournamentStore)
@@ -279,6 +315,7 @@ def cmd_serve(
         key=signing,
         reading="open" if reading == "open" else "tokens",
         judge_keys=tuple(escrow),
+        witnesses=terms,
     )
     typer.echo(
         f"serving http://{host}:{port}/ (reading {reading}; "
@@ -289,6 +326,12 @@ def cmd_serve(
         )
         + ("; fair dice escrowed to " + ", ".join(k[:20] + "…" for k in escrow) if escrow else "")
         + ("" if escrow or signing else "; no fair dice (no judge's key)")
+        + (
+            f"; roots published at the quorum of {len(terms.policy.witnesses)} witness(es) as "
+            f"{terms.origin}/SLUG"
+            if terms
+            else ""
+        )
         + ")",
         err=True,
     )

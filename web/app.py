@@ -27,6 +27,7 @@ from blowbyblow.web.live import Hub
 from blowbyblow.web.pages import PAGES
 from blowbyblow.web.plots import PLOT_ROUTES
 from blowbyblow.web.quick_odds import QUICK_ROUTES
+from blowbyblow.web.roots import ROOT_ROUTES, RootDesk, RootTerms
 from blowbyblow.web.service import Service
 from blowbyblow.web.setup_api import SETUP_ROUTES
 from blowbyblow.web.tokens_api import TOKEN_ROUTES
@@ -36,19 +37,22 @@ HERE = Path(__file__).parent
 VERSION = "0.1.0"
 
 
-def create_app(
+def create_app(  # noqa: PLR0913 - each a part of how the server is set up
     store: BattleStore,
     tournaments: TournamentStore,
     *,
     key: Ed25519PrivateKey | None = None,
     reading: Reading = "open",
     judge_keys: tuple[str, ...] = (),
+    witnesses: RootTerms | None = None,
 ) -> Litestar:
     """The tournament server over ``store``; ``key`` (the judges' signing key) seals, signs the
     receipts handed to the tables and opens fair seeds' escrows; ``judge_keys``: the escrow
-    public keys fair seeds are encrypted to (default: ``key``'s own)."""
+    public keys fair seeds are encrypted to (default: ``key``'s own); ``witnesses``: the log's
+    name and the witness policy each published root must meet (web/roots.py)."""
     service = Service(store=store, tournaments=tournaments, key=key, judge_keys=judge_keys)
     srv = Server(service=service, hub=Hub(), reading=reading)
+    roots = RootDesk(terms=witnesses, key=key, store=store, tournaments=tournaments)
     return Litestar(
         route_handlers=[
             *ROUTES,
@@ -59,11 +63,12 @@ def create_app(
             *DISPUTE_ROUTES,
             *PLOT_ROUTES,
             *QUICK_ROUTES,
+            *ROOT_ROUTES,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], include_in_schema=False
             ),
         ],
-        state=State({"server": srv}),
+        state=State({"server": srv, "roots": roots}),
         exception_handlers=EXCEPTION_HANDLERS,
         template_config=TemplateConfig(directory=HERE / "templates", engine=JinjaTemplateEngine),
         openapi_config=OpenAPIConfig(
