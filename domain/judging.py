@@ -161,12 +161,15 @@ class NoteAdded(Event, frozen=True, kw_only=True):
     signature: str
 
 
-class ForkLink(msgspec.Struct, frozen=True, kw_only=True):
+class ForkLink(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What a judge signs when forking (``bxb-fork-v1``): ``battle`` (the child) goes on from
     ``parent`` as it stood at ``position`` (the parent's record there hashing to
     ``parent_hash``), under ``change``; ``replayed`` of the parent's commands after the fork were
     played again, and ``stopped`` says why the replay stopped before the next one ("" when none
-    was left)."""
+    was left). ``dice``, for a fork of a fair battle: the commitment (``bxb-commit-v1``) to the
+    parent's dice seed, from which, with the child's id and its sides' new values, the child's
+    own dice are drawn (docs/dice.md, Fair dice in a fork); the child's seal reveals that seed.
+    Left out when empty, so a link signed before it existed reads and verifies as it was."""
 
     algorithm: str
     battle: str
@@ -178,6 +181,7 @@ class ForkLink(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
     replayed: int
     stopped: str
+    dice: str = ""  # hex; "" for a fork of seeded or physical dice
 
 
 class BattleForked(Event, frozen=True, kw_only=True):

@@ -46,8 +46,7 @@ from blowbyblow.replay.evidence.fairness import (
     FairnessError,
     FairTerms,
     StartedAndKept,
-    is_escrowed,
-    read_fair_start,
+    shown_values,
     sides_of,
 )
 from blowbyblow.replay.evidence.receipts import Receipt, sign_receipt
@@ -173,15 +172,13 @@ class Service:
     def _fair_info(self, b: BattleHead) -> FairInfo | None:
         """A fair battle's commitment and contributions (None for other dice, or a fair battle
         whose start cannot be read: verify says why)."""
-        if not is_escrowed(b.started.dice) or b.started.origin is not None:
+        shown = shown_values([e.event for e in b.events])
+        if shown is None:
             return None
-        try:
-            given = read_fair_start([e.event for e in b.events]).contributions
-        except FairnessError:
-            return None
+        committed, given = shown
         sides = list(sides_of(b.system, b.started.setup))
         return FairInfo(
-            commitment=b.started.dice.commitment or "",
+            commitment=committed,
             sides=sides,
             contributions=given,
             missing=[s for s in sides if s not in given],
@@ -374,7 +371,7 @@ class Service:
     def contribute(self, battle: UUID, req: Contributions) -> ContributionsResult:
         """A fair battle's contributions, given at the table before the first command."""
         b = self.read(battle)
-        if not is_escrowed(b.started.dice) or b.started.origin is not None:
+        if shown_values([e.event for e in b.events]) is None:
             raise ApiError(
                 409, "battle", "contributions go to a fair battle", f"battle {battle} is not fair"
             )

@@ -105,7 +105,14 @@ def contribute(
     store: BattleStore, battle: UUID, contributions: Mapping[str, str]
 ) -> list[LoggedEvent]:
     """Add contributions to a fair battle that has none from these sides yet and no command:
-    for a server where each player gives theirs from their own device."""
+    for a server where each player gives theirs from their own device. In a judge's fork of a
+    fair battle, the sides' new values, once the fork is written, before its first command
+    played live (docs/dice.md, Fair dice in a fork)."""
+    from blowbyblow.replay.evidence.fair_forks import fair_link
+
+    child = store.read(battle)
+    if fair_link([e.event for e in child[:2]]) is not None:
+        return _contribute_in_fork(store, battle, child, contributions)
     events, start = load_fair(store, battle)
     if start.length < len(events):
         raise FairnessError(f"fair battle {battle} has begun: contributions come before command 1")
@@ -151,6 +158,30 @@ def untouched_starts(
         if alike and sorted(box.judge for box in escrow.boxes) == judges:
             found.append(info.battle)
     return found
+
+
+def _contribute_in_fork(
+    store: BattleStore,
+    battle: UUID,
+    events: list[LoggedEvent],
+    contributions: Mapping[str, str],
+) -> list[LoggedEvent]:
+    """A side's new value in a fair fork: each side once; none is missing once a command is
+    played live (its dice need them all), so every value comes before the first."""
+    from blowbyblow.replay.evidence.fair_forks import child_contributions
+
+    first = events[0].event
+    assert isinstance(first, BattleStarted)
+    ruleset = get_game_system(first.ruleset)
+    sides = sides_of(ruleset, first.setup)
+    already = child_contributions([e.event for e in events])
+    given = check_contributions(sides, contributions, already)
+    if not given:
+        raise FairnessError("no contribution given: expected SIDE=VALUE for a side")
+    fair = FairBattle(battle, ruleset, first, sides, already, events, "")
+    before = len(fair.events)
+    _append_contributions(store, fair, given)
+    return fair.events[before:]
 
 
 __all__ = ["contribute", "start_fair", "untouched_starts"]

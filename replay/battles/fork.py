@@ -12,7 +12,8 @@ dice and choices, for as long as they still apply. The replay stops, and the tab
 live, at the first command no longer allowed, or the first die or question its record cannot
 answer. Digital dice are functions of the seed and the roll's key (docs/dice.md), so a seeded
 child draws every die from its seed: a command replayed under its own number gets its recorded
-dice again.
+dice again. A fair child takes every die its parent recorded, and rolls anew only from a seed of
+its own, mixed with values its sides give once the fork is written (``evidence/fair_forks.py``).
 
 The parent is never changed; it is marked superseded by a judge's ruling appended to it, which
 names the child (written first: a fork interrupted between the two writes is finished by forking
@@ -369,14 +370,46 @@ def _run(
     return result.events, result.state
 
 
-def _digital(started: BattleStarted[Any], dice: DiceSource | None) -> DiceSource | None:
-    """The dice a replayed command draws from by key: a seeded battle's seed; a fair battle's
-    dice when the caller can open them (``fairness.fair_dice``), else each command's record."""
-    if dice is not None:
-        return dice
+def _digital(started: BattleStarted[Any]) -> DiceSource | None:
+    """The dice a replayed command draws from by key: a seeded battle's seed (public: every die
+    of every command could be computed anyway). A fair battle's replayed commands take their
+    own recorded dice, whatever number they are replayed under, and the replay stops at the
+    first roll their record lacks: drawing them anew by another key would be a re-roll."""
     if started.dice.mode == "seeded" and started.dice.seed is not None:
         return SeededDice(started.dice.seed)
     return None
+
+
+def _fair_commitment(
+    store: BattleStore, parent: UUID, started: BattleStarted[Any], dice: DiceSource | None
+) -> str:
+    """A fork of a fair battle: the commitment to the parent's dice seed its link carries (the
+    child's own dice are drawn from it, docs/dice.md); "" for other dice."""
+    if started.dice.mode != "fair":
+        return ""
+    from blowbyblow.replay.evidence.fair_forks import fair_link
+    from blowbyblow.replay.evidence.fairness import FairnessError
+    from blowbyblow.replay.evidence.seals import JudgingError, commitment
+
+    logged, first = _read(store, parent)
+    if first.origin is not None and fair_link([e.event for e in logged[:2]]) is None:
+        raise DisputeRefused(
+            f"battle {parent} is a fork of a fair battle made before forks had dice of their "
+            "own: it cannot be forked again (its dice are its first ancestor's)"
+        )
+
+    if dice is None:
+        try:
+            dice = live_dice(store, parent)
+        except (FairnessError, JudgingError) as e:
+            raise DisputeRefused(
+                f"a fork of a fair battle commits to its dice, which this machine cannot open "
+                f"({e}): fork with the judge's key"
+            ) from None
+    seed = getattr(dice, "seed", None)
+    if not isinstance(seed, str):
+        raise DisputeRefused("a fork of a fair battle needs its fair dice (the judge's key)")
+    return commitment(seed)
 
 
 @dataclass
@@ -498,7 +531,7 @@ def preview_fork(
         quiet=True,
     )
     built = _replay_child(
-        system, child_started, plan, _Replay(table, _digital(started, dice), change, used)
+        system, child_started, plan, _Replay(table, _digital(started), change, used)
     )
     _check_used(change, used, built)
     return ForkPreview(
@@ -529,7 +562,10 @@ def fork(  # noqa: PLR0913 - each a part of the judge's decision
     """Fork ``parent`` at ``position`` under ``change``, as ``judge`` rules, for ``reason``:
     the parent's ruling (signed, naming the child) and the child (whole, in one transaction)
     are written; the parent stays as it is. ``dice``: a fair battle's dice
-    (``fairness.fair_dice``), to draw the rolls a replay makes that its record lacks.
+    (``fairness.fair_dice``, opened with the judge's key; else the table's copy of the seed is
+    tried): the link commits to their seed, from which the child's own dice are drawn. A fair
+    battle's replayed commands take only their recorded dice (docs/dice.md, Fair dice in a
+    fork).
 
     Raises DisputeRefused (nothing written): a sealed or superseded parent, a position outside
     it, a change that names nothing after the position or would change a kept command;
@@ -538,6 +574,7 @@ def fork(  # noqa: PLR0913 - each a part of the judge's decision
     name = _words(judge.name, "judge")
     seen = preview_fork(store, parent, position=position, change=change, dice=dice)
     logged = seen.parent_events
+    committed = _fair_commitment(store, parent, seen.started, dice)
     link = ForkLink(
         algorithm=FORK_ALGORITHM,
         battle=str(seen.child),
@@ -549,6 +586,7 @@ def fork(  # noqa: PLR0913 - each a part of the judge's decision
         reason=reason,
         replayed=seen.replayed,
         stopped=seen.stopped,
+        dice=committed,
     )
     ruling = None
     if seen.superseded_by is None:  # else: an interrupted fork, its ruling written already
@@ -599,16 +637,19 @@ def live_dice(
     parent's seed); a fair battle's, opened from the table's copy of the seed or the escrow
     with a judge's ``key`` (a child of a fair battle: its first ancestor's); None for
     physical dice (the table types them)."""
+    from blowbyblow.replay.evidence.fair_forks import fair_link
     from blowbyblow.replay.evidence.fairness import fair_dice
 
-    _, started = _read(store, battle)
+    logged, started = _read(store, battle)
     if started.dice.mode == "seeded":
-        return _digital(started, None)
+        return _digital(started)
     if started.dice.mode != "fair":
         return None
-    while started.origin is not None:  # a child of a fair battle: the dice of its root
+    # A fork of a fair battle rolls dice of its own (``fair_forks``); one made before forks had
+    # them rolled its first ancestor's.
+    while started.origin is not None and fair_link([e.event for e in logged[:2]]) is None:
         battle = UUID(started.origin)
-        _, started = _read(store, battle)
+        logged, started = _read(store, battle)
     return fair_dice(store, battle, key=key)
 
 

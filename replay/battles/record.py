@@ -22,6 +22,7 @@ from blowbyblow.domain.core import (
 from blowbyblow.domain.judging import BattleSealed, Checkpoint
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold_battle
+from blowbyblow.projections.disputes import disputes_of
 from blowbyblow.replay.battles.fair_start import start_fair
 from blowbyblow.replay.engine import logs
 from blowbyblow.replay.engine.dice import (
@@ -267,6 +268,7 @@ def seal_battle(store: BattleStore, battle: UUID, key: Ed25519PrivateKey) -> Log
         raise JudgingError(f"battle {battle} is sealed already")
     first = events[0].event
     assert isinstance(first, BattleStarted)
+    _line_sealed_first(store, battle, first, events)
     seed = reveal_seed(store, events, key) if first.dice.mode == "fair" else None
     checkpoint = Checkpoint(
         algorithm="bxb-checkpoint-v1",
@@ -287,6 +289,25 @@ def seal_battle(store: BattleStore, battle: UUID, key: Ed25519PrivateKey) -> Log
                 + report.problem.describe()
             )
     return store.seal(battle, first.ruleset, sealed)
+
+
+def _line_sealed_first(
+    store: BattleStore, battle: UUID, first: BattleStarted[Any], events: list[LoggedEvent]
+) -> None:
+    """A fair battle a judge's fork superseded is sealed only once its child is: its seal
+    reveals the seed the child's own dice are drawn from (docs/dice.md, Fair dice in a fork),
+    which would let anyone see the child's next dice before they are rolled."""
+    if first.dice.mode != "fair":
+        return
+    child = disputes_of([e.event for e in events]).superseded_by
+    if child is None:
+        return
+    last = store.last(UUID(child))
+    if last is None or not isinstance(last.event, BattleSealed):
+        raise JudgingError(
+            f"battle {battle} was superseded by battle {child}, which is not sealed: sealing "
+            f"it now would reveal the seed {child}'s dice are drawn from; seal {child} first"
+        )
 
 
 def save_events(store: BattleStore, ruleset: AnyGameSystem, events: list[Event]) -> Recorded:

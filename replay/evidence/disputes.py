@@ -13,11 +13,13 @@ from uuid import UUID
 
 import msgspec
 
-from blowbyblow.domain.core import BattleStarted, CommandIssued, Event
+from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled, Event
 from blowbyblow.domain.judging import (
+    CORRECTED_BY_JUDGE,
     BattleForked,
     CommandDropped,
     CommandFlagged,
+    ContributionGiven,
     Decision,
     ForkLink,
     Note,
@@ -158,7 +160,35 @@ def parent_problem(store: BattleStore, battle: UUID, child: Sequence[LoggedEvent
         _start_problem(link, events[0], child_events[0])
         or _commands_problem(link, commands_played(events), commands_played(child_events))
         or _named_problem(battle, forked, events)
+        or (_inherited_problem(link, events, child_events) if link.dice else None)
     )
+
+
+def _inherited_problem(link: ForkLink, parent: list[Event], child: list[Event]) -> str | None:
+    """A fair fork's dice taken from its parent (every die before its sides' new values, and
+    each one labelled ``inherited`` after them) are the parent's, under the key the parent
+    rolled them (docs/dice.md, Fair dice in a fork)."""
+    from blowbyblow.replay.evidence.fair_forks import INHERITED, parent_key, recorded_dice
+
+    theirs = recorded_dice(parent)
+    live_from = next(
+        (n for n, e in enumerate(child, start=1) if n > 2 and isinstance(e, ContributionGiven)),
+        None,
+    )
+    for command in commands_played(child):
+        before = live_from is None or command.first < live_from
+        for event in command.events:
+            if not isinstance(event, DiceRolled) or event.source == CORRECTED_BY_JUDGE:
+                continue
+            if before or event.source == INHERITED:
+                key = parent_key(link, event.key)
+                if theirs.get(key) != event.values:
+                    return (
+                        f"die {event.key} of the child ({list(event.values)}) is not the "
+                        f"parent's die {key} ({list(theirs.get(key, ())) or 'none'}): a fork "
+                        "of a fair battle takes its parent's dice as they were rolled"
+                    )
+    return None
 
 
 def _start_problem(link: ForkLink, parent: Event, child: Event) -> str | None:

@@ -26,13 +26,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, DiceSpec, Event
-from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
+from blowbyblow.domain.judging import BattleForked, ContributionGiven, ForkLink, SeedEscrowed
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.dice import FAIR_ALGORITHM, FairDice
 from blowbyblow.replay.engine.registry import get_game_system
@@ -42,6 +42,9 @@ from blowbyblow.replay.evidence.seals import (
     open_escrow,
 )
 from blowbyblow.replay.store.log import BattleStore, LoggedEvent
+
+if TYPE_CHECKING:
+    from blowbyblow.replay.evidence.fair_forks import ChildDice
 
 LOGGER = "blowbyblow.fairness"  # its log lines' logger (structlog is imported when one is written)
 
@@ -115,9 +118,17 @@ class FairBattle:
     contributions: dict[str, str]
     events: list[LoggedEvent]
     seed: str = field(repr=False)  # secret until the seal: never print or store it
+    # A judge's fork of a fair battle (``fair_forks.py``): its link, and the dice its parent
+    # recorded, by key, which it rolls again where it makes the same roll.
+    link: ForkLink | None = None
+    inherited: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     @property
     def commitment(self) -> str:
+        """What the values are mixed with, committed before any was given: the seed's
+        commitment, or in a fork the link's commitment to its parent's dice seed."""
+        if self.link is not None:
+            return self.link.dice
         return self.started.dice.commitment or ""
 
     @property
@@ -125,13 +136,17 @@ class FairBattle:
         """The sides whose contribution is still awaited."""
         return tuple(s for s in self.sides if s not in self.contributions)
 
-    def dice(self) -> FairDice:
+    def dice(self) -> FairDice | ChildDice:
         """The battle's dice source; only once every side has given its contribution."""
         if self.missing or not self.contributions:
             raise FairnessError(
                 f"fair battle {self.battle}: no dice until every side has given its "
                 f"contribution (waiting for {', '.join(self.missing) or 'a side'})"
             )
+        if self.link is not None:
+            from blowbyblow.replay.evidence.fair_forks import ChildDice
+
+            return ChildDice(self.link, self.inherited, self.seed, self.contributions)
         return FairDice(self.seed, self.contributions)
 
 
@@ -232,7 +247,14 @@ def open_fair(
     store: BattleStore, battle: UUID, *, key: Ed25519PrivateKey | None = None
 ) -> FairBattle:
     """A started fair battle picked up again, in this process: its seed from the table's own
-    copy (the store's seed vault) or, with a judge's ``key``, from the escrow."""
+    copy (the store's seed vault) or, with a judge's ``key``, from the escrow. A judge's fork
+    of a fair battle: its parent's dice opened so, its own seed derived from them
+    (``fair_forks.py``)."""
+    from blowbyblow.replay.evidence.fair_forks import fair_link, open_child
+
+    link = fair_link([e.event for e in store.read(battle, lte=2)])
+    if link is not None:
+        return open_child(store, battle, store.read(battle), link, key)
     events, start = load_fair(store, battle)
     first = events[0].event
     assert isinstance(first, BattleStarted) and start.escrow is not None
@@ -254,7 +276,7 @@ def open_fair(
 
 def fair_dice(
     store: BattleStore, battle: UUID, *, key: Ed25519PrivateKey | None = None
-) -> FairDice:
+) -> FairDice | ChildDice:
     """The dice source of a started fair battle whose sides have all contributed."""
     return open_fair(store, battle, key=key).dice()
 
@@ -266,6 +288,15 @@ def reveal_seed(store: BattleStore, events: Sequence[LoggedEvent], key: Ed25519P
     assert isinstance(first, BattleStarted)
     battle = str(events[0].originator_id)
     commit = first.dice.commitment or ""
+    if first.origin is not None and len(events) > 1 and isinstance(events[1].event, BattleForked):
+        from blowbyblow.replay.evidence.fair_forks import fair_link, parent_dice_seed
+
+        if fair_link([events[0].event, events[1].event]) is None:
+            raise JudgingError(
+                f"battle {battle} is a fork of a fair battle made before forks had dice of their "
+                "own: its dice are its first ancestor's, and no seal of its own reveals them"
+            )
+        return parent_dice_seed(store, events, key)
     if is_escrowed(first.dice):
         start = read_fair_start([e.event for e in events])
         assert start.escrow is not None
@@ -274,6 +305,25 @@ def reveal_seed(store: BattleStore, events: Sequence[LoggedEvent], key: Ed25519P
     if kept is None or commitment(kept) != commit:
         raise JudgingError(f"the secret seed of fair battle {battle} is not in this store's vault")
     return kept
+
+
+def shown_values(events: Sequence[Event]) -> tuple[str, dict[str, str]] | None:
+    """What a fair battle shows its sides: the commitment their values are mixed with, and the
+    values given so far; a judge's fork of a fair battle shows its link's commitment and its
+    sides' new values. None for other dice, a fork made before forks had dice of their own, or
+    a start that cannot be read."""
+    from blowbyblow.replay.evidence.fair_forks import child_contributions, fair_link
+
+    first = events[0] if events else None
+    if not isinstance(first, BattleStarted) or not is_escrowed(first.dice):
+        return None
+    if first.origin is not None:
+        link = fair_link(events[:2])
+        return None if link is None else (link.dice, child_contributions(events))
+    try:
+        return first.dice.commitment or "", read_fair_start(events).contributions
+    except FairnessError:
+        return None
 
 
 def dice_seed(first: BattleStarted[Any], events: Sequence[Event], revealed: str) -> str:
@@ -297,6 +347,7 @@ __all__ = [
     "open_fair",
     "read_fair_start",
     "reveal_seed",
+    "shown_values",
     "sides_of",
     "start_length",
 ]

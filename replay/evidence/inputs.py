@@ -17,6 +17,7 @@ from blowbyblow.domain.judging import (
     DieCorrected,
 )
 from blowbyblow.replay.engine.dice import RecordedChoices, SeededDice, seeded_roll
+from blowbyblow.replay.evidence.fair_forks import INHERITED, fair_link, fork_secret
 from blowbyblow.replay.evidence.fairness import (
     FairnessError,
     OutOfPlace,
@@ -82,6 +83,26 @@ def check_dice_seed(
     if first.dice.mode != "fair":
         return None
     revealed = sealed.checkpoint.seed if sealed is not None else None
+    link = fair_link([e.event for e in events[:2]])
+    if link is not None:  # a judge's fork: its seal reveals its parent's dice seed
+        if revealed is None:
+            if sealed is not None:
+                raise Failed(
+                    Problem(report.events, "seal", "the seal of a fair fork does not reveal a seed")
+                )
+            report.notes.append(
+                "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
+            )
+            return None
+        if commitment(revealed) != link.dice:
+            raise Failed(
+                Problem(
+                    report.events,
+                    "seal",
+                    "the revealed seed does not match the fork's commitment to its parent's dice",
+                )
+            )
+        return fork_secret(revealed, report.battle)
     if revealed is None:
         if sealed is not None:
             raise Failed(
@@ -110,6 +131,11 @@ class DiceCheck:
     mode: str
     seed: str | None
     forked: BattleForked | None = None  # a child battle's link: the die a judge corrected
+    # A fair fork (``fair_forks``): its commands before its sides' new values took their
+    # parent's dice (checked against the parent); after them, a die labelled ``seeded`` is
+    # recomputed from the child's own seed once its seal reveals the parent's (``seed`` is then
+    # set), one labelled ``inherited`` is the parent's.
+    fair_fork: bool = False
 
 
 # The labels a die may carry in a battle of each dice mode. A seeded battle's dice all come from
@@ -135,7 +161,7 @@ def check_dice(report: Report, segment: Sequence[LoggedEvent], dice: DiceCheck) 
                 raise Failed(_not_corrected(logged.position, f"die {ev.key}"))
             continue
         if dice.mode == "fair":
-            _check_fair_die(report, logged, ev, dice.seed)
+            _check_fair_die(report, logged, ev, dice)
             continue
         allowed = DICE_SOURCES.get(dice.mode)
         if allowed is None:
@@ -162,21 +188,24 @@ def _not_corrected(position: int, what: str) -> Problem:
     )
 
 
-def _check_fair_die(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str | None) -> None:
-    """A fair battle's die. The hook for fair dice (escrowed seeds, players' contributions):
-    today every die of a fair battle comes from its committed seed, so it must be labelled
-    seeded, and is recomputed once the seal has revealed the seed."""
+def _check_fair_die(report: Report, logged: LoggedEvent, ev: DiceRolled, dice: DiceCheck) -> None:
+    """A fair battle's die: every die comes from the seed committed at the start, so it must be
+    labelled seeded, and is recomputed once the seal has revealed the seed. In a judge's fork,
+    a die may also be its parent's (``inherited``), checked against the parent's record."""
+    if dice.fair_fork and ev.source == INHERITED:
+        return
     if ev.source != SeededDice.source:
         raise Failed(
             Problem(
                 logged.position,
                 "dice",
                 f"die {ev.key} is labelled {ev.source!r}, but this is a fair battle: its dice "
-                "all come from the seed committed at the start",
+                "all come from the seed committed at the start"
+                + (" or its parent's record (inherited)" if dice.fair_fork else ""),
             )
         )
-    if seed is not None:
-        _recompute(report, logged, ev, seed)
+    if dice.seed is not None:
+        _recompute(report, logged, ev, dice.seed)
 
 
 def _recompute(report: Report, logged: LoggedEvent, ev: DiceRolled, seed: str) -> None:

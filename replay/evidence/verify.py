@@ -47,7 +47,7 @@ from blowbyblow.domain.judging import (
 )
 from blowbyblow.projections.battle import fold_battle
 from blowbyblow.replay.engine.codec import encode
-from blowbyblow.replay.engine.dice import RecordedChoices, RecordedDice, recorded_inputs
+from blowbyblow.replay.engine.dice import FairDice, RecordedChoices, RecordedDice, recorded_inputs
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.engine.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.evidence.chain import (
@@ -62,6 +62,7 @@ from blowbyblow.replay.evidence.chain import (
     stored_records,
 )
 from blowbyblow.replay.evidence.disputes import check_annotation, fork_link, parent_problem
+from blowbyblow.replay.evidence.fair_forks import fair_link
 from blowbyblow.replay.evidence.inputs import (
     ChoicesAsRecorded,
     DiceCheck,
@@ -180,9 +181,9 @@ def _verify_scanned(
             report, first, start_records, length, table.system.view(state).sides
         )
         forked = fork_link(battle, start_records, start)  # a child battle's link, checked
-        dice = DiceCheck(
-            first.dice.mode, check_dice_seed(report, first, sealed, start_records), forked
-        )
+        seed = check_dice_seed(report, first, sealed, start_records)
+        fair_fork = fair_link([e.event for e in start_records[:2]]) is not None
+        dice = DiceCheck(first.dice.mode, None if fair_fork else seed, forked, fair_fork)
         start += forked is not None
         segments = _segments_of(records(start, length))
 
@@ -191,7 +192,13 @@ def _verify_scanned(
 
         # A re-run (what-if) carries its original's choices with their labels, under rulings
         # that may give another default: only a battle of its own answers for its defaults.
-        replay = _Replay(table, dice, refold, defaults_checked=first.origin is None)
+        replay = _Replay(
+            table,
+            dice,
+            refold,
+            defaults_checked=first.origin is None,
+            fork=_FairFork(table.system.view(state).sides, seed) if fair_fork else None,
+        )
         _readjudicate(report, replay, state, segments)
         if report.voided:
             report.notes.append(
@@ -260,8 +267,14 @@ def _segments(events: Sequence[LoggedEvent], start: int = 1) -> list[Sequence[Lo
     return list(_segments_of(events[start:]))
 
 
-_BOUNDARIES: tuple[type[Event], ...] = (CommandIssued, CommandVoided, *ANNOTATION_TYPES)
-_ALONE: tuple[type[Event], ...] = (CommandVoided, *ANNOTATION_TYPES)  # each a segment of its own
+_BOUNDARIES: tuple[type[Event], ...] = (
+    CommandIssued,
+    CommandVoided,
+    ContributionGiven,
+    *ANNOTATION_TYPES,
+)
+# each a segment of its own (a contribution: a fair fork's new values, docs/dice.md)
+_ALONE: tuple[type[Event], ...] = (CommandVoided, ContributionGiven, *ANNOTATION_TYPES)
 
 
 def _segments_of(records: Iterable[LoggedEvent]) -> Iterator[Sequence[LoggedEvent]]:
@@ -305,16 +318,70 @@ class _Standing:
         return self.before.pop() if self.before else refold(position - 1)
 
 
+@dataclass
+class _FairFork:
+    """A judge's fork of a fair battle as its log is read: its sides, the secret its own dice
+    are mixed from (None until its seal reveals it), the sides' new values as they come, and
+    whether a command has been played live (after them)."""
+
+    sides: tuple[str, ...]
+    secret: str | None
+    contributions: dict[str, str] = field(default_factory=dict)
+    live: bool = False
+
+    def given(self, logged: LoggedEvent) -> None:
+        """A ``ContributionGiven`` in the child: a side of its setup, once, before any command
+        played live."""
+        event = logged.event
+        assert isinstance(event, ContributionGiven)
+        if self.live:
+            raise Failed(
+                Problem(logged.position, "dice", "a contribution after a command played live")
+            )
+        if event.side not in self.sides or event.side in self.contributions:
+            raise Failed(
+                Problem(
+                    logged.position,
+                    "dice",
+                    f"a contribution for {event.side!r}: expected one per side of the setup "
+                    f"({', '.join(self.sides)}), each once",
+                )
+            )
+        self.contributions[event.side] = event.value
+
+    def command(self, position: int, dice: DiceCheck) -> DiceCheck:
+        """How the next command's dice are checked: its parent's before the values, the
+        child's own once every side gave one."""
+        if not self.contributions:
+            return dice
+        missing = [s for s in self.sides if s not in self.contributions]
+        if missing:
+            raise Failed(
+                Problem(
+                    position,
+                    "dice",
+                    "a command played live before every side gave its new value (missing: "
+                    f"{', '.join(missing)})",
+                )
+            )
+        self.live = True
+        if self.secret is None:
+            return dice
+        return dataclasses.replace(dice, seed=FairDice(self.secret, self.contributions).seed)
+
+
 @dataclass(frozen=True)
 class _Replay:
     """What commands are re-adjudicated with: the battle's table, how its dice are checked,
     and ``refold(p)``, the state the log's events up to position p fold to; whether a choice
-    labelled default must be the rules' default (``defaults_checked``)."""
+    labelled default must be the rules' default (``defaults_checked``); a fair fork's dice as
+    they go (``fork``)."""
 
     table: Table
     dice: DiceCheck
     refold: Callable[[int], Any]
     defaults_checked: bool = True
+    fork: _FairFork | None = None
 
 
 def _readjudicate(
@@ -343,6 +410,13 @@ def _readjudicate(
             _check_void(report, head, standing.last())
             state = standing.void(replay.refold)
             continue
+        if isinstance(head.event, ContributionGiven):
+            if replay.fork is None:
+                raise Failed(
+                    Problem(head.position, "dice", "a contribution outside a fair battle's start")
+                )
+            replay.fork.given(head)
+            continue
         issued = head.event
         if not isinstance(issued, CommandIssued):
             where = "before the first command" if not standing.positions else "outside any command"
@@ -356,7 +430,8 @@ def _readjudicate(
                     f"command number {issued.index} where {n} was expected",
                 )
             )
-        check_dice(report, segment, replay.dice)
+        dice = replay.fork.command(head.position, replay.dice) if replay.fork else replay.dice
+        check_dice(report, segment, dice)
         asked_at = check_choices(segment, replay.dice.forked)  # every label, where defaults are
         if not replay.defaults_checked:
             asked_at = {}
