@@ -157,9 +157,10 @@ class DisputeDoor:
             raise Refused("invalid", "before", "a command that stands", str(e)) from None
 
     def _dice(self, battle: UUID) -> DiceSource | None:
-        """The battle's digital dice, to draw the rolls a replay makes that its record lacks;
-        None for typed dice, or a fair battle whose seed this door cannot open (each replayed
-        command then answers from its own record)."""
+        """The battle's digital dice: a seeded battle's, to draw the rolls a replay makes that
+        its record lacks; a fair battle's, whose seed the child's link commits to (its replayed
+        commands take only their recorded dice, docs/dice.md); None for typed dice, or a fair
+        battle whose seed this door cannot open (the fork then tries the table's copy)."""
         try:
             return forking.live_dice(self.store, battle, key=self.door.key)
         except BlowByBlowError:
