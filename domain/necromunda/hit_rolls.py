@@ -5,7 +5,9 @@ Pistols at Close Quarters (a pistol rolls its Firepower dice for ammo).
 A Hit roll is a Weapon Skill test per Attack dice, rolled separately per weapon and per target.
 Modifiers: -1 turned to face, +1 per assist, -1 per interference, -1 on the free Fight after
 charging a fighter out of line of sight (2023), -2 on a Broken fighter's Reaction attacks, +1
-attacking a vehicle, -1 attacking through a barricade (older rules). A natural 1 always misses.
+attacking a vehicle, -1 attacking through a barricade (older rules). A roll passes when the
+natural roll plus the modifiers is at least the attacker's WS; a natural 1 always misses, and
+whether a natural 6 always hits is ruling hit-natural-six.
 """
 
 from __future__ import annotations
@@ -24,7 +26,11 @@ from blowbyblow.domain.necromunda.events import (
     HitRolled,
     InterferenceApplied,
 )
-from blowbyblow.domain.necromunda.rulings import FIREPOWER_AMMO_FACE, VEHICLE_TARGET_INTERFERENCE
+from blowbyblow.domain.necromunda.rulings import (
+    FIREPOWER_AMMO_FACE,
+    HIT_NATURAL_SIX,
+    VEHICLE_TARGET_INTERFERENCE,
+)
 from blowbyblow.domain.necromunda.state import (
     UNARMED,
     FighterState,
@@ -187,9 +193,10 @@ def step5_make_hit_rolls(
             w = me.weapon(group.weapon)
             if w is not None and w.has("Sidearm"):
                 state = yield from ammo_check(at, state, w)
+        six = at.ctx.ruling(HIT_NATURAL_SIX) == "always-hits"
         for i, natural in enumerate(values, start=1):
             total = natural + sum(m.value for m in modifiers)
-            hit = natural != 1 and total >= me.ws
+            hit = natural != 1 and (total >= me.ws or (six and natural == 6))
             state = yield from emit(
                 HitRolled(
                     rule=at.rule("CC 5"),
@@ -202,12 +209,22 @@ def step5_make_hit_rolls(
                     target_number=me.ws,
                     total=total,
                     hit=hit,
-                    note="natural 1 always misses" if natural == 1 else "",
+                    note=hit_note(natural, total, me.ws, six),
                 )
             )
             if hit:
                 hits.append(Hit(weapon=group.weapon, target=group.target, n=len(hits) + 1))
     return state, hits
+
+
+def hit_note(natural: int, total: int, ws: int, six: bool) -> str:
+    """Why a natural roll decided a Hit roll: a natural 1 misses whatever the modifiers; a
+    natural 6 the modifiers brought below WS hits all the same (ruling hit-natural-six)."""
+    if natural == 1:
+        return "natural 1 always misses"
+    if six and natural == 6 and total < ws:
+        return "natural 6 always hits (ruling hit-natural-six)"
+    return ""
 
 
 def ammo_check(

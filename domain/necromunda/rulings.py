@@ -179,6 +179,30 @@ NERVE_WRECKED_VEHICLE = Ruling(
     before="as-1.0",
 )
 
+# --- since 1.2, both systems ---------------------------------------------------------------------
+
+HIT_NATURAL_SIX = Ruling(
+    name="hit-natural-six",
+    default="as-modified",
+    choices=("as-modified", "always-hits"),
+    summary=(
+        "A Hit roll passes when the natural roll plus its modifiers is at least the attacker's "
+        "WS (WS 3+: 3 or more); a natural 1 always misses. as-modified: a natural 6 is judged "
+        "like any roll (version 1.1). always-hits: a natural 6 always hits."
+    ),
+    rule="N23 CC 5",
+    note=(
+        "unconfirmed: 'A Hit roll is a Weapon Skill test made against the WS of the attacking "
+        "fighter' names the test, and 'If ... the Hit roll is a natural 1, the attack "
+        "automatically misses, regardless of any modifiers'; how the test passes is outside "
+        "the Close Combat section, and no published source we could check says it in words. "
+        "The 2026 rules add that a natural 6 always hits; the default, as-modified, is how "
+        "version 1.1 judged it."
+    ),
+    since="1.2",
+    before="as-modified",
+)
+
 # --- necromunda-2023 only ---------------------------------------------------------------------
 
 CHARGED_PRONE_REACTION = Ruling(
@@ -368,6 +392,14 @@ LEGACY_EXTRA_SERIOUS_INJURY = _legacy(
     "the rules before 2023; the default is the 2023 rule (a Flesh Wound).",
 )
 LEGACY_VEHICLE_LOCATION_FACES = _legacy(VEHICLE_LOCATION_FACES, "N17 CC 6")
+LEGACY_HIT_NATURAL_SIX = _legacy(
+    HIT_NATURAL_SIX,
+    "N17 CC 5",
+    "unconfirmed: 'Make a Weapon Skill test for the attacker with each Attack dice' names the "
+    "test; how it passes is outside the close combat text, and no published source we could "
+    "check says it in words. Later rules (2026) add that a natural 6 always hits; the default, "
+    "as-modified, is how version 1.1 judged it.",
+)
 LEGACY_VEHICLE_DAMAGE = _legacy(VEHICLE_DAMAGE, "N17 CC 6")
 LEGACY_STEP8_DEFAULT = _legacy(STEP8_DEFAULT, "N17 CC 8")
 LEGACY_VEHICLE_LOCATION = _legacy(VEHICLE_LOCATION, "N17 CC 6")
@@ -398,6 +430,7 @@ RULINGS_2023: tuple[Ruling, ...] = (
     VEHICLE_LOCATION,
     BROKEN_COUP_DE_GRACE,
     NERVE_WRECKED_VEHICLE,
+    HIT_NATURAL_SIX,
 )
 
 RULINGS_LEGACY: tuple[Ruling, ...] = (
@@ -419,4 +452,5 @@ RULINGS_LEGACY: tuple[Ruling, ...] = (
     LEGACY_VEHICLE_LOCATION,
     LEGACY_BROKEN_COUP_DE_GRACE,
     LEGACY_NERVE_WRECKED_VEHICLE,
+    LEGACY_HIT_NATURAL_SIX,
 )

@@ -6,7 +6,8 @@ book and has its own rulings, rulebook and demo seed.
 Version 1.1 (both) adds the ``granted-attack`` and ``leave-engagement`` commands and the setup's
 ``skills``, ``mounted``, ``tactics`` and ``within_6``; what it changed in the adjudication of 1.0's
 commands is a ruling with ``since="1.1"`` each (see rulings.py), so battles of 1.0 still
-re-adjudicate exactly (``reads_versions``)."""
+re-adjudicate exactly (``reads_versions``). Version 1.2 (both) adds the ruling
+``hit-natural-six`` (its ``before`` is 1.1's reading)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ ROSTER = RosterShape(members=("fighters",), side_field="gang", sides="gangs")
 NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand] = GameSystem(
     id="necromunda-2023",
     game="necromunda",
-    version="1.1",
+    version="1.2",
     title="Necromunda (2023 Core Rulebook): close combat",
     rulebook=RULEBOOK_2023,
     rulings=RULINGS_2023,
@@ -56,13 +57,13 @@ NECROMUNDA_2023: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand]
     odds=ODDS,
     roster=ROSTER,
     setup_choices=SETUP_CHOICES,
-    reads_versions=("1.0",),
+    reads_versions=("1.0", "1.1"),
 )
 
 NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaCommand] = GameSystem(
     id="necromunda-legacy",
     game="necromunda",
-    version="1.1",
+    version="1.2",
     title="Necromunda before 2023 (the 2017/2018 rules with FAQs): close combat",
     rulebook=RULEBOOK_LEGACY,
     rulings=RULINGS_LEGACY,
@@ -83,5 +84,5 @@ NECROMUNDA_LEGACY: GameSystem[NecromundaSetup, NecromundaState, NecromundaComman
     odds=ODDS,
     roster=ROSTER,
     setup_choices=SETUP_CHOICES,
-    reads_versions=("1.0",),
+    reads_versions=("1.0", "1.1"),
 )
