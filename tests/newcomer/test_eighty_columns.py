@@ -4,6 +4,7 @@ they said is still said: wrapping moves words to the next line, it drops none.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -25,15 +26,22 @@ def widest(output: str) -> int:
 
 
 WHAT_IF = "coup-de-grace-effect=injury-dice"
-COMMANDS = (  # each with its exit code (diff: 1, the battles differ)
+# each with its exit code (diff: 1, the battles differ); DEMO and WHATIF stand for the first 8
+# characters of the demo's battle id and of its what-if's, read from what bxb said (a battle's id
+# is made from its start, ruleset version included, so a new version gives new ids)
+COMMANDS = (
     (["demo"], 0),
-    (["log", "1"], 0),
+    (["log", "DEMO"], 0),
     (["rulesets"], 0),
     (["battles"], 0),
-    (["at", "50", "1"], 0),
-    (["whatif", "1", "--ruling", WHAT_IF, "--save"], 0),
-    (["diff", "1", "a"], 1),  # the demo and its what-if (ids 15ee0658-…, afabbca2-…)
+    (["at", "50", "DEMO"], 0),
+    (["whatif", "DEMO", "--ruling", WHAT_IF, "--save"], 0),
+    (["diff", "DEMO", "WHATIF"], 1),
 )
+BATTLE_ID = {
+    "demo": re.compile(r"battle ([0-9a-f]{8})-[0-9a-f-]{27} "),
+    "whatif": re.compile(r"saved as battle ([0-9a-f]{8})-"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +53,19 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     for columns in ("80", None):
         db = str(folder / f"{columns}.sqlite")  # a store each: the same battle, the same output
         env = environment(COLUMNS=columns, BXB_DB=db)
+        ids: dict[str, str] = {}
         for command, code in COMMANDS:
-            done = run(*command, env=env)
+            done = run(*(ids.get(word, word) for word in command), env=env)
             assert done.returncode == code, done.stderr
             name = command[0]
+            if name in BATTLE_ID:
+                found = BATTLE_ID[name].search(words(done.stdout))
+                assert found, done.stdout
+                ids[name.upper()] = found.group(1)
             said = done.stdout.replace(db, "STORE")
             assert outputs.setdefault(name, said) == said, f"{name}: no COLUMNS is not 80"
     outputs["db"] = db
+    outputs["DEMO"] = ids["DEMO"]
     outputs["demo"] = outputs["demo"].replace("STORE", db)
     return outputs
 
@@ -95,7 +109,7 @@ def test_battles_say_each_battle_and_fit_one_line_when_wide(shown: dict[str, str
 
 
 def test_a_wide_terminal_gets_long_lines(tmp_path: Path, shown: dict[str, str]) -> None:
-    wide = run("log", "1", env=environment(COLUMNS="200", BXB_DB=shown["db"])).stdout
+    wide = run("log", shown["DEMO"], env=environment(COLUMNS="200", BXB_DB=shown["db"])).stdout
     assert 80 < widest(wide) <= 200
 
 
