@@ -106,6 +106,14 @@ class Player:
         self.child.close()
         return int(self.child.exitstatus if self.child.exitstatus is not None else -1)
 
+    def hang_up(self) -> None:
+        """The terminal closes (the kernel sends the process SIGHUP) and the process ends.
+
+        pexpect gives a process 0.1 s after each signal before it calls the close failed; on a
+        loaded machine a Python process takes longer than that to unwind, so it is given 5 s."""
+        self.child.ptyproc.delayafterterminate = 5  # type: ignore[attr-defined]
+        self.child.close(force=False)
+
     def kill9(self) -> None:
         assert self.child.pid is not None
         os.kill(self.child.pid, signal.SIGKILL)

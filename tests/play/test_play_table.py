@@ -100,7 +100,7 @@ def test_ctrl_c_or_a_closed_terminal_in_a_command_writes_nothing(tmp_path: Path)
     assert fingerprint(db, battle) == before
     table.type(first_command())
     assert pilot.answer(stop_at_input=True)["dice"]
-    table.child.close(force=False)  # the terminal closes (SIGHUP) in the middle of the command
+    table.hang_up()  # the terminal closes (SIGHUP) in the middle of the command
     assert not table.child.isalive()
     assert fingerprint(db, battle) == before
 
