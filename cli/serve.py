@@ -24,6 +24,7 @@ from blowbyblow.replay.evidence.seals import (
     load_escrow_public_key,
     load_private_key,
 )
+from blowbyblow.replay.store.persistence import is_postgres
 
 tournament_app = typer.Typer(help="Tournaments on the server's store.", no_args_is_help=True)
 tables_app = typer.Typer(help="A tournament's tables and their tokens.", no_args_is_help=True)
@@ -335,6 +336,12 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
         + ")",
         err=True,
     )
+    if not is_postgres(store.where) and store.where != ":memory:":
+        typer.echo(
+            "one server process on this SQLite store: live notes stay in this process "
+            "(several `bxb serve` processes share one tournament on PostgreSQL only)",
+            err=True,
+        )
     if not _loopback(host):
         typer.echo(
             f"warning: --host {host}: the server is now reachable by others on the network; "

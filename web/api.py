@@ -83,6 +83,14 @@ class Server:
             topics += [f"tournament:{note.tournament}", f"table:{note.tournament}:{note.table}"]
         self.hub.publish(topics, note)
 
+    def heard(self, note: Note) -> None:
+        """A note another server process published (``web/relay.py``): a run paused here at a
+        version of that battle now written past is put aside at once (it could only be refused
+        when it completes). Kept heads need nothing: every read checks the store's head, and an
+        append at a stale version is refused by the store."""
+        if note.battle and note.version:
+            self.service.door.pending.drop(UUID(note.battle), note.version)
+
     def note(self, kind: str, battle: UUID | str, version: int = 0) -> Note:
         place = self.tournaments.place_of(UUID(str(battle)))
         return Note(
@@ -413,7 +421,9 @@ async def void_command(
     while the battle is played (not once the table has ended it)."""
     srv = server(request)
     bid = await _battle(request, battle)
-    who = srv.access(request).voider(await work(srv.tournaments.place_of, bid))
+    # read now: another server process may have just ended the battle (then only a judge voids)
+    place = await work(functools.partial(srv.tournaments.place_of, bid, fresh=True))
+    who = srv.access(request).voider(place)
     result = await work(srv.service.void, bid, data, describe(who))
     srv.publish(srv.note("voided", bid, result.version))
     return result

@@ -6,6 +6,7 @@ everything a page needs ships in the wheel; nothing is loaded from another site.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -17,7 +18,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
-from blowbyblow.replay.store.log import BattleStore
+from blowbyblow.replay.store.log import BattleStore, is_postgres
 from blowbyblow.web.access import Reading
 from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
 from blowbyblow.web.disputes_api import DISPUTE_ROUTES
@@ -53,6 +54,11 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
     service = Service(store=store, tournaments=tournaments, key=key, judge_keys=judge_keys)
     srv = Server(service=service, hub=Hub(), reading=reading)
     roots = RootDesk(terms=witnesses, key=key, store=store, tournaments=tournaments)
+    db = store.spec or os.environ.get("BXB_DB") or ""
+    if is_postgres(db):  # several server processes may share the database: relay the notes
+        srv.hub.attach(db, tournaments.origin, srv.heard, tournaments.heard)
+        assert srv.hub.relay is not None
+        tournaments.listening = srv.hub.relay.listening
     return Litestar(
         route_handlers=[
             *ROUTES,

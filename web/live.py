@@ -1,19 +1,31 @@
 """Live updates: what a write publishes, every open page hears at once (server-sent events).
 
-One process, one hub: each subscriber has a queue per topic (``battle:ID``, ``tournament:SLUG``,
-``table:SLUG:N``); a write publishes a small JSON note and the page fetches what changed. A
-comment line every ``PING`` seconds keeps idle connections open through proxies. Writes made by
-another process (``bxb`` on the same store) are not heard: the pages show them on reload."""
+Each subscriber has a queue per topic (``battle:ID``, ``tournament:SLUG``, ``table:SLUG:N``); a
+write publishes a small JSON note and the page fetches what changed. A comment line every
+``PING`` seconds keeps idle connections open through proxies.
+
+The public interface, for any route that writes something a page shows:
+
+- ``Hub.publish(topics, note)``: deliver ``note`` (a ``Note``; small, the page fetches the
+  details) to every page listening to any of ``topics``, in this process and, on PostgreSQL,
+  in every other server process on the same database (``web/relay.py``). Callable from the
+  event loop or from a worker thread.
+- ``Hub.stream(topic)``: the server-sent events response a route returns for a page to listen.
+
+On SQLite (or in memory) the hub has no relay: the server is one process, and a write made by
+another process (``bxb`` on the same store) is not heard: the pages show it on reload."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 
 import msgspec
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
+
+from blowbyblow.web.relay import Payload, PostgresRelay
 
 PING = 15.0
 
@@ -21,7 +33,7 @@ PING = 15.0
 class Note(msgspec.Struct, kw_only=True):
     """What happened, for the pages listening: they fetch the details."""
 
-    kind: str  # started | contributed | played | voided | sealed | finished | imported
+    kind: str  # started | contributed | played | voided | sealed | finished | imported | ...
     battle: str
     version: int = 0
     tournament: str = ""
@@ -29,23 +41,74 @@ class Note(msgspec.Struct, kw_only=True):
 
 
 class Hub:
+    """The pages listening in this process; with a PostgreSQL ``relay`` (``attach``), every
+    server process's notes too."""
+
     def __init__(self) -> None:
         self._queues: dict[str, set[asyncio.Queue[Note | None]]] = defaultdict(set)
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.relay: PostgresRelay | None = None
+
+    def attach(
+        self,
+        db: str,
+        origin: str,
+        on_remote: Callable[[Note], None],
+        on_register: Callable[[Payload], None],
+    ) -> None:
+        """Relay notes through the PostgreSQL database ``db`` (a ``postgresql://`` URL):
+        ``on_remote`` is told each note another process published (what this one keeps of
+        that battle may be stale), ``on_register`` each change another process made to the
+        tournament register."""
+
+        def heard(payload: Payload) -> None:
+            if payload.register:
+                on_register(payload)
+                return
+            note = msgspec.convert(payload.note, Note)
+            on_remote(note)
+            self._deliver_threadsafe(payload.topics, note)
+
+        self.relay = PostgresRelay(db, origin, heard)
 
     def publish(self, topics: Iterable[str], note: Note) -> None:
+        topics = list(topics)
+        self._deliver_threadsafe(topics, note)
+        if self.relay is not None:
+            self.relay.send(
+                Payload(origin=self.relay.origin, topics=topics, note=msgspec.to_builtins(note))
+            )
+
+    def _deliver_threadsafe(self, topics: list[str], note: Note) -> None:
+        loop = self._loop
+        if loop is None:
+            return  # nobody has listened yet
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._deliver(topics, note)
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(self._deliver, topics, note)
+
+    def _deliver(self, topics: list[str], note: Note) -> None:
         for topic in topics:
             for queue in list(self._queues.get(topic, ())):
                 queue.put_nowait(note)
 
     def close(self) -> None:
-        """End every stream (the server is stopping)."""
+        """End every stream (the server is stopping), and the relay."""
         self._closed = True
         for queues in self._queues.values():
             for queue in queues:
                 queue.put_nowait(None)
+        if self.relay is not None:
+            self.relay.close()
 
     async def listen(self, topic: str) -> AsyncIterator[ServerSentEventMessage]:
+        self._loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Note | None] = asyncio.Queue()
         self._queues[topic].add(queue)
         try:

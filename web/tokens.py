@@ -5,7 +5,9 @@ revoked. A revoked token's row moves to ``bxb_revoked_tokens`` (with when), so t
 says what was revoked. ``bxb tables list|reissue|revoke`` and the judge's dashboard use these.
 
 A server process keeps the tokens it has seen for a few seconds (``TournamentStore.principal``),
-so a token revoked by another process (``bxb tables revoke``) stops working within that time."""
+so a token revoked by another process (``bxb tables revoke``) stops working within that time; on
+PostgreSQL a revoke tells every server process as it commits (``web/relay.py``), and they forget
+their tokens at once."""
 
 from __future__ import annotations
 
@@ -75,6 +77,7 @@ def revoke(store: TournamentStore, slug: str, table: int | None) -> int:
                 (digest, slug, role, number, created, now),
             )
         cur.run(f"delete from bxb_tokens {where}", params)
+        store.tokens_changed(cur)
     store.forget_tokens()
     return len(found)
 

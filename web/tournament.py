@@ -24,11 +24,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.store.log import StoreUnavailable, persistence_env
 from blowbyblow.replay.store.persistence import CONNECT_TIMEOUT
+from blowbyblow.web.relay import Payload, notify_in
 
 Role = Literal["table", "judge"]
 
@@ -52,6 +53,8 @@ _SCHEMA = (
 )
 
 TOKEN_MEMORY = 5.0  # seconds a process trusts a token it has read before reading it again
+# ... while the relay listens (PostgreSQL: every revoke is heard at once, web/relay.py)
+TOKEN_MEMORY_RELAYED = 300.0
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MAX_NAME = 200  # characters of a tournament's name in full
 
@@ -173,6 +176,12 @@ class _Cursor:
         self._cur = cur
         self._mark = mark
 
+    def notify(self, payload: Payload) -> None:
+        """Tell every server process of a change, when this transaction commits (PostgreSQL;
+        on SQLite the server is one process, which forgets for itself)."""
+        if self._mark == "%s":
+            notify_in(self._cur, payload)
+
     def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         self._cur.execute(sql.replace("?", self._mark), tuple(params))
         return list(self._cur.fetchall()) if self._cur.description else []
@@ -192,6 +201,10 @@ class TournamentStore:
         # revoked by another process (`bxb tables revoke`) stops working soon after
         self._principals: dict[str, tuple[Principal, float]] = {}
         self._places: dict[UUID, TableBattle] = {}
+        # This process's name on the relay (web/relay.py), and whether the relay listens now:
+        # then every other process's change is heard, and what is kept is kept longer.
+        self.origin = uuid4().hex
+        self.listening: threading.Event | None = None
 
     # --- tournaments and tables -------------------------------------------------------------
 
@@ -268,7 +281,9 @@ class TournamentStore:
             return None
         digest = token_hash(token)
         known = self._principals.get(digest)
-        if known is not None and time.monotonic() - known[1] < TOKEN_MEMORY:
+        relayed = self.listening is not None and self.listening.is_set()
+        memory = TOKEN_MEMORY_RELAYED if relayed else TOKEN_MEMORY
+        if known is not None and time.monotonic() - known[1] < memory:
             return known[0]
         with self._db.cursor() as cur:
             rows = cur.run(
@@ -291,6 +306,19 @@ class TournamentStore:
     def forget_tokens(self) -> None:
         """Read every token again at its next use (this process revoked or re-issued one)."""
         self._principals.clear()
+
+    def tokens_changed(self, cur: Any) -> None:
+        """In the transaction that revokes or re-issues tokens: every server forgets its own."""
+        cur.notify(Payload(origin=self.origin, register="tokens"))
+
+    def heard(self, payload: Payload) -> None:
+        """Another process changed the register (``web/relay.py``): forget what it makes stale."""
+        if payload.register in ("tokens", "everything"):
+            self.forget_tokens()
+        if payload.register == "place":
+            self._places.pop(UUID(payload.battle), None)
+        if payload.register == "everything":
+            self._places.clear()
 
     # --- battles at tables ------------------------------------------------------------------
 
@@ -343,11 +371,14 @@ class TournamentStore:
     def mark_finished(self, battle: UUID) -> None:
         with self._db.cursor() as cur:
             cur.run("update bxb_table_battles set finished = 1 where battle = ?", (str(battle),))
+            cur.notify(Payload(origin=self.origin, register="place", battle=str(battle)))
         self._places.pop(battle, None)
 
-    def place_of(self, battle: UUID) -> TableBattle | None:
-        """The table and round a battle is played at (None: not played at any table)."""
-        if battle in self._places:
+    def place_of(self, battle: UUID, *, fresh: bool = False) -> TableBattle | None:
+        """The table and round a battle is played at (None: not played at any table); kept in
+        memory, unless ``fresh``: read now (whether the table has ended it decides who may
+        void, and another process may have just ended it)."""
+        if battle in self._places and not fresh:
             return self._places[battle]
         found = self._battles("where battle = ?", (str(battle),))
         if not found:

@@ -1,0 +1,337 @@
+"""Several server processes on one PostgreSQL database serve one tournament (issue 25): the live
+notes of each reach the pages of every other through the database's LISTEN/NOTIFY
+(``web/relay.py``), and what a process keeps in memory (battles at their head, paused runs,
+tokens, the tables' places) stays right when another process writes.
+
+The first test runs two real ``bxb serve`` processes with racing phones on both; the others run
+two apps in this process, each with its own store, register and relay, as two processes would
+have, to watch what each keeps."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+import httpx
+import psycopg
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+from web_helpers import Site, bearer, free_port, make_site
+
+from blowbyblow.domain.core import CommandIssued
+from blowbyblow.replay.evidence.verify import verify_battle
+from blowbyblow.replay.store.log import BattleStore
+from blowbyblow.web.api import Server
+from blowbyblow.web.tournament import TournamentStore
+
+from pgserver import postgres_server
+
+RULESET = "gangfight"  # always offers a command: the phones play as long as asked
+COMMANDS = 4  # per table
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def db(pg: str) -> str:
+    name = f"bxb_{uuid4().hex[:12]}"
+    with psycopg.connect(pg, autocommit=True) as con:
+        con.execute(f"create database {name}")
+    return pg.rsplit("/", 1)[0] + "/" + name
+
+
+def waited(done: Callable[[], bool], what: str, patience: float = 60.0) -> None:
+    """Wait until ``done()`` (a guard against a hang, not a measure: the test asserts after)."""
+    deadline = time.monotonic() + patience
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still waiting for {what} after {patience:.0f} s")
+        time.sleep(0.02)
+
+
+# --- two real processes ------------------------------------------------------------------------
+
+
+def serve(db: str, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    command = ["-m", "blowbyblow.cli.main", "--db", db, "--log-level", "warning", "serve"]
+    process = subprocess.Popen(
+        [sys.executable, *command, "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={
+            **os.environ,
+            "XDG_CONFIG_HOME": str(folder / "config"),  # no judge's key: no receipts
+            "XDG_DATA_HOME": str(folder / "data"),
+        },
+    )
+    return process, f"http://127.0.0.1:{port}"
+
+
+def up(process: subprocess.Popen[bytes], base: str) -> None:
+    def answers() -> bool:
+        assert process.poll() is None, "bxb serve stopped"
+        try:
+            return httpx.get(f"{base}/api/rulesets", timeout=5).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    waited(answers, f"bxb serve at {base}")
+
+
+class Stream(threading.Thread):
+    """A judge's (or a table page's) server-sent events: each note of a command played."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.played: list[tuple[str, int]] = []
+        self.ready = threading.Event()
+        self.stop = False
+
+    def run(self) -> None:
+        try:
+            self._listen()
+        except httpx.HTTPError:  # the server stopped at the test's end
+            return
+
+    def _listen(self) -> None:
+        with httpx.stream("GET", self.url, timeout=None) as r:
+            event = ""
+            for line in r.iter_lines():
+                if self.stop:
+                    return
+                if line.startswith(":"):
+                    self.ready.set()
+                elif line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: ") and event == "played":
+                    note = json.loads(line[6:])
+                    self.played.append((note["battle"], int(note["version"])))
+
+
+@dataclass
+class Table:
+    battle: str
+    token: str
+    physical: bool  # its dice typed, a roll a request
+    written: list[int] = field(default_factory=list)  # the commands a phone was told written
+
+
+def phone(base: str, table: Table, errors: list[str]) -> None:
+    """Read what the rules offer, play the first option from that version; beaten (409): read
+    again. Physical dice are typed one request a roll, as the table page sends them."""
+    battle, written, physical = table.battle, table.written, table.physical
+    with httpx.Client(base_url=base, timeout=60, headers=bearer(table.token)) as client:
+        die = 0
+        while len(written) < COMMANDS:
+            legal = client.get(f"/api/battles/{battle}/legal").json()
+            body: dict[str, Any] = {"option": 0, "version": legal["version"], "choices": {}}
+            if physical:
+                body["dice"] = []
+            for _ in range(100):
+                r = client.post(f"/api/battles/{battle}/commands", json=body)
+                if r.status_code == 201:
+                    issued = [e for e in r.json()["events"] if e["type"] == "CommandIssued"]
+                    written.append(int(issued[0]["event"]["index"]))
+                    break
+                if r.status_code == 409:
+                    break
+                if r.status_code != 200:
+                    errors.append(f"{r.status_code} {r.text[:300]}")
+                    return
+                need = r.json()["need"]
+                if need["kind"] == "dice":
+                    die += 1
+                    body["dice"].append(1 + die % need["sides"])  # one die a request
+                else:
+                    body["choices"][need["key"]] = need["default"]
+
+
+def test_two_server_processes_serve_one_tournament(db: str, tmp_path: Path) -> None:
+    tournaments = TournamentStore(db)
+    tournaments.new_tournament("spring")
+    tables = dict(tournaments.add_tables("spring", 4).tables)
+    BattleStore(db)  # the store's tables made before two servers start at once
+    servers = [serve(db, tmp_path), serve(db, tmp_path)]
+    try:
+        for process, base in servers:
+            up(process, base)
+        (_, a), (_, b) = servers
+        battles: dict[int, str] = {}
+        for number, token in tables.items():
+            seeded = {} if number > 2 else {"seed": f"t{number}"}  # tables 3 and 4 type dice
+            r = httpx.post(
+                f"{[a, b][number % 2]}/api/tournaments/spring/tables/{number}/battles",
+                json={"ruleset": RULESET, **seeded},
+                headers=bearer(token),
+            )
+            assert r.status_code == 201, r.text
+            battles[number] = r.json()["battle"]
+        judge = Stream(f"{b}/api/tournaments/spring/stream")  # hears through B only
+        table = Stream(f"{a}/api/tournaments/spring/tables/1/stream")  # table 1's page, on A
+        for stream in (judge, table):
+            stream.start()
+            assert stream.ready.wait(30)
+        played = {n: Table(battles[n], tables[n], physical=n > 2) for n in tables}
+        written = {n: played[n].written for n in tables}
+        errors: list[str] = []
+        phones = [
+            threading.Thread(target=phone, args=(base, played[n], errors))
+            for n in tables
+            for base in (a, b)  # two phones a table, one on each server, racing
+        ]
+        for t in phones:
+            t.start()
+        for t in phones:
+            t.join(timeout=300)
+        assert not errors, errors
+        total = sum(len(w) for w in written.values())
+        waited(lambda: len(judge.played) >= total, "the judge's notes")
+        waited(lambda: len(table.played) >= len(written[1]), "table 1's notes")
+        time.sleep(0.5)  # a note sent twice would come now
+        judge.stop = table.stop = True
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(timeout=30)
+    store = BattleStore(db)
+    for number, battle in battles.items():
+        bid = UUID(battle)
+        issued = [e.event.index for e in store.read(bid) if isinstance(e.event, CommandIssued)]
+        assert sorted(written[number]) == issued == list(range(1, len(issued) + 1)), number
+        assert len(issued) >= COMMANDS
+        assert verify_battle(store, bid).ok
+    # the judge on B heard every command, those written through A too, each once
+    versions = {(battles[n], v) for n in tables for v in _versions(store, battles[n])}
+    assert sorted(judge.played) == sorted(versions)
+    assert sorted(table.played) == sorted(v for v in versions if v[0] == battles[1])
+
+
+def _versions(store: BattleStore, battle: str) -> list[int]:
+    """The version the battle was at right after each of its commands."""
+    events = store.read(UUID(battle))
+    starts = [i for i, e in enumerate(events) if isinstance(e.event, CommandIssued)]
+    return [s for s in starts[1:]] + [len(events)]
+
+
+# --- two apps in this process, each with what a process keeps ---------------------------------
+
+
+def second(site: Site) -> Litestar:
+    """Another process's app over the same database: its own store, register and relay."""
+    return create_other(site.db, site)
+
+
+def create_other(db: str, site: Site) -> Litestar:
+    from blowbyblow.web.app import create_app
+
+    return create_app(BattleStore(db), TournamentStore(db), key=site.key)
+
+
+def relay_of(app: Litestar) -> Any:
+    srv = app.state.server
+    assert isinstance(srv, Server) and srv.hub.relay is not None
+    return srv.hub.relay
+
+
+@pytest.fixture
+def two(
+    db: str, tmp_path: Path
+) -> Iterator[tuple[Site, TestClient[Litestar], TestClient[Litestar]]]:
+    site = make_site(tmp_path, db)
+    with TestClient(site.app()) as a, TestClient(second(site)) as b:
+        for c in (a, b):
+            relay = relay_of(c.app)
+            assert relay.listening.wait(30)
+        yield site, a, b
+
+
+def _heard_after(client: TestClient[Litestar], before: int) -> None:
+    relay = relay_of(client.app)
+    waited(lambda: relay.heard > before, "the other process's note")
+
+
+def test_a_token_revoked_through_one_process_is_refused_by_the_other(
+    two: tuple[Site, TestClient[Litestar], TestClient[Litestar]],
+) -> None:
+    site, a, b = two
+    start = {"ruleset": RULESET, "seed": "revoke"}
+    r = a.post(
+        "/api/tournaments/spring/tables/1/battles", json=start, headers=bearer(site.tables[1])
+    )
+    assert r.status_code == 201, r.text  # A now trusts table 1's token
+    battle = r.json()["battle"]
+    before = relay_of(a.app).heard
+    r = b.delete("/api/tournaments/spring/tables/1/token", headers=bearer(site.judge))
+    assert r.status_code == 200, r.text
+    _heard_after(a, before)
+    r = a.post(
+        f"/api/battles/{battle}/commands", json={"option": 0}, headers=bearer(site.tables[1])
+    )
+    assert r.status_code == 401, r.text
+
+
+def test_a_battle_ended_through_one_process_is_voided_only_by_the_judge_on_the_other(
+    two: tuple[Site, TestClient[Litestar], TestClient[Litestar]],
+) -> None:
+    site, a, b = two
+    t1 = bearer(site.tables[1])
+    r = a.post(
+        "/api/tournaments/spring/tables/1/battles",
+        json={"ruleset": RULESET, "seed": "e"},
+        headers=t1,
+    )
+    battle = r.json()["battle"]
+    assert (
+        a.post(f"/api/battles/{battle}/commands", json={"option": 0}, headers=t1).status_code == 201
+    )
+    assert a.get(f"/api/battles/{battle}").json()["status"] == "playing"  # A keeps its place
+    before = relay_of(a.app).heard
+    assert b.post(f"/api/battles/{battle}/finish", headers=t1).status_code == 200
+    r = a.post(f"/api/battles/{battle}/void", json={"command": 1, "reason": "oops"}, headers=t1)
+    assert r.status_code == 403, r.text  # once ended, only a judge voids
+    _heard_after(a, before)
+    assert a.get(f"/api/battles/{battle}").json()["status"] == "finished"
+
+
+def test_a_run_paused_in_one_process_is_put_aside_when_the_other_writes_past_it(
+    two: tuple[Site, TestClient[Litestar], TestClient[Litestar]],
+) -> None:
+    site, a, b = two
+    t1 = bearer(site.tables[1])
+    r = a.post("/api/tournaments/spring/tables/1/battles", json={"ruleset": RULESET}, headers=t1)
+    battle = r.json()["battle"]
+    body: dict[str, Any] = {"option": 0, "version": 1, "dice": [], "choices": {}}
+    r = a.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
+    assert r.status_code == 200 and r.json()["status"] == "needs", r.text
+    door = a.app.state.server.service.door
+    assert len(door.pending) == 1  # A keeps the command's run paused at its first roll
+    before = relay_of(a.app).heard
+    while True:  # B plays the same command through, a die a request
+        r = b.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
+        if r.status_code == 201:
+            break
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            body["dice"].append(1)
+        else:
+            body["choices"][need["key"]] = need["default"]
+    _heard_after(a, before)
+    assert len(door.pending) == 0
+    r = a.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
+    assert r.status_code == 409, r.text  # the same answers again at A: written past, refused
