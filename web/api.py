@@ -237,7 +237,7 @@ async def list_battles(request: AnyRequest) -> list[BattleSummary]:
     srv.access(request).read()
 
     def run() -> list[BattleSummary]:
-        return [srv.service.summary(b.battle) for b in srv.store.battles()]
+        return [srv.service.summary(b.battle) for b in srv.service.reading().battles()]
 
     return await work(run)
 

@@ -19,9 +19,11 @@ from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
 from blowbyblow.replay.store.log import BattleStore, is_postgres
+from blowbyblow.replay.store.replica import Replica
 from blowbyblow.web.access import Reading
 from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
 from blowbyblow.web.disputes_api import DISPUTE_ROUTES
+from blowbyblow.web.freshness import fresh_reads
 from blowbyblow.web.glance_pages import GLANCE_ROUTES
 from blowbyblow.web.guard import json_only, security_headers
 from blowbyblow.web.live import Hub
@@ -46,12 +48,17 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
     reading: Reading = "open",
     judge_keys: tuple[str, ...] = (),
     witnesses: RootTerms | None = None,
+    read_store: BattleStore | None = None,
 ) -> Litestar:
     """The tournament server over ``store``; ``key`` (the judges' signing key) seals, signs the
     receipts handed to the tables and opens fair seeds' escrows; ``judge_keys``: the escrow
     public keys fair seeds are encrypted to (default: ``key``'s own); ``witnesses``: the log's
-    name and the witness policy each published root must meet (web/roots.py)."""
-    service = Service(store=store, tournaments=tournaments, key=key, judge_keys=judge_keys)
+    name and the witness policy each published root must meet (web/roots.py); ``read_store``: a
+    streaming replica of ``store`` that pages and reads go to (``replay/store/replica.py``)."""
+    replica = None if read_store is None else Replica(store, read_store)
+    service = Service(
+        store=store, tournaments=tournaments, key=key, judge_keys=judge_keys, replica=replica
+    )
     srv = Server(service=service, hub=Hub(), reading=reading)
     roots = RootDesk(terms=witnesses, key=key, store=store, tournaments=tournaments)
     db = store.spec or os.environ.get("BXB_DB") or ""
@@ -86,7 +93,7 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
             render_plugins=[JsonRenderPlugin()],  # the JSON document only: no pages from a CDN
         ),
         before_request=json_only,
-        middleware=[security_headers],
+        middleware=[security_headers, *([fresh_reads] if replica else [])],
         on_shutdown=[lambda: srv.hub.close()],
     )
 

@@ -81,7 +81,7 @@ async def index(request: AnyRequest) -> Template:
 
     def run() -> tuple[Any, Any]:
         return srv.tournaments.tournaments(), [
-            srv.service.summary(b.battle) for b in srv.store.battles()
+            srv.service.summary(b.battle) for b in srv.service.reading().battles()
         ]
 
     tournaments, battles = await work(run)
@@ -183,7 +183,7 @@ async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Tem
         bid: UUID = srv.service.battle_id(battle)
         shown = window.window(srv.service, bid, position)
         system = game_systems().get(shown.battle.ruleset)
-        others = [b for b in srv.store.battles() if b.battle != bid]
+        others = [b for b in srv.service.reading().battles() if b.battle != bid]
         return {
             "battle": shown.battle,
             "state": shown.state,

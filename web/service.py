@@ -65,6 +65,7 @@ from blowbyblow.replay.store.log import (
     StoreError,
     StoreUnavailable,
 )
+from blowbyblow.replay.store.replica import Replica
 from blowbyblow.web.errors import ApiError
 from blowbyblow.web.requests import command_of, scenario_of
 from blowbyblow.web.rows import event_row, event_rows, plain_rows
@@ -117,6 +118,7 @@ class Service:
     # Escrow public keys (x25519:HEX) a fair battle's seed is encrypted to; none given: the
     # escrow key of ``key`` (the judges seal on this server with that same key).
     judge_keys: tuple[str, ...] = ()
+    replica: Replica | None = None  # reads from a streaming replica (bxb serve --read-db)
     door: Battle = field(init=False)
     _verified: dict[tuple[UUID, int], VerifyResult] = field(default_factory=dict)
     # Odds of a recorded command, by (battle, position, budget, samples): a log only grows, so
@@ -128,9 +130,13 @@ class Service:
     )
 
     def __post_init__(self) -> None:
-        self.door = Battle(self.store, key=self.key)
+        self.door = Battle(self.store, key=self.key, replica=self.replica)
 
     # --- reading --------------------------------------------------------------------------
+
+    def reading(self) -> BattleStore:
+        """Where this request's reads go: the store, or its replica (``Battle.reading``)."""
+        return self.door.reading()
 
     def battle_id(self, ref: str) -> UUID:
         """The battle ``ref`` names: a battle's id (one indexed lookup), an id prefix or a
@@ -556,7 +562,7 @@ class Service:
     def export(self, battle: UUID) -> bytes:
         self.read(battle)
         try:
-            return export_battle(self.store, battle)
+            return export_battle(self.reading(), battle)
         except (StoreUnavailable, StoreBusy):
             raise
         except BlowByBlowError as e:

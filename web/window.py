@@ -61,7 +61,7 @@ def command_at(service: Service, battle: UUID, position: int) -> int:
     """The number of the command ``position`` falls in (0: the battle's start, before any
     command): the last ``CommandIssued`` at or before it, found by the records' topics read
     backwards, a doubling stretch at a time."""
-    records = service.store.records
+    records = service.reading().records
     upto, back = position, _LOOK_BACK
     while upto >= 1:
         gt = max(0, upto - back)
@@ -71,7 +71,7 @@ def command_at(service: Service, battle: UUID, position: int) -> int:
             if topic.endswith("/CommandIssued")
         ]
         if found:
-            issued = next(service.store.logged(battle, gt=found[-1] - 1, lte=found[-1])).event
+            issued = next(service.reading().logged(battle, gt=found[-1] - 1, lte=found[-1])).event
             assert isinstance(issued, CommandIssued)
             return issued.index
         upto, back = gt, back * 2
@@ -88,7 +88,7 @@ def rows(
     """The rows of the events after ``span[0]`` up to ``span[1]``, each with its command and
     the void that leaves it out, as the whole log's rows have them."""
     after, upto = span
-    logged = list(service.store.logged(battle, gt=after, lte=upto))
+    logged = list(service.reading().logged(battle, gt=after, lte=upto))
     if not logged:
         return []
     command = (
@@ -146,7 +146,7 @@ def _state_at(reading: Reading, row: EventRow) -> StateAt:
 
 def window(service: Service, battle: UUID, at: int | None) -> Window:
     """The viewer's page of ``battle`` at ``at`` (its last event when None)."""
-    store = service.store
+    store = service.reading()
     try:
         row, _ = store.models.current_row(battle)
         reading = store.state_at(battle, None)
@@ -186,7 +186,7 @@ def _whole(service: Service, battle: UUID, at: int | None) -> Window:
 
 def state(service: Service, battle: UUID, at: int) -> StateAt:
     """The state right after ``at`` and the row of the event there (the viewer stepping)."""
-    store = service.store
+    store = service.reading()
     try:
         reading = store.state_at(battle, at)
     except ValueError:
@@ -199,7 +199,7 @@ def state(service: Service, battle: UUID, at: int) -> StateAt:
 def more_rows(service: Service, battle: UUID, after: int, upto: int | None) -> list[EventRow]:
     """The rows after ``after`` up to ``upto`` (at most ``MOST_ROWS`` of them): the viewer
     scrolling, or following a battle live."""
-    store = service.store
+    store = service.reading()
     try:
         row, version = store.models.current_row(battle)
     except ValueError:

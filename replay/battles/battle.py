@@ -59,6 +59,7 @@ from blowbyblow.replay.store.log import (
     StoreError,
     StoreUnavailable,
 )
+from blowbyblow.replay.store.replica import Replica
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -133,16 +134,23 @@ class Battle:
         *,
         key: Ed25519PrivateKey | None = None,
         heads: Heads | None = None,
+        replica: Replica | None = None,
     ) -> None:
         self.store = store
         self.key = key  # the judges' signing key: seals, and opens fair battles' escrow
         self.heads = heads or Heads()
+        self.replica = replica  # reads from a streaming replica (replay/store/replica.py)
         self.pending = Pending()  # commands answered over several requests, paused at a question
         self.disputes = DisputeDoor(
             self
         )  # flags, rulings, notes and forks (replay/battles/disputes.py)
 
     # --- finding and reading -----------------------------------------------------------------
+
+    def reading(self) -> BattleStore:
+        """Where reads go: the store, or its streaming replica once that has replayed the
+        reader's own last write (else the store: ``replay/store/replica.py``)."""
+        return self.store if self.replica is None else self.replica.reads()
 
     def find(self, ref: str | None) -> UUID:
         """The battle ``ref`` names: its id (one indexed lookup), an id prefix or a label; the
@@ -159,7 +167,7 @@ class Battle:
             ):
                 return exact
         try:
-            return resolve_battle(self.store, ref)
+            return resolve_battle(self.reading(), ref)
         except BattleNotFound as e:
             raise Refused(
                 "not_found", "battle", "a battle named by id, id prefix or label", str(e)
@@ -170,7 +178,7 @@ class Battle:
 
     def _indexed(self, battle: UUID) -> bool:
         try:
-            return self.store.models.head(battle) is not None
+            return self.reading().models.head(battle) is not None
         except StoreError as e:
             _reachable(e)
             raise
@@ -180,9 +188,10 @@ class Battle:
         still its last event, that head and what was written since when the log grew after it,
         the whole log otherwise."""
         kept = self.heads.get(battle)
+        source = self.reading()
         if kept is not None:
             try:
-                head = self.store.head(battle)
+                head = source.head(battle)
             except StoreError as e:
                 _reachable(e)
                 head = None
@@ -192,20 +201,22 @@ class Battle:
                 if head.hash == kept.events[-1].hash:
                     return kept
             elif head is not None and head.version > kept.version:
-                grown = self._grown(kept, head.version)
+                grown = self._grown(source, kept, head.version)
                 if grown is not None:
                     return self.heads.keep(grown)
-        return self.heads.keep(self._read_whole(battle))
+            if source is not self.store and (head is None or head.version < kept.version):
+                return kept  # a replica behind what this process saw: never a step back
+        return self.heads.keep(self._read_whole(source, battle))
 
     def kept(self, battle: UUID) -> BattleHead | None:
         """The head this process last saw, unread (a command appended at its version is the
         check: the store refuses it if anyone wrote since)."""
         return self.heads.get(battle)
 
-    def _grown(self, kept: BattleHead, version: int) -> BattleHead | None:
+    def _grown(self, source: BattleStore, kept: BattleHead, version: int) -> BattleHead | None:
         """``kept`` with the records after it up to ``version``, if they carry on its chain."""
         try:
-            after = list(self.store.logged(kept.id, gt=kept.version, lte=version))
+            after = list(source.logged(kept.id, gt=kept.version, lte=version))
         except StoreError as e:
             _reachable(e)
             return None
@@ -213,9 +224,9 @@ class Battle:
             return None
         return kept.grown(after)
 
-    def _read_whole(self, battle: UUID) -> BattleHead:
+    def _read_whole(self, source: BattleStore, battle: UUID) -> BattleHead:
         try:
-            events = self.store.read(battle)
+            events = source.read(battle)
         except StoreError as e:
             _reachable(e)
             raise Refused(
@@ -245,7 +256,7 @@ class Battle:
         from blowbyblow.projections.battle import fold_battle
 
         try:
-            at = self.store.state_at(head.id, position)
+            at = self.reading().state_at(head.id, position)
         except (BlowByBlowError, ValueError):
             at = None
         if at is not None and at.of == head.version:

@@ -116,7 +116,11 @@ class BattleStore(Application[UUID]):
 
     name = "blowbyblow"
 
-    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False
+    ) -> None:
+        """The store of ``db``; ``read_only``: a PostgreSQL streaming replica, read and never
+        written (no table made, no read model kept; ``replay/store/replica.py``)."""
         spec = str(db) if db is not None else os.environ.get("BXB_DB") or str(default_db_path())
         self.where = store_label(spec)  # as it may be printed: no password
         env = persistence_env(db)
@@ -126,7 +130,7 @@ class BattleStore(Application[UUID]):
         try:
             with store_errors(self.where):
                 super().__init__(env=env)
-                if first is not None:
+                if first is not None and not read_only:
                     self._create_tables(first)
         finally:
             if first is not None:
@@ -137,7 +141,7 @@ class BattleStore(Application[UUID]):
             self.vault = SeedVault(default_db_path().parent / "seeds")
         else:
             self.vault = SeedVault(None)
-        self._open_read_models()
+        self._open_read_models(read_only=read_only and postgres)
 
     def _create_tables(self, connection: Any) -> None:
         """eventsourcing's tables, made once: stores opened at the same moment (a server's
@@ -154,16 +158,17 @@ class BattleStore(Application[UUID]):
     def construct_mapper(self) -> Mapper[UUID]:
         return MsgspecMapper(cipher=self.factory.cipher(), compressor=self.factory.compressor())
 
-    def _open_read_models(self) -> None:
+    def _open_read_models(self, *, read_only: bool = False) -> None:
         """The records' hot paths (``replay/store/records.py``) and the read models kept beside the
         log (``replay/store/readmodels.py``); a store written before them gets its index built now."""
         from blowbyblow.replay.store.readmodels import ReadModels
 
-        self.records = records_for(self.recorder)
+        self.records = records_for(self.recorder, read_only=read_only)
         self.models = ReadModels(self)
         self._heads: dict[UUID, Head] = {}  # where this process last saw each battle end
         self._heads_lock = threading.Lock()
-        if not self.records.built():
+        self.after_write: Callable[[], None] | None = None  # told after each write commits
+        if not read_only and not self.records.built():
             self.models.rebuild()
 
     # --- reading ---------------------------------------------------------------------------
@@ -378,6 +383,8 @@ class BattleStore(Application[UUID]):
                     "nothing was written"
                 ) from e
             if done:
+                if self.after_write is not None:
+                    self.after_write()
                 last = logged[-1]
                 self._saw(
                     battle, Head(last.position, last.hash, isinstance(last.event, BattleSealed))

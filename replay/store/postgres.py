@@ -13,6 +13,7 @@ from uuid import UUID
 from blowbyblow.projections.battle import VoidedCommand
 from blowbyblow.projections.index import BattleRow, grown
 from blowbyblow.projections.snapshots import EVERY, Snapshot
+from blowbyblow.replay.store.persistence import StoreError
 from blowbyblow.replay.store.records import (
     INDEX_COLUMNS,
     Record,
@@ -53,7 +54,7 @@ _PG_SCHEMA = (
 class PostgresRecords(Records):
     """PostgreSQL, through eventsourcing's psycopg pool (autocommit connections)."""
 
-    def __init__(self, datastore: Any, table: str) -> None:
+    def __init__(self, datastore: Any, table: str, *, read_only: bool = False) -> None:
         from psycopg import sql
 
         self.datastore = datastore
@@ -62,6 +63,10 @@ class PostgresRecords(Records):
         self.s = schema
         self._sql = sql
         self._lock = threading.Lock()
+        self.read_only = read_only  # a streaming replica: nothing is written (replica.py)
+        if read_only:
+            self._append = self._create = self._plain = None
+            return
         with self._cursor(transaction=True) as cur:
             # Two servers starting at once on a new database both create: one at a time (the
             # lock is the transaction's: on an autocommit connection it would end at once).
@@ -178,6 +183,8 @@ class PostgresRecords(Records):
         )
 
     def write(self, w: Write) -> bool:
+        if self.read_only:
+            raise StoreError("a streaming replica is read only: writes go to the primary")
         arrays = self._arrays(w.records)
         extra = bool(w.voids or w.snapshots)
         with self._cursor(transaction=extra) as cur:
@@ -290,10 +297,14 @@ class PostgresRecords(Records):
             return [snapshot_of(r) for r in cur.fetchall()]
 
     def put_snapshots(self, battle: UUID, snapshots: Sequence[Snapshot]) -> None:
+        if self.read_only:  # a read model's write from a read: the primary makes it
+            return
         with self._cursor(durable=False) as cur:
             self._put_snapshots(cur, battle, snapshots)
 
     def replace(self, row: BattleRow, voids: Sequence[VoidedCommand]) -> None:
+        if self.read_only:  # a read model's write from a read: the primary makes it
+            return
         with self._cursor(durable=False) as cur:
             cur.execute(
                 self._q(
@@ -315,16 +326,32 @@ class PostgresRecords(Records):
             )
 
     def drop(self, battle: UUID) -> None:
+        if self.read_only:  # a read model's write from a read: the primary makes it
+            return
         with self._cursor(durable=False) as cur:
             for table in ("bxb_battles", "bxb_voids", "bxb_snapshots"):
                 cur.execute(self._q("delete from {s}." + table + " where battle=%s"), (battle,))
 
     def set_verified(self, battle: UUID, version: int, verdict: int) -> None:
+        if self.read_only:  # a read model's write from a read: the primary makes it
+            return
         with self._cursor(durable=False) as cur:
             cur.execute(
                 self._q("update {s}.bxb_battles set verified=%s where battle=%s and version=%s"),
                 (verdict, battle, version),
             )
+
+    def wal_position(self, *, replayed: bool = False) -> str | None:
+        """The server's write-ahead log position: where inserts have reached (a primary), or
+        how far a streaming replica has replayed (``replayed``; None: not a replica)."""
+        with self._cursor() as cur:
+            cur.execute(
+                "select pg_last_wal_replay_lsn()::text"
+                if replayed
+                else "select pg_current_wal_insert_lsn()::text"
+            )
+            r = cur.fetchone()
+        return None if r is None or r[0] is None else str(r[0])
 
     def built(self) -> bool:
         with self._cursor() as cur:
@@ -333,6 +360,8 @@ class PostgresRecords(Records):
         return r is not None and r[0] == "built"
 
     def mark_built(self, built: bool) -> None:
+        if self.read_only:  # a read model's write from a read: the primary makes it
+            return
         with self._cursor() as cur:
             cur.execute(
                 self._q(

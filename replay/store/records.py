@@ -196,9 +196,9 @@ def growth_values(g: Growth) -> tuple[Any, ...]:
     return (g.version, g.head, g.issued - g.voids, g.voids, g.sealed, g.last_recorded)
 
 
-def records_for(recorder: Any) -> Records:
+def records_for(recorder: Any, *, read_only: bool = False) -> Records:
     """The records of an eventsourcing application recorder (each persistence's module imported
-    when a store of it is opened)."""
+    when a store of it is opened); ``read_only``: a PostgreSQL streaming replica's."""
     module = type(recorder).__module__
     if module.startswith("eventsourcing.sqlite"):
         from blowbyblow.replay.store.sqlite import SQLiteRecords
@@ -207,7 +207,7 @@ def records_for(recorder: Any) -> Records:
     if module.startswith("eventsourcing.postgres"):
         from blowbyblow.replay.store.postgres import PostgresRecords
 
-        return PostgresRecords(recorder.datastore, recorder.events_table_name)
+        return PostgresRecords(recorder.datastore, recorder.events_table_name, read_only=read_only)
     from blowbyblow.replay.store.memory import MemoryRecords
 
     return MemoryRecords(recorder)
