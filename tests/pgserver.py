@@ -123,8 +123,22 @@ class Postgres:
         here = self.url.rsplit("@", 1)[1].split("/")[0]
         host, _, primary_port = here.partition(":")
         _run(
-            [*as_user, basebackup, "-D", str(data), "-R", "-X", "stream", "--no-sync"]
-            + ["-h", host, "-p", primary_port, "-U", "bxb"]
+            [
+                *as_user,
+                basebackup,
+                "-D",
+                str(data),
+                "-R",
+                "-X",
+                "stream",
+                "--no-sync",
+                "-h",
+                host,
+                "-p",
+                primary_port,
+                "-U",
+                "bxb",
+            ]
         )
         settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c hot_standby=on"
         replica = Postgres(
