@@ -28,6 +28,10 @@ dice) and plays it through the JSON API, in one of two scenarios:
   and must hear every command: its note's latency is from the request that wrote it to the note.
   Every write (each roll's request too) and read is timed: p50 to p99.9.
 
+``--servers N``: N ``bxb serve`` processes on the one PostgreSQL database, the phones and the
+judges spread over them (a table's two racing phones on two different processes), their CPU
+summed: the live notes go between them through the database (``web/relay.py``).
+
 ``--key``: the server signs a receipt for each write (a throwaway judge's key; the default for
 ``mix``). ``--fsync on off``: PostgreSQL with fsync on (durable) or off. ``--server-python``: the
 Python of the ``bxb serve`` process (another checkout's virtual environment, to measure two
@@ -51,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -117,13 +122,14 @@ class Plan:
     server_python: str = sys.executable
     label: str = "this checkout"  # which server: the column that tells two versions apart
     fsync: str = "off"
+    servers: int = 1  # bxb serve processes on the one database (PostgreSQL), phones spread over
 
 
 @dataclass(frozen=True)
 class Processes:
     """The server and database measured, and the judges' streams (when each note was heard)."""
 
-    server: psutil.Process
+    servers: list[psutil.Process]
     database: psutil.Process | None
     judges: list[dict[tuple[str, int], float]]
 
@@ -134,6 +140,13 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def serve_all(db: str, plan: Plan) -> Iterator[list[tuple[str, psutil.Process]]]:
+    """``plan.servers`` processes of ``bxb serve`` on the store, each on its own port."""
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(serve(db, plan)) for _ in range(plan.servers)]
 
 
 @contextmanager
@@ -402,7 +415,7 @@ async def start_battles(client: httpx.AsyncClient, slug: str, tables: list[Table
 
 
 async def play(
-    base: str,
+    bases: list[str],
     slug: str,
     tables: list[TableRun],
     plan: Plan,
@@ -415,6 +428,7 @@ async def play(
         else [t for t in tables if plan.watch and t.number % plan.watch == 0]
     )
     pool = httpx.Limits(max_connections=16)
+    base = bases[0]
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=pool) as client:
         await start_battles(client, slug, tables)
         streams: list[asyncio.Task[None]] = []
@@ -427,27 +441,34 @@ async def play(
             counts[number] = [0]
             readies.append(asyncio.Event())
             streams.append(asyncio.create_task(listen(base, path, counts[number], readies[-1])))
-        for heard in on.judges:
+        for n, heard in enumerate(on.judges):  # the judges spread over the servers too
             readies.append(asyncio.Event())
             path = f"/api/tournaments/{slug}/stream"
-            streams.append(asyncio.create_task(judge(base, path, heard, readies[-1])))
+            at = bases[n % len(bases)]
+            streams.append(asyncio.create_task(judge(at, path, heard, readies[-1])))
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
         rng = random.Random(plan.tables)
-        server, pg = on.server, on.database  # CPU from here: the battles' starts are not commands
+        server, pg = on.servers, on.database  # CPU from here: the battles' starts are not commands
         server_cpu = {
             "wall": time.perf_counter(),
             "client": client_seconds(),
             "busy": busy_seconds(),
-            "server": cpu_seconds(server),
+            "server": sum(map(cpu_seconds, server)),
             "db": cpu_seconds(pg) if pg else 0.0,
         }
         stop_at = time.monotonic() + plan.seconds
         each = typist if plan.scenario == "mix" else phone
-        await asyncio.gather(
+        await asyncio.gather(  # a table's racing phones on different servers
             *(
-                each(base, t, plan, stop_at, random.Random(rng.random()))
+                each(
+                    bases[(t.number + i) % len(bases)],
+                    t,
+                    plan,
+                    stop_at,
+                    random.Random(rng.random()),
+                )
                 for t in tables
-                for _ in range(max(phones, t.phones))
+                for i in range(max(phones, t.phones))
             )
         )
         await asyncio.sleep(1.0)  # the last notes on their way
@@ -460,7 +481,7 @@ async def play(
             "wall": time.perf_counter() - server_cpu["wall"],
             "client": client_seconds() - server_cpu["client"],
             "busy": busy_seconds() - server_cpu["busy"],
-            "server": cpu_seconds(server) - server_cpu["server"],
+            "server": sum(map(cpu_seconds, server)) - server_cpu["server"],
             "db": (cpu_seconds(pg) if pg else 0.0) - server_cpu["db"],
             "dashboard": float(counts[0][0]) if watched else -1.0,
         }
@@ -505,9 +526,11 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
             t.phones = 2 if t.number % 8 in (1, 2) else 1  # a quarter race, of both kinds
         judges = [{} for _ in range(math.ceil(plan.tables / 20))]
     pg = database(db)
-    with serve(db, plan) as (base, process):
-        spy = profile(process, plan)
-        used = asyncio.run(play(base, slug, tables, plan, Processes(process, pg, judges)))
+    load_before = os.getloadavg()[0]
+    with serve_all(db, plan) as served:
+        bases, processes = [b for b, _ in served], [p for _, p in served]
+        spy = profile(processes[0], plan)
+        used = asyncio.run(play(bases, slug, tables, plan, Processes(processes, pg, judges)))
         server, db_cpu = used["server"], used["db"]
         if spy is not None:
             spy.send_signal(signal.SIGINT)
@@ -531,9 +554,10 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         if len(heard) != written:
             deaf += 1
     return {
-        "label": plan.label,
+        "label": plan.label + (f" x{plan.servers}" if plan.servers > 1 else ""),
         "fsync": plan.fsync if backend == "postgresql" else "",
         "load": os.getloadavg(),
+        "load_before": load_before,
         **{f"write_{q}": percentile(writes, q) for q in QUANTILES},
         **{f"read_{q}": percentile(reads, q) for q in QUANTILES},
         "note_p50": percentile(notes, 0.5),
@@ -599,9 +623,9 @@ def report_mix(rows: list[dict[str, object]]) -> None:
         f"| server | store | fsync | tables | commands | requests | writes ms {cols} "
         f"| reads ms {cols} | note ms p50 | p99 | 409s | errors | verified | lost or doubled "
         "| judges heard all | server CPU ms/command | database CPU % | machine CPU % "
-        "| load 1/5/15 min |"
+        "| load 1 min before | load 1/5/15 min after |"
     )
-    print("|---|---|---|" + "---:|" * 21 + "---|")
+    print("|---|---|---|" + "---:|" * 21 + "---:|---|")
     for r in rows:
         w = " | ".join(f"{r[f'write_{q}']:.0f}" for q in QUANTILES)
         rd = " | ".join(f"{r[f'read_{q}']:.0f}" for q in QUANTILES)
@@ -611,7 +635,7 @@ def report_mix(rows: list[dict[str, object]]) -> None:
             f"| {r['requests']} | {w} | {rd} | {r['note_p50']:.0f} | {r['note_p99']:.0f} "
             f"| {r['conflicts']} | {r['errors']} | {r['verified']} | {r['lost_or_doubled']} "
             f"| {r['streams']} | {r['cpu_per_command']:.1f} | {r['db_cpu']:.0f} "
-            f"| {r['machine_cpu']:.0f} | {load} |"
+            f"| {r['machine_cpu']:.0f} | {r['load_before']:.1f} | {load} |"
         )
     for r in rows:
         if r["first_error"]:
@@ -643,6 +667,13 @@ def main() -> None:
         help="sign a receipt for each write (default: with --scenario mix)",
     )
     parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="bxb serve processes on the one PostgreSQL database (phones and judges spread over "
+        "them, a table's racing phones on different ones); SQLite: 1",
+    )
+    parser.add_argument(
         "--server-python",
         nargs="+",
         default=[sys.executable],
@@ -653,6 +684,8 @@ def main() -> None:
         parser.error(f"--tables: 1 to {MAX_TABLES} each; --commands: 1 to 50")
     if args.think < 0 or args.watch < 0:
         parser.error("--think and --watch: 0 or more")
+    if not 1 <= args.servers <= 8 or (args.servers > 1 and "sqlite" in args.backend):
+        parser.error("--servers: 1 to 8, on PostgreSQL only (SQLite: one server process)")
     rows: list[dict[str, object]] = []
     folder = tempfile.mkdtemp(prefix="bxb-load-")
     signing = args.key if args.key is not None else "mix" in args.scenario
@@ -674,6 +707,7 @@ def main() -> None:
                             python,
                             label or python,
                             fsync,
+                            args.servers,
                         )
                         print(
                             f"{backend} fsync {fsync}, {scenario}, {n} tables, {plan.label}…",

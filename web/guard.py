@@ -28,8 +28,10 @@ CSP = (
 PATIENCE = 20.0  # seconds a half-sent request may idle
 
 
-def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
-    """None (go on) unless a POST carries a body of another type than JSON."""
+async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
+    """None (go on) unless a POST carries a body of another type than JSON. A coroutine: Litestar
+    runs a plain function given as a hook in a worker thread, a hand-over for every request
+    (issue 25: the server's CPU a request)."""
     if request.method != "POST":
         return None
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()

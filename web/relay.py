@@ -74,6 +74,7 @@ class PostgresRelay:
         self.listening = threading.Event()  # set while the LISTEN connection is up
         self.lost = 0  # times the listening connection was lost (and made again)
         self.heard = 0  # payloads of other processes handled so far
+        self._sender = 0  # the database's process id of this process's sending connection
         self._threads = [
             threading.Thread(target=self._listen, daemon=True, name="bxb-relay-listen"),
             threading.Thread(target=self._send, daemon=True, name="bxb-relay-send"),
@@ -106,7 +107,8 @@ class PostgresRelay:
                     self.listening.set()
                     while not self._closed.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            self._hear(n.payload)
+                            if n.pid != self._sender:  # this process's own: delivered already
+                                self._hear(n.payload)
             except Exception:  # the database away: try again, saying nothing per try
                 self.listening.clear()
                 self.lost += 1
@@ -143,6 +145,7 @@ class PostgresRelay:
                 try:
                     if conn is None or conn.closed:
                         conn = self._connect()
+                        self._sender = conn.info.backend_pid
                     conn.execute(
                         "select pg_notify(%s, p) from unnest(%s::text[]) as p", (CHANNEL, texts)
                     )
