@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import os
 import random
 import shutil
@@ -149,9 +150,10 @@ def metric(cdp: Any, name: str) -> float:
     return float(next(m["value"] for m in found if m["name"] == name))
 
 
-def on_screen(base: str, battle: str, positions: list[int], f: Figures) -> None:
+def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience: float) -> None:
     """Each position opened in a fresh browser context (nothing cached: the first link a judge
     follows), then the next one in the same page (the scripts and style sheet cached)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -162,18 +164,23 @@ def on_screen(base: str, battle: str, positions: list[int], f: Figures) -> None:
             for n, position in enumerate(positions):
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 page = context.new_page()
-                page.set_default_timeout(600_000)
+                page.set_default_timeout(1000 * patience)
                 cdp = context.new_cdp_session(page)
                 cdp.send("Performance.enable")
                 url = f"{base}/battles/{battle}/at/{{}}"
-                wall, busy = shown(page, cdp, url.format(position), position)
-                f.screen.append(wall)
-                f.busy.append(busy)
                 then = positions[(n + 1) % len(positions)]
-                wall, busy = shown(page, cdp, url.format(then), then)
-                f.screen_cached.append(wall)
-                f.busy.append(busy)
-                context.close()
+                try:
+                    wall, busy = shown(page, cdp, url.format(position), position)
+                    f.screen.append(wall)
+                    f.busy.append(busy)
+                    wall, busy = shown(page, cdp, url.format(then), then)
+                    f.screen_cached.append(wall)
+                    f.busy.append(busy)
+                except PlaywrightTimeout:
+                    f.screen.append(math.inf)  # not on screen within --patience seconds
+                    break
+                finally:
+                    context.close()
         finally:
             browser.close()
 
@@ -188,7 +195,7 @@ def measure(server: str, db: Path, battle: str, size: int, args: argparse.Namesp
     plan = Plan("viewer", 1, 1, 0, 0, 0, server_python=python, label=f.server)
     with serve(str(db), plan) as (base, process):
         requests(base, battle, positions, process, f)
-        on_screen(base, battle, loads, f)
+        on_screen(base, battle, loads, f, args.patience)
     f.load = os.getloadavg()
     return f
 
@@ -205,7 +212,8 @@ def ms(values: list[float], q: float) -> str:
     if not values:
         return "-"
     ordered = sorted(values)
-    return f"{1000 * ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]:.0f}"
+    found = ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+    return "> patience" if math.isinf(found) else f"{1000 * found:.0f}"
 
 
 def report(rows: list[Figures]) -> None:
@@ -234,6 +242,9 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20, help="positions asked of the server")
     parser.add_argument("--loads", type=int, default=3, help="pages opened in chromium")
     parser.add_argument(
+        "--patience", type=float, default=300, help="seconds a page may take to show (then: inf)"
+    )
+    parser.add_argument(
         "--server-python",
         nargs="+",
         default=[sys.executable],
@@ -255,9 +266,11 @@ def main() -> None:
                 copy_store(built, copy)  # each server reads (and keeps read models in) its own
                 print(f"{size:,} events, {server}…", file=sys.stderr, flush=True)
                 rows.append(measure(server, copy, battle, size, args))
+                report(rows[-1:])  # as it is measured: a long run that stops keeps what it had
                 print(f"  load average {os.getloadavg()}", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    print("\nall of them:")
     report(rows)
 
 
