@@ -82,7 +82,7 @@ if TYPE_CHECKING:  # prompt_toolkit is imported when a table is played at a term
     from blowbyblow.cli.prompt import CommandCompleter
 
 UNDO_REASON = "undone at the table"
-META = ("help", "state", "options", "syntax", "undo", "quit")
+META = ("help", "state", "options", "syntax", "undo", "flag", "quit")
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -130,8 +130,11 @@ class Live:
         self.screen.say(narrate(self.system, event))
 
     def catch_up(self) -> bool:
-        """Show what another session recorded since this one read the battle; True if any."""
+        """Show what another session recorded since this one read the battle; True if any. A
+        battle a judge forked meanwhile goes on in its child, and the table with it."""
         now = self.door.read(self.head.id)
+        if now.disputes.superseded_by is not None and self.follow():
+            return True
         if now.version == self.head.version:
             return False
         new = now.events[self.head.version :] if now.version > self.head.version else now.events
@@ -139,6 +142,21 @@ class Live:
         self.screen.say(f"-- recorded meanwhile by another session ({len(new)} event(s)):")
         for logged in new:
             self.screen.say(f"{logged.position:>5}  {narrate(self.system, logged.event)}")
+        self.show_state()
+        self.show_options()
+        return True
+
+    def follow(self) -> bool:
+        """Go on in the child a judge forked this battle into (said in one line); False when
+        its child is not written yet."""
+        chain = self.door.disputes.chain(self.head.id)
+        if len(chain) == 1:
+            return False
+        self.screen.say(
+            f"-- battle {self.head.id} was superseded by battle {chain[-1]} (a judge forked "
+            "it): going on there"
+        )
+        self.head = self.door.read(chain[-1])
         self.show_state()
         self.show_options()
         return True
@@ -192,6 +210,8 @@ class Live:
             actions[word]()
         elif word == "undo":
             self.undo(rest.strip())
+        elif word == "flag":
+            self.flag(rest.strip())
         elif word.isdigit():
             self.pick(int(word), rest)
         else:
@@ -202,6 +222,7 @@ class Live:
             "  N [FIELD=VALUE ...]   play offered command N (its choices are asked; or give them)\n"
             "  TYPE FIELD=VALUE ...  a command in the typed syntax (`syntax` lists them; Tab completes)\n"
             "  undo [REASON]         void the last command (recorded, nothing deleted)\n"
+            "  flag N [REASON]       flag command N as disputed: a judge is called, nothing undone\n"
             "  state · options · syntax · help · quit (or Ctrl-D)\n"
             "  in a command: Ctrl-C abandons it, nothing written"
         )
@@ -349,6 +370,31 @@ class Live:
         return {
             e.key: e.values for e in events[last.first - 1 : last.last] if isinstance(e, DiceRolled)
         }
+
+    def flag(self, rest: str) -> None:
+        """Flag command N as disputed (``flag N REASON``): a judge is called; nothing undone."""
+        number, _, reason = rest.partition(" ")
+        if not number.isdigit():
+            self.screen.say("  flag which command? `flag N REASON` (N as `bxb log` numbers it)")
+            return
+        try:
+            if not reason.strip():
+                reason = self.screen.ask(f"flag command {number}: why? (Ctrl-C: keep it) ")
+            flagged = self.door.disputes.flag(
+                self.head.id, command=int(number), by=self.by, reason=reason
+            )
+        except KeyboardInterrupt:
+            self.screen.say("  not flagged: nothing written")
+            return
+        except BlowByBlowError as e:
+            self.screen.say(f"  not flagged: {e}")
+            return
+        self.head = self.door.read(self.head.id)
+        self.screen.say(
+            f"flagged command {number} at position {flagged.position}: a judge is called "
+            "(play goes on; the judge rules, or rewinds the battle to it)"
+        )
+        self.receipts.hand(self.head.id, flagged)
 
     def undo(self, reason: str) -> None:
         last = self.head.last_command

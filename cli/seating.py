@@ -21,6 +21,7 @@ from blowbyblow.cli.terminal import (
 )
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.battles.fork import live_dice
 from blowbyblow.replay.battles.head import BattleHead
 from blowbyblow.replay.battles.record import AlreadyRecorded
 from blowbyblow.replay.engine.dice import (
@@ -289,7 +290,14 @@ def resume_battle(
     its digital dice, None when they are typed). ``fair``: --fair was given (with its
     contributions and key)."""
     door = Battle(store)
-    head = door.read(_battle(store, ref))
+    named = _battle(store, ref)
+    chain = door.disputes.chain(named)
+    if len(chain) > 1:  # a judge forked it: the table goes on in the child
+        screen.say(
+            f"battle {named} was superseded by battle {chain[-1]} (a judge forked it): "
+            "going on there"
+        )
+    head = door.read(chain[-1])
     if head.sealed:
         raise BlowByBlowError(f"battle {head.id} is sealed; nothing more can be played in it")
     spec = head.started.dice
@@ -315,6 +323,8 @@ def resume_battle(
     rolled: DiceSource | None = None
     if spec.mode == "seeded":
         rolled = SeededDice(str(spec.seed))
+    elif spec.mode == "fair" and head.started.origin is not None:  # a fork's child: its root's
+        rolled = live_dice(store, head.id, key=(fair.key if fair else None) or table_key(None))
     elif spec.mode == "fair":
         rolled = _resume_fair(seat, fair or Fair([], {}, None), screen)
         seat.head = door.read(head.id)

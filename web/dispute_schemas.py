@@ -125,8 +125,34 @@ class Family(msgspec.Struct, kw_only=True):
     members: list[FamilyMember]
 
 
+class CommandStep(msgspec.Struct, kw_only=True):
+    """Where a position stands among the commands (the viewer steps by command): ``command``,
+    the number of the command it falls in (0: the battle's start), issued at ``issued`` (0:
+    none); ``previous``, the position to step back to (this command's start when inside it,
+    else the command before's); ``next``, the next command's start (None: none after)."""
+
+    position: int
+    of: int
+    command: int
+    issued: int
+    previous: int | None
+    next: int | None
+
+
+class Annotation(msgspec.Struct, kw_only=True):
+    """A flag, ruling or note, at ``position``, about the event at ``about`` (a flag and a
+    ruling: their command's ``CommandIssued``; a note: its event; 0: the battle as a whole)."""
+
+    position: int
+    about: int
+    type: str
+    text: str
+
+
 __all__ = [
+    "Annotation",
     "ChangeBody",
+    "CommandStep",
     "DisputeResult",
     "Family",
     "FamilyMember",

@@ -10,25 +10,33 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 from uuid import UUID
 
 from blowbyblow.domain.core import CommandIssued, Event
 from blowbyblow.domain.judging import (
+    BattleForked,
     Change,
     ChoiceCorrected,
     CommandDropped,
+    CommandFlagged,
     DieCorrected,
+    NoteAdded,
     Rewound,
     RulingChanged,
     RulingGiven,
 )
+from blowbyblow.projections.disputes import command_position
 from blowbyblow.replay.battles.disputes import Member
 from blowbyblow.replay.battles.fork import Forked, ForkPreview, Judge
-from blowbyblow.replay.engine.narrate import change_words
+from blowbyblow.replay.engine.narrate import change_words, narrate
+from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.receipts import sign_receipt
 from blowbyblow.replay.store.log import LoggedEvent
 from blowbyblow.web.dispute_schemas import (
+    Annotation,
     ChangeBody,
+    CommandStep,
     DisputeResult,
     Family,
     FamilyMember,
@@ -43,6 +51,7 @@ from blowbyblow.web.rows import event_rows, plain_rows
 from blowbyblow.web.schemas import TablePlace
 from blowbyblow.web.service import Service
 from blowbyblow.web.tournament import TableBattle
+from blowbyblow.web.window import position_in
 
 
 def _judge(service: Service, who: str) -> Judge:
@@ -191,6 +200,127 @@ def goes_on_in(service: Service, battle: UUID) -> UUID:
     return chain[-1]
 
 
+def table_view(service: Service, battle: UUID) -> dict[str, Any]:
+    """What the table page shows of disputes: the open flags (command, by, reason) and, for a
+    battle a judge forked, how it was forked (from which battle, where, what changed, why)."""
+    head = service.read(battle)
+    flags = [(f.index, f.position, f.by, f.reason) for _, f in head.disputes.open_flags]
+    events = head.plain
+    link = events[1].link if len(events) > 1 and isinstance(events[1], BattleForked) else None
+    return {
+        "open_flags": flags,
+        "link": None
+        if link is None
+        else {
+            "parent": link.parent,
+            "position": link.position,
+            "change": change_words(link.change),
+            "judge": link.judge,
+            "reason": link.reason,
+            "replayed": link.replayed,
+            "stopped": link.stopped,
+        },
+    }
+
+
+# --- the viewer: steps by command, and what was said about each event ----------------------
+
+_LOOK = 64  # positions whose topics are read at first when looking for a command's start
+_ANNOTATIONS = ("CommandFlagged", "RulingGiven", "NoteAdded")
+
+
+def _issued(service: Service, battle: UUID, after: int, upto: int) -> list[int]:
+    """The positions after ``after`` up to ``upto`` where a command is issued (by the records'
+    topics: nothing decoded)."""
+    topics = service.store.records.topics(battle, after, upto + 1)
+    return [p for p, topic in topics if topic.endswith("/CommandIssued")]
+
+
+def _issued_before(service: Service, battle: UUID, upto: int) -> int:
+    """The last command's start at or before ``upto`` (0: none), a doubling stretch at a time."""
+    back = _LOOK
+    while upto >= 1:
+        after = max(0, upto - back)
+        found = _issued(service, battle, after, upto)
+        if found:
+            return found[-1]
+        upto, back = after, back * 2
+    return 0
+
+
+def _issued_after(service: Service, battle: UUID, after: int, of: int) -> int | None:
+    """The first command's start after ``after`` (None: none)."""
+    step = _LOOK
+    while after < of:
+        upto = min(of, after + step)
+        found = _issued(service, battle, after, upto)
+        if found:
+            return found[0]
+        after, step = upto, step * 2
+    return None
+
+
+def command_step(
+    service: Service, battle: UUID, position: int | None, command: int | None
+) -> CommandStep:
+    """Where ``position`` (or the start of command ``command``, as the log numbers the
+    commands that stand) stands among the commands: read from the records' topics, never the
+    whole log (but for ``command``, whose number counts the commands that stand)."""
+    of = service.store.version(battle)
+    if command is not None:
+        try:
+            position = command_position(service.read(battle).plain, command) if command else 1
+        except ValueError as e:
+            raise ApiError(422, "command", "a command that stands", str(e)) from None
+    at = position_in(position, of)
+    issued = _issued_before(service, battle, at)
+    number = 0
+    if issued:
+        event = next(service.store.logged(battle, gt=issued - 1, lte=issued)).event
+        number = event.index if isinstance(event, CommandIssued) else 0
+    if issued and at > issued:
+        previous: int | None = issued
+    else:
+        before = _issued_before(service, battle, issued - 1) if issued > 1 else 0
+        previous = before or (1 if at > 1 else None)
+    return CommandStep(
+        position=at,
+        of=of,
+        command=number,
+        issued=issued,
+        previous=previous,
+        next=_issued_after(service, battle, at, of),
+    )
+
+
+def annotations_of(service: Service, battle: UUID) -> list[Annotation]:
+    """Every flag, ruling and note of ``battle``, each with the event it is about: found by
+    the records' topics, only they are read."""
+    store = service.store
+    of = store.version(battle)
+    found = [
+        p
+        for p, topic in store.records.topics(battle, 0, of + 1)
+        if topic.rsplit("/", 1)[-1] in _ANNOTATIONS
+    ]
+    out: list[Annotation] = []
+    for position in found:
+        logged = next(store.logged(battle, gt=position - 1, lte=position))
+        event = logged.event
+        about = (
+            event.position
+            if isinstance(event, CommandFlagged)
+            else event.note.position
+            if isinstance(event, NoteAdded)
+            else event.ruling.command_position
+            if isinstance(event, RulingGiven)
+            else 0
+        )
+        text = narrate(get_game_system(logged.ruleset), event).strip()
+        out.append(Annotation(position=position, about=about, type=type(event).__name__, text=text))
+    return out
+
+
 def _how(member: Member) -> str:
     link = member.link
     if link is not None:
@@ -230,4 +360,15 @@ def family(service: Service, battle: UUID) -> Family:
     )
 
 
-__all__ = ["change_of", "family", "flag", "fork", "goes_on_in", "note", "rule"]
+__all__ = [
+    "annotations_of",
+    "change_of",
+    "command_step",
+    "family",
+    "flag",
+    "fork",
+    "goes_on_in",
+    "note",
+    "rule",
+    "table_view",
+]

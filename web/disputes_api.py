@@ -8,12 +8,14 @@ from __future__ import annotations
 from uuid import UUID
 
 from litestar import get, post
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, Parameter
 
 from blowbyblow.web import disputes
 from blowbyblow.web.access import describe
 from blowbyblow.web.api import REFUSALS, AnyRequest, read_battle, server, work
 from blowbyblow.web.dispute_schemas import (
+    Annotation,
+    CommandStep,
     DisputeResult,
     Family,
     FlagRequest,
@@ -106,6 +108,41 @@ async def battle_family(request: AnyRequest, battle: FromPath[str]) -> Family:
     return await read_battle(request, battle, lambda bid: disputes.family(service, bid))
 
 
-DISPUTE_ROUTES = [flag_command, rule_command, note_event, fork_battle, battle_family]
+@get("/api/battles/{battle:str}/step", tags=["read"], responses=REFUSALS)
+async def command_step(
+    request: AnyRequest,
+    battle: FromPath[str],
+    position: int | None = Parameter(
+        default=None, ge=1, description="A position (default: the last)."
+    ),
+    command: int | None = Parameter(
+        default=None, ge=0, description="Or a command's number, as the log numbers them."
+    ),
+) -> CommandStep:
+    """Where a position stands among the commands, for stepping by command: the command it
+    falls in and where that was issued, where the previous and the next command start."""
+    service = server(request).service
+    return await read_battle(
+        request, battle, lambda bid: disputes.command_step(service, bid, position, command)
+    )
+
+
+@get("/api/battles/{battle:str}/annotations", tags=["read"], responses=REFUSALS)
+async def battle_annotations(request: AnyRequest, battle: FromPath[str]) -> list[Annotation]:
+    """Every flag, ruling and note of the battle, each with the position of the event it is
+    about."""
+    service = server(request).service
+    return await read_battle(request, battle, lambda bid: disputes.annotations_of(service, bid))
+
+
+DISPUTE_ROUTES = [
+    flag_command,
+    rule_command,
+    note_event,
+    fork_battle,
+    battle_family,
+    command_step,
+    battle_annotations,
+]
 
 __all__ = ["DISPUTE_ROUTES"]

@@ -42,8 +42,8 @@ class GlanceRow:
     last_at: str = ""  # when the last event was recorded (ISO 8601, UTC)
     commands: int = 0
     voided: int = 0
-    flags: list[tuple[int, str]] = field(default_factory=list)  # open flags: command, reason
-    flag_position: int = 0  # the first open flag's disputed CommandIssued, for the viewer link
+    # open flags: the command, the reason, and where the command is issued (the viewer's link)
+    flags: list[tuple[int, str, int]] = field(default_factory=list)
 
     @property
     def needs(self) -> str:
@@ -85,9 +85,7 @@ def glance_row(service: Service, table: int, battle: UUID) -> GlanceRow:
     row.last = _last_line(head.system, plain[-8:])
     row.last_at = head.events[-1].recorded_at if head.events else ""
     open_flags = head.disputes.open_flags
-    row.flags = [(flag.index, flag.reason) for _, flag in open_flags]
-    if open_flags:
-        row.flag_position = open_flags[0][1].position
+    row.flags = [(flag.index, flag.reason, flag.position) for _, flag in open_flags]
     return row
 
 

@@ -19,7 +19,7 @@ from blowbyblow.replay.store.log import StoreError
 from blowbyblow.web import window
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
-from blowbyblow.web.disputes import goes_on_in
+from blowbyblow.web.disputes import goes_on_in, table_view
 from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.glance import ago, glance
 from blowbyblow.web.schemas import EventRow
@@ -164,6 +164,7 @@ async def table_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
             data["ended"] = ended  # the table said so: then only a judge voids
             next_command = data["battle"].last_command + 1
             data["again"] = voided_dice(data["log"], next_command)
+            data["dispute"] = table_view(srv.service, bid)
         data["systems"] = [(s.id, s.title) for s in game_systems().values()]
         data["rounds"] = sorted({p.round for p in placed}) or [1]
         return data

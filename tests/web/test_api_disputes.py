@@ -15,7 +15,7 @@ import pytest
 from litestar.testing import TestClient
 from web_helpers import Client, Site, bearer
 
-from blowbyblow.domain.core import DiceRolled
+from blowbyblow.domain.core import CommandIssued, DiceRolled
 from blowbyblow.domain.judging import (
     CORRECTED_BY_JUDGE,
     CommandFlagged,
@@ -83,6 +83,13 @@ def test_a_table_flags_a_command_and_the_judge_rules_and_notes(site: Site, clien
     assert flagged.by == "table 1 of spring" and flagged.index == 2
     assert flagged.reason == "that die was a 5 (note: the Escher)"
     assert r.json()["row"]["type"] == "CommandFlagged" and r.json()["receipt"]
+    # the table's page lists the open flag, and offers the flag form to the table's phone
+    client.cookies.set("bxb_token", site.tables[1])
+    page = client.get("/tournaments/spring/tables/1").text
+    assert 'id="open-flags"' in page and "that die was a 5 (note: the Escher)" in page
+    assert 'id="flag-form"' in page
+    client.cookies.clear()
+    assert 'id="flag-form"' not in client.get("/tournaments/spring/tables/1").text
 
     r = client.post(
         f"/api/battles/{battle}/notes",
@@ -211,10 +218,12 @@ def test_a_fork_with_a_corrected_die_moves_the_table_to_the_child(
     assert corrected.key == die.key and corrected.source == CORRECTED_BY_JUDGE
     assert list(corrected.values) == other_faces(die)
 
-    # the table's battle is the child: its page, the register, and its plays
+    # the table's battle is the child: its page (saying how the judge rewound it), the
+    # register, and its plays
     assert site.tournaments.battles("spring", 1)[-1].battle == UUID(child)
     page = client.get("/tournaments/spring/tables/1")
     assert f'data-battle="{child}"' in page.text
+    assert 'id="forked"' in page.text and "the die was typed wrong" in page.text
     r = client.post(
         f"/api/battles/{parent}/commands", json={"option": 0}, headers=bearer(site.tables[1])
     )
@@ -304,3 +313,96 @@ def test_a_fork_made_elsewhere_is_followed_by_the_table(site: Site, client: Clie
     page = client.get("/tournaments/spring/tables/1")
     assert f'data-battle="{done.child}"' in page.text
     assert site.tournaments.battles("spring", 1)[-1].battle == done.child
+
+
+def test_a_fair_battle_forked_goes_on_with_its_fair_dice(site: Site, client: Client) -> None:
+    """A fair battle's child rolls the fair dice of the battle it comes from (its own log holds
+    no escrow): the table plays on in it through the server."""
+    table = bearer(site.tables[1])
+    r = client.post(
+        "/api/tournaments/spring/tables/1/battles",
+        json={"ruleset": "necromunda-2023", "fair": True},
+        headers=table,
+    )
+    parent = r.json()["battle"]
+    r = client.post(
+        f"/api/battles/{parent}/contributions",
+        json={"contributions": {"goliath": "axe", "escher": "whip"}},
+        headers=table,
+    )
+    assert r.status_code == 201, r.text
+    for _ in range(2):
+        r = client.post(f"/api/battles/{parent}/commands", json={"option": 0}, headers=table)
+        assert r.status_code == 201, r.text
+    r = client.post(
+        f"/api/battles/{parent}/fork",
+        json={"before": 2, "reason": "command 2 again"},
+        headers=bearer(site.judge),
+    )
+    assert r.status_code == 201, r.text
+    child = r.json()["child"]
+    r = client.post(f"/api/battles/{child}/commands", json={"option": 0}, headers=table)
+    assert r.status_code == 201, r.text
+    report = verify_battle(site.store, UUID(child))
+    assert report.ok, report.problem and report.problem.describe()
+
+
+def test_steps_by_command_and_what_was_said_about_each_event(site: Site, client: Client) -> None:
+    battle = battle_of(site, client, 3)
+    starts = [
+        e.position for e in site.store.read(UUID(battle)) if isinstance(e.event, CommandIssued)
+    ]
+    one, two, three = starts
+
+    def step(query: str) -> dict[str, Any]:
+        r = client.get(f"/api/battles/{battle}/step?{query}")
+        assert r.status_code == 200, r.text
+        found: dict[str, Any] = r.json()
+        return found
+
+    assert step("position=1") | {"of": 0} == {
+        "position": 1,
+        "of": 0,
+        "command": 0,
+        "issued": 0,
+        "previous": None,
+        "next": one,
+    }
+    inside = step(f"position={two + 2}")
+    assert (inside["command"], inside["issued"], inside["previous"], inside["next"]) == (
+        2,
+        two,
+        two,
+        three,
+    )
+    at_start = step(f"position={two}")
+    assert (at_start["previous"], at_start["next"]) == (one, three)
+    last = step("")
+    assert (last["command"], last["next"], last["position"]) == (3, None, last["of"])
+    assert step("command=3")["position"] == three and step("command=0")["position"] == 1
+    refused(client.get(f"/api/battles/{battle}/step?command=9"), 422, "command")
+    refused(client.get(f"/api/battles/{battle}/step?position=9999"), 422, "position")
+
+    # a flag, a note and a ruling, each on the event it is about
+    client.post(
+        f"/api/battles/{battle}/flags",
+        json={"command": 2, "reason": "out of reach"},
+        headers=bearer(site.tables[1]),
+    )
+    client.post(
+        f"/api/battles/{battle}/notes",
+        json={"position": two + 1, "text": "measured: 2 inches"},
+        headers=bearer(site.judge),
+    )
+    client.post(
+        f"/api/battles/{battle}/rulings",
+        json={"command": 2, "reason": "in reach"},
+        headers=bearer(site.judge),
+    )
+    said = client.get(f"/api/battles/{battle}/annotations").json()
+    assert [(a["type"], a["about"]) for a in said] == [
+        ("CommandFlagged", two),
+        ("NoteAdded", two + 1),
+        ("RulingGiven", two),
+    ]
+    assert "out of reach" in said[0]["text"] and "measured: 2 inches" in said[1]["text"]
