@@ -152,6 +152,13 @@ class Live:
         chain = self.door.disputes.chain(self.head.id)
         if len(chain) == 1:
             return False
+        if self.started.dice.mode == "fair":  # the child rolls dice of its own: values first
+            self.screen.say(
+                f"-- battle {self.head.id} was superseded by battle {chain[-1]} (a judge forked "
+                f"it): its sides give values for its dice first, `bxb play --battle "
+                f"{str(chain[-1])[:8]}`"
+            )
+            raise Quit
         self.screen.say(
             f"-- battle {self.head.id} was superseded by battle {chain[-1]} (a judge forked "
             "it): going on there"
@@ -167,7 +174,10 @@ class Live:
         self.show_state()
         self.show_options()
         while True:
-            self.catch_up()
+            try:
+                self.catch_up()
+            except Quit:  # a fair battle forked: its child is resumed with its sides' values
+                return
             try:
                 line = self.screen.ask(
                     f"command {self.head.commands + 1}> ", self.completer()

@@ -21,7 +21,6 @@ from blowbyblow.cli.terminal import (
 )
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.battles.battle import Battle
-from blowbyblow.replay.battles.fork import live_dice
 from blowbyblow.replay.battles.head import BattleHead
 from blowbyblow.replay.battles.record import AlreadyRecorded
 from blowbyblow.replay.engine.dice import (
@@ -323,8 +322,6 @@ def resume_battle(
     rolled: DiceSource | None = None
     if spec.mode == "seeded":
         rolled = SeededDice(str(spec.seed))
-    elif spec.mode == "fair" and head.started.origin is not None:  # a fork's child: its root's
-        rolled = live_dice(store, head.id, key=(fair.key if fair else None) or table_key(None))
     elif spec.mode == "fair":
         rolled = _resume_fair(seat, fair or Fair([], {}, None), screen)
         seat.head = door.read(head.id)

@@ -125,13 +125,6 @@ def _reachable(error: StoreError) -> None:
         raise Unreachable(str(error)) from None
 
 
-def _unopened(error: FairnessError | JudgingError) -> Refused:
-    """A fair battle whose seed is neither kept here nor opened with the judges' key."""
-    return Refused(
-        "conflict", "battle", "the fair seed kept here or opened with the judges' key", str(error)
-    )
-
-
 class Battle:
     """The front door over one store: every start, command, void, seal and what-if goes here."""
 
@@ -302,8 +295,6 @@ class Battle:
         mode = head.started.dice
         if mode.mode == "seeded" and mode.seed is not None:
             return SeededDice(mode.seed)
-        if mode.mode == "fair" and head.started.origin is not None:
-            return self._forked_fair(head)
         if mode.mode == "fair":
             fair = self.fair(head)
             if fair.missing or not fair.contributions:
@@ -315,18 +306,6 @@ class Battle:
                 )
             return fair.dice()
         return None
-
-    def _forked_fair(self, head: BattleHead) -> DiceSource:
-        """A fair battle's child (a judge forked it): the fair dice of the battle it comes from
-        (``fork.live_dice``), its seed kept here or opened with the judges' key."""
-        from blowbyblow.replay.battles.fork import live_dice
-
-        try:
-            dice = live_dice(self.store, head.id, key=self.key)
-        except (FairnessError, JudgingError) as e:
-            raise _unopened(e) from None
-        assert dice is not None
-        return dice
 
     def fair(self, head: BattleHead, key: Ed25519PrivateKey | None = None) -> FairBattle:
         """A fair battle's start: its seed from this machine's kept copy, or from the escrow
@@ -348,7 +327,12 @@ class Battle:
                     raise
                 return open_fair(self.store, head.id, key=key)
         except (FairnessError, JudgingError) as e:
-            raise _unopened(e) from None
+            raise Refused(
+                "conflict",
+                "battle",
+                "the fair seed kept here or opened with the judges' key",
+                str(e),
+            ) from None
 
     @staticmethod
     def takes_commands(head: BattleHead) -> None:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 FLAG_TRIES = 3  # a flag names a command, not a version: written again when a play came first
 FIELDS = ("command", "position", "reason", "text", "judge", "by")
-CONFLICTS = ("is sealed", "was superseded", "is recorded already")
+CONFLICTS = ("is sealed", "was superseded", "is recorded already", "cannot be forked again")
 
 
 def refusal(error: DisputeRefused) -> Refused:
@@ -45,6 +45,8 @@ def refusal(error: DisputeRefused) -> Refused:
     sealed or superseded, the fork made already) is a conflict; anything else is invalid input,
     its field the word the message starts with (``position: expected 1 to 40, not 99``)."""
     text = str(error)
+    if "the judge's key" in text:  # a fair battle's dice, which this door cannot open
+        return Refused("conflict", "key", "a fork of a fair battle opens its dice", text)
     if any(words in text for words in CONFLICTS):
         return Refused("conflict", "battle", "a battle that goes on takes disputes", text)
     head = text.split(":", 1)[0].split(" ", 1)[0]

@@ -12,10 +12,19 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from play_helpers import Player
 from test_play_live import Pilot
 
+from blowbyblow.cli.play import Live
+from blowbyblow.cli.seating import Seat
+from blowbyblow.cli.terminal import Receipts
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.domain.judging import CommandFlagged, Rewound
 from blowbyblow.projections.disputes import commands_played
+from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.battles.fair_start import contribute, start_fair
 from blowbyblow.replay.battles.fork import Judge, fork
+from blowbyblow.replay.engine.dice import ScriptedChoices
+from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.evidence.fairness import FairTerms
+from blowbyblow.replay.evidence.seals import escrow_key, escrow_public_text
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
 
@@ -78,3 +87,52 @@ def test_a_flag_at_the_prompt_and_the_table_goes_on_in_the_child(tmp_path: Path)
     assert verify_battle(store, parent).ok
     report = verify_battle(store, forked.child)
     assert report.ok, report.problem and report.problem.describe()
+
+
+class Told:
+    """A screen that keeps what the session says and leaves at its first prompt."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, text: str = "") -> None:
+        self.lines.append(text)
+
+    def ask(self, message: str, completer: object = None) -> str:
+        raise EOFError
+
+    def choose(self, message: str, words: object) -> str:
+        raise EOFError
+
+
+def test_a_session_on_a_fair_battle_forked_sends_the_table_to_give_values(
+    tmp_path: Path,
+) -> None:
+    """A fair battle's child rolls dice of its own, mixed with values its sides give after the
+    fork: a session open on the parent names the child and ends, rather than rolling the
+    parent's dice in it."""
+    store = BattleStore(tmp_path / "f.sqlite")
+    key = Ed25519PrivateKey.generate()
+    system = get_game_system("wh40k-2e")
+    demo = system.demo()
+    escrow = escrow_public_text(escrow_key(key))
+    battle = start_fair(store, demo, FairTerms(judge_keys=[escrow])).battle
+    sides = list(system.view(system.initial_state(demo.setup)).sides)
+    contribute(store, battle, {side: f"value of {side}" for side in sides})
+    door = Battle(store, key=key)
+    for command in demo.commands[:2]:
+        door.play(battle, command, dice=None, choices=ScriptedChoices(demo.choices))
+    screen = Told()
+    live = Live(
+        screen,  # type: ignore[arg-type]
+        Seat(door, door.read(battle)),
+        rolled=door.own_dice(door.read(battle)),
+        by="the orks",
+        receipts=Receipts(screen, None, None),  # type: ignore[arg-type]
+    )
+    forked = fork(store, battle, position=1, change=Rewound(), judge=Judge("Ana", key), reason="r")
+    live.run()
+    said = " ".join(" ".join(screen.lines).split())
+    assert f"superseded by battle {forked.child}" in said
+    assert "its sides give values for its dice first" in said
+    assert live.head.id == battle and store.version(forked.child) == len(store.read(forked.child))

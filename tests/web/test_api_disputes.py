@@ -316,8 +316,8 @@ def test_a_fork_made_elsewhere_is_followed_by_the_table(site: Site, client: Clie
 
 
 def test_a_fair_battle_forked_goes_on_with_its_fair_dice(site: Site, client: Client) -> None:
-    """A fair battle's child rolls the fair dice of the battle it comes from (its own log holds
-    no escrow): the table plays on in it through the server."""
+    """A fair battle's child rolls dice of its own (docs/dice.md, Fair dice in a fork): once
+    each side has given a value for it, the table plays on in it through the server."""
     table = bearer(site.tables[1])
     r = client.post(
         "/api/tournaments/spring/tables/1/battles",
@@ -341,6 +341,16 @@ def test_a_fair_battle_forked_goes_on_with_its_fair_dice(site: Site, client: Cli
     )
     assert r.status_code == 201, r.text
     child = r.json()["child"]
+    page = client.get("/tournaments/spring/tables/1").text
+    assert f'data-battle="{child}"' in page and 'id="fair-form"' not in page  # no cookie
+    r = client.post(f"/api/battles/{child}/commands", json={"option": 0}, headers=table)
+    refused(r, 409, "contributions")  # its sides' values first
+    r = client.post(
+        f"/api/battles/{child}/contributions",
+        json={"contributions": {"goliath": "hammer", "escher": "knife"}},
+        headers=table,
+    )
+    assert r.status_code == 201, r.text
     r = client.post(f"/api/battles/{child}/commands", json={"option": 0}, headers=table)
     assert r.status_code == 201, r.text
     report = verify_battle(site.store, UUID(child))
