@@ -49,7 +49,8 @@ def _register(*, create: bool = False) -> RosterRegister:
 def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Roster:
     """A roster from a file in the project's format (``ruleset``: the game system it must be
     for; ``player``: whose it is, if not the file's player), or a BattleScribe roster
-    (``ruleset``: the game system its profiles are mapped onto): each selection it could not
+    (``ruleset``: the game system its profiles are mapped onto), or a Yaktribe gang export
+    (JSON with a ``gang``; ``ruleset``: the Necromunda it is for): each selection it could not
     map is printed on a line of its own, and kept in the roster's notes."""
     from blowbyblow.domain.roster import Roster
     from blowbyblow.replay.rosters.files import read_roster
@@ -61,6 +62,15 @@ def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Ros
         if ruleset is None:
             fail(f"{path}: a BattleScribe roster needs --ruleset (necromunda-2023 or wh40k-2e)")
         imported = import_battlescribe(raw, str(path), ruleset, player or "")
+        for line in imported.unmapped:
+            typer.echo(f"not mapped: {line}", err=True)
+        return imported.roster
+    from blowbyblow.replay.rosters.yaktribe import import_yaktribe, is_yaktribe
+
+    if path.name.lower().endswith(".json") and is_yaktribe(raw):
+        if ruleset is None:
+            fail(f"{path}: a Yaktribe gang needs --ruleset (necromunda-2023 or necromunda-legacy)")
+        imported = import_yaktribe(raw, str(path), ruleset, player or "")
         for line in imported.unmapped:
             typer.echo(f"not mapped: {line}", err=True)
         return imported.roster
@@ -93,7 +103,8 @@ def cmd_import(
     file: Annotated[
         Path,
         typer.Argument(
-            help="A roster: .toml or .json (docs/rosters.md), or BattleScribe .ros/.rosz."
+            help="A roster: .toml or .json (docs/rosters.md), BattleScribe .ros/.rosz, or a "
+            "Yaktribe gang export (.json)."
         ),
     ],
     tournament: Tournament,
@@ -238,16 +249,6 @@ def cmd_edit(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     typer.echo(f"{kept.roster.label}: version {kept.version}, {_members(kept.roster)}")
 
 
-def edit_words(edit: Edit) -> str:
-    from blowbyblow.domain.roster import Remove, SetField
-
-    if isinstance(edit, SetField):
-        return f"set {edit.entry}.{edit.field} = {edit.value!r}"
-    if isinstance(edit, Remove):
-        return f"remove {edit.entry}"
-    return f"add to {edit.to}: {edit.value.get('id', '?')}"
-
-
 @roster_app.command("history")
 def cmd_history(tournament: Tournament, player: Player, name: Name) -> None:
     """Every version of a roster: its import, then each edit, why and after which round."""
@@ -255,6 +256,8 @@ def cmd_history(tournament: Tournament, player: Player, name: Name) -> None:
         steps = _register().history(tournament, player, name)
     except BlowByBlowError as e:
         fail(str(e), code=1)
+    from blowbyblow.domain.roster import edit_words
+
     for step in steps:
         after = f" after round {step.round}" if step.round is not None else ""
         what = "; ".join(edit_words(e) for e in step.edits) or "imported"

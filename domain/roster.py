@@ -486,6 +486,15 @@ def apply_edit(system: AnyGameSystem, roster: Roster, edit: Edit) -> Roster:
     return check_roster(system, msgspec.structs.replace(roster, forces=forces))
 
 
+def edit_words(edit: Edit) -> str:
+    """An edit in a line, as a roster's history shows it."""
+    if isinstance(edit, SetField):
+        return f"set {edit.entry}.{edit.field} = {edit.value!r}"
+    if isinstance(edit, Remove):
+        return f"remove {edit.entry}"
+    return f"add to {edit.to}: {edit.value.get('id', '?')}"
+
+
 def apply_edits(system: AnyGameSystem, roster: Roster, edits: Sequence[Edit]) -> Roster:
     for n, edit in enumerate(edits):
         try:
@@ -506,6 +515,7 @@ __all__ = [
     "apply_edit",
     "apply_edits",
     "check_roster",
+    "edit_words",
     "roster_from_data",
     "roster_keys",
     "roster_to_data",

@@ -31,6 +31,7 @@ from blowbyblow.web.pages import PAGES
 from blowbyblow.web.plots import PLOT_ROUTES
 from blowbyblow.web.quick_odds import QUICK_ROUTES
 from blowbyblow.web.roots import ROOT_ROUTES, RootDesk, RootTerms
+from blowbyblow.web.roster_api import ROSTER_ROUTES
 from blowbyblow.web.service import Service
 from blowbyblow.web.setup_api import SETUP_ROUTES
 from blowbyblow.web.tokens_api import TOKEN_ROUTES
@@ -71,6 +72,7 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
             *ROUTES,
             *PAGES,
             *SETUP_ROUTES,
+            *ROSTER_ROUTES,
             *TOKEN_ROUTES,
             *GLANCE_ROUTES,
             *DISPUTE_ROUTES,

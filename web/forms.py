@@ -23,6 +23,9 @@ from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.scenario import ScenarioError, check_values, scenario_from_dict
 
 SOURCE = "setup"  # what the messages call the setup, as `bxb play` calls a file by its name
+MAX_NAME = (
+    200  # characters of any text typed into a setup at a table (an id, a name), as a roster's
+)
 _STEP = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 _AT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\.[A-Za-z_][A-Za-z0-9_]*)*): ")
 
@@ -30,6 +33,18 @@ _AT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\.[A-Za-z_][A-Za-z0-9_]*)*
 class Choice(msgspec.Struct, frozen=True):
     label: str
     value: Any
+
+
+class RulingInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A ruling of the system as the setup page offers it: the values it takes, its documented
+    default, what it decides and the rulebook section it stands for."""
+
+    name: str
+    default: str
+    choices: list[str]
+    summary: str
+    rule: str
+    note: str
 
 
 class SetupForm(msgspec.Struct, frozen=True, kw_only=True):
@@ -41,6 +56,9 @@ class SetupForm(msgspec.Struct, frozen=True, kw_only=True):
     choices: dict[str, list[Choice]]  # by field path, ``[]`` for any entry of a list
     members: list[str]  # the setup fields listing each side's fighters, models or units
     side_field: str  # the field of each member naming its side
+    sides_field: str = ""  # the setup field listing the sides, if it has one ("gangs")
+    shared: list[tuple[str, str]] = []  # (setup field, member field naming its entries by id)
+    rulings: list[RulingInfo] = []  # every ruling of the system, each with its default
 
 
 class CheckSetup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -72,14 +90,52 @@ def setup_form(system: AnyGameSystem) -> SetupForm:
         },
         members=list(shape.members) if shape else [],
         side_field=shape.side_field if shape else "",
+        sides_field=shape.sides if shape else "",
+        shared=list(shape.shared) if shape else [],
+        rulings=[
+            RulingInfo(
+                name=r.name,
+                default=r.default,
+                choices=list(r.choices),
+                summary=r.summary,
+                rule=system.rulebook.cite(r.rule),
+                note=r.note,
+            )
+            for r in system.rulings
+        ],
     )
+
+
+def long_text(value: Any, where: str) -> str:
+    """The first text in ``value`` longer than a name typed at a table ('' if none)."""
+    if isinstance(value, str) and len(value) > MAX_NAME:
+        return f"{where}: {len(value)} characters; expected at most {MAX_NAME} (a name or id)"
+    items: Any = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, sub in items:
+        at = f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}"
+        found = long_text(str(key), at) if isinstance(key, str) else ""
+        found = found or long_text(sub, at)
+        if found:
+            return found
+    return ""
 
 
 def setup_problem(
     system: AnyGameSystem, setup: dict[str, Any], rulings: dict[str, str], *, whole: bool = True
 ) -> str:
     """The command line's error for this setup ('' if none): a setup file with these fields.
-    Not ``whole``: the fields' types and bounds only, not how the setup hangs together."""
+    Not ``whole``: the fields' types and bounds only, not how the setup hangs together. A text
+    longer than a name (``MAX_NAME``) is refused first: a phone types names, not files."""
+    for key, value in setup.items():
+        found = long_text(value, f"{SOURCE}: {key}")
+        if found:
+            return found
     data = {"ruleset": system.id, "label": SOURCE, "rulings": rulings, **setup}
     try:
         scenario = scenario_from_dict(data, SOURCE, needs_actions=False)
@@ -145,6 +201,8 @@ def field_problem(system: AnyGameSystem, setup: dict[str, Any], path: str) -> st
     if kind is None or not found:
         return ""
     where = f"{SOURCE}: {path}"
+    if long_text(value, where):
+        return long_text(value, where)
     try:
         check_values(value, where + ": ")
         msgspec.convert(value, kind)
@@ -169,4 +227,12 @@ def check_setup(system: AnyGameSystem, req: CheckSetup) -> SetupCheck:
     return SetupCheck(ok=False, field=at, message=problem, field_message=mine)
 
 
-__all__ = ["CheckSetup", "SetupCheck", "SetupForm", "check_setup", "setup_form", "type_at"]
+__all__ = [
+    "CheckSetup",
+    "RulingInfo",
+    "SetupCheck",
+    "SetupForm",
+    "check_setup",
+    "setup_form",
+    "type_at",
+]

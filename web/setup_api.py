@@ -13,8 +13,10 @@ from litestar.response import Template
 from blowbyblow.replay.engine.registry import game_systems
 from blowbyblow.web.api import REFUSALS, AnyRequest, server, work
 from blowbyblow.web.forms import CheckSetup, SetupCheck, SetupForm, check_setup, setup_form
+from blowbyblow.web.live import Note
 from blowbyblow.web.pages import REFUSALS as PAGE_REFUSALS
 from blowbyblow.web.pages import _page, _refused
+from blowbyblow.web.setup_sides import ClaimSide, SideClaim
 from blowbyblow.web.table_rosters import KeptRoster, PickRosters, event_rosters, pick_rosters
 from blowbyblow.web.tablesetup import (
     ConfirmSetup,
@@ -45,6 +47,16 @@ def _setups(request: AnyRequest) -> TableSetups:
     return TableSetups(server(request).service)
 
 
+def _tell(request: AnyRequest, slug: str, table: int, found: PendingSetup | None = None) -> None:
+    """The other phone hears of every change to the setup on the table's live stream."""
+    srv = server(request)
+    if found is not None and found.battle is not None:
+        srv.publish(srv.note("started", found.battle.battle, found.battle.version))
+        return
+    revision = found.draft.revision if found is not None and found.draft else 0
+    srv.publish(Note(kind="setup", battle="", version=revision, tournament=slug, table=table))
+
+
 @get("/api/tournaments/{slug:str}/tables/{table:int}/setup", tags=["table"], responses=REFUSALS)
 async def pending(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> PendingSetup:
     """The table's setup as entered so far, each side's force and who has confirmed."""
@@ -57,9 +69,27 @@ async def save(
     request: AnyRequest, slug: FromPath[str], table: FromPath[int], data: JSONBody[DraftSetup]
 ) -> PendingSetup:
     """Write a new revision of the table's setup (valid and whole; confirmations cleared)."""
-    srv = server(request)
-    srv.access(request).table("enters a setup", slug, table)
-    return await work(_setups(request).save, slug, table, data)
+    who = server(request).access(request).table("enters a setup", slug, table)
+    found = await work(_setups(request).save, slug, table, data, who.is_judge)
+    _tell(request, slug, table, found)
+    return found
+
+
+@post(
+    "/api/tournaments/{slug:str}/tables/{table:int}/setup/claim",
+    tags=["table"],
+    status_code=200,
+    responses=REFUSALS,
+)
+async def take_side(
+    request: AnyRequest, slug: FromPath[str], table: FromPath[int], data: JSONBody[ClaimSide]
+) -> SideClaim:
+    """This phone enters one side: the key returned (shown once) lets it alone change that
+    side's part and confirm for it; a side taken already: 409, unless a judge gives it anew."""
+    who = server(request).access(request).table("takes a side", slug, table)
+    found = await work(_setups(request).claim, slug, table, data, who.is_judge)
+    _tell(request, slug, table)
+    return found
 
 
 @post(
@@ -72,11 +102,9 @@ async def confirm(
     request: AnyRequest, slug: FromPath[str], table: FromPath[int], data: JSONBody[ConfirmSetup]
 ) -> PendingSetup:
     """One side agrees to the setup as it saw it; when every side has, the battle starts."""
-    srv = server(request)
-    srv.access(request).table("confirms a setup", slug, table)
-    found = await work(_setups(request).confirm, slug, table, data)
-    if found.battle is not None:
-        srv.publish(srv.note("started", found.battle.battle, found.battle.version))
+    who = server(request).access(request).table("confirms a setup", slug, table)
+    found = await work(_setups(request).confirm, slug, table, data, who.is_judge)
+    _tell(request, slug, table, found)
     return found
 
 
@@ -118,9 +146,10 @@ async def use_rosters(
 ) -> PendingSetup:
     """The table's setup from two rosters of the register (and who takes part), as a new
     revision to complete and confirm."""
-    srv = server(request)
-    srv.access(request).table("picks its rosters", slug, table)
-    return await work(pick_rosters, _setups(request), slug, table, data)
+    who = server(request).access(request).table("picks its rosters", slug, table)
+    found = await work(pick_rosters, _setups(request), slug, table, data, who.is_judge)
+    _tell(request, slug, table, found)
+    return found
 
 
 @get("/tournaments/{slug:str}/tables/{table:int}/setup", include_in_schema=False)
@@ -135,6 +164,7 @@ async def setup_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
             "table": table,
             "pending": found,
             "systems": systems,
+            "fair_ok": bool(srv.service.escrow_keys()),
         }
 
     try:
@@ -145,6 +175,17 @@ async def setup_page(request: AnyRequest, slug: FromPath[str], table: FromPath[i
     return _page(request, "setup.html", **data)
 
 
-SETUP_ROUTES = [form, check, pending, save, confirm, judge_start, rosters, use_rosters, setup_page]
+SETUP_ROUTES = [
+    form,
+    check,
+    pending,
+    save,
+    take_side,
+    confirm,
+    judge_start,
+    rosters,
+    use_rosters,
+    setup_page,
+]
 
 __all__ = ["SETUP_ROUTES"]

@@ -69,7 +69,7 @@ def event_rosters(spec: str | None, tournament: str) -> list[KeptRoster]:
 
 
 def pick_rosters(
-    setups: TableSetups, tournament: str, table: int, req: PickRosters
+    setups: TableSetups, tournament: str, table: int, req: PickRosters, judge: bool = False
 ) -> PendingSetup:
     spec = setups.service.tournaments.spec
     register = RosterRegister(spec)
@@ -90,7 +90,7 @@ def pick_rosters(
     draft = DraftSetup(
         ruleset=ruleset, setup=msgspec.to_builtins(data), round=req.round, revision=req.revision
     )
-    return setups.save(tournament, table, draft)
+    return setups.save(tournament, table, draft, judge)
 
 
 __all__ = ["KeptRoster", "PickRosters", "event_rosters", "pick_rosters"]

@@ -3,38 +3,64 @@
 to each side, and started through the front door (``Service.start`` -> ``Battle.start``, the
 setup in the battle's first event) once every side has confirmed the revision it saw, or when
 a judge starts it. A setup is written only whole and valid (the command line's checks): a field
-typed wrong writes nothing. Any change makes a new revision and clears the confirmations."""
+typed wrong writes nothing. Any change makes a new revision and clears the confirmations.
+
+Each side's part is its own once a phone has taken that side (``web/setup_sides.py``): the
+other phone's saves leave it as it is, and only its phone confirms for it. Every change is
+published as a ``setup`` note on the table's live stream, so the other phone sees it at once."""
 
 from __future__ import annotations
 
 import datetime
 import json
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+from msgspec import Meta
 
 from blowbyblow.domain.system import AnyGameSystem, UnitView
 from blowbyblow.replay.engine.registry import UnknownGameSystem, get_game_system
 from blowbyblow.web.errors import ApiError
-from blowbyblow.web.forms import setup_problem
+from blowbyblow.web.forms import MAX_NAME, setup_problem
 from blowbyblow.web.schemas import BattleSummary, StartBattle
 from blowbyblow.web.service import Service
+from blowbyblow.web.setup_sides import (
+    ClaimSide,
+    SideClaim,
+    check_parts,
+    claim,
+    claims,
+    holder,
+    named_sides,
+    release,
+)
 
 
 class DraftSetup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """A table's setup as a phone sends it; ``revision``: the one the phone last saw (0: none)."""
+    """A table's setup as a phone sends it; ``revision``: the one the phone last saw (0: none).
 
-    ruleset: str
+    The dice: ``seed`` for seeded digital dice, ``fair`` for fair digital dice (a seed the
+    server commits to when the battle starts, mixed with a value from each side given after
+    that commitment is shown, on the table page), neither for physical dice typed at the
+    table. ``rulings``: the rulings the event plays with (each one not given takes its
+    documented default); all of them are recorded in the battle's first event."""
+
+    ruleset: Annotated[str, Meta(max_length=MAX_NAME)]
     setup: dict[str, Any]
     round: int = 1
-    rulings: dict[str, str] = {}
-    seed: str | None = None  # seeded digital dice; None: physical dice typed at the table
+    rulings: Annotated[dict[str, str], Meta(max_length=100)] = {}
+    seed: Annotated[str, Meta(min_length=1, max_length=MAX_NAME)] | None = None
+    fair: bool = False
     revision: int = 0
+    # the side this phone has taken and its key (never stored): its part may change
+    side: Annotated[str, Meta(max_length=MAX_NAME)] = ""
+    key: Annotated[str, Meta(max_length=MAX_NAME)] = ""
 
 
 class ConfirmSetup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    side: str
+    side: Annotated[str, Meta(max_length=MAX_NAME)]
     revision: int  # the revision this side saw and agrees to
+    key: Annotated[str, Meta(max_length=MAX_NAME)] = ""  # a side taken: its phone's key
 
 
 class Force(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,6 +79,8 @@ class PendingSetup(msgspec.Struct, frozen=True, kw_only=True):
     forces: list[Force] = []
     battle: BattleSummary | None = None  # the battle once it has started
     problem: str = ""  # what still keeps the setup from starting (the command line's words)
+    named: list[str] = []  # the sides the setup names so far, whole or not
+    claimed: list[str] = []  # the sides a phone has taken
 
 
 def _now() -> str:
@@ -83,6 +111,10 @@ def _checked(draft: DraftSetup, whole: bool = True) -> tuple[AnyGameSystem, Any]
         raise ApiError(422, f"setup.{field}", f"the setup of {system.id}", problem)
     if draft.round < 1:
         raise ApiError(422, "round", "rounds count from 1", f"round {draft.round}")
+    if draft.fair and draft.seed is not None:
+        raise ApiError(
+            422, "fair", "one kind of dice", "seeded dice or fair dice, not both: give one"
+        )
     return system, msgspec.convert(draft.setup, system.setup_type)
 
 
@@ -113,18 +145,32 @@ class TableSetups:
         self._table(tournament, table)
         with self._db.cursor() as cur:
             found = self._row(cur, tournament, table)
-        return self._pending(tournament, table, found)
+            taken = claims(cur, tournament, table)
+        return self._pending(tournament, table, found, taken)
 
     def _pending(
-        self, tournament: str, table: int, found: tuple[DraftSetup, list[str]] | None
+        self,
+        tournament: str,
+        table: int,
+        found: tuple[DraftSetup, list[str]] | None,
+        taken: dict[str, str],
     ) -> PendingSetup:
+        claimed = sorted(taken)
         if found is None:
-            return PendingSetup(tournament=tournament, table=table, draft=None)
+            return PendingSetup(tournament=tournament, table=table, draft=None, claimed=claimed)
         draft, confirmed = found
+        named = named_sides(system_of(draft.ruleset), draft.setup)
         try:
             system, setup = _checked(draft)
         except ApiError as e:
-            return PendingSetup(tournament=tournament, table=table, draft=draft, problem=e.message)
+            return PendingSetup(
+                tournament=tournament,
+                table=table,
+                draft=draft,
+                problem=e.message,
+                named=named,
+                claimed=claimed,
+            )
         sides, forces = _forces(system, setup)
         return PendingSetup(
             tournament=tournament,
@@ -133,12 +179,31 @@ class TableSetups:
             sides=sides,
             confirmed=confirmed,
             forces=forces,
+            named=named,
+            claimed=claimed,
         )
 
-    def save(self, tournament: str, table: int, draft: DraftSetup) -> PendingSetup:
-        """Write a new revision of the table's setup (whole and valid), clearing confirmations."""
+    def claim(self, tournament: str, table: int, req: ClaimSide, judge: bool) -> SideClaim:
+        """This phone takes a side (see ``web/setup_sides.py``); its key is shown this once."""
         self._table(tournament, table)
-        _checked(draft, whole=False)
+        with self._db.cursor() as cur:
+            return claim(cur, tournament, table, req.side, judge)
+
+    def save(
+        self, tournament: str, table: int, draft: DraftSetup, judge: bool = False
+    ) -> PendingSetup:
+        """Write a new revision of the table's setup (whole and valid), clearing confirmations.
+        A side another phone has taken is left as it is (a change to it: 403), unless a judge
+        writes."""
+        self._table(tournament, table)
+        system, _ = _checked(draft, whole=False)
+        if draft.fair and not self.service.escrow_keys():
+            raise ApiError(
+                422,
+                "fair",
+                "fair dice need an escrow key (bxb serve --key or --judge-key)",
+                "this server has no key to escrow a fair seed to: choose seeded or typed dice",
+            )
         with self._db.cursor() as cur:
             found = self._row(cur, tournament, table)
             revision = found[0].revision if found else 0
@@ -150,7 +215,11 @@ class TableSetups:
                     f"the setup is at revision {revision}, not {draft.revision}: the other "
                     "phone changed it; reload it, nothing was written",
                 )
-            saved = msgspec.structs.replace(draft, revision=revision + 1)
+            taken = claims(cur, tournament, table)
+            mine = holder(taken, draft.side, draft.key)
+            if not judge:
+                check_parts(system, found[0].setup if found else {}, draft.setup, taken, mine)
+            saved = msgspec.structs.replace(draft, revision=revision + 1, side="", key="")
             body = msgspec.json.encode(saved).decode()
             if found:
                 cur.run(
@@ -164,9 +233,11 @@ class TableSetups:
                     "confirmed, updated) values (?, ?, ?, ?, ?, ?)",
                     (tournament, table, body, saved.revision, "[]", _now()),
                 )
-        return self._pending(tournament, table, (saved, []))
+        return self._pending(tournament, table, (saved, []), taken)
 
-    def confirm(self, tournament: str, table: int, req: ConfirmSetup) -> PendingSetup:
+    def confirm(
+        self, tournament: str, table: int, req: ConfirmSetup, judge: bool = False
+    ) -> PendingSetup:
         """One side agrees to the revision it saw; when every side has, the battle starts."""
         self._table(tournament, table)
         with self._db.cursor() as cur:
@@ -188,6 +259,9 @@ class TableSetups:
                 raise ApiError(
                     422, "side", "a side of the setup", f"{req.side!r}: the sides are {sides}"
                 )
+            taken = claims(cur, tournament, table)
+            if req.side in taken and not judge:
+                holder(taken, req.side, req.key)
             confirmed = sorted({*confirmed, req.side})
             cur.run(
                 "update bxb_pending_setups set confirmed = ?, updated = ? "
@@ -196,7 +270,7 @@ class TableSetups:
             )
         if set(confirmed) >= set(sides):
             return self.start(tournament, table)
-        return self._pending(tournament, table, (draft, confirmed))
+        return self._pending(tournament, table, (draft, confirmed), taken)
 
     def start(self, tournament: str, table: int) -> PendingSetup:
         """Start the battle from the table's setup (every side confirmed, or a judge says so);
@@ -214,6 +288,7 @@ class TableSetups:
                 rulings=draft.rulings,
                 setup=draft.setup,
                 seed=draft.seed,
+                fair=draft.fair,
             ),
         )
         with self._db.cursor() as cur:
@@ -221,6 +296,7 @@ class TableSetups:
                 "delete from bxb_pending_setups where tournament = ? and table_number = ?",
                 (tournament, table),
             )
+            release(cur, tournament, table)
         return PendingSetup(tournament=tournament, table=table, draft=None, battle=summary)
 
 

@@ -50,6 +50,10 @@ _SCHEMA = (
         tournament text not null, table_number integer not null, body text not null,
         revision integer not null, confirmed text not null, updated text not null,
         primary key (tournament, table_number))""",
+    # which phone enters which side of a pending setup: the hash of the key it was given
+    """create table if not exists bxb_setup_claims (
+        tournament text not null, table_number integer not null, side text not null,
+        hash text not null, primary key (tournament, table_number, side))""",
 )
 
 TOKEN_MEMORY = 5.0  # seconds a process trusts a token it has read before reading it again

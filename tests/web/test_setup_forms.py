@@ -133,22 +133,30 @@ class Thumb:
             if page.locator(f"[data-path={q}][data-list]").count():
                 self.enter_scalar(", ".join(free), path)
             return
-        have = page.locator(f"fieldset[data-list={q}] > [data-object]").count()
-        base = have if append else 0  # else: the entries there (a copy's) are changed in place
-        for extra in range(have - 1, len(value) - 1, -1) if not append else ():
-            self.tap(f"[data-remove={json.dumps(f'{path}[{extra}]')}]")
+        # the entries this phone shows (not the other side's), by their paths in the setup
+        shown = page.locator(f"fieldset[data-list={q}] > [data-object]")
+        paths = [str(shown.nth(n).get_attribute("data-object")) for n in range(shown.count())]
+        have = 0 if append else len(paths)  # else: the entries there are changed in place
+        for extra in reversed(paths[len(value) :] if not append else []):
+            self.tap(f"[data-remove={json.dumps(extra)}]")
+        made: list[str] = []
         for i, item in enumerate(value):
-            at = f"{path}[{base + i}]"
             like = min(range(i), key=lambda k: differences(value[k], item), default=None)
-            if base + i < have:
-                pass  # already there
-            elif like is not None and differences(value[like], item) * 2 < len(leaves(item)):
-                self.tap(f"[data-copy={json.dumps(f'{path}[{base + like}]')}]")
+            if i < have:
+                made.append(paths[i])  # already there
             else:
-                self.reveal(f"[data-add={q}]")
-                self.tap(f"[data-add={q}]:not([data-choice])")
-            page.wait_for_selector(f"[data-object={json.dumps(at)}]")
-            self.enter(item, at)
+                if like is not None and differences(value[like], item) * 2 < len(leaves(item)):
+                    self.tap(f"[data-copy={json.dumps(made[like])}]")
+                else:
+                    self.reveal(f"[data-add={q}]")
+                    self.tap(f"[data-add={q}]:not([data-choice])")
+                page.wait_for_function(
+                    "([q, n]) => document.querySelectorAll(`fieldset[data-list=${q}] > "
+                    "[data-object]`).length === n",
+                    arg=[q, len(paths) + len(made) + 1 - (0 if append else have)],
+                )
+                made.append(str(shown.last.get_attribute("data-object")))
+            self.enter(item, made[-1])
 
     def enter_scalar(self, value: Any, path: str) -> None:
         page = self.page
@@ -190,19 +198,37 @@ def target(ruleset: str) -> dict[str, Any]:
 
 
 def halves(ruleset: str) -> tuple[list[str], dict[str, Any], dict[str, list[Any]]]:
-    """The setup as two players enter it: the first side's part (everything but the second
-    side's members) and the second side's members, by setup field."""
+    """The setup as two players enter it, each on the phone that took their side: the first
+    side's part (everything but the second side's own: its members, its entry in the list of
+    sides) and the second side's own, by setup field (its entry in the list of sides first)."""
     system = get_game_system(ruleset)
     assert system.roster is not None
     setup = target(ruleset)
     sides = list(system.view(system.initial_state(system.demo().setup)).sides)
-    side_field = system.roster.side_field
+    side_field, listed = system.roster.side_field, system.roster.sides
     first = dict(setup)
     second: dict[str, list[Any]] = {}
+    if listed:
+
+        def second_side(e: Any) -> bool:
+            return bool((e["id"] if isinstance(e, dict) else e) == sides[1])
+
+        first[listed] = [e for e in setup[listed] if not second_side(e)]
+        own = [e for e in setup[listed] if second_side(e)]
+        if any(isinstance(e, dict) for e in own):  # a side's name alone: taking it adds it
+            second[listed] = own
     for member in system.roster.members:
         first[member] = [m for m in setup[member] if m[side_field] != sides[1]]
         second[member] = [m for m in setup[member] if m[side_field] == sides[1]]
     return sides, first, second
+
+
+def take_side(thumb: Thumb, side: str) -> None:
+    """The phone enters one side: its name typed (or picked), one tap to take it."""
+    thumb.page.fill("#my-side", side)
+    thumb.taps += 1
+    thumb.tap("#take-side")
+    thumb.page.wait_for_function(f"() => document.body.dataset.side === {json.dumps(side)}")
 
 
 def play_two_commands(page: Page, site: Site, battle: UUID) -> None:
@@ -220,6 +246,21 @@ def play_two_commands(page: Page, site: Site, battle: UUID) -> None:
     assert report.ok, report.problem
 
 
+def rulings_changed(page: Page, ruleset: str) -> dict[str, str]:
+    """For the Necromunda before 2023 (N17) battle, phone A sets the first ruling the system
+    has to a value other than its default, as an event would (not counted as a tap of the
+    typical fight); the others stay at their defaults. Returns the rulings set."""
+    if ruleset != "necromunda-legacy":
+        return {}
+    ruling = next(r for r in get_game_system(ruleset).rulings if len(r.choices) > 1)
+    value = next(c for c in ruling.choices if c != ruling.default)
+    page.click("#terms-box > summary")
+    page.select_option(f"[data-ruling={json.dumps(ruling.name)}]", value)
+    page.locator("#terms-box").scroll_into_view_if_needed()
+    page.screenshot(path=str(IMAGES / "setup-rulings.png"))
+    return {ruling.name: value}
+
+
 def wait_checked(page: Page) -> None:
     page.wait_for_timeout(300)  # the check runs 200 ms after the last key
 
@@ -227,7 +268,11 @@ def wait_checked(page: Page) -> None:
 def save(page: Page, revision: int) -> None:
     wait_checked(page)
     page.click("#setup-save")
-    page.wait_for_function(f"() => document.body.dataset.revision === '{revision}'")
+    page.wait_for_function(
+        f"() => document.body.dataset.revision === '{revision}' || "
+        "document.getElementById('setup-error').textContent !== ''"
+    )
+    assert page.locator("#setup-error").text_content() == ""
 
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
@@ -240,39 +285,49 @@ def test_two_phones_set_up_confirm_and_play(web: Any, phones: Any, ruleset: str)
         page.wait_for_selector("#setup-form fieldset")
     sides, first, second = halves(ruleset)
 
-    # phone A picks the game and enters its side and the table (the other side's names too)
+    # each phone takes its side; phone A picks the game and enters its side and the table
     thumb_a, thumb_b = Thumb(a), Thumb(b)
+    take_side(thumb_a, sides[0])
+    take_side(thumb_b, sides[1])
+    if ruleset == "necromunda-2023":
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        b.screenshot(path=str(IMAGES / "setup-side.png"))
     if a.locator("#setup-ruleset").input_value() != ruleset:
         a.select_option("#setup-ruleset", ruleset)
         thumb_a.taps += 1
         a.wait_for_function(f"() => document.body.dataset.form === '{ruleset}'")
     thumb_a.enter(first, "")
     if ruleset == "necromunda-2023":
-        IMAGES.mkdir(parents=True, exist_ok=True)
         a.screenshot(path=str(IMAGES / "setup-form.png"))
+    rulings = rulings_changed(a, ruleset)
     save(a, 1)
     thumb_a.taps += 1
 
-    # phone B sees A's revision, adds its own force and saves
+    # phone B hears of A's revision on the table's live stream, enters its own force, saves
     b.wait_for_function("() => document.body.dataset.revision === '1'")
     b.wait_for_function(f"() => document.body.dataset.form === '{ruleset}'")
-    for member, entries in second.items():
-        thumb_b.enter_list(entries, member, append=True)
+    shape = get_game_system(ruleset).roster
+    for field, entries in second.items():  # its entry in the list of sides, then its members
+        thumb_b.enter_list(entries, field, append=bool(shape and field in shape.members))
     save(b, 2)
     thumb_b.taps += 1
     a.wait_for_function("() => document.body.dataset.revision === '2'")
 
     # each phone shows the other's force as entered; each confirms
-    theirs = {sides[1]: sum(len(m) for m in second.values())}
-    theirs[sides[0]] = sum(len(first[m]) for m in second)
+    members = get_game_system(ruleset).roster
+    assert members is not None
+    theirs = {sides[1]: sum(len(second[m]) for m in members.members)}
+    theirs[sides[0]] = sum(len(first[m]) for m in members.members)
     for page, other in ((a, sides[1]), (b, sides[0])):
         force = page.locator(f".force[data-side={json.dumps(other)}] li")
         assert force.count() == theirs[other], page.locator("#setup-waiting").text_content()
     if ruleset == "necromunda-2023":
         b.locator("#forces-box").scroll_into_view_if_needed()
         b.screenshot(path=str(IMAGES / "setup-confirm.png"))
+    # each phone confirms only its own side: the other's is theirs to confirm
+    assert not a.locator(f".confirm[data-side={json.dumps(sides[1])}]").count()
     thumb_a.tap(f".confirm[data-side={json.dumps(sides[0])}]")
-    b.wait_for_selector(f".confirm[data-side={json.dumps(sides[0])}]:has-text('confirmed')")
+    b.wait_for_selector(f"[data-waiting={json.dumps(sides[0])}]:has-text('confirmed')")
     assert not site.tournaments.battles("forms", RULESET_IDS.index(ruleset) + 1)  # not yet
     thumb_b.tap(f".confirm[data-side={json.dumps(sides[1])}]")
     TAPS[ruleset] = thumb_a.taps + thumb_b.taps
@@ -286,6 +341,7 @@ def test_two_phones_set_up_confirm_and_play(web: Any, phones: Any, ruleset: str)
     started = events[0].event
     assert isinstance(started, BattleStarted)
     system = get_game_system(ruleset)
+    assert started.rulings == system.resolve_rulings(rulings)  # as picked on phone A
     entered = msgspec.json.decode(msgspec.json.encode(started.setup))
     demo = target(ruleset)
     for member in system.roster.members if system.roster else ():

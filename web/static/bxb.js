@@ -33,7 +33,7 @@ const bxb = {
     source.onopen = () => show("live", true);
     source.onerror = () => show("reconnecting…", false);
     for (const kind of ["started", "contributed", "played", "voided", "sealed", "finished", "imported",
-      "flagged", "ruled", "noted", "forked"]) {
+      "flagged", "ruled", "noted", "forked", "setup"]) {
       source.addEventListener(kind, (event) => onNote(JSON.parse(event.data)));
     }
     window.addEventListener("beforeunload", () => source.close());

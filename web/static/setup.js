@@ -2,7 +2,10 @@
 // /api/rulesets/ID/form): one engine for every system, nothing written per field. Each field
 // is checked as it is typed by the server, with the command line's own words (POST
 // .../setup/check); the setup is saved whole (PUT .../setup) and each side confirms the revision
-// it saw. Hand-written (no framework): a form engine of a few hundred lines.
+// it saw. A phone takes its side (POST .../setup/claim, the key kept in this browser): it then
+// shows and changes only that side's fighters, models or units, and the other side's saves
+// arrive on the table's live stream ("setup" notes) instead of being looked for. The rulings
+// the event plays with and the dice come from the form too. Hand-written (no framework).
 "use strict";
 (() => {
   const body = document.body;
@@ -15,6 +18,10 @@
   let data = null;
   let dirty = false;
   let timer = null;
+  const store = `bxb-side:${body.dataset.tournament}:${body.dataset.table}`;
+  let mine = JSON.parse(localStorage.getItem(store) || "null"); // {side, key}: the side taken here
+  let extra = { rulings: {}, seed: null, fair: false }; // the rulings and the dice
+  let terms = false; // this phone changed the rulings or the dice, not saved yet
 
   const defs = () => form.schema.$defs || {};
   const resolve = (s) => {
@@ -141,6 +148,12 @@
   function chips(s, item, path, label) {
     // a list of values: a chip per value the rules list, and free text for others
     const listed = (form.choices[pattern(path) + "[]"] || []).map((c) => c.value);
+    // a member's list naming shared entries by id (a 40K model's weapons): their ids
+    for (const [field, named] of form.shared || []) {
+      if (form.members.some((m) => pattern(path) === `${m}[].${named}`)) {
+        for (const e of data[field] || []) if (e && e.id && !listed.includes(e.id)) listed.push(e.id);
+      }
+    }
     const known = item.enum ? item.enum : listed;
     const box = el("div", { class: "chips" });
     for (const value of known) {
@@ -183,11 +196,20 @@
     return el("div", { class: "field", "data-object": path }, words(label), box, input, err);
   }
 
+  // a member of another side than the one taken here: shown in the forces, not in the form
+  // (and the other side's entry in the setup's list of sides: a Necromunda gang)
+  const theirs = (path, entry) => {
+    if (!mine || !entry) return false;
+    if (path === form.sides_field) return (typeof entry === "object" ? entry.id : entry) !== mine.side;
+    return form.members.includes(path) && !!entry[form.side_field] && entry[form.side_field] !== mine.side;
+  };
+
   function list(s, path, label) {
     const item = plain(s.items || {});
     if (scalar(item)) return chips(s, item, path, label);
     const box = el("fieldset", { class: "list", "data-list": path }, el("legend", { text: words(label) }));
-    (getAt(path) || []).forEach((_, i) => {
+    (getAt(path) || []).forEach((member, i) => {
+      if (theirs(path, member)) return;
       const at = `${path}[${i}]`;
       const entry = node(item, at, `${words(label)} ${i + 1}`);
       entry.append(
@@ -219,7 +241,9 @@
     });
     const add = (value) => {
       const list = getAt(path) || [];
-      list.push(Object.assign(blank(item), copy(value) || {}));
+      const entry = Object.assign(blank(item), copy(value) || {});
+      if (mine && form.members.includes(path)) entry[form.side_field] = mine.side; // its side: this phone's
+      list.push(entry);
       setAt(path, list);
       draw();
       changed(`${path}[${list.length - 1}]`);
@@ -308,17 +332,114 @@
   }
 
   async function load(ruleset, setup) {
-    form = (await bxb.api("GET", `/api/rulesets/${ruleset}/form`)).data;
+    if (!form || form.ruleset !== ruleset) form = (await bxb.api("GET", `/api/rulesets/${ruleset}/form`)).data;
     data = setup ? copy(setup) : blank(form.schema);
+    if (mine) ownSide(mine.side);
     $("setup-ruleset").value = ruleset;
     draw();
+    drawRulings();
     body.dataset.form = ruleset;
   }
+
+  // --- the side this phone enters ---------------------------------------------------------------
+
+  // the side's entry in the setup's list of sides (a Necromunda gang), made if it has none
+  function ownSide(side) {
+    const field = form.sides_field;
+    if (!field || !form.schema) return;
+    const top = resolve(form.schema);
+    const item = plain(plain((top.properties || {})[field] || {}).items || {});
+    const listed = data[field] || [];
+    const id = (e) => (e && typeof e === "object" ? e.id : e);
+    if (listed.some((e) => id(e) === side)) return;
+    listed.push(item.type === "object" ? Object.assign(blank(item), { id: side }) : side);
+    data[field] = listed;
+  }
+
+  function showSide() {
+    const named = $("side-names");
+    if (!named) return;
+    named.replaceChildren(...(pending.named || []).map((n) => el("option", { value: n })));
+    $("side-taken").textContent = mine ? `This phone enters ${mine.side}.` : "";
+    $("side-pick").hidden = !!mine;
+    body.dataset.side = mine ? mine.side : "";
+  }
+
+  async function takeSide() {
+    $("side-error").textContent = "";
+    const side = $("my-side").value.trim();
+    try {
+      const taken = (await bxb.api("POST", `${base}/claim`, { side })).data;
+      mine = { side: taken.side, key: taken.key };
+      localStorage.setItem(store, JSON.stringify(mine));
+      ownSide(mine.side);
+      dirty = true;
+      showSide();
+      draw();
+      showPending();
+    } catch (e) {
+      $("side-error").textContent = e.message;
+    }
+  }
+  if ($("take-side")) $("take-side").addEventListener("click", takeSide);
+
+  // --- the rulings the event plays with, and the dice -------------------------------------------
+
+  function drawRulings() {
+    const box = $("rulings");
+    box.replaceChildren();
+    for (const r of form.rulings || []) {
+      const pick = el("select", { "data-ruling": r.name });
+      for (const c of r.choices) pick.append(el("option", { value: c, text: c === r.default ? `${c} (default)` : c }));
+      pick.value = extra.rulings[r.name] || r.default;
+      pick.addEventListener("change", () => {
+        if (pick.value === r.default) delete extra.rulings[r.name];
+        else extra.rulings[r.name] = pick.value;
+        dirty = terms = true;
+      });
+      const why = el("details", {}, el("summary", { text: "why a ruling" }), el("p", { class: "muted", text: r.note }));
+      box.append(
+        el("div", { class: "ruling field", "data-ruling-box": r.name },
+          el("label", {}, el("strong", { text: r.name }), " ", pick),
+          el("small", { class: "muted", text: `${r.summary} (${r.rule})` }),
+          r.note ? why : null)
+      );
+    }
+    const mode = extra.fair ? "fair" : extra.seed != null ? "seeded" : "typed";
+    for (const radio of document.querySelectorAll("input[name=setup-dice]")) radio.checked = radio.value === mode;
+    $("setup-seed").value = extra.seed || "";
+    $("setup-seed").hidden = mode !== "seeded";
+  }
+  for (const radio of document.querySelectorAll("input[name=setup-dice]")) {
+    radio.addEventListener("change", () => {
+      extra.fair = radio.value === "fair";
+      if (radio.value === "seeded" && !extra.seed) {
+        const bytes = crypto.getRandomValues(new Uint8Array(8));
+        extra.seed = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+      }
+      if (radio.value !== "seeded") extra.seed = null;
+      drawRulings();
+      dirty = terms = true;
+    });
+  }
+  $("setup-seed").addEventListener("input", () => {
+    extra.seed = $("setup-seed").value || null;
+    dirty = terms = true;
+  });
+
+  function dice(draft) {
+    if (draft.fair) return "fair digital dice (the seed committed when the battle starts, then a value from each side)";
+    if (draft.seed != null) return `seeded digital dice (seed ${draft.seed})`;
+    return "physical dice, typed at the table";
+  }
+
+  // --- the forces as entered, and who has confirmed ---------------------------------------------
 
   function showPending() {
     const draft = pending.draft;
     $("setup-revision").textContent = draft ? `revision ${draft.revision}` : "nothing saved yet";
     body.dataset.revision = draft ? String(draft.revision) : "0";
+    showSide();
     const forces = $("forces");
     forces.replaceChildren();
     for (const force of pending.forces || []) {
@@ -327,7 +448,14 @@
         const stats = u.stats.map((s) => `${s.name} ${s.value}`).join(" · ");
         units.append(el("li", { text: `${u.name} (${u.id}) ${u.status}${stats ? " · " + stats : ""}` }));
       }
-      forces.append(el("div", { class: "force", "data-side": force.side }, el("h3", { text: force.side }), units));
+      const whose = mine && force.side === mine.side ? " (yours)" : "";
+      forces.append(el("div", { class: "force", "data-side": force.side }, el("h3", { text: force.side + whose }), units));
+    }
+    if (draft) {
+      const set = Object.entries(draft.rulings || {}).map(([k, v]) => `${k} = ${v}`);
+      forces.append(
+        el("p", { id: "setup-terms", class: "muted", text: `Dice: ${dice(draft)}. Rulings: ${set.length ? set.join(", ") : "every one at its default"}.` })
+      );
     }
     $("setup-waiting").textContent = pending.problem
       ? `Not ready yet: ${pending.problem}`
@@ -337,6 +465,11 @@
     if (draft && !pending.problem) {
       for (const side of pending.sides) {
         const done = (pending.confirmed || []).includes(side);
+        const elsewhere = (pending.claimed || []).includes(side) && !(mine && mine.side === side);
+        if (elsewhere && body.dataset.judge !== "yes") {
+          confirms.append(el("p", { class: "muted", "data-waiting": side, text: done ? `${side} confirmed` : `${side} confirms on their phone` }));
+          continue;
+        }
         confirms.append(
           el("button", {
             class: "btn big confirm",
@@ -355,7 +488,9 @@
 
   async function confirm(side) {
     try {
-      const found = (await bxb.api("POST", `${base}/confirm`, { side, revision: pending.draft.revision })).data;
+      const req = { side, revision: pending.draft.revision };
+      if (mine && mine.side === side) req.key = mine.key;
+      const found = (await bxb.api("POST", `${base}/confirm`, req)).data;
       pending = found;
       showPending();
       started(found);
@@ -368,9 +503,11 @@
     $("setup-error").textContent = "";
     try {
       const draft = { ruleset: form.ruleset, setup: data, revision: pending.draft ? pending.draft.revision : 0 };
-      if (pending.draft) Object.assign(draft, { round: pending.draft.round, rulings: pending.draft.rulings, seed: pending.draft.seed });
+      Object.assign(draft, { rulings: extra.rulings, seed: extra.seed, fair: extra.fair });
+      if (pending.draft) draft.round = pending.draft.round;
+      if (mine) Object.assign(draft, { side: mine.side, key: mine.key });
       pending = (await bxb.api("PUT", base, draft)).data;
-      dirty = false;
+      dirty = terms = false;
       showPending();
     } catch (e) {
       $("setup-error").textContent = e.message;
@@ -388,20 +525,45 @@
     });
   }
 
-  // The other phone's saves and confirmations: looked for every second and a half.
-  setInterval(async () => {
+  // The setup as saved now, with this phone's own side's part as it stands here (no other phone
+  // writes it, so nothing of the other's is lost); the shared fields are the last saved ones.
+  function merged(server) {
+    if (!dirty || !form || form.ruleset !== server.ruleset) return server.setup;
+    if (!mine) return data;
+    const out = copy(server.setup);
+    // this phone's entries where the saved list has them (the order of the sides is kept)
+    const keep = (field, own) => {
+      const saved = out[field] || [];
+      const at = saved.findIndex(own);
+      const others = saved.filter((e) => !own(e));
+      const pos = at < 0 ? others.length : saved.slice(0, at).filter((e) => !own(e)).length;
+      others.splice(pos, 0, ...(data[field] || []).filter(own));
+      out[field] = others;
+    };
+    for (const m of form.members) keep(m, (e) => e[form.side_field] === mine.side);
+    if (form.sides_field) keep(form.sides_field, (e) => (e && typeof e === "object" ? e.id : e) === mine.side);
+    return out;
+  }
+
+  // The other phone's saves, takes and confirmations: heard on the table's live stream.
+  async function refresh() {
     const found = (await bxb.api("GET", base)).data;
     // gone once the battle has started (the other phone's confirmation, or a judge)
     if (!found.draft && pending.draft) found.battle = found.battle || true;
     started(found);
     const was = pending.draft ? pending.draft.revision : 0;
     const now = found.draft ? found.draft.revision : 0;
-    if (now !== was || JSON.stringify(found.confirmed) !== JSON.stringify(pending.confirmed)) {
-      pending = found;
-      showPending();
-      if (now !== was && !dirty && found.draft) await load(found.draft.ruleset, found.draft.setup);
+    pending = found;
+    if (now !== was && found.draft) {
+      // the rulings and dice as saved, unless this phone is changing them itself
+      if (!terms) extra = { rulings: found.draft.rulings || {}, seed: found.draft.seed, fair: !!found.draft.fair };
+      await load(found.draft.ruleset, merged(found.draft));
     }
-  }, 1500);
+    showPending();
+  }
+  bxb.listen(`/api/tournaments/${body.dataset.tournament}/tables/${body.dataset.table}/stream`, (note) => {
+    if (note.kind === "setup" || note.kind === "started") refresh();
+  }, $("live"));
 
   // The event's rosters: two picked, and who takes part (all, unless unticked)
   let kept = [];
@@ -442,15 +604,15 @@
         revision: pending.draft ? pending.draft.revision : 0,
       })).data;
       dirty = false;
-      showPending();
       await load(pending.draft.ruleset, pending.draft.setup);
+      showPending();
     } catch (e) {
       $("roster-error").textContent = e.message;
     }
   });
   loadRosters();
 
-  showPending();
   const draft = pending.draft;
-  load(draft ? draft.ruleset : $("setup-ruleset").value, draft ? draft.setup : null);
+  if (draft) extra = { rulings: draft.rulings || {}, seed: draft.seed, fair: !!draft.fair };
+  load(draft ? draft.ruleset : $("setup-ruleset").value, draft ? draft.setup : null).then(showPending);
 })();
