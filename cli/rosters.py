@@ -53,24 +53,26 @@ def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Ros
     (JSON with a ``gang``; ``ruleset``: the Necromunda it is for): each selection it could not
     map is printed on a line of its own, and kept in the roster's notes."""
     from blowbyblow.domain.roster import Roster
+    from blowbyblow.replay.rosters.battlescribe import import_battlescribe
     from blowbyblow.replay.rosters.files import read_roster
-
-    raw = read_input(path, "roster")
-    if path.name.lower().endswith(BATTLESCRIBE):
-        from blowbyblow.replay.rosters.battlescribe import import_battlescribe
-
-        if ruleset is None:
-            fail(f"{path}: a BattleScribe roster needs --ruleset (necromunda-2023 or wh40k-2e)")
-        imported = import_battlescribe(raw, str(path), ruleset, player or "")
-        for line in imported.unmapped:
-            typer.echo(f"not mapped: {line}", err=True)
-        return imported.roster
     from blowbyblow.replay.rosters.yaktribe import import_yaktribe, is_yaktribe
 
-    if path.name.lower().endswith(".json") and is_yaktribe(raw):
+    raw = read_input(path, "roster")
+    lower = path.name.lower()
+    imports = {
+        "a BattleScribe roster": (lower.endswith(BATTLESCRIBE), import_battlescribe, "wh40k-2e"),
+        "a Yaktribe gang": (
+            lower.endswith(".json") and is_yaktribe(raw),
+            import_yaktribe,
+            "necromunda-legacy",
+        ),
+    }
+    for kind, (found, make, other) in imports.items():
+        if not found:
+            continue
         if ruleset is None:
-            fail(f"{path}: a Yaktribe gang needs --ruleset (necromunda-2023 or necromunda-legacy)")
-        imported = import_yaktribe(raw, str(path), ruleset, player or "")
+            fail(f"{path}: {kind} needs --ruleset (necromunda-2023 or {other})")
+        imported = make(raw, str(path), ruleset, player or "")
         for line in imported.unmapped:
             typer.echo(f"not mapped: {line}", err=True)
         return imported.roster

@@ -21,6 +21,8 @@ import msgspec
 from blowbyblow.domain.core import RulingError, SetupError
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.scenario import ScenarioError, check_values, scenario_from_dict
+from blowbyblow.web.catalog import ruling_infos
+from blowbyblow.web.schemas import RulingInfo
 
 SOURCE = "setup"  # what the messages call the setup, as `bxb play` calls a file by its name
 MAX_NAME = (
@@ -33,18 +35,6 @@ _AT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\.[A-Za-z_][A-Za-z0-9_]*)*
 class Choice(msgspec.Struct, frozen=True):
     label: str
     value: Any
-
-
-class RulingInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """A ruling of the system as the setup page offers it: the values it takes, its documented
-    default, what it decides and the rulebook section it stands for."""
-
-    name: str
-    default: str
-    choices: list[str]
-    summary: str
-    rule: str
-    note: str
 
 
 class SetupForm(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,17 +82,7 @@ def setup_form(system: AnyGameSystem) -> SetupForm:
         side_field=shape.side_field if shape else "",
         sides_field=shape.sides if shape else "",
         shared=list(shape.shared) if shape else [],
-        rulings=[
-            RulingInfo(
-                name=r.name,
-                default=r.default,
-                choices=list(r.choices),
-                summary=r.summary,
-                rule=system.rulebook.cite(r.rule),
-                note=r.note,
-            )
-            for r in system.rulings
-        ],
+        rulings=ruling_infos(system),
     )
 
 
@@ -229,7 +209,6 @@ def check_setup(system: AnyGameSystem, req: CheckSetup) -> SetupCheck:
 
 __all__ = [
     "CheckSetup",
-    "RulingInfo",
     "SetupCheck",
     "SetupForm",
     "check_setup",

@@ -302,11 +302,15 @@ class ImportResult(msgspec.Struct, kw_only=True):
 
 
 class RulingInfo(msgspec.Struct, kw_only=True):
+    """A ruling of a game system: the values it takes, its documented default, what it decides,
+    the rulebook section it stands for, and why it is a ruling (``note``)."""
+
     name: str
     default: str
     choices: list[str]
     summary: str
     citation: str
+    note: str = ""
 
 
 class RulesetInfo(msgspec.Struct, kw_only=True):

@@ -255,3 +255,14 @@ def test_a_value_the_rules_texts_do_not_give_is_typed(client: Client) -> None:
     setup["vehicles"][0]["close_defense_usage"] = 8
     found = client.post("/api/rulesets/asl/setup/check", json={"setup": setup}).json()
     assert found["ok"], found
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_the_form_offers_every_ruling_with_its_default(client: Client, ruleset: str) -> None:
+    system = get_game_system(ruleset)
+    offered = client.get(f"/api/rulesets/{ruleset}/form").json()["rulings"]
+    assert [r["name"] for r in offered] == [r.name for r in system.rulings]
+    for shown, ruling in zip(offered, system.rulings, strict=True):
+        assert shown["default"] == ruling.default and shown["choices"] == list(ruling.choices)
+        assert shown["summary"] == ruling.summary and shown["note"] == ruling.note
+        assert shown["citation"] == system.rulebook.cite(ruling.rule)

@@ -219,7 +219,13 @@
           "data-copy": at,
           text: "copy",
           onclick: () => {
-            // another like this one (a gang's second Brute): then change what differs
+            // another like this one (a gang's second Brute): then change what differs; the
+            // folds open on the one copied are open on the copy (the same fields to change)
+            const made = `${path}[${getAt(path).length}]`;
+            for (const d of formBox.querySelectorAll("details[open]")) {
+              const where = d.parentElement.dataset.object || "";
+              if (where === at || where.startsWith(at + ".") || where.startsWith(at + "[")) opened.add(made + where.slice(at.length));
+            }
             getAt(path).push(copy(getAt(at)));
             draw();
             changed(`${path}[${getAt(path).length - 1}]`);
@@ -307,12 +313,15 @@
     return el("label", { class: "field" }, words(label), input, el("small", { class: "field-error", "data-error": path }));
   }
 
+  const opened = new Set(); // folds to open at the next draw (a copy's)
   function draw() {
     const open = [...formBox.querySelectorAll("details[open]")].map((d) => d.parentElement.dataset.object);
     formBox.replaceChildren(node(form.schema, "", form.ruleset));
     for (const d of formBox.querySelectorAll("details")) {
-      if (open.includes(d.parentElement.dataset.object)) d.open = true;
+      const where = d.parentElement.dataset.object;
+      if (open.includes(where) || opened.has(where)) d.open = true;
     }
+    opened.clear();
   }
 
   async function check(path) {
@@ -401,7 +410,7 @@
       box.append(
         el("div", { class: "ruling field", "data-ruling-box": r.name },
           el("label", {}, el("strong", { text: r.name }), " ", pick),
-          el("small", { class: "muted", text: `${r.summary} (${r.rule})` }),
+          el("small", { class: "muted", text: `${r.summary} (${r.citation})` }),
           r.note ? why : null)
       );
     }
