@@ -289,9 +289,6 @@ def test_two_phones_set_up_confirm_and_play(web: Any, phones: Any, ruleset: str)
     thumb_a, thumb_b = Thumb(a), Thumb(b)
     take_side(thumb_a, sides[0])
     take_side(thumb_b, sides[1])
-    if ruleset == "necromunda-2023":
-        IMAGES.mkdir(parents=True, exist_ok=True)
-        b.screenshot(path=str(IMAGES / "setup-side.png"))
     if a.locator("#setup-ruleset").input_value() != ruleset:
         a.select_option("#setup-ruleset", ruleset)
         thumb_a.taps += 1
@@ -306,6 +303,9 @@ def test_two_phones_set_up_confirm_and_play(web: Any, phones: Any, ruleset: str)
     # phone B hears of A's revision on the table's live stream, enters its own force, saves
     b.wait_for_function("() => document.body.dataset.revision === '1'")
     b.wait_for_function(f"() => document.body.dataset.form === '{ruleset}'")
+    if ruleset == "necromunda-2023":  # B's phone: its side taken, A's part heard live
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        b.screenshot(path=str(IMAGES / "setup-side.png"))
     shape = get_game_system(ruleset).roster
     for field, entries in second.items():  # its entry in the list of sides, then its members
         thumb_b.enter_list(entries, field, append=bool(shape and field in shape.members))
