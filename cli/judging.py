@@ -56,13 +56,13 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-def _trusted(public_keys: list[str] | None) -> frozenset[str] | None:
+def _trusted(public_keys: list[str] | None, option: str = "--public-key") -> frozenset[str] | None:
     if not public_keys:
         return None
     try:
         return frozenset(load_public_key(k) for k in public_keys)
     except BlowByBlowError as e:
-        fail(f"--public-key: {e}")
+        fail(f"{option}: {e}")
 
 
 @app.command("verify")
@@ -95,6 +95,14 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         list[str] | None,
         typer.Option("--receipt-key", help="Accept only receipts signed by this key; repeatable."),
     ] = None,
+    ruling_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ruling-key",
+            help="The judge's public key (hex, or a .pub file): refuse a ruling, note or fork "
+            "signed by any other; repeatable.",
+        ),
+    ] = None,
     checkpoint: Annotated[
         Path | None,
         typer.Option(
@@ -123,12 +131,13 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     store against a root its witnesses cosigned. Exit 0 when all agree, 1 naming the first event
     that differs or cannot be read, or the receipt or checkpoint the log contradicts."""
     trusted = _trusted(public_key)
+    judges = _trusted(ruling_key, "--ruling-key")
     receipts, signers = load_receipts(receipt or []), receipt_keys(receipt_key)
     if file is not None and checkpoint is not None:
         fail("--checkpoint checks a store's battles against a round's root, not an export")
     witnessed = witnessing(log_key, witnesses, receipts, checkpoint is not None)
     if file is not None:
-        read = read_export(read_input(file, "--file"), trusted)
+        read = read_export(read_input(file, "--file"), trusted, judges)
         typer.echo(_verdict(read.report))
         if not show_receipts(read.events, receipts, signers, witnessed=witnessed):
             raise typer.Exit(1)
@@ -143,7 +152,7 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
         fail("the store holds no battles yet (try `bxb demo`)")
     failed = 0
     for i, bid in enumerate(targets, start=1):
-        report = verify_battle(store, bid, trusted_keys=trusted)
+        report = verify_battle(store, bid, trusted_keys=trusted, judge_keys=judges)
         prefix = f"[{i}/{len(targets)}] " if len(targets) > 1 else ""
         typer.echo(prefix + _verdict(report))
         failed += not report.ok

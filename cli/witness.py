@@ -132,6 +132,7 @@ def cmd_witness_serve(  # noqa: PLR0913 - typer makes each parameter a command-l
     try:
         server = ThreadingHTTPServer((host, port), _handler(witness))
     except OSError as e:
+        witness.close()
         fail(f"--host/--port: cannot listen on {host}:{port}: {e.strerror or e}", code=1)
     typer.echo(f"witness {name} on http://{host}:{server.server_port}/add-checkpoint", err=True)
     try:
@@ -140,6 +141,7 @@ def cmd_witness_serve(  # noqa: PLR0913 - typer makes each parameter a command-l
         pass
     finally:
         server.server_close()
+        witness.close()
 
 
 def _handler(witness: Witness) -> type[BaseHTTPRequestHandler]:

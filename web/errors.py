@@ -6,6 +6,7 @@ reached is a 503 everywhere: nothing was written, try again."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import TypeVar
 
 import msgspec
@@ -41,6 +42,8 @@ def api_error(error: BaseException) -> ApiError | None:
         return error
     if isinstance(error, StoreUnavailable | StoreBusy) or _pool_exhausted(error):
         error = Unreachable(str(error))
+    elif _sqlite_fault(error):
+        error = Unreachable(f"the tournament register: {error}")
     if isinstance(error, Refused):
         return ApiError(STATUS[error.kind], error.field, error.rule, error.message)
     return None
@@ -51,6 +54,23 @@ def _pool_exhausted(error: BaseException) -> bool:
     return type(error).__name__ in {"PoolTimeout", "OperationalError", "InterfaceError"} and type(
         error
     ).__module__.startswith(("psycopg", "psycopg_pool", "eventsourcing"))
+
+
+def _sqlite_fault(error: BaseException) -> bool:
+    """The register's own SQLite connection refused a write it could not make (a full disk, a
+    file locked too long, read-only, an I/O error): its transaction was rolled back."""
+    return isinstance(error, sqlite3.OperationalError) and any(
+        word in str(error).lower()
+        for word in (
+            "full",
+            "locked",
+            "busy",
+            "readonly",
+            "read-only",
+            "disk i/o",
+            "unable to open",
+        )
+    )
 
 
 _PATH = re.compile(r" - at `\$(.*)`$")

@@ -247,29 +247,56 @@ def _named_problem(battle: UUID, forked: BattleForked, parent: list[Event]) -> s
     return f"the parent battle {forked.link.parent} holds no judge's ruling naming this child"
 
 
+def untrusted(event: Signed, judge_keys: frozenset[str] | None) -> str | None:
+    """Why a ruling, note or fork link is refused when the reader names the judges' keys
+    (``bxb verify --ruling-key``): signed by another key, which anyone can make."""
+    if judge_keys is None or event.public_key in judge_keys:
+        return None
+    kind = {RulingGiven: "ruling", NoteAdded: "note"}.get(type(event), "fork link")
+    return f"the {kind} is signed by key {event.public_key[:16]}…, not a judge's key you trust"
+
+
 def fork_link(
-    battle: UUID, start_records: Sequence[LoggedEvent], start: int
+    battle: UUID,
+    start_records: Sequence[LoggedEvent],
+    start: int,
+    judge_keys: frozenset[str] | None = None,
 ) -> BattleForked | None:
     """A child battle's link to its parent, right after its start: signed by the judge who
-    forked, for this battle (its parent is checked by ``parent_problem`` where it is at hand)."""
+    forked (one of ``judge_keys``, when given), for this battle (its parent is checked by
+    ``parent_problem`` where it is at hand)."""
     if len(start_records) <= start or not isinstance(start_records[start].event, BattleForked):
         return None
     logged = start_records[start]
     forked = logged.event
     assert isinstance(forked, BattleForked)
-    message = fork_link_problem(battle, forked)
+    message = fork_link_problem(battle, forked) or untrusted(forked, judge_keys)
     if message is not None:
         raise Failed(Problem(logged.position, "fork", message))
     return forked
 
 
-def check_annotation(battle: UUID, logged: LoggedEvent) -> str | None:
-    """A flag, ruling or note (``annotation_problem``, raised as the verification's problem);
-    the child battle a ruling makes the battle give way to, if it names one."""
-    message = annotation_problem(battle, logged.position, logged.event)
+def check_annotation(
+    battle: UUID, logged: LoggedEvent, judge_keys: frozenset[str] | None = None
+) -> str | None:
+    """A flag, ruling or note (``annotation_problem``, raised as the verification's problem;
+    a ruling or note signed by a key not in ``judge_keys``, when given); the child battle a
+    ruling makes the battle give way to, if it names one."""
+    event = logged.event
+    message = annotation_problem(battle, logged.position, event)
+    if (
+        message is None
+        and isinstance(event, RulingGiven)
+        and event.ruling.last_hash != logged.prev_hash.hex()
+    ):
+        message = (
+            "the judge signed the ruling over another log (its last hash is not the one "
+            "before it): an event before the ruling was changed and the chain recomputed"
+        )
+    if message is None and isinstance(event, RulingGiven | NoteAdded):
+        message = untrusted(event, judge_keys)
     if message is not None:
         raise Failed(Problem(logged.position, "dispute", message))
-    event = logged.event
     return event.ruling.child if isinstance(event, RulingGiven) else None
 
 
@@ -287,4 +314,5 @@ __all__ = [
     "sign_note",
     "sign_ruling",
     "signed_ok",
+    "untrusted",
 ]

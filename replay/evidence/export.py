@@ -121,9 +121,14 @@ class _Header:
         return str(self.fields.get("label", ""))
 
 
-def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -> ReadExport:
-    """Parse and fully verify an export: structure, hash chain, seal, every command re-adjudicated.
-    Never raises for a bad file: the report says what is wrong."""
+def read_export(
+    text: bytes | str,
+    trusted_keys: frozenset[str] | None = None,
+    judge_keys: frozenset[str] | None = None,
+) -> ReadExport:
+    """Parse and fully verify an export: structure, hash chain, seal, every command re-adjudicated
+    (``judge_keys``: the keys its rulings, notes and fork link must be signed by). Never raises
+    for a bad file: the report says what is wrong."""
     nil = UUID(int=0)
     try:
         lines = _lines(text)
@@ -139,7 +144,7 @@ def read_export(text: bytes | str, trusted_keys: frozenset[str] | None = None) -
     except _Failed as failed:
         report.problem = failed.problem
         return ReadExport(header.battle, events, report)
-    full = verify_events(header.battle, events, trusted_keys=trusted_keys)
+    full = verify_events(header.battle, events, trusted_keys=trusted_keys, judge_keys=judge_keys)
     full.events = len(events)
     return ReadExport(header.battle, events, full)
 

@@ -43,6 +43,8 @@ from blowbyblow.domain.judging import (
     BattleForked,
     BattleSealed,
     ContributionGiven,
+    NoteAdded,
+    RulingGiven,
     SeedEscrowed,
 )
 from blowbyblow.projections.battle import fold_battle
@@ -142,18 +144,21 @@ def verify_events(
     events: Sequence[LoggedEvent],
     *,
     trusted_keys: frozenset[str] | None = None,
+    judge_keys: frozenset[str] | None = None,
 ) -> Report:
     """Verify a battle's events, in order: the hash chain, the seal, the setup, the seeded dice
     and every command re-adjudicated from its recorded inputs. The report names the first
-    problem found, if any."""
+    problem found, if any. ``judge_keys``: the keys rulings, notes and fork links must be
+    signed by (None: any key whose signature holds, named in the report)."""
     scanned, _ = _scan(battle, events)
-    return _verify_scanned(scanned, lambda gt, lte: events[gt:lte], trusted_keys)
+    return _verify_scanned(scanned, lambda gt, lte: events[gt:lte], trusted_keys, judge_keys)
 
 
 def _verify_scanned(
     scanned: _Scanned,
     records: Callable[[int, int], Iterable[LoggedEvent]],
     trusted_keys: frozenset[str] | None,
+    judge_keys: frozenset[str] | None = None,
 ) -> Report:
     """The checks after the reading, on what ``_scan`` kept; ``records(gt, lte)`` reads the
     records after position ``gt`` up to ``lte`` again, for the commands' re-adjudication."""
@@ -180,7 +185,7 @@ def _verify_scanned(
         start = check_fair_start(
             report, first, start_records, length, table.system.view(state).sides
         )
-        forked = fork_link(battle, start_records, start)  # a child battle's link, checked
+        forked = fork_link(battle, start_records, start, judge_keys)  # a child's link, checked
         seed = check_dice_seed(report, first, sealed, start_records)
         fair_fork = fair_link([e.event for e in start_records[:2]]) is not None
         dice = DiceCheck(first.dice.mode, None if fair_fork else seed, forked, fair_fork)
@@ -198,8 +203,16 @@ def _verify_scanned(
             refold,
             defaults_checked=first.origin is None,
             fork=_FairFork(table.system.view(state).sides, seed) if fair_fork else None,
+            judge_keys=judge_keys,
         )
         _readjudicate(report, replay, state, segments)
+        signers = sorted({*replay.signers, *([forked.public_key] if forked else [])})
+        if signers:
+            report.notes.append(
+                "rulings, notes and fork links signed by key(s) "
+                + ", ".join(f"{k[:16]}…" for k in signers)
+                + ("" if judge_keys else " (name the judge's with --ruling-key)")
+            )
         if report.voided:
             report.notes.append(
                 f"{report.voided} voided command(s): each re-adjudicated as it was played, "
@@ -382,6 +395,8 @@ class _Replay:
     refold: Callable[[int], Any]
     defaults_checked: bool = True
     fork: _FairFork | None = None
+    judge_keys: frozenset[str] | None = None
+    signers: set[str] = field(default_factory=set)  # keys of the rulings and notes read
 
 
 def _readjudicate(
@@ -396,7 +411,9 @@ def _readjudicate(
     for segment in segments:
         head = segment[0]
         if isinstance(head.event, ANNOTATION_TYPES):  # a flag, ruling or note: checked apart
-            superseded = check_annotation(report.battle, head) or superseded
+            superseded = check_annotation(report.battle, head, replay.judge_keys) or superseded
+            if isinstance(head.event, RulingGiven | NoteAdded):
+                replay.signers.add(head.event.public_key)
             continue
         if superseded is not None:
             raise Failed(
@@ -515,8 +532,10 @@ def verify_battle(
     battle: UUID,
     *,
     trusted_keys: frozenset[str] | None = None,
+    judge_keys: frozenset[str] | None = None,
 ) -> Report:
-    """Verify a stored battle (``trusted_keys``: it must be sealed by one of these keys),
+    """Verify a stored battle (``trusted_keys``: it must be sealed by one of these keys;
+    ``judge_keys``: its rulings, notes and fork link signed by one of these),
     streaming it: its records are read once for the chain, its seal and its start, then again
     command by command for the re-adjudication; memory stays flat in the battle's length. The
     verdict is kept in the battle index (``bxb battles`` shows it)."""
@@ -544,7 +563,7 @@ def verify_battle(
                 raise Failed(logged)
             yield logged
 
-    report = _verify_scanned(scanned, again, trusted_keys)
+    report = _verify_scanned(scanned, again, trusted_keys, judge_keys)
     if report.ok and scanned.count > 1 and isinstance(scanned.start[1].event, BattleForked):
         # A child battle: its link against its parent, in this store (docs/judging.md).
         message = parent_problem(store, battle, scanned.kept or store.read(battle))

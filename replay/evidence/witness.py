@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import fcntl
 import json
 import os
 import threading
@@ -139,7 +140,26 @@ class Witness:
         self._lock = threading.Lock()
         if not state.parent.is_dir():
             raise WitnessError(f"--state {state}: its folder does not exist")
-        self._read_state()  # a state file that cannot be read stops the witness at its start
+        # One witness a state file: two processes, each with its own lock, could each cosign
+        # a checkpoint the other's contradicts. Held (and released by the system if the process
+        # dies) for as long as this witness lives.
+        self._held = state.with_name(state.name + ".lock").open("a")
+        try:
+            fcntl.flock(self._held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._held.close()
+            raise WitnessError(
+                f"--state {state}: another witness is using it; one witness a state file"
+            ) from None
+        try:
+            self._read_state()  # a state file that cannot be read stops the witness at its start
+        except WitnessError:
+            self._held.close()
+            raise
+
+    def close(self) -> None:
+        """Let another witness take the state file."""
+        self._held.close()
 
     def _read_state(self) -> dict[str, Any]:
         if not self.state_path.exists():
@@ -168,6 +188,13 @@ class Witness:
             f.flush()
             os.fsync(f.fileno())
         temporary.replace(self.state_path)
+        # The move itself made durable: else a power cut could bring back the old state, and
+        # the witness would cosign again what contradicts what it has just cosigned.
+        folder = os.open(self.state_path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
     def add_checkpoint(self, body: bytes) -> Answer:
         try:

@@ -173,3 +173,32 @@ def test_a_round_past_what_the_register_holds_is_refused_before_anything_is_writ
             )
             assert r.status_code == 422 and r.json()["field"] == "round", r.text
     assert site.written() == before
+
+
+def test_a_register_that_cannot_write_is_a_503_and_the_start_heals_once_it_can(
+    site: Site,
+) -> None:
+    """A full disk (or a file locked too long) under the register's own SQLite connection was a
+    bare 500; now the same 503 as a store away, and the same start again places the battle the
+    first try wrote."""
+    import sqlite3
+
+    assign = site.tournaments.assign
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    start = {"ruleset": "gangfight", "seed": "full"}
+    with TestClient(site.app(), raise_server_exceptions=False) as client:
+        site.tournaments.assign = full  # type: ignore[method-assign,assignment]
+        r = client.post(
+            "/api/tournaments/spring/tables/1/battles", json=start, headers=bearer(site.tables[1])
+        )
+        assert r.status_code == 503 and r.json()["field"] == "store", r.text
+        assert "disk is full" in r.json()["message"]
+        site.tournaments.assign = assign  # type: ignore[method-assign]
+        r = client.post(
+            "/api/tournaments/spring/tables/1/battles", json=start, headers=bearer(site.tables[1])
+        )
+        assert r.status_code == 201 and r.json()["place"]["table"] == 1, r.text
+    assert len(site.store.battles()) == 1
