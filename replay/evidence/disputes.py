@@ -159,7 +159,7 @@ def parent_problem(store: BattleStore, battle: UUID, child: Sequence[LoggedEvent
     return (
         _start_problem(link, events[0], child_events[0])
         or _commands_problem(link, commands_played(events), commands_played(child_events))
-        or _named_problem(battle, forked, events)
+        or _named_problem(battle, forked, parent)
         or (_inherited_problem(link, events, child_events) if link.dice else None)
     )
 
@@ -236,13 +236,21 @@ def _command(played: PlayedCommand) -> Any:
     return issued.command
 
 
-def _named_problem(battle: UUID, forked: BattleForked, parent: list[Event]) -> str | None:
-    for event in parent:
+def _named_problem(battle: UUID, forked: BattleForked, parent: Sequence[LoggedEvent]) -> str | None:
+    for logged in parent:
+        event = logged.event
         if isinstance(event, RulingGiven) and event.ruling.child == str(battle):
             if event.public_key != forked.public_key:
                 return "the parent's ruling naming this child was signed by another judge"
             if event.ruling.position != forked.link.position:
                 return "the parent's ruling names another fork position"
+            if event.ruling.last_hash != logged.prev_hash.hex():
+                # The commands the child replayed are the parent's between the fork position
+                # and this ruling: pinned by it, not by the link's hash at the fork position.
+                return (
+                    "the parent's ruling naming this child was signed over another log: the "
+                    "parent was changed before it and the chain recomputed"
+                )
             return None
     return f"the parent battle {forked.link.parent} holds no judge's ruling naming this child"
 

@@ -217,3 +217,32 @@ def test_a_die_of_a_sealed_fork_changed_is_caught(
         report = verify_battle(BattleStore(db), child)
         assert not report.ok, f"die {event.key} changed went unseen"
     rewrite(db, child, original, times)
+
+
+def test_the_parent_changed_after_the_fork_position_is_caught_from_the_fork(
+    played: tuple[BattleStore, UUID, list[PlayedCommand]], tmp_path: Path
+) -> None:
+    """The commands a fork replayed are its parent's between the fork position (which the link
+    pins by its hash) and the judge's ruling: a forger who changes one there in the parent and
+    in the child alike (a die, re-adjudicated; here its recording time) keeps the child matching
+    its parent, but the ruling signed the parent's log as it was, and the child's verify now
+    reads that ruling's hash."""
+    store, parent, commands = played
+    db = tmp_path / "b.sqlite"
+    rolled = [c for c in commands if dice_of(c)]
+    forked = fork(
+        store,
+        parent,
+        position=rolled[0].first - 1,
+        change=CommandDropped(index=rolled[0].index),
+        judge=JUDGE,
+        reason="command played out of turn",
+        dice=live_dice(store, parent, key=KEY),
+    )
+    assert verify_battle(store, forked.child).ok
+    logged = store.read(parent)
+    times = [e.recorded_at for e in logged]
+    times[rolled[-1].first - 1] = "2020-01-01T00:00:00.000+00:00"  # after the fork position
+    rewrite(db, parent, [e.event for e in logged], times)
+    report = verify_battle(BattleStore(db), forked.child)
+    assert not report.ok and "signed over another log" in str(report.problem), report.problem
