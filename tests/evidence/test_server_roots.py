@@ -209,3 +209,31 @@ def test_serve_takes_witnesses_and_origin_together(tmp_path: Path) -> None:
         assert done.exit_code == 2 and said in done.output, done.output
     done = CliRunner().invoke(bxb_app, [*base, *key, "--witnesses", str(policy), "--origin", "c"])
     assert done.exit_code == 2 and "--key" in done.output, done.output
+
+
+def test_a_root_cosigned_but_not_kept_is_published_again(
+    tmp_path: Path, key: Ed25519PrivateKey, two: list[Running], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The witnesses cosigned, then the server could not keep the root (its disk failed, or it
+    was killed): nothing is published; asked again, the witnesses, already at that root,
+    cosign it again, and it is kept."""
+    import sqlite3
+
+    from blowbyblow.web import roots
+
+    real = roots.publish_root
+
+    def cosigned_then_lost(*args: Any, **kwargs: Any) -> Any:
+        real(*args, **kwargs)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    site = Site(tmp_path / "site.sqlite", key)
+    with site.client(two) as client:
+        _play(client, site, 1, "one")
+        monkeypatch.setattr(roots, "publish_root", cosigned_then_lost)
+        r = _publish(client, site)
+        assert r.status_code == 503 and "nothing was written" in r.json()["message"], r.text
+        assert client.get("/api/tournaments/spring/root").status_code == 404
+        monkeypatch.setattr(roots, "publish_root", real)
+        r = _publish(client, site)
+        assert r.status_code == 201 and set(r.json()["said"].values()) == {"cosigned"}, r.text
