@@ -219,9 +219,8 @@ def test_a_root_cosigned_but_not_kept_is_published_again(
     cosign it again, and it is kept."""
     import sqlite3
 
+    from blowbyblow.replay.evidence.witness import publish_root as real
     from blowbyblow.web import roots
-
-    real = roots.publish_root
 
     def cosigned_then_lost(*args: Any, **kwargs: Any) -> Any:
         real(*args, **kwargs)
