@@ -174,6 +174,6 @@ async def quick_odds_route(
     return await work(quick_odds, srv, ruleset, data)
 
 
-QUICK_ROUTES = [quick_start_route, quick_options_route, quick_odds_route]
+QUICK_ROUTES = [quick_odds_page, quick_start_route, quick_options_route, quick_odds_route]
 
 __all__ = ["QUICK_ROUTES", "QuickOdds", "QuickSetup", "QuickStart"]
