@@ -12,9 +12,10 @@ commands a log voids and ``standing`` gives the events that are played.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import reduce
 from typing import Any
+
+import msgspec
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, Event
 from blowbyblow.domain.system import AnyGameSystem
@@ -27,8 +28,7 @@ def fold(system: AnyGameSystem, state: Any, events: Iterable[Event]) -> Any:
     return state
 
 
-@dataclass(frozen=True)
-class VoidedCommand:
+class VoidedCommand(msgspec.Struct, frozen=True):
     """A command a ``CommandVoided`` cancels: its number, where its events stand in the log
     (``first`` is its ``CommandIssued``, ``last`` its last event), and the void itself."""
 

@@ -69,6 +69,16 @@ def commands_played(events: Sequence[Event]) -> list[PlayedCommand]:
     ]
 
 
+def after_command(events: Sequence[Event], number: int, version: int) -> int | None:
+    """The position right after command ``number`` stands played (``bxb at --command``): its
+    last event; for 0, the position before the first command (the battle's ``version`` when it
+    has none yet); None when no such command stands."""
+    played = commands_played(events)
+    if number == 0:
+        return played[0].first - 1 if played else version
+    return next((c.last for c in played if c.index == number), None)
+
+
 def command_position(events: Sequence[Event], number: int) -> int:
     """Where command ``number`` (as ``bxb log`` numbers the commands that stand) is issued;
     ValueError when no such command stands."""
@@ -134,4 +144,11 @@ def disputes_of(events: Sequence[Event]) -> Disputes:
     return found
 
 
-__all__ = ["Disputes", "PlayedCommand", "command_position", "commands_played", "disputes_of"]
+__all__ = [
+    "Disputes",
+    "PlayedCommand",
+    "after_command",
+    "command_position",
+    "commands_played",
+    "disputes_of",
+]

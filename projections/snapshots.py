@@ -3,9 +3,9 @@ reading one snapshot and folding fewer than ``EVERY`` events, whatever the battl
 
 A snapshot is a cache of ``fold_battle(system, log, position)``, never evidence; it is trusted
 only while everything it was made from still holds:
-- the code that folded it: ``fingerprint`` is a hash of the game system's id and version and of
-  the source of its package and of the generic fold, so a snapshot made by other code (an
-  upgrade, a fixed ``evolve``) is not used;
+- the code that folded it: ``fingerprint`` is a hash of the game system's id and of the source
+  of its fold's package (where its version is set too) and of the generic fold, so a snapshot
+  made by other code (an upgrade, a fixed ``evolve``) is not used;
 - the log up to its position: it keeps the hash of the event at its position, which the hash
   chain makes stand for every event before it, and a reader checks it against the record;
 - the voids: a ``CommandVoided`` recorded later cancels a command played before it, so a snapshot
@@ -58,10 +58,12 @@ _FINGERPRINTS: dict[str, str] = {}
 
 
 def fingerprint(system: AnyGameSystem) -> str:
-    """A hash of what the state of ``system`` is folded with: its id and version, and the source
-    of the modules of its package and of the generic fold. "" when a source cannot be read (no
-    snapshot is then made or trusted for it)."""
-    key = f"{system.id} {system.version}"
+    """A hash of what the state of ``system`` is folded with: its id, and the source of the
+    modules of its fold's package and of the generic fold. "" when a source cannot be read (no
+    snapshot is then made or trusted for it). Not its version, which a fold that changes
+    changes with it: ``bxb at`` reads a battle with its system's fold alone, and makes and uses
+    the same snapshots as every other read (``replay/engine/readers.py``)."""
+    key = system.id
     if key in _FINGERPRINTS:
         return _FINGERPRINTS[key]
     h = hashlib.sha256(f"{FORMAT} {key}\n".encode())

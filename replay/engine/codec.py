@@ -8,8 +8,7 @@ chain covers and what verification compares."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 import msgspec
 
@@ -22,7 +21,9 @@ from blowbyblow.domain.core import (
 from blowbyblow.domain.judging import JUDGE_EVENT_TYPES
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.registry import get_game_system
-from blowbyblow.replay.engine.unbounded import Unbounded
+
+if TYPE_CHECKING:
+    from blowbyblow.replay.engine.unbounded import Unbounded
 
 # "sorted" orders struct fields and dict keys alike, so an event's canonical bytes are the same
 # whether encoded from its struct or from its plain-data (JSON) form: an exported record can be
@@ -62,6 +63,8 @@ class Codec:
     def unbounded(self) -> Unbounded:
         """The events as recorded, without the setup's bounds (made when first needed)."""
         if self._unbounded is None:
+            from blowbyblow.replay.engine.unbounded import Unbounded  # old records only
+
             self._unbounded = Unbounded(self.event_type)
         return self._unbounded
 
@@ -106,9 +109,20 @@ class Codec:
         return event
 
 
-@cache
+_CODECS: dict[str, Codec] = {}
+
+
+def codec_of(ruleset: AnyGameSystem) -> Codec:
+    """The codec of ``ruleset``'s events, made once per system id."""
+    found = _CODECS.get(ruleset.id)
+    if found is None:
+        found = _CODECS[ruleset.id] = Codec(ruleset)
+    return found
+
+
 def codec_for(ruleset_id: str) -> Codec:
-    return Codec(get_game_system(ruleset_id))
+    found = _CODECS.get(ruleset_id)
+    return found if found is not None else codec_of(get_game_system(ruleset_id))
 
 
 def to_builtins(obj: Any) -> Any:

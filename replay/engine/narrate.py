@@ -29,11 +29,13 @@ from blowbyblow.domain.judging import (
 )
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.codec import encode_json, to_builtins
-from blowbyblow.replay.engine.typed import format_command
 
 
 def describe_command(command: Any) -> str:
-    """A command as a player types it at ``bxb play`` (``replay/engine/typed.py``)."""
+    """A command as a player types it at ``bxb play`` (``replay/engine/typed.py``, imported when
+    a command is told: it reads TOML and JSON, which `bxb at` at any other position never needs)."""
+    from blowbyblow.replay.engine.typed import format_command
+
     try:
         return format_command(command)
     except (TypeError, ValueError):  # not a msgspec struct: say what it is

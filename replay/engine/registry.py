@@ -8,10 +8,13 @@ first time it is asked for."""
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import ENTRY_POINT_GROUP, AnyGameSystem, GameSystem
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 
 class UnknownGameSystem(BlowByBlowError):
@@ -20,6 +23,10 @@ class UnknownGameSystem(BlowByBlowError):
 
 @cache
 def _entry_points() -> dict[str, EntryPoint]:
+    # imported here, when a system is first asked for: importing importlib.metadata alone costs
+    # as much as starting Python (`bxb at` names its system without it: cli/quick.py)
+    from importlib.metadata import entry_points
+
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         # The same distribution seen twice on sys.path (an editable install and a build tree)

@@ -1,25 +1,27 @@
 """A battle's records and their hash chain: the stored ``Envelope`` (format version, the event's
 canonical bytes, the previous hash and this one, the time recorded), a ``Link`` of the chain and
-its hash, ``LoggedEvent`` (a record as read back), the mapper eventsourcing writes them with
-(msgspec, not its JSON transcoder), ``chain`` (new records hash-chained after a head) and the ids
-derived from a battle's first event and its seal record."""
+its hash, ``LoggedEvent`` (a record as read back), ``chain`` (new records hash-chained after a
+head) and the ids derived from a battle's first event and its seal record. Nothing here imports
+eventsourcing: a store is read without it (``replay/store/reading.py``); the mapper eventsourcing
+writes records with is the application's (``log.py``)."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid5
 
 import msgspec
-from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.replay.engine.codec import codec_for, encode
 from blowbyblow.replay.engine.formats import CURRENT_FORMAT, upcast
 from blowbyblow.replay.store.persistence import UnreadableEvent
 from blowbyblow.replay.store.records import Stored
+
+if TYPE_CHECKING:
+    from eventsourcing.persistence import Mapper
 
 CHAIN_ALGORITHM = "bxb-chain-v1"
 GENESIS = bytes(32)
@@ -105,8 +107,7 @@ class LoggedEvent(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(msgspec.Struct, frozen=True):
     """Where a battle's chain ends: what the next record chains to."""
 
     version: int
@@ -117,33 +118,6 @@ class Head:
 
 def topic_of(ruleset: str, event: Event) -> str:
     return f"{ruleset}/{type(event).__name__}"
-
-
-class MsgspecMapper(Mapper[UUID]):
-    """Maps LoggedEvent <-> eventsourcing StoredEvent with msgspec instead of a JSON transcoder."""
-
-    def __init__(self, transcoder: Transcoder | None = None, **kwargs: Any) -> None:
-        super().__init__(transcoder=transcoder or _Unused(), **kwargs)
-
-    def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        assert isinstance(domain_event, LoggedEvent)
-        battle, position, topic, state = stored_of(domain_event, self)
-        return StoredEvent(
-            originator_id=battle, originator_version=position, topic=topic, state=state
-        )
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        state = stored_event.state
-        if self.cipher:
-            state = self.cipher.decrypt(state)
-        if self.compressor:
-            state = self.compressor.decompress(state)
-        return logged_from(
-            stored_event.originator_id,
-            stored_event.originator_version,
-            stored_event.topic,
-            state,
-        )
 
 
 def logged_from(battle: UUID | str, position: int, topic: str, state: bytes) -> LoggedEvent:
@@ -179,14 +153,6 @@ def logged_from(battle: UUID | str, position: int, topic: str, state: bytes) -> 
         recorded_at=envelope.at,
         format=envelope.v,
     )
-
-
-class _Unused(Transcoder):
-    def encode(self, obj: Any) -> bytes:  # pragma: no cover
-        raise NotImplementedError
-
-    def decode(self, data: bytes) -> Any:  # pragma: no cover
-        raise NotImplementedError
 
 
 def seal_id(battle: UUID) -> UUID:
@@ -285,7 +251,6 @@ __all__ = [
     "Head",
     "Link",
     "LoggedEvent",
-    "MsgspecMapper",
     "battle_id_for",
     "chain",
     "chain_after",

@@ -19,17 +19,14 @@ imports from here are re-exported from those modules.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import os
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from operator import itemgetter
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
+import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
@@ -37,22 +34,19 @@ from eventsourcing.persistence import (
     RecordConflictError,
     Recording,
     StoredEvent,
+    Transcoder,
 )
 
-from blowbyblow.domain.core import BlowByBlowError, Event
+from blowbyblow.domain.core import Event
 from blowbyblow.domain.judging import BattleSealed
-from blowbyblow.replay.engine.codec import codec_for
-from blowbyblow.replay.engine.formats import CURRENT_FORMAT
 from blowbyblow.replay.store.chain import (
     BATTLE_NAMESPACE,
     CHAIN_ALGORITHM,
-    ENVELOPE_DECODER,
     GENESIS,
     Envelope,
     Head,
     Link,
     LoggedEvent,
-    MsgspecMapper,
     battle_id_for,
     chain,
     chain_after,
@@ -82,37 +76,48 @@ from blowbyblow.replay.store.persistence import (
     store_errors,
     store_label,
 )
-from blowbyblow.replay.store.records import Record, records_for
+from blowbyblow.replay.store.reading import PAGE, BattleInfo, StoreReader
+from blowbyblow.replay.store.records import records_for
 from blowbyblow.replay.store.vault import SeedVault
 
-if TYPE_CHECKING:
-    from blowbyblow.replay.store.readmodels import Reading
+
+class MsgspecMapper(Mapper[UUID]):
+    """Maps LoggedEvent <-> eventsourcing StoredEvent with msgspec instead of a JSON transcoder."""
+
+    def __init__(self, transcoder: Transcoder | None = None, **kwargs: Any) -> None:
+        super().__init__(transcoder=transcoder or _Unused(), **kwargs)
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        assert isinstance(domain_event, LoggedEvent)
+        battle, position, topic, state = stored_of(domain_event, self)
+        return StoredEvent(
+            originator_id=battle, originator_version=position, topic=topic, state=state
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        state = stored_event.state
+        if self.cipher:
+            state = self.cipher.decrypt(state)
+        if self.compressor:
+            state = self.compressor.decompress(state)
+        return logged_from(
+            stored_event.originator_id,
+            stored_event.originator_version,
+            stored_event.topic,
+            state,
+        )
 
 
-@dataclass(frozen=True)
-class BattleInfo:
-    """A battle as the battle index lists it (``projections.index.BattleRow``)."""
+class _Unused(Transcoder):
+    def encode(self, obj: Any) -> bytes:  # pragma: no cover
+        raise NotImplementedError
 
-    battle: UUID
-    ruleset: str
-    label: str
-    notification_id: int  # its place in the index: battles are listed oldest first
-    version: int = 0  # events recorded
-    commands: int = 0  # commands that stand
-    voided: int = 0  # commands voided
-    sealed: bool = False
-    dice: str = ""
-    ruleset_version: str = ""
-    first_recorded: str = ""
-    last_recorded: str = ""
-    verified: bool | None = None  # verify's verdict at this version; None: not verified at it
+    def decode(self, data: bytes) -> Any:  # pragma: no cover
+        raise NotImplementedError
 
 
-PAGE = 1000  # records read at a time: a read's memory is flat in the battle's length
-
-
-class BattleStore(Application[UUID]):
-    """The battles of one store."""
+class BattleStore(StoreReader, Application[UUID]):
+    """The battles of one store: eventsourcing's application, and its reads (``StoreReader``)."""
 
     name = "blowbyblow"
 
@@ -161,150 +166,12 @@ class BattleStore(Application[UUID]):
     def _open_read_models(self, *, read_only: bool = False) -> None:
         """The records' hot paths (``replay/store/records.py``) and the read models kept beside the
         log (``replay/store/readmodels.py``); a store written before them gets its index built now."""
-        from blowbyblow.replay.store.readmodels import ReadModels
-
-        self.records = records_for(self.recorder, read_only=read_only)
-        self.models = ReadModels(self)
-        self._heads: dict[UUID, Head] = {}  # where this process last saw each battle end
-        self._heads_lock = threading.Lock()
+        self._open_reading(records_for(self.recorder, read_only=read_only))
         self.after_write: Callable[[], None] | None = None  # told after each write commits
         if not read_only and not self.records.built():
             self.models.rebuild()
 
-    # --- reading ---------------------------------------------------------------------------
-
-    def _stored(self, state: bytes) -> bytes:
-        """A record's bytes as the mapper encoded them (decrypted, decompressed if configured)."""
-        if self.mapper.cipher:
-            state = self.mapper.cipher.decrypt(state)
-        if self.mapper.compressor:
-            state = self.mapper.compressor.decompress(state)
-        return state
-
-    def pages(
-        self, battle: UUID, *, gt: int = 0, lte: int | None = None, size: int = PAGE
-    ) -> Iterator[list[Record]]:
-        """The battle's records after position ``gt`` up to ``lte``, ``size`` at a time."""
-        while lte is None or gt < lte:
-            page = self.records.page(battle, gt, lte, size)
-            if not page:
-                return
-            yield page
-            if len(page) < size:
-                return
-            gt = page[-1][0]
-
-    def decode(self, battle: UUID, page: Sequence[Record]) -> list[Event]:
-        """The events of a page of records, decoded straight from their bytes to the game
-        system's events (upcast from older formats; UnreadableEvent naming a bad record)."""
-        if not page:
-            return []
-        ruleset = page[0][1].partition("/")[0]
-        found = self._decoded(battle, ruleset, page[0][0], [r[2] for r in page])
-        return found if found is not None else self._one_by_one(battle, page)
-
-    def _one_by_one(self, battle: UUID, page: Sequence[Record]) -> list[Event]:
-        """The slow path: each record read with its topic, upcast from an older format,
-        UnreadableEvent naming the first bad one."""
-        return [logged_from(battle, p, t, self._stored(s)).event for p, t, s in page]
-
-    def decode_states(
-        self, battle: UUID, ruleset: str, rows: Sequence[tuple[int, bytes]]
-    ) -> list[Event]:
-        """The events of ``rows`` (records' positions and bytes) of a battle of ``ruleset``, each
-        decoded in one call straight from its bytes to the system's events. A record in an older
-        format, or one that does not decode, sends the rows to the slow path: read again with
-        their topics, upcast one by one, UnreadableEvent naming the bad one. The reads to state
-        do not read the topics: they lie outside the hash chain, and verification checks them
-        against the events (``logged``)."""
-        if not rows:
-            return []
-        found = self._decoded(battle, ruleset, rows[0][0], map(itemgetter(1), rows))
-        if found is not None:
-            return found
-        return self._one_by_one(
-            battle, self.records.page(battle, rows[0][0] - 1, rows[-1][0], len(rows))
-        )
-
-    def _decoded(
-        self, battle: UUID, ruleset: str, first: int, states: Iterable[bytes]
-    ) -> list[Event] | None:
-        if self.mapper.cipher or self.mapper.compressor:
-            states = map(self._stored, states)
-        try:
-            codec = codec_for(ruleset)
-        except BlowByBlowError as e:
-            raise UnreadableEvent(battle, first, str(e)) from e
-        return codec.decode_stored(states, CURRENT_FORMAT)
-
-    def logged(self, battle: UUID, *, gt: int = 0, lte: int | None = None) -> Iterator[LoggedEvent]:
-        """The battle's records after ``gt`` up to ``lte``, one by one, exactly as stored (the
-        event's bytes and the hash chain's fields): what verification reads."""
-        for page in self.pages(battle, gt=gt, lte=lte):
-            for position, topic, state in page:
-                yield logged_from(battle, position, topic, self._stored(state))
-
-    def read(self, battle: UUID, *, lte: int | None = None) -> list[LoggedEvent]:
-        """Every event of ``battle`` up to position ``lte``; UnreadableEvent at the first bad one."""
-        return list(self.logged(battle, lte=lte))
-
-    def read_stored(self, battle: UUID) -> Sequence[StoredEvent]:
-        return self.recorder.select_events(battle)
-
-    def version(self, battle: UUID) -> int:
-        last = self.records.head(battle)
-        return last[0] if last else 0
-
-    def last(self, battle: UUID) -> LoggedEvent | None:
-        last = self.records.head(battle)
-        return (
-            None if last is None else logged_from(battle, last[0], last[1], self._stored(last[2]))
-        )
-
-    def head(self, battle: UUID) -> Head | None:
-        """Where the battle's log ends, read from the log itself."""
-        last = self.records.head(battle)
-        if last is None:
-            return None
-        envelope = ENVELOPE_DECODER.decode(self._stored(last[2]))
-        head = Head(last[0], envelope.hash, last[1].endswith("/BattleSealed"))
-        self._saw(battle, head)
-        return head
-
-    def _saw(self, battle: UUID, head: Head) -> None:
-        with self._heads_lock:
-            if len(self._heads) > 4096:
-                self._heads.pop(next(iter(self._heads)))
-            self._heads[battle] = head
-
-    def battles(self) -> list[BattleInfo]:
-        """Every battle in the store, oldest first (by when its first event was recorded), from
-        the battle index: one row per battle, each checked against the end of its log."""
-        return [
-            BattleInfo(
-                battle=row.battle,
-                ruleset=row.ruleset,
-                label=row.label,
-                notification_id=n,
-                version=row.version,
-                commands=row.commands,
-                voided=row.voided,
-                sealed=row.sealed,
-                dice=row.dice,
-                ruleset_version=row.ruleset_version,
-                first_recorded=row.first_recorded,
-                last_recorded=row.last_recorded,
-                verified=None if abs(row.verified) != row.version else row.verified > 0,
-            )
-            for n, row in enumerate(self.models.rows(), start=1)
-        ]
-
-    def state_at(self, battle: UUID, position: int | None = None) -> Reading:
-        """The battle's state right after the event at ``position`` (its last when None), from
-        the nearest snapshot and the events after it: ``fold_battle`` over the whole log, in
-        time bounded by the snapshot interval. Voided commands are left out wherever they are
-        voided. ``ValueError`` when the battle has no such position."""
-        return self.models.state_at(battle, position)
+    # --- reading (StoreReader, replay/store/reading.py) ----------------------------------------
 
     def note_verified(self, battle: UUID, version: int, ok: bool) -> None:
         """Verify's verdict on the battle as it read it at ``version`` (kept in the index)."""
@@ -362,7 +229,7 @@ class BattleStore(Application[UUID]):
                     )
                 if attempt == 2:
                     repaired = self.models.repair(battle, head)
-                    head = dataclasses.replace(head, indexed=repaired is not None)
+                    head = msgspec.structs.replace(head, indexed=repaired is not None)
             if head.sealed:
                 raise StoreError(f"battle {battle} is sealed; nothing more can be recorded in it")
             logged, beside = make(head)

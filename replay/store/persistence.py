@@ -15,8 +15,6 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
-from eventsourcing.persistence import PersistenceError, RecordConflictError
-
 from blowbyblow.domain.core import BlowByBlowError
 
 
@@ -209,6 +207,8 @@ def as_store_error(error: BaseException, where: str) -> StoreError | None:
     error): another program holding the write lock, or a store that cannot be used."""
     if isinstance(error, StoreError):
         return error
+    from eventsourcing.persistence import PersistenceError  # an error's path: imported late
+
     # psycopg's own errors too (the tournament register talks to PostgreSQL directly)
     from_psycopg = type(error).__module__.startswith("psycopg")
     if not isinstance(error, (PersistenceError, sqlite3.Error)) and not from_psycopg:
@@ -231,9 +231,14 @@ def store_errors(where: str) -> Iterator[None]:
     """Database errors raised as StoreError (a version conflict is left to the caller)."""
     try:
         yield
-    except RecordConflictError:
-        raise
-    except (PersistenceError, sqlite3.Error) as e:
+    except Exception as e:
+        # eventsourcing's errors imported on an error's path only: a store is read without it
+        from eventsourcing.persistence import PersistenceError, RecordConflictError
+
+        if isinstance(e, RecordConflictError) or not isinstance(
+            e, PersistenceError | sqlite3.Error
+        ):
+            raise
         mapped = as_store_error(e, where)
         assert mapped is not None
         raise mapped from e

@@ -16,6 +16,7 @@ from blowbyblow.projections.snapshots import EVERY, Snapshot
 from blowbyblow.replay.store.persistence import StoreError
 from blowbyblow.replay.store.records import (
     INDEX_COLUMNS,
+    NAMED,
     Record,
     Records,
     Stored,
@@ -38,6 +39,9 @@ _PG_SCHEMA = (
         first_recorded text not null, last_recorded text not null,
         verified bigint not null default 0)""",
     "create index if not exists bxb_battles_seq on {schema}.bxb_battles (seq)",
+    # a battle named by its label (by id or id prefix: the primary key); made on opening a store
+    # written before it too, which changes nothing the hash chain covers
+    "create index if not exists bxb_battles_label on {schema}.bxb_battles (label)",
     """create table if not exists {schema}.bxb_voids (
         battle uuid not null, command bigint not null, first_at bigint not null,
         last_at bigint not null, voided_at bigint not null, voided_by text not null,
@@ -255,6 +259,34 @@ class PostgresRecords(Records):
             )
             r = cur.fetchone()
         return None if r is None else row_of(battle, r)
+
+    def lookup(
+        self, *, ids: tuple[str, str] | None = None, label: str | None = None
+    ) -> tuple[list[BattleRow], int]:
+        where = "battle between %s::uuid and %s::uuid" if ids is not None else "label=%s"
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select battle, " + INDEX_COLUMNS + ", count(*) over () from {s}.bxb_battles b "
+                    "where " + where + " and exists (select 1 from {events} e "
+                    f"where e.originator_id = b.battle) order by seq limit {NAMED}"
+                ),
+                ids if ids is not None else (label,),
+            )
+            found = cur.fetchall()
+        return [row_of(r[0], r[1:13]) for r in found], found[0][13] if found else 0
+
+    def newest(self) -> BattleRow | None:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select battle, " + INDEX_COLUMNS + " from {s}.bxb_battles b where exists "
+                    "(select 1 from {events} e where e.originator_id = b.battle) "
+                    "order by seq desc limit 1"
+                )
+            )
+            r = cur.fetchone()
+        return None if r is None else row_of(r[0], r[1:])
 
     def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
         with self._cursor() as cur:

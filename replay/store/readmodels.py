@@ -24,13 +24,11 @@ checks it against the log's own head before trusting it.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from eventsourcing.persistence import PersistenceError
+import msgspec
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, Event
 from blowbyblow.domain.system import AnyGameSystem
@@ -51,17 +49,15 @@ from blowbyblow.projections.snapshots import (
     snapshot_of,
     usable,
 )
-from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.store.chain import ENVELOPE_DECODER, Head, LoggedEvent, stored_of
 from blowbyblow.replay.store.persistence import UnreadableEvent
 from blowbyblow.replay.store.records import Write
 
 if TYPE_CHECKING:
-    from blowbyblow.replay.store.log import BattleStore
+    from blowbyblow.replay.store.reading import StoreReader
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(msgspec.Struct, frozen=True):
     """A battle's state right after the event at ``position``."""
 
     battle: UUID
@@ -81,7 +77,7 @@ HEAD_SNAPSHOT_AFTER = 64
 
 
 class ReadModels:
-    def __init__(self, store: BattleStore) -> None:
+    def __init__(self, store: StoreReader) -> None:
         self.store = store
         self.records = store.records
 
@@ -110,7 +106,7 @@ class ReadModels:
         end = version if position is None else position
         if not 1 <= end <= version:
             raise ValueError(f"the battle has events 1 to {version}, not {end}")
-        system = get_game_system(row.ruleset)
+        system = self.store.system(row.ruleset)
         voided = self.records.voids(battle) if row.voided else []
         state, event = self.fold_to(battle, system, end, voided)
         void = next((v for v in voided if v.covers(end)), None)
@@ -144,7 +140,7 @@ class ReadModels:
         """The state of ``row``'s battle at ``row.version`` folded from its log, position 1 on,
         with no snapshot read or made: a replay of the store battle by battle, given its index
         (read once), asks only the log and, for a battle that has any, its voids."""
-        system = get_game_system(row.ruleset)
+        system = self.store.system(row.ruleset)
         voided = self.records.voids(row.battle) if row.voided else []
         return self._fold(_Target(row.battle, system, row.version, voided, False), None)[0]
 
@@ -301,7 +297,7 @@ class ReadModels:
         wanted = set(due(head.version, logged[-1].position))
         if not wanted:
             return []
-        system = get_game_system(logged[0].ruleset)
+        system = self.store.system(logged[0].ruleset)
         if not fingerprint(system):
             return []
         voided = [*(self.records.voids(battle) if head.version else []), *voids]
@@ -375,7 +371,7 @@ class ReadModels:
                 continue
             count += 1
             if head.version >= EVERY:
-                system = get_game_system(row.ruleset)
+                system = self.store.system(row.ruleset)
                 voided = self.records.voids(battle) if row.voided else []
                 self.fold_to(battle, system, head.version, voided)
         self.records.mark_built(True)
@@ -384,12 +380,17 @@ class ReadModels:
     def _best_effort(self, write: Any) -> None:
         """A read model's write from a read: skipped when the store cannot be written now (read
         only, locked): the model is derived, and the next read makes it again."""
-        with contextlib.suppress(PersistenceError):
+        try:
             write()
+        except Exception as e:
+            # imported on this path only: a store is read without eventsourcing (reading.py)
+            from eventsourcing.persistence import PersistenceError
+
+            if not isinstance(e, PersistenceError):
+                raise
 
 
-@dataclass(frozen=True)
-class _Target:
+class _Target(msgspec.Struct, frozen=True):
     """What a fold reads to: the battle, its system, the position, the battle's voids, and
     whether the snapshots it passes without finding are made."""
 

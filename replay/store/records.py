@@ -26,9 +26,10 @@ Nothing here decodes an event or knows a rule: ``replay/store/log.py`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
+
+import msgspec
 
 from blowbyblow.projections.battle import VoidedCommand
 from blowbyblow.projections.index import BattleRow, Growth
@@ -37,14 +38,15 @@ from blowbyblow.projections.snapshots import EVERY, Snapshot
 Record = tuple[int, str, bytes]  # position, topic, stored bytes
 Stored = tuple[UUID, int, str, bytes]  # battle (or seal record), position, topic, stored bytes
 
+NAMED = 5  # battles a lookup returns: enough to name them when a name is ambiguous
+
 INDEX_COLUMNS = (
     "label, ruleset, ruleset_version, dice, version, head, commands, voided, sealed, "
     "first_recorded, last_recorded, verified"
 )
 
 
-@dataclass
-class Write:
+class Write(msgspec.Struct):
     """One transaction: records of a battle (and of its seal record), and what they change in
     the read models. ``start`` opens the battle's index row (a new battle); ``growth`` moves it
     on, guarded by ``expected`` and ``prev``; ``indexed`` False writes records that are no
@@ -57,8 +59,8 @@ class Write:
     growth: Growth
     start: BattleRow | None = None
     indexed: bool = True
-    voids: list[VoidedCommand] = field(default_factory=list)
-    snapshots: list[Snapshot] = field(default_factory=list)
+    voids: list[VoidedCommand] = []
+    snapshots: list[Snapshot] = []
 
 
 class Records:
@@ -100,6 +102,27 @@ class Records:
 
     def row(self, battle: UUID) -> BattleRow | None:
         raise NotImplementedError
+
+    def lookup(
+        self, *, ids: tuple[str, str] | None = None, label: str | None = None
+    ) -> tuple[list[BattleRow], int]:
+        """The battles with records whose id lies in ``ids`` (the lowest and the highest, 32
+        lower-case hex digits each: an id prefix as a range) or whose label is ``label``: the
+        first ``NAMED`` of them, oldest first, and how many there are. One indexed lookup (the
+        index's unique id, its label index), not a read of the whole index."""
+        found = [
+            row
+            for row, actual in self.rows()
+            if actual is not None
+            and (ids is None or ids[0] <= row.battle.hex <= ids[1])
+            and (label is None or row.label == label)
+        ]
+        return found[:NAMED], len(found)
+
+    def newest(self) -> BattleRow | None:
+        """The battle with records opened last (None: the store holds none)."""
+        found = [row for row, actual in self.rows() if actual is not None]
+        return found[-1] if found else None
 
     def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
         """The battle's index row and the version its log actually has (0: no record), in one
@@ -203,7 +226,10 @@ def records_for(recorder: Any, *, read_only: bool = False) -> Records:
     if module.startswith("eventsourcing.sqlite"):
         from blowbyblow.replay.store.sqlite import SQLiteRecords
 
-        return SQLiteRecords(recorder.datastore, recorder.events_table_name)
+        pool = recorder.datastore.pool
+        found = SQLiteRecords(pool.db_name, recorder.events_table_name, pool.lock_timeout)
+        found.make_schema()
+        return found
     if module.startswith("eventsourcing.postgres"):
         from blowbyblow.replay.store.postgres import PostgresRecords
 
@@ -215,6 +241,7 @@ def records_for(recorder: Any, *, read_only: bool = False) -> Records:
 
 __all__ = [
     "INDEX_COLUMNS",
+    "NAMED",
     "Record",
     "Records",
     "Stored",

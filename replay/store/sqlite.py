@@ -10,10 +10,8 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
-
-from eventsourcing.persistence import IntegrityError, OperationalError, PersistenceError
 
 from blowbyblow.projections.battle import VoidedCommand
 from blowbyblow.projections.index import BattleRow, grown
@@ -21,6 +19,7 @@ from blowbyblow.projections.snapshots import EVERY, Snapshot
 from blowbyblow.replay.store.persistence import BUSY_PATIENCE
 from blowbyblow.replay.store.records import (
     INDEX_COLUMNS,
+    NAMED,
     Record,
     Records,
     Write,
@@ -33,6 +32,9 @@ from blowbyblow.replay.store.records import (
     void_values,
 )
 
+if TYPE_CHECKING:
+    from eventsourcing.persistence import PersistenceError
+
 _SQLITE_SCHEMA = (
     # seq: the order battles were opened in (a rowid: max + 1, with no sqlite_sequence row to
     # write with every new battle, as AUTOINCREMENT would)
@@ -43,6 +45,9 @@ _SQLITE_SCHEMA = (
         commands integer not null, voided integer not null, sealed integer not null,
         first_recorded text not null, last_recorded text not null,
         verified integer not null default 0)""",
+    # a battle named by its label (by id or id prefix: the unique index on battle); made on
+    # opening a store written before it too, which changes nothing the hash chain covers
+    "create index if not exists bxb_battles_label on bxb_battles (label)",
     """create table if not exists bxb_voids (
         battle text not null, command integer not null, first_at integer not null,
         last_at integer not null, voided_at integer not null, voided_by text not null,
@@ -56,13 +61,19 @@ _SQLITE_SCHEMA = (
 )
 
 
+_SCHEMA_NAMES = ("bxb_battles", "bxb_voids", "bxb_snapshots", "bxb_read_models")
+
+
 class SQLiteRecords(Records):
     """SQLite, through eventsourcing's connection pool (one writer at a time in a process; the
     file's own lock between processes, WAL journal)."""
 
-    def __init__(self, datastore: Any, table: str) -> None:
-        self.datastore = datastore
+    def __init__(self, db_name: str, table: str, lock_timeout: int | None) -> None:
+        """The records of the SQLite file ``db_name`` (as eventsourcing's pool names it), its
+        events in ``table``; a writer waits ``lock_timeout`` seconds for another's lock."""
+        self.db_name = db_name
         self.table = table
+        self.lock_timeout = lock_timeout or 5
         # Writes go through one connection of the store's own, one at a time (a process has one
         # writer at a time on SQLite anyway): appending is the hot path, and the pool's
         # bookkeeping costs as much as the statements.
@@ -71,18 +82,28 @@ class SQLiteRecords(Records):
         # Reads go through one connection per thread, kept: the pool's bookkeeping took two
         # thirds of a one-record read (10 us against 3).
         self._readers = threading.local()
+
+    def make_schema(self) -> None:
+        """The read models' tables and indexes, made where missing (a store written by an
+        earlier release gets the indexes added since; nothing the hash chain covers changes)."""
         with self._writing() as cur:
             for statement in _SQLITE_SCHEMA:
                 cur.execute(statement)
 
+    def has_schema(self) -> bool:
+        """Does the file hold every table and index of ``make_schema``, and the events table?
+        (Read only: no write lock taken.)"""
+        with self._reading() as cur:
+            found = {r[0] for r in cur.execute("select name from sqlite_master")}
+        return {self.table, "bxb_battles_label", *_SCHEMA_NAMES} <= found
+
     def _connect(self) -> sqlite3.Connection:
-        pool = self.datastore.pool
         return sqlite3.connect(
-            pool.db_name,
+            self.db_name,
             uri=True,
             check_same_thread=False,
             isolation_level=None,
-            timeout=pool.lock_timeout or 5,
+            timeout=self.lock_timeout,
         )
 
     @contextmanager
@@ -136,7 +157,7 @@ class SQLiteRecords(Records):
         whose writers all move, each turn longer than usual), up to ``BUSY_PATIENCE`` seconds
         in all; a lock held through a whole timeout with no commit (a stuck program) gives up
         after one timeout, as before (StoreBusy)."""
-        timeout = self.datastore.pool.lock_timeout or 5
+        timeout = self.lock_timeout
         give_up = time.monotonic() + max(timeout, BUSY_PATIENCE)
         seen = cur.execute("pragma data_version").fetchone()[0]
         while True:
@@ -233,6 +254,29 @@ class SQLiteRecords(Records):
                 f"select {INDEX_COLUMNS} from bxb_battles where battle=?", (battle.hex,)
             ).fetchone()
         return None if r is None else row_of(battle, r)
+
+    def lookup(
+        self, *, ids: tuple[str, str] | None = None, label: str | None = None
+    ) -> tuple[list[BattleRow], int]:
+        where, params = (
+            ("battle between ? and ?", ids) if ids is not None else ("label=?", (label,))
+        )
+        with self._reading() as cur:
+            found = cur.execute(
+                f"select battle, {INDEX_COLUMNS}, count(*) over () from bxb_battles b "
+                f"where {where} and exists (select 1 from {self.table} e "
+                f"where e.originator_id = b.battle) order by seq limit {NAMED}",
+                params,
+            ).fetchall()
+        return [row_of(UUID(r[0]), r[1:13]) for r in found], found[0][13] if found else 0
+
+    def newest(self) -> BattleRow | None:
+        with self._reading() as cur:
+            r = cur.execute(
+                f"select battle, {INDEX_COLUMNS} from bxb_battles b where exists (select 1 "
+                f"from {self.table} e where e.originator_id = b.battle) order by seq desc limit 1"
+            ).fetchone()
+        return None if r is None else row_of(UUID(r[0]), r[1:])
 
     def row_and_version(self, battle: UUID) -> tuple[BattleRow | None, int]:
         with self._reading() as cur:
@@ -347,6 +391,10 @@ def _sqlite_snapshots(cur: sqlite3.Cursor, battle: UUID, snapshots: Sequence[Sna
 
 
 def _persistence_error(e: sqlite3.Error) -> PersistenceError:
+    # eventsourcing's errors, as its own recorder raises them (imported on an error's path only:
+    # a store is read without eventsourcing, replay/store/reading.py)
+    from eventsourcing.persistence import IntegrityError, OperationalError, PersistenceError
+
     if isinstance(e, sqlite3.IntegrityError):
         return IntegrityError(e)
     if isinstance(e, sqlite3.OperationalError):
