@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import copy as _copy
 import inspect
-import os
-import shutil
 import signal
 import sys
-import textwrap
 import threading
 import traceback
 from collections.abc import Sequence
@@ -26,6 +23,7 @@ from typer import _click as click  # typer carries its own click
 from typer._click.core import ParameterSource
 from typer.core import TyperGroup
 
+from blowbyblow.cli.text import output_width, wrap_plain
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.engine import logs
@@ -473,17 +471,6 @@ def warn_if_broken(battle: UUID, events: list[LoggedEvent]) -> int | None:
 
 BAD = "!!"  # marks the first event that breaks the chain in a printed log
 
-NARROW = 80  # assumed when standard output is not a terminal and COLUMNS does not say
-
-
-def output_width() -> int:
-    """The width text is wrapped at: the terminal's (COLUMNS when set); for a pipe or a file,
-    COLUMNS when set, else 80."""
-    if sys.stdout.isatty():
-        return shutil.get_terminal_size((NARROW, 24)).columns
-    columns = os.environ.get("COLUMNS", "")
-    return int(columns) if columns.isdigit() and int(columns) > 0 else NARROW
-
 
 def console() -> Console:
     """Rich's console for standard output, at ``output_width()`` (NO_COLOR honoured by Rich).
@@ -519,19 +506,13 @@ def say_lines(text: str) -> None:
     four spaces more than it is."""
     width, out = output_width(), None
     for line in text.splitlines():
-        body = line.lstrip(" ")
-        indent = len(line) - len(body)
-        if cell_len(line) == len(line):  # one column a character: the standard library wraps
-            # it, with no Rich console to import (`bxb at` stays quick to start)
-            for part in textwrap.wrap(
-                body,
-                width,
-                initial_indent=" " * indent,
-                subsequent_indent=" " * (indent + 4),
-                break_on_hyphens=False,
-            ) or [line]:
+        plain = wrap_plain(line, width)  # the standard library wraps it, with no Rich console
+        if plain is not None:  # to import (`bxb at` stays quick to start)
+            for part in plain:
                 typer.echo(part)
             continue
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
         out = out or console()
         print_wrapped(out, " " * indent, body, hang=indent + 4)
 

@@ -478,16 +478,15 @@ def cmd_log(
 
 def _after_command(store: BattleStore, battle: UUID, command: int) -> int:
     """The position of command ``command``'s last event (0: the start, or a fair start's last)."""
-    from blowbyblow.projections.disputes import commands_played
+    from blowbyblow.projections.disputes import after_command, commands_played
 
-    played = commands_played([e.event for e in _events(store, battle)])
-    if command == 0:
-        return played[0].first - 1 if played else store.version(battle)
-    for c in played:
-        if c.index == command:
-            return c.last
-    last = played[-1].index if played else 0
-    fail(f"--command: expected 0 to {last} (the commands that stand), not {command}")
+    events = [e.event for e in _events(store, battle)]
+    found = after_command(events, command, store.version(battle))
+    if found is None:
+        played = commands_played(events)
+        last = played[-1].index if played else 0
+        fail(f"--command: expected 0 to {last} (the commands that stand), not {command}")
+    return found
 
 
 def print_json_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> None:

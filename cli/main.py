@@ -5,7 +5,9 @@ its commands on the one Typer ``app``.
 Running ``bxb COMMAND`` imports only the module of that command (``COMMANDS``), so a command
 loads what it uses and no more (``bxb at`` does not load the prompt of ``bxb play``, nor any game
 system but its battle's); ``bxb --help``, completion, a command this table does not know, and
-``from blowbyblow.cli.main import app`` register every module."""
+``from blowbyblow.cli.main import app`` register every module. ``bxb at`` goes first by its
+quick path, with no command-line framework at all (``cli/quick.py``), and by the full command
+when that path does not take it."""
 
 from __future__ import annotations
 
@@ -13,8 +15,6 @@ import importlib
 import os
 import sys
 from typing import Any
-
-from blowbyblow.cli import app as _cli
 
 MODULES = (
     "battles",
@@ -62,6 +62,8 @@ def modules_for(argv: list[str]) -> tuple[str, ...]:
 
 
 def register(modules: tuple[str, ...] = MODULES) -> None:
+    import blowbyblow.cli.app  # noqa: F401 - the application the modules register on
+
     for module in modules:
         importlib.import_module(f"blowbyblow.cli.{module}")
 
@@ -71,14 +73,25 @@ def __getattr__(name: str) -> Any:
     code import)."""
     if name == "app":
         register()
-        return _cli.app
+        from blowbyblow.cli.app import app
+
+        return app
     raise AttributeError(name)
 
 
 def main() -> None:
-    register(modules_for(sys.argv[1:]))
+    argv = sys.argv[1:]
+    if "at" in argv:
+        from blowbyblow.cli import quick
+
+        said = quick.at(argv)
+        if said is not None:
+            sys.exit(quick.write(said))
+    register(modules_for(argv))
+    from blowbyblow.cli.app import app
+
     try:
-        _cli.app()
+        app()
     except BrokenPipeError:  # `bxb log | head`
         sys.stderr.close()
 

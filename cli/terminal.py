@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from blowbyblow.cli.app import fail, output_width, say_lines
+from blowbyblow.cli.app import fail, say_lines
+from blowbyblow.cli.text import output_width
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import CommandOption, StateView
 from blowbyblow.replay.engine.dice import DiceError

@@ -3,7 +3,9 @@ run (docs/architecture.md, Packages): no command that logs nothing imports struc
 when a line is logged, replay/engine/logs.py); none imports pydantic (typer 0.29+ builds a pydantic
 adapter for every parameter); none but ``bxb play`` at a terminal imports prompt_toolkit; and
 ``bxb at`` imports neither Rich's console, cryptography nor the machinery that adjudicates and
-records (replay/battles/record.py).
+records (replay/battles/record.py); and, by its quick path (cli/quick.py), no command-line
+framework, no eventsourcing, no scan of the installed packages and no more of its battle's game
+system than its fold, narration and description.
 
 structlog being imported late, the logging options must still hold in a fresh process: each is
 run here as its own ``bxb`` process (in the test process structlog is imported already)."""
@@ -58,6 +60,29 @@ def test_each_command_imports_what_it_uses_and_no_more(tmp_path: Path) -> None:
         assert _loaded(db, *args) == modules, args
     # a command that adjudicates and logs does import structlog (the table above can fail)
     assert "structlog" in _loaded(db, "record", str(SCENARIO), "--log-level", "info")
+
+
+FRAMEWORKS = ("typer", "click", "eventsourcing", "importlib.metadata", "blowbyblow.cli.app")
+BEYOND_READING = ("procedure", "legal", "odds", "demo", "system", "rulings")
+
+
+def test_bxb_at_imports_no_framework_and_only_what_reads_its_battle(tmp_path: Path) -> None:
+    from blowbyblow.replay.engine.readers import SHIPPED
+
+    db = tmp_path / "b.sqlite"
+    store = BattleStore(db)
+    for system_id, (package, _, _) in SHIPPED.items():
+        battle = str(record_demo(store, system_id).battle)
+        for args in (("at", "3", battle), ("at", "--command", "1", battle, "--json")):
+            loaded = modules_imported(db, *args)
+            assert not {m for m in loaded if m.split(".")[0] in FRAMEWORKS[:3]}, args
+            assert not {m for m in loaded if m.startswith(FRAMEWORKS[3:])}, args
+            rules = {
+                m.split(".")[-1] for m in loaded if m.startswith(f"blowbyblow.domain.{package}.")
+            }
+            assert not rules & set(BEYOND_READING), (system_id, rules)
+            others = {m.split(".")[2] for m in loaded if m.startswith("blowbyblow.domain.")}
+            assert others <= {"core", "system", "judging", "common", package}, others
 
 
 def _bxb(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
