@@ -31,6 +31,7 @@ from blowbyblow.cli.app import (
     scenario_argument,
     warn_if_broken,
 )
+from blowbyblow.cli.quick import as_json_line, as_text
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyScenario, GameSystem
@@ -582,25 +583,9 @@ def cmd_at(
     except (BlowByBlowError, ValueError) as e:
         fail(f"{e} (run `bxb verify` for details)")
     if as_json:
-        typer.echo(
-            encode_json(
-                {
-                    "battle": str(bid),
-                    "position": at.position,
-                    "of": at.of,
-                    "event": type(at.event).__name__,
-                    "voided": at.voided is not None,
-                    "state": to_builtins(at.state),
-                }
-            ).decode()
-        )
+        typer.echo(as_json_line(at))
         return
-    typer.echo(f"battle {bid} after position {at.position} of {at.of}:")
-    say_lines(f"  {narrate(at.system, at.event).strip()}")
-    void = at.voided
-    if void is not None:
-        say_lines(
-            f"  (this is command {void.index}, voided at position {void.voided_at} by "
-            f"{void.by}: {void.reason}; it is not played, so the state is the one before it)"
-        )
-    say_lines(at.system.describe_state(at.state))
+    header, texts = as_text(at)  # what the quick path prints too (cli/quick.py)
+    typer.echo(header)
+    for text in texts:
+        say_lines(text)

@@ -18,6 +18,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from blowbyblow.replay.store.readmodels import Reading
 
 # The options every command shares (cli/app.py, main_options), before or after `at`: those taking
 # a value, and flags. Any other option, or any other form of these (`-qq`, `--`), goes the full way.
@@ -127,8 +131,7 @@ def _at(argv: list[str]) -> str:
 def _read(
     path: str, ref: str | None, position: int | None, command: int | None, as_json: bool
 ) -> str:
-    from blowbyblow.replay.engine.codec import codec_of, encode_json, to_builtins
-    from blowbyblow.replay.engine.narrate import narrate
+    from blowbyblow.replay.engine.codec import codec_of
     from blowbyblow.replay.engine.readers import reading_parts
     from blowbyblow.replay.store.reading import open_sqlite
 
@@ -149,16 +152,31 @@ def _read(
         raise _Full
     at = store.state_at(battle, position)
     if as_json:
-        shown = {
-            "battle": str(battle),
-            "position": at.position,
-            "of": at.of,
-            "event": type(at.event).__name__,
-            "voided": at.voided is not None,
-            "state": to_builtins(at.state),
-        }
-        return encode_json(shown).decode() + "\n"
-    lines = [f"battle {battle} after position {at.position} of {at.of}:"]
+        return as_json_line(at) + "\n"
+    header, texts = as_text(at)
+    return "".join(line + "\n" for line in [header, *_wrapped(texts)])
+
+
+def as_json_line(at: Reading) -> str:
+    """``bxb at --json``: the state after a position, as one JSON object."""
+    from blowbyblow.replay.engine.codec import encode_json, to_builtins
+
+    shown = {
+        "battle": str(at.battle),
+        "position": at.position,
+        "of": at.of,
+        "event": type(at.event).__name__,
+        "voided": at.voided is not None,
+        "state": to_builtins(at.state),
+    }
+    return encode_json(shown).decode()
+
+
+def as_text(at: Reading) -> tuple[str, list[str]]:
+    """``bxb at``: its first line, and the texts said after it (each wrapped as ``say_lines``
+    wraps it): the event at the position, the void it falls in, the state described."""
+    from blowbyblow.replay.engine.narrate import narrate
+
     said = [f"  {narrate(at.system, at.event).strip()}"]
     void = at.voided
     if void is not None:
@@ -167,8 +185,7 @@ def _read(
             f"{void.by}: {void.reason}; it is not played, so the state is the one before it)"
         )
     said.append(at.system.describe_state(at.state))
-    lines += _wrapped(said)
-    return "".join(line + "\n" for line in lines)
+    return f"battle {at.battle} after position {at.position} of {at.of}:", said
 
 
 def _wrapped(texts: list[str]) -> list[str]:
@@ -196,4 +213,4 @@ def write(text: str) -> int:
     return 0
 
 
-__all__ = ["at", "write"]
+__all__ = ["as_json_line", "as_text", "at", "write"]
