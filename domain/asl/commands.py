@@ -24,11 +24,14 @@ WEAPONS: tuple[Weapon, ...] = get_args(Weapon)
 
 class Withdrawal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A11.2: ``unit`` attempts to Withdraw from Melee into the adjacent Location ``to``; an SMC
-    may withdraw ``with_unit`` (an MMC also withdrawing), so it defends with it."""
+    may withdraw ``with_unit`` (an MMC also withdrawing), so it defends with it. ``cx``: ``to``
+    is Accessible to it under normal APh conditions only by placing a CX counter (A11.21,
+    A4.72); if it withdraws, it is CX."""
 
     unit: str
     to: str
     with_unit: str | None = None
+    cx: bool = False
 
 
 class Paatc(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -83,6 +83,24 @@ class Withdrew(RuleEvent, frozen=True, kw_only=True):
     keeps_concealment: bool
 
 
+class CXPlaced(RuleEvent, frozen=True, kw_only=True):
+    """A11.21: ``unit`` withdrew into ``location``, Accessible to it only by placing a CX counter
+    ("even if it requires placement of a CX counter; 4.72"): it is CX from Player Turn
+    ``turn``."""
+
+    unit: str
+    location: str
+    turn: int
+
+
+class CXRemoved(RuleEvent, frozen=True, kw_only=True):
+    """Ruling withdrawal-cx: the CX counters a withdrawal placed on ``units`` are removed as
+    their side's next Player Turn ``turn`` begins (its next MPh)."""
+
+    units: tuple[str, ...]
+    turn: int
+
+
 class AmbushRoll(msgspec.Struct, frozen=True, kw_only=True):
     side: str
     original: int
@@ -443,4 +461,6 @@ EVENT_TYPES = (
     Restacked,
     ReactionFireDeclared,
     VehicleCaptured,
+    CXPlaced,
+    CXRemoved,
 )

@@ -209,6 +209,12 @@ NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     ev.ConcealmentLost: lambda e: f"{e.unit} loses its concealment: {e.cause} ({e.rule}).",
     ev.WithdrawalAttempted: _withdrawal_attempted,
     ev.Withdrew: _withdrew,
+    ev.CXPlaced: lambda e: (
+        f"{e.unit} enters {e.location} only by placing a CX counter: it is CX ({e.rule}, A4.72)."
+    ),
+    ev.CXRemoved: lambda e: (
+        f"Player Turn {e.turn}: the CX counter of {', '.join(e.units)} is removed ({e.rule})."
+    ),
     ev.AmbushStatusRolled: _ambush_status,
     ev.AmbushDeclared: _ambush_declared,
     ev.AttackDesignated: _designated,

@@ -28,6 +28,7 @@ from blowbyblow.domain.asl.commands import (
     AslCommand,
     CloseCombat,
     Move,
+    ReactionFire,
     Restack,
 )
 from blowbyblow.domain.asl.concealment import reveal_strength
@@ -42,6 +43,8 @@ from blowbyblow.domain.asl.state import State, other_side
 from blowbyblow.domain.asl.vehicles import paatc
 from blowbyblow.domain.core import Context, Procedure, emit
 
+BetweenPhases = Advance | Move | Restack | ReactionFire
+
 
 def procedure(state: State, command: AslCommand, ctx: Context) -> Procedure:
     """A ``closecombat`` as above; the commands between phases by their own modules, each
@@ -49,18 +52,27 @@ def procedure(state: State, command: AslCommand, ctx: Context) -> Procedure:
     if isinstance(command, CloseCombat):
         return close_combat(state, command, ctx)
     validate(state, command, ctx)
+    return between_phases(state, command, ctx)
+
+
+def between_phases(state: State, command: BetweenPhases, ctx: Context) -> Procedure:
+    """A command of the MPh or APh, already validated: the CX counters that rest as its Player
+    Turn begins (ruling withdrawal-cx), then the command."""
+    state = yield from withdrawal.rest_cx(state, command.turn, command.attacker, ctx)
     if isinstance(command, Advance):
-        return advance(state, command, ctx)
-    if isinstance(command, Move):
-        return move(state, command, ctx)
-    if isinstance(command, Restack):
-        return restack(state, command, ctx)
-    return reaction_fire(state, command, ctx)
+        yield from advance(state, command, ctx)
+    elif isinstance(command, Move):
+        yield from move(state, command, ctx)
+    elif isinstance(command, Restack):
+        yield from restack(state, command, ctx)
+    else:
+        yield from reaction_fire(state, command, ctx)
 
 
 def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     cc = CCContext.of(ctx, command)
     validate(state, command, cc)
+    state = yield from withdrawal.rest_cx(state, command.turn, command.attacker, ctx)
     loc = command.location
     lock = state.melee.get(loc)
     state = yield from emit(
@@ -86,7 +98,7 @@ def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     state = yield from resolve(state, command, cc)
     state = yield from withdrawal.ambush_withdrawal(state, loc, "after")
     state = yield from withdrawal.street_fighters_return(state, loc)
-    state = yield from withdrawal.complete(state, loc)
+    state = yield from withdrawal.complete(state, command)
     state = yield from failure_to_rout(state, unable, loc)
     state = yield from capture.passengers_captured(state, cc)
     state = yield from melee_step(state, cc)

@@ -300,6 +300,19 @@ def evolve_melee(state: State, event: Any) -> State:
     return state
 
 
+def evolve_cx(state: State, event: Any) -> State:
+    """CX counters a withdrawal placed (A11.21) and their removal (ruling withdrawal-cx)."""
+    if isinstance(event, ev.CXPlaced):
+        state = _unit(state, event.unit, cx=True)
+        return replace(state, cx_placed={**state.cx_placed, event.unit: event.turn})
+    if isinstance(event, ev.CXRemoved):
+        for uid in event.units:
+            state = _unit(state, uid, cx=False)
+        left = {u: t for u, t in state.cx_placed.items() if u not in event.units}
+        return replace(state, cx_placed=left)
+    return state
+
+
 FOLDS = (
     Concern(
         evolve_phase,
@@ -335,6 +348,7 @@ FOLDS = (
         evolve_arrivals,
         reads=(ev.Advanced, ev.Moved, ev.MeleeFreed, ev.Restacked, ev.VehicleCaptured),
     ),
+    Concern(evolve_cx, reads=(ev.CXPlaced, ev.CXRemoved)),
 )
 
 # Each event goes to the concerns that read its type, in the order above (an Advanced closes

@@ -399,6 +399,27 @@ PINNED_LEADER_DIRECTS = Ruling(
     before="no",
 )
 
+WITHDRAWAL_CX = Ruling(
+    name="withdrawal-cx",
+    default="next-player-turn",
+    choices=("next-player-turn", "kept"),
+    summary=(
+        "How long the CX counter a unit places to withdraw (A11.21) lasts. next-player-turn: it "
+        "is removed as its side's next Player Turn begins (its next MPh). kept: it stays for "
+        "the rest of the battle record, as on a unit the setup makes cx."
+    ),
+    rule="A11.21",
+    note=(
+        "unconfirmed: A11.21 lets a unit withdraw into a Location Accessible to it 'even if it "
+        "requires placement of a CX counter; 4.72', but when a CX counter is removed is A4.51, "
+        "whose text is not among the sources we could check; the default is how secondary "
+        "sources read it (removed at the start of the side's next MPh). No battle before 1.4 "
+        "places one."
+    ),
+    since="1.4",
+    before="next-player-turn",
+)
+
 RULINGS: tuple[Ruling, ...] = (
     PRISONER_ATTACKS,
     AMBUSH_DRM_COUNT,
@@ -421,4 +442,5 @@ RULINGS: tuple[Ruling, ...] = (
     REINFORCING_ATTACK,
     DISRUPTED_IN_MELEE,
     PINNED_LEADER_DIRECTS,
+    WITHDRAWAL_CX,
 )

@@ -64,6 +64,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     arrivals: dict[str, Arrival] = {}  # unit or vehicle -> how it came this Player Turn
     fired: tuple[str, ...] = ()  # units that made their Reaction Fire this Player Turn (A11.8)
     sw_portage: dict[str, int] = {}  # Portage Points of each SW by name (A11.21)
+    cx_placed: dict[str, int] = {}  # unit -> Player Turn a withdrawal made it CX (A11.21)
 
 
 # --- who is where -----------------------------------------------------------------------------

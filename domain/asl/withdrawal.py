@@ -11,6 +11,8 @@ from blowbyblow.domain.asl.casualty import random_selection
 from blowbyblow.domain.asl.commands import CloseCombat
 from blowbyblow.domain.asl.events import (
     ConcealmentLost,
+    CXPlaced,
+    CXRemoved,
     Infiltrated,
     SupportWeaponDropped,
     UnitEliminated,
@@ -18,6 +20,7 @@ from blowbyblow.domain.asl.events import (
     WithdrawalKind,
     Withdrew,
 )
+from blowbyblow.domain.asl.rulings import WITHDRAWAL_CX
 from blowbyblow.domain.asl.setup import ipc, is_open_ground
 from blowbyblow.domain.asl.state import (
     State,
@@ -28,7 +31,7 @@ from blowbyblow.domain.asl.state import (
     units_in,
     vehicles_in,
 )
-from blowbyblow.domain.core import Modifier, Step, ask, emit
+from blowbyblow.domain.core import Context, Modifier, Step, ask, emit
 
 Gen = Generator[Step, Any, State]
 
@@ -257,14 +260,42 @@ def ambush_withdrawal(state: State, location: str, when: str) -> Gen:
     return state
 
 
-def complete(state: State, location: str) -> Gen:
+def complete(state: State, command: CloseCombat) -> Gen:
     """A11.2: every withdrawing unit not eliminated or captured withdraws; a concealed one keeps
-    its "?" into a non-Open Ground Location."""
+    its "?" into a non-Open Ground Location. A11.21: one whose withdrawal said ``cx`` enters a
+    Location "Accessible to that Unit under normal APh conditions (even if it requires placement
+    of a CX counter; 4.72)": it is CX, if it survived entering."""
+    location = command.location
+    with_cx = {w.unit for w in command.withdrawals if w.cx}
     for uid, to in list(state.withdrawing.items()):
         u = state.units[uid]
         if active(u) and u.guard is None and u.location == location:
             state = yield from move_out(state, uid, to, "melee", "A11.2")
+            if uid in with_cx and active(state.units[uid]):
+                state = yield from emit(
+                    CXPlaced(rule="A11.21", unit=uid, location=to, turn=state.turn), State
+                )
     return state
+
+
+def rest_cx(state: State, turn: int, attacker: str, ctx: Context) -> Gen:
+    """Ruling withdrawal-cx = next-player-turn: as the Player Turn ``turn`` begins, the CX
+    counters withdrawals placed on units of its ATTACKER in an earlier Player Turn are
+    removed."""
+    if ctx.ruling(WITHDRAWAL_CX) != "next-player-turn":
+        return state
+    rested = tuple(
+        uid
+        for uid, placed in state.cx_placed.items()
+        if turn > placed and state.units[uid].side == attacker and active(state.units[uid])
+    )
+    if not rested:
+        return state
+    return (
+        yield from emit(
+            CXRemoved(rule="A11.21 (ruling withdrawal-cx)", units=rested, turn=turn), State
+        )
+    )
 
 
 def street_fighters_return(state: State, location: str) -> Gen:

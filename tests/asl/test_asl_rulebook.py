@@ -60,6 +60,7 @@ UNCONFIRMED = {
     "sw-loss-dr",
     "atmm-check",
     "prisoner-attacks",
+    "withdrawal-cx",
 }
 
 
