@@ -392,9 +392,25 @@ def open_store(db: str | None = None, *, create: bool = False) -> BattleStore:
     an empty store (and its folders) as it fails: a mistyped --db is named, and nothing is
     written; `bxb record`, `play`, `demo`, `import` and `serve` make the store when needed."""
     spec = db if db is not None else OPTS.db
+    if spec is not None:
+        _require_utf8_path(spec)
     if not create:
         require_store(spec)
     return BattleStore(spec)
+
+
+def _require_utf8_path(spec: str) -> None:
+    """Refuse (exit 1) a store path holding a byte that is not UTF-8 text (a non-UTF-8 byte in
+    the argument), before the store is made: every message that names the store would fail to
+    say it after the store was written."""
+    try:
+        spec.encode("utf-8")
+    except UnicodeEncodeError as e:
+        bad = spec[e.start : e.end]
+        fail(
+            f"--db: the path holds a byte that is not UTF-8 text ({bad!r}); expected UTF-8 text",
+            code=1,
+        )
 
 
 def _missing_sqlite_file(spec: str | None) -> Path | None:
