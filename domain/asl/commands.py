@@ -34,6 +34,16 @@ class Withdrawal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     cx: bool = False
 
 
+class CxNeeded(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A11.21 for a withdrawal whose destination is asked during the CC (Infiltration, A11.22;
+    Ambush Withdrawal, A11.41): should ``unit`` withdraw into ``to``, that Location is
+    Accessible to it under normal APh conditions only by placing a CX counter (A4.72); it is
+    then CX."""
+
+    unit: str
+    to: str
+
+
 class Paatc(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A11.6: ``unit`` advanced from ``from_location`` into a Location with a manned Known enemy
     AFV and takes its Pre-AFV Advance Task Check, aided by ``leader`` (default: the best Good
@@ -80,6 +90,7 @@ class CloseCombat(
     location: str
     paatc: list[Paatc] = msgspec.field(default_factory=list)
     withdrawals: list[Withdrawal] = msgspec.field(default_factory=list)
+    cx_needed: list[CxNeeded] = msgspec.field(default_factory=list)  # A11.21, asked withdrawals
     solo: list[str] = msgspec.field(default_factory=list)  # SMC announcing a solo attack (A11.14)
     attacks: list[Attack] = msgspec.field(default_factory=list)
     ambush_possible: bool | None = None  # default: A11.4 conditions from the Location

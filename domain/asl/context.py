@@ -1,6 +1,8 @@
 """What the rules of one ``closecombat`` command know besides the state: the rulings in force and
 the command's number (the engine's ``Context``), and which CC it is: the Location, the Player
-Turn and its ATTACKER (A11.12: each Location's CC is resolved completely, one at a time)."""
+Turn and its ATTACKER (A11.12: each Location's CC is resolved completely, one at a time), and
+the Locations its units would enter only by placing a CX counter, should they withdraw by a
+choice made during the CC (A11.21)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ class CCContext(Context, frozen=True, kw_only=True):
     location: str
     turn: int
     attacker: str
+    cx_needed: frozenset[tuple[str, str]] = frozenset()  # (unit, Location): A11.21, 4.72
 
     @classmethod
     def of(cls, ctx: Context, command: CloseCombat) -> CCContext:
@@ -23,4 +26,5 @@ class CCContext(Context, frozen=True, kw_only=True):
             location=command.location,
             turn=command.turn,
             attacker=command.attacker,
+            cx_needed=frozenset((n.unit, n.to) for n in command.cx_needed),
         )

@@ -62,7 +62,7 @@ from blowbyblow.domain.asl.state import (
 )
 from blowbyblow.domain.asl.streets import check_street_fighters
 from blowbyblow.domain.asl.vehicles import usable_fp
-from blowbyblow.domain.asl.withdrawal import destinations
+from blowbyblow.domain.asl.withdrawal import check_cx_needed, destinations
 from blowbyblow.domain.core import Context, RuleViolation
 from blowbyblow.domain.system import CommandOption
 
@@ -470,6 +470,7 @@ CHECKS: tuple[Callable[[_Check], None], ...] = (
     _check_paatc,
     _check_withdrawals,
     _check_withdrawal_partners,
+    check_cx_needed,
     _check_solo,
     _check_no_passengers,
     _check_no_dummies,

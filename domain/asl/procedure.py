@@ -94,9 +94,9 @@ def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     unable += disrupted_staying(state, cc)
     if ambush_possible(state, cc, command.ambush_possible):
         state = yield from ambush_step(state, cc)
-    state = yield from withdrawal.ambush_withdrawal(state, loc, "before")
+    state = yield from withdrawal.ambush_withdrawal(state, cc, "before")
     state = yield from resolve(state, command, cc)
-    state = yield from withdrawal.ambush_withdrawal(state, loc, "after")
+    state = yield from withdrawal.ambush_withdrawal(state, cc, "after")
     state = yield from withdrawal.street_fighters_return(state, loc)
     state = yield from withdrawal.complete(state, command)
     state = yield from failure_to_rout(state, unable, loc)

@@ -248,12 +248,10 @@ def resolve_vs_personnel(state: State, ctx: CCContext, blow: Blow) -> Resolved:
         state = yield from ambusher_attack_failed(state, blow.attackers, cleared)
     # A11.22 Infiltration: Original 2 for the attacker, Original 12 for the attacked units.
     if rolled.original == 2 and blow.vehicle_fp is None:
-        state = yield from infiltration(
-            state, blow.attackers, rolled.original, d.number, ctx.location
-        )
+        state = yield from infiltration(state, blow.attackers, rolled.original, d.number, ctx)
     elif rolled.original == 12:
         state = yield from infiltration(
-            state, _infiltrating(state, ctx, blow), rolled.original, d.number, ctx.location
+            state, _infiltrating(state, ctx, blow), rolled.original, d.number, ctx
         )
     return state, captures
 

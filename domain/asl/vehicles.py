@@ -257,7 +257,7 @@ def resolve_vs_vehicle(
     if original == 12 and v.crewed and not v.abandoned and not v.shocked and not v.stunned:
         state = yield from crew_small_arms(state, ctx, d, attackers, colored)
     if original == 2 and how.infiltrate:
-        state = yield from infiltration(state, attackers, original, d.number, ctx.location)
+        state = yield from infiltration(state, attackers, original, d.number, ctx)
     return state
 
 

@@ -5,10 +5,11 @@ A11.8 return of Street Fighters: every way a unit leaves the CC Location."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import Any, Protocol
 
 from blowbyblow.domain.asl.casualty import random_selection
 from blowbyblow.domain.asl.commands import CloseCombat
+from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.events import (
     ConcealmentLost,
     CXPlaced,
@@ -28,10 +29,11 @@ from blowbyblow.domain.asl.state import (
     active,
     known,
     other_side,
+    present,
     units_in,
     vehicles_in,
 )
-from blowbyblow.domain.core import Context, Modifier, Step, ask, emit
+from blowbyblow.domain.core import Context, Modifier, RuleViolation, Step, ask, emit
 
 Gen = Generator[Step, Any, State]
 
@@ -51,6 +53,51 @@ def destinations(state: State, unit: UnitState, location: str) -> tuple[str, ...
     return tuple(
         a for a in loc.adjacent if a in state.locations and not enemy_known_in(state, a, unit.side)
     )
+
+
+class CCBeingChecked(Protocol):
+    """A ``closecombat`` command being checked (legal.py)."""
+
+    state: State
+    command: CloseCombat
+
+
+def check_cx_needed(chk: CCBeingChecked) -> None:
+    """A11.21 for the withdrawals asked during the CC (A11.22 Infiltration, A11.41 Ambush
+    Withdrawal): each ``cx_needed`` names a unit of this Location, not pinned ("Provided it has
+    not already been eliminated /captured /pinned", "unless pinned"), whose withdrawal is not
+    announced (that one says it with ``withdrawals[].cx``), and a Location it could withdraw
+    into ("an adjacent Location ... The Location withdrawn to cannot be currently occupied by
+    a Known enemy unit"), once."""
+    state, c = chk.state, chk.command
+    announced = {w.unit for w in c.withdrawals}
+    seen: set[tuple[str, str]] = set()
+    for need in c.cx_needed:
+        u = state.units.get(need.unit)
+        if u is None or not present(state, need.unit, c.location):
+            raise RuleViolation("A11.21", f"cx_needed: {need.unit!r} is not a unit in {c.location}")
+        if need.unit in announced:
+            raise RuleViolation(
+                "A11.21",
+                f"cx_needed: {need.unit} announced its withdrawal; its CX counter is "
+                "withdrawals[].cx",
+            )
+        if u.pinned:
+            raise RuleViolation(
+                "A11.22",
+                f"cx_needed: {need.unit} is pinned: it neither Infiltrates (A11.22) nor makes an "
+                "Ambush Withdrawal (A11.41)",
+            )
+        dests = destinations(state, u, c.location)
+        if need.to not in dests:
+            raise RuleViolation(
+                "A11.21",
+                f"cx_needed: {need.unit} cannot withdraw to {need.to!r}; possible: "
+                f"{', '.join(dests) or 'none'}",
+            )
+        if (need.unit, need.to) in seen:
+            raise RuleViolation("A11.21", f"cx_needed: {need.unit} to {need.to} named twice")
+        seen.add((need.unit, need.to))
 
 
 def withdrawal_modifier(state: State, unit: UnitState, location: str) -> Modifier | None:
@@ -215,10 +262,12 @@ def _may_withdraw(
 
 
 def infiltration(
-    state: State, unit_ids: tuple[str, ...], original: int, attack: int, location: str
+    state: State, unit_ids: tuple[str, ...], original: int, attack: int, cc: CCContext
 ) -> Gen:
     """A11.22: after an Original 2 (the attacker) / 12 (the attacked units) an Infantry unit not
-    eliminated/captured/pinned may withdraw at once (asked)."""
+    eliminated/captured/pinned may withdraw at once (asked); A11.21: CX if the command said its
+    destination needs a CX counter."""
+    location = cc.location
     for uid in unit_ids:
         u = state.units.get(uid)
         if u is None or not active(u) or u.guard or u.location != location or u.pinned:
@@ -237,12 +286,16 @@ def infiltration(
             Infiltrated(rule="A11.22", unit=uid, original=original, to=to), State
         )
         state = yield from _entered(state, uid, to)
+        if (uid, to) in cc.cx_needed:
+            state = yield from place_cx(state, uid, to)
     return state
 
 
-def ambush_withdrawal(state: State, location: str, when: str) -> Gen:
+def ambush_withdrawal(state: State, cc: CCContext, when: str) -> Gen:
     """A11.41: the Ambusher's non-pinned units may withdraw before CC resolution, or after all CC
-    by and against them but before Melee (asked per unit)."""
+    by and against them but before Melee (asked per unit); A11.21: CX if the command said its
+    destination needs a CX counter."""
+    location = cc.location
     if state.ambusher is None:
         return state
     for u in units_in(state, location, state.ambusher):
@@ -257,6 +310,8 @@ def ambush_withdrawal(state: State, location: str, when: str) -> Gen:
         )
         if to is not None:
             state = yield from move_out(state, u.id, to, "ambush", "A11.41")
+            if (u.id, to) in cc.cx_needed:
+                state = yield from place_cx(state, u.id, to)
     return state
 
 
@@ -271,11 +326,19 @@ def complete(state: State, command: CloseCombat) -> Gen:
         u = state.units[uid]
         if active(u) and u.guard is None and u.location == location:
             state = yield from move_out(state, uid, to, "melee", "A11.2")
-            if uid in with_cx and active(state.units[uid]):
-                state = yield from emit(
-                    CXPlaced(rule="A11.21", unit=uid, location=to, turn=state.turn), State
-                )
+            if uid in with_cx:
+                state = yield from place_cx(state, uid, to)
     return state
+
+
+def place_cx(state: State, unit_id: str, to: str) -> Gen:
+    """A11.21: a unit that withdrew into ``to``, Accessible to it "even if it requires
+    placement of a CX counter; 4.72", and survived entering it, is CX."""
+    if not active(state.units[unit_id]):
+        return state
+    return (
+        yield from emit(CXPlaced(rule="A11.21", unit=unit_id, location=to, turn=state.turn), State)
+    )
 
 
 def rest_cx(state: State, turn: int, attacker: str, ctx: Context) -> Gen:
