@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screenshots import IMAGES
 from test_odds_cli import SCENARIOS, bxb
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -17,6 +17,7 @@ from uuid import UUID
 import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+from screenshots import IMAGES
 from typer.testing import CliRunner
 from web_helpers import CHROMIUM, Site, live_server, make_site, phone
 
@@ -30,7 +31,6 @@ from blowbyblow.web.service import Service
 
 from bxbtest import RULESET_IDS, tamper
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 DICE = [4, 3, 5, 2, 6, 1]
 MOST_COMMANDS = 10  # then the table ends the battle (some games never run out of commands)
 

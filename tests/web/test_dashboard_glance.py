@@ -13,6 +13,7 @@ from uuid import UUID
 import httpx
 import pytest
 from playwright.sync_api import BrowserContext, ViewportSize, sync_playwright
+from screenshots import IMAGES
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, Site, fresh_profile, live_server, make_site
 
 from blowbyblow.domain.core import CommandIssued, DiceRolled
@@ -23,7 +24,6 @@ from blowbyblow.web.service import Service
 
 from bxbtest import RULESET_IDS, tamper
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 SCREEN = ViewportSize(width=1366, height=900)  # a judge's laptop
 TABLES = 20
 FLAGGED, VOIDED, FINISHED, SEALED, TAMPERED, LIVE = 4, 7, 9, 12, 15, 1

@@ -15,6 +15,7 @@ from uuid import UUID
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
+from screenshots import IMAGES
 from test_table_phone import commands, start, tap_command, type_until_review, write
 from web_helpers import CHROMIUM, Site, live_server, make_site, phone
 
@@ -24,7 +25,6 @@ from blowbyblow.replay.battles.fork import preview_fork
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.evidence.verify import verify_battle
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 REASON = "the first hit die of command 2 showed a 5, not what was typed"
 
 

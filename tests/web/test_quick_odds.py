@@ -13,14 +13,13 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, sync_playwright
+from screenshots import IMAGES
 from web_helpers import CHROMIUM, live_server, make_site, phone
 
 from blowbyblow.replay.engine.codec import encode_json
 from blowbyblow.replay.odds.explore import HowToExplore
 
 from bxbtest import quick_by_hand, quick_demo_data
-
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
 def test_the_servers_quick_odds_are_the_command_lines(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import sync_playwright
+from screenshots import IMAGES
 from web_helpers import CHROMIUM, live_server, make_site, phone
 
 from blowbyblow.replay.rosters.files import load_roster
@@ -57,7 +58,7 @@ def test_the_judge_edits_a_roster_on_a_phone(served: tuple[Any, str]) -> None:
         card.locator(".add").click()
         page.wait_for_selector("section.roster[data-version='3']")
         card.locator("details.history-box").evaluate("d => { d.open = true; }")
-        page.screenshot(path=str(DOCS / "images" / "rosters-edit.png"), full_page=True)
+        page.screenshot(path=str(IMAGES / "rosters-edit.png"), full_page=True)
         kept = register.get("spring", "Ana", "The Iron Fists")
         fighters = {f["id"]: f for f in kept.roster.forces["fighters"]}
         assert fighters["brak"]["ws"] == 5 and fighters["ulf"]["name"] == "Ulf"

@@ -16,6 +16,7 @@ from uuid import UUID
 import msgspec
 import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
+from screenshots import IMAGES
 from test_browser import answer_until_played, probe
 from web_helpers import CHROMIUM, Site, live_server, make_site, phone
 
@@ -31,7 +32,6 @@ from blowbyblow.web.tablesetup import TableSetups
 from bxbtest import RULESET_IDS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-IMAGES = DOCS / "images"
 ROSTER_FILES = Path(__file__).resolve().parents[1] / "rosters" / "files"
 TAPS: dict[str, int] = {}  # taps each system's setup took, both phones together
 

@@ -15,6 +15,7 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, sync_playwright
+from screenshots import IMAGES
 from web_helpers import CHROMIUM, Site, grow, live_server, make_site, phone
 
 from blowbyblow.domain.core import CommandIssued
@@ -25,7 +26,6 @@ from blowbyblow.replay.odds.plots import HAPPENED, NEEDS, image, odds_figure
 from blowbyblow.web.schemas import StartBattle
 from blowbyblow.web.service import Service
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 HERE = Path(__file__).resolve().parent
 
 
