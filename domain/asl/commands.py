@@ -151,6 +151,28 @@ class ReactionFire(
     extra: list[ExtraDrm] = msgspec.field(default_factory=list)
 
 
-AslCommand = CloseCombat | Advance | Move | Restack | ReactionFire
-COMMAND_TYPES: tuple[type[Command], ...] = (CloseCombat, Advance, Move, Restack, ReactionFire)
-BETWEEN_PHASES = Advance | Move | Restack | ReactionFire
+class FireIntoMelee(Command, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="fire"):
+    """A11.15: in a fire phase (or the ATTACKER's MPh) of Player Turn ``turn``, before its APh,
+    the non-Melee units ``by`` (of one side; Personnel or vehicles) attack the Melee in
+    ``location`` ("all friendly Melee and enemy units in the Location must be attacked"), or,
+    ``sniper`` naming a side, that side's Sniper does ("without harming friendly units"). The
+    attack itself (IFT, LOS, TEM, A7; Snipers, A14) is outside chapter A11: each unit's result
+    is entered."""
+
+    turn: int
+    attacker: str
+    location: str
+    by: list[str] = msgspec.field(default_factory=list)
+    sniper: str | None = None
+
+
+AslCommand = CloseCombat | Advance | Move | Restack | ReactionFire | FireIntoMelee
+COMMAND_TYPES: tuple[type[Command], ...] = (
+    CloseCombat,
+    Advance,
+    Move,
+    Restack,
+    ReactionFire,
+    FireIntoMelee,
+)
+BETWEEN_PHASES = Advance | Move | Restack | ReactionFire | FireIntoMelee

@@ -407,6 +407,20 @@ class ReactionFireDeclared(RuleEvent, frozen=True, kw_only=True):
     came_from: str
 
 
+class MeleeFiredOn(RuleEvent, frozen=True, kw_only=True):
+    """A11.15: in Player Turn ``turn`` (its ATTACKER ``attacker``), ``side``'s non-Melee units
+    ``by`` (none: its Sniper, ``sniper``) attack the Melee in ``location``: ``targets`` are
+    every friendly Melee and enemy unit there (a Sniper's: the enemy units only)."""
+
+    turn: int
+    attacker: str
+    side: str
+    location: str
+    by: tuple[str, ...]
+    sniper: bool
+    targets: tuple[str, ...]
+
+
 class VehicleCaptured(RuleEvent, frozen=True, kw_only=True):
     """A11.52: ``vehicle`` is captured by ``by`` (a side)."""
 
@@ -460,6 +474,7 @@ EVENT_TYPES = (
     MeleeFreed,
     Restacked,
     ReactionFireDeclared,
+    MeleeFiredOn,
     VehicleCaptured,
     CXPlaced,
     CXRemoved,

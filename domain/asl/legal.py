@@ -22,11 +22,13 @@ from blowbyblow.domain.asl.commands import (
     AslCommand,
     Attack,
     CloseCombat,
+    FireIntoMelee,
     Move,
     ReactionFire,
     Restack,
 )
 from blowbyblow.domain.asl.designation import expand_targets
+from blowbyblow.domain.asl.fire import validate_fire
 from blowbyblow.domain.asl.legal_moves import (
     between_phase_command,
     between_phase_options,
@@ -109,6 +111,8 @@ def validate(state: State, command: AslCommand, ctx: Context) -> None:
         validate_restack(state, command)
     elif isinstance(command, ReactionFire):
         validate_reaction(state, command, ctx)
+    elif isinstance(command, FireIntoMelee):
+        validate_fire(state, command)
     else:
         check = _Check(state=state, command=command, ctx=ctx)
         for step in CHECKS:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from blowbyblow.domain.asl.commands import Advance, Move, ReactionFire, Restack
+from blowbyblow.domain.asl.commands import Advance, FireIntoMelee, Move, ReactionFire, Restack
+from blowbyblow.domain.asl.fire import fire_options
 from blowbyblow.domain.asl.rulings import ATMM_CHECK, STREET_FIGHTING_ROAD
 from blowbyblow.domain.asl.setup import is_mmc, is_smc
 from blowbyblow.domain.asl.state import (
@@ -25,20 +26,11 @@ from blowbyblow.domain.asl.state import (
     vehicles_in,
 )
 from blowbyblow.domain.asl.streets import street_fighting_refusal
+from blowbyblow.domain.asl.turns import check_turn
 from blowbyblow.domain.core import Context, RuleViolation
 from blowbyblow.domain.system import CommandOption
 
 # --- the Player Turn --------------------------------------------------------------------------
-
-
-def check_turn(state: State, turn: int, attacker: str) -> None:
-    """A11.12: a side of the battle; not a Player Turn gone by; the current one's ATTACKER."""
-    if attacker not in state.sides:
-        raise RuleViolation("A11.12", f"{attacker!r} is not a side ({', '.join(state.sides)})")
-    if turn < state.turn:
-        raise RuleViolation("A11.12", f"Player Turn {turn} is before the current {state.turn}")
-    if turn == state.turn and state.attacker is not None and attacker != state.attacker:
-        raise RuleViolation("A11.12", f"{state.attacker} is the ATTACKER of Player Turn {turn}")
 
 
 def _before_ccph(state: State, turn: int) -> None:
@@ -300,14 +292,15 @@ def _turn_fields(turn: int, attacker: str) -> dict[str, str]:
 
 def between_phase_options(state: State, rulings: Mapping[str, str]) -> list[CommandOption]:
     """For each Player Turn whose movement is open: each unit's advance and move, each
-    vehicle's move, each PRC's unloading, each Reaction Fire at a vehicle that moved; and for
-    each CC Location still to be resolved, each SMC's re-arranged stacking."""
+    vehicle's move, each PRC's unloading, each Reaction Fire at a vehicle that moved, each
+    side's fire into each Melee (A11.15); and for each CC Location still to be resolved, each SMC's re-arranged stacking."""
     ctx = Context(rulings=dict(rulings), command_index=0)
     out: list[CommandOption] = []
     for turn, attacker in movement_turns(state):
         out += _advances(state, turn, attacker)
         out += _moves(state, turn, attacker)
         out += _reactions(state, ctx, turn, attacker)
+        out += fire_options(state, turn, attacker)
     for turn, attacker in player_turns(state):
         out += _restacks(state, turn, attacker)
     return out
@@ -426,7 +419,7 @@ def _restacks(state: State, turn: int, attacker: str) -> list[CommandOption]:
 
 def between_phase_command(
     option: CommandOption, picks: Mapping[str, str]
-) -> Advance | Move | Restack | ReactionFire:
+) -> Advance | Move | Restack | ReactionFire | FireIntoMelee:
     """The command a between-phase option stands for, with the pick (or first value) of its one
     choice."""
     f = option.fields
@@ -438,4 +431,6 @@ def between_phase_command(
         return Move(turn=turn, attacker=attacker, units=[f["units"]], to=chosen["to"])
     if option.type == "restack":
         return Restack(turn=turn, attacker=attacker, unit=f["unit"], onto=chosen["onto"])
+    if option.type == "fire":
+        return FireIntoMelee(turn=turn, attacker=attacker, location=f["location"], by=[f["by"]])
     return ReactionFire(turn=turn, attacker=attacker, vehicle=f["vehicle"], by=[f["by"]])

@@ -190,6 +190,14 @@ def _reaction_fire(e: ev.ReactionFireDeclared) -> str:
     )
 
 
+def _melee_fired_on(e: ev.MeleeFiredOn) -> str:
+    who = f"the {e.side} Sniper" if e.sniper else ", ".join(e.by)
+    return (
+        f"Player Turn {e.turn}: {who} fire into the Melee in {e.location}, attacking "
+        f"{', '.join(e.targets) or 'nobody'} (the IFT result of each entered; {e.rule})."
+    )
+
+
 def _restacked(e: ev.Restacked) -> str:
     onto = f"stacked on {e.onto}" if e.onto else "on no MMC"
     return f"{e.unit} is re-arranged in {e.location}: now {onto}, and defends so (A11.14)."
@@ -269,6 +277,7 @@ NARRATORS: dict[type[Event], Callable[[Any], str]] = {
     ),
     ev.Restacked: _restacked,
     ev.ReactionFireDeclared: _reaction_fire,
+    ev.MeleeFiredOn: _melee_fired_on,
     ev.VehicleCaptured: lambda e: f"{e.vehicle} is captured by the {e.by}: {e.cause} ({e.rule}).",
 }
 

@@ -27,6 +27,7 @@ from blowbyblow.domain.asl.commands import (
     Advance,
     AslCommand,
     CloseCombat,
+    FireIntoMelee,
     Move,
     ReactionFire,
     Restack,
@@ -34,6 +35,7 @@ from blowbyblow.domain.asl.commands import (
 from blowbyblow.domain.asl.concealment import reveal_strength
 from blowbyblow.domain.asl.context import CCContext
 from blowbyblow.domain.asl.events import CloseCombatEnded, CloseCombatPhaseBegun
+from blowbyblow.domain.asl.fire import fire_into_melee
 from blowbyblow.domain.asl.legal import validate
 from blowbyblow.domain.asl.melee import disrupted_staying, failure_to_rout, melee_step
 from blowbyblow.domain.asl.movement import advance, move, restack
@@ -43,7 +45,7 @@ from blowbyblow.domain.asl.state import State, other_side
 from blowbyblow.domain.asl.vehicles import paatc
 from blowbyblow.domain.core import Context, Procedure, emit
 
-BetweenPhases = Advance | Move | Restack | ReactionFire
+BetweenPhases = Advance | Move | Restack | ReactionFire | FireIntoMelee
 
 
 def procedure(state: State, command: AslCommand, ctx: Context) -> Procedure:
@@ -65,6 +67,8 @@ def between_phases(state: State, command: BetweenPhases, ctx: Context) -> Proced
         yield from move(state, command, ctx)
     elif isinstance(command, Restack):
         yield from restack(state, command, ctx)
+    elif isinstance(command, FireIntoMelee):
+        yield from fire_into_melee(state, command)
     else:
         yield from reaction_fire(state, command, ctx)
 

@@ -64,7 +64,13 @@ def enter_turn(state: State, turn: int, attacker: str) -> State:
     )
 
 
-BETWEEN_PHASES = (ev.Advanced, ev.Moved, ev.Restacked, ev.ReactionFireDeclared)
+BETWEEN_PHASES = (
+    ev.Advanced,
+    ev.Moved,
+    ev.Restacked,
+    ev.ReactionFireDeclared,
+    ev.MeleeFiredOn,
+)
 
 
 def evolve_phase(state: State, event: Any) -> State:
