@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import copy as _copy
 import inspect
+import itertools
 import signal
 import sys
 import threading
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
 from uuid import UUID
 
 import msgspec
@@ -23,7 +24,7 @@ from typer import _click as click  # typer carries its own click
 from typer._click.core import ParameterSource
 from typer.core import TyperGroup
 
-from blowbyblow.cli.text import output_width, wrap_plain
+from blowbyblow.cli.text import one_column_each, output_width, wrap_plain
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.engine import logs
@@ -44,6 +45,9 @@ if TYPE_CHECKING:  # imported where used: a command loads what it uses (cli/main
     from rich.console import Console
     from rich.text import Text
 
+    from blowbyblow.domain.system import AnyGameSystem
+    from blowbyblow.projections.battle import VoidedCommand
+    from blowbyblow.replay.evidence.problems import Problem
     from blowbyblow.replay.evidence.verify import Report
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in bxb, not something the user did
@@ -349,12 +353,18 @@ def no_stdin_here(path: Path | str | None, option: str, why: str) -> None:
         fail(f"{option} -: {why}; name a file")
 
 
-def write_output(path: Path | str | None, data: bytes | str, *, replace: bool = True) -> None:
-    """Write ``data`` to ``path``, or to standard output for ``-`` or None. With ``replace``
-    False an existing file is refused, untouched."""
-    raw = data.encode() if isinstance(data, str) else data
+def write_output(
+    path: Path | str | None, data: bytes | str | Iterable[bytes], *, replace: bool = True
+) -> None:
+    """Write ``data`` (or each of its pieces in turn: a file streamed) to ``path``, or to
+    standard output for ``-`` or None. With ``replace`` False an existing file is refused,
+    untouched."""
+    pieces: Iterable[bytes] = (
+        [data.encode()] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
+    )
     if path is None or str(path) == STDIO:
-        sys.stdout.buffer.write(raw)
+        for piece in pieces:
+            sys.stdout.buffer.write(piece)
         sys.stdout.buffer.flush()
         return
     target = Path(path)
@@ -363,7 +373,9 @@ def write_output(path: Path | str | None, data: bytes | str, *, replace: bool = 
     if not replace and target.exists():
         fail(f"{target} already exists: name another file (or remove it first)", code=1)
     try:
-        target.write_bytes(raw)
+        with target.open("wb") as file:
+            for piece in pieces:
+                file.write(piece)
     except (FileNotFoundError, IsADirectoryError) as e:  # a missing folder, a folder named
         fail(_os_error(e), code=1)
     except OSError as e:
@@ -468,13 +480,39 @@ def _events(store: BattleStore, battle: UUID) -> list[LoggedEvent]:
         fail(f"{e} (run `bxb verify` for details)")
 
 
-def warn_if_broken(battle: UUID, events: list[LoggedEvent]) -> int | None:
-    """The cheap checks of a battle (the hash chain and the id its first event gives): when they
-    fail, one line on stderr says the battle does not verify, and the position is returned so a
-    log can mark the first bad event. A full check is `bxb verify`."""
-    from blowbyblow.replay.evidence.chain import check_battle_id, check_chain
+class Checked(NamedTuple):
+    """A battle read once, streamed: its records counted, first and last, the position of the
+    first that does not verify (None: none), and the commands it voids."""
 
-    problem = check_chain(battle, events) or check_battle_id(battle, events)
+    records: int
+    first: LoggedEvent | None
+    last: LoggedEvent | None
+    bad: int | None
+    voided: list[VoidedCommand]
+
+
+def read_checked(store: BattleStore, battle: UUID) -> Checked:
+    """The battle read once, a page at a time (flat memory, as `bxb log` and `bxb export` then
+    print it reading it again): every record readable (else one error line, as ``_events``
+    says it), the cheap checks of ``warn_if_broken``, and its voided commands."""
+    from blowbyblow.projections.battle import VoidsFound
+    from blowbyblow.replay.evidence.chain import ChainScan
+
+    scan, voids = ChainScan(battle), VoidsFound()
+    try:
+        for logged in store.logged(battle):
+            scan.add(logged)
+            voids.add(scan.count, logged.event)
+    except BlowByBlowError as e:
+        fail(f"{e} (run `bxb verify` for details)")
+    bad = warn_if_broken(battle, scan.problem)
+    return Checked(scan.count, scan.first, scan.last, bad, voids.found)
+
+
+def warn_if_broken(battle: UUID, problem: Problem | None) -> int | None:
+    """What the cheap checks of a battle found (the hash chain and the id its first event gives,
+    ``ChainScan``): when they fail, one line on stderr says the battle does not verify, and the
+    position is returned so a log can mark the first bad event. A full check is `bxb verify`."""
     if problem is None:
         return None
     typer.echo(
@@ -494,6 +532,18 @@ def console() -> Console:
     from rich.console import Console
 
     return Console(width=output_width(), highlight=False)
+
+
+def print_line(out: Console, line: str, *, soft_wrap: bool = False) -> None:
+    """``out.print(Text(line), soft_wrap=…)``: a line that fits the width (or ``soft_wrap``,
+    which Rich does not wrap) with one column a character is written as it is, as Rich would
+    write it, without Rich's rendering (a listing of 10^4 battles prints 2 * 10^4 lines)."""
+    if (soft_wrap or len(line) <= out.width) and one_column_each(line):
+        typer.echo(line)
+        return
+    from rich.text import Text
+
+    out.print(Text(line), soft_wrap=soft_wrap)
 
 
 def print_wrapped(out: Console, prefix: str, body: str | Text, hang: int | None = None) -> None:
@@ -536,14 +586,14 @@ def say_lines(text: str) -> None:
 LOG_INDENT = 7  # "  123!!": the position, then the first-bad mark or two spaces
 
 
-def print_log(events: Sequence[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
+def print_log(events: Iterable[LoggedEvent], as_json: bool = False, bad: int | None = None) -> None:
+    """Each event on a line: its position and its narration, or (``as_json``) a JSON object;
+    ``bad`` marks the first that does not verify. ``events`` may be a battle streamed."""
     from blowbyblow.replay.engine.narrate import narrate
 
-    if not events:
+    ruleset, events = system_of(events)
+    if ruleset is None:
         return
-    first = events[0].event
-    assert isinstance(first, BattleStarted)
-    ruleset = get_game_system(first.ruleset)
     out = None if as_json else console()
     for logged in events:
         ev = logged.event
@@ -557,6 +607,17 @@ def print_log(events: Sequence[LoggedEvent], as_json: bool = False, bad: int | N
         else:
             mark = BAD if logged.position == bad else "  "
             print_wrapped(out, f"{logged.position:>5}{mark}", narrate(ruleset, ev), LOG_INDENT)
+
+
+def system_of(events: Iterable[LoggedEvent]) -> tuple[AnyGameSystem | None, Iterator[LoggedEvent]]:
+    """The game system of a battle's events (None: there are none), and the events, whole: its
+    first event read to name it, and put back."""
+    found = iter(events)
+    first = next(found, None)
+    if first is None:
+        return None, found
+    assert isinstance(first.event, BattleStarted)
+    return get_game_system(first.event.ruleset), itertools.chain([first], found)
 
 
 def _verdict(report: Report) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 from uuid import UUID
@@ -24,18 +24,20 @@ from blowbyblow.cli.app import (
     fail,
     no_stdin_here,
     open_store,
+    print_line,
     print_log,
     print_wrapped,
+    read_checked,
     say,
     say_lines,
     scenario_argument,
-    warn_if_broken,
+    system_of,
 )
 from blowbyblow.cli.quick import as_json_line, as_text
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
 from blowbyblow.domain.system import AnyScenario, GameSystem
-from blowbyblow.projections.battle import VoidedCommand, voided_commands
+from blowbyblow.projections.battle import VoidedCommand
 from blowbyblow.replay.engine.codec import encode_json, to_builtins
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
@@ -405,17 +407,15 @@ def cmd_battles(
 def _print_battle(out: Console, b: BattleInfo, shown: dict[str, Any]) -> None:
     """One line when it fits the width; else the id, status and verdict first, the rest wrapped
     under it."""
-    from rich.text import Text
-
     counts = f"{shown['commands']:>3} played {shown['voided']:>2} voided  {shown['dice']:<8}"
     wide = (
         f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  {shown['status']:<9} "
         f"{counts} {VERIFIED[b.verified]:<10} {b.label}"
     )
     if len(wide) <= out.width:
-        out.print(Text(wide), soft_wrap=True)
+        print_line(out, wide, soft_wrap=True)
         return
-    out.print(Text(f"{b.battle}  {shown['status']:<9} {VERIFIED[b.verified]:<10} {b.ruleset}"))
+    print_line(out, f"{b.battle}  {shown['status']:<9} {VERIFIED[b.verified]:<10} {b.ruleset}")
     rest = (
         f"{shown['events']} events, {shown['commands']} played, {shown['voided']} voided, "
         f"{shown['dice']} dice: {b.label}"
@@ -466,9 +466,12 @@ def cmd_log(
     reason it was voided; it is not played."""
     store = open_store()
     bid = _battle(store, battle)
-    events = _events(store, bid)
-    bad = warn_if_broken(bid, events)
-    voided = voided_commands([e.event for e in events])
+    # read twice, a page at a time (flat memory, whatever the battle's length): once to check
+    # every record and find the voids (which can reach back to any command), then to print
+    checked = read_checked(store, bid)
+    voided, bad = checked.voided, checked.bad
+    upto = 0 if checked.last is None else checked.last.position
+    events = store.logged(bid, lte=upto)
     if as_json:
         print_json_log(events, voided)
     elif voided:
@@ -490,7 +493,7 @@ def _after_command(store: BattleStore, battle: UUID, command: int) -> int:
     return found
 
 
-def print_json_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> None:
+def print_json_log(events: Iterable[LoggedEvent], voided: list[VoidedCommand]) -> None:
     """JSON Lines: position, type, rule, event, hash; and for an event of a voided command,
     ``voided_at``, the position of its ``CommandVoided``."""
     for logged in events:
@@ -507,15 +510,15 @@ def print_json_log(events: list[LoggedEvent], voided: list[VoidedCommand]) -> No
 
 
 def print_struck_log(
-    events: list[LoggedEvent], voided: list[VoidedCommand], bad: int | None = None
+    events: Iterable[LoggedEvent], voided: list[VoidedCommand], bad: int | None = None
 ) -> None:
     """The log with each voided command's events struck through: Rich's strike style on a
     terminal, a plain ``[voided]`` mark otherwise (pipes, files, screen readers)."""
     from rich.text import Text
 
-    first = events[0].event
-    assert isinstance(first, BattleStarted)
-    ruleset = get_game_system(first.ruleset)
+    ruleset, events = system_of(events)
+    if ruleset is None:
+        return
     out = console()
     for logged in events:
         text = narrate(ruleset, logged.event)

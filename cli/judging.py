@@ -20,10 +20,10 @@ from blowbyblow.cli.app import (
     fail,
     open_store,
     print_wrapped,
+    read_checked,
     read_input,
     say,
     say_lines,
-    warn_if_broken,
     write_output,
 )
 from blowbyblow.cli.evidence import (
@@ -40,7 +40,7 @@ from blowbyblow.replay.battles.diff import diff_battles
 from blowbyblow.replay.battles.whatif import parse_dice, parse_rulings, what_if
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.registry import get_game_system
-from blowbyblow.replay.evidence.export import ExportError, export_battle, read_export
+from blowbyblow.replay.evidence.export import ExportError, export_stream, read_export
 from blowbyblow.replay.evidence.seals import (
     default_key_dir,
     key_files,
@@ -255,12 +255,12 @@ def cmd_export(
     """Write a battle as a self-contained JSON Lines record (setup, events, rules, hash chain, seal)."""
     store = open_store()
     bid = _battle(store, battle)
-    warn_if_broken(bid, _events(store, bid))
+    checked = read_checked(store, bid)  # read once to check it, then again as it is written
     try:
-        data = export_battle(store, bid)
+        lines = export_stream(store, bid, checked.first, checked.last, checked.records)
     except BlowByBlowError as e:
         fail(str(e))
-    write_output(out, data)
+    write_output(out, lines)
     if out is not None and str(out) != STDIO:
         typer.echo(f"exported battle {bid} to {out}", err=True)
 

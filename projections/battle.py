@@ -11,6 +11,8 @@ commands a log voids and ``standing`` gives the events that are played.
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from functools import reduce
 from typing import Any
@@ -48,35 +50,55 @@ def voided_commands(events: Sequence[Event]) -> list[VoidedCommand]:
     A command's events run from its ``CommandIssued`` to the event before the next
     ``CommandIssued`` or ``CommandVoided``. A void naming no command that stands at that point is
     left out here (verification reports it)."""
-    found: list[VoidedCommand] = []
-    ends: dict[int, int] = {}  # CommandIssued position -> last position of its events
-    current: int | None = None
+    voids = VoidsFound()
     for position, event in enumerate(events, start=1):
+        voids.add(position, event)
+    return voids.found
+
+
+class VoidsFound:
+    """``voided_commands`` of a log read event by event (streamed, as ``bxb log`` reads it): a
+    void names a command issued before it, which it ends, so each is placed as it is read. What
+    it keeps of the log is three numbers a command (where it was issued, its number, its last
+    position), in arrays."""
+
+    def __init__(self) -> None:
+        self.found: list[VoidedCommand] = []
+        self._issued_at = array("q")  # in order of position
+        self._index = array("q")
+        self._ends = array("q")
+        self._current: int | None = None  # the command the events now read belong to
+        self._voided: set[int] = set()
+
+    def add(self, position: int, event: Event) -> None:
         if isinstance(event, CommandIssued):
-            current = position
+            self._issued_at.append(position)
+            self._index.append(event.index)
+            self._ends.append(position)
+            self._current = len(self._ends) - 1
         elif isinstance(event, CommandVoided):
-            current = None
-        if current is not None:
-            ends[current] = position
-    for position, event in enumerate(events, start=1):
-        if not isinstance(event, CommandVoided) or event.position not in ends:
-            continue
-        issued = events[event.position - 1]
-        if not isinstance(issued, CommandIssued) or issued.index != event.index:
-            continue
-        if event.position >= position or any(v.first == event.position for v in found):
-            continue
-        found.append(
+            self._current = None
+            self._place(position, event)
+        elif self._current is not None:
+            self._ends[self._current] = position
+
+    def _place(self, position: int, event: CommandVoided) -> None:
+        at = bisect_left(self._issued_at, event.position)
+        if at == len(self._issued_at) or self._issued_at[at] != event.position:
+            return  # no command was issued there (before this void)
+        if self._index[at] != event.index or event.position in self._voided:
+            return
+        self._voided.add(event.position)
+        self.found.append(
             VoidedCommand(
                 index=event.index,
                 first=event.position,
-                last=ends[event.position],
+                last=self._ends[at],
                 voided_at=position,
                 by=event.by,
                 reason=event.reason,
             )
         )
-    return found
 
 
 def standing(events: Sequence[Event]) -> list[tuple[int, Event]]:
@@ -160,6 +182,7 @@ def fold_battle(system: AnyGameSystem, events: Sequence[Event], position: int | 
 __all__ = [
     "Skipped",
     "VoidedCommand",
+    "VoidsFound",
     "commands_standing",
     "fold",
     "fold_battle",

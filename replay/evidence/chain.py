@@ -5,7 +5,7 @@ kept beside the battle, which catches trailing events deleted with the seal)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from uuid import UUID, uuid5
 
 from blowbyblow.domain.judging import BattleSealed
@@ -24,14 +24,43 @@ from blowbyblow.replay.store.log import (
 )
 
 
-def check_chain(battle: UUID, events: Sequence[LoggedEvent]) -> Problem | None:
-    prev = GENESIS
-    for expected_position, logged in enumerate(events, start=1):
-        problem = link_problem(battle, expected_position, prev, logged)
-        if problem is not None:
-            return problem
-        prev = logged.hash
+def check_chain(battle: UUID, events: Iterable[LoggedEvent]) -> Problem | None:
+    scan = ChainScan(battle)
+    for logged in events:
+        scan.add(logged)
+        if scan.broken is not None:
+            return scan.broken
     return None
+
+
+class ChainScan:
+    """``check_chain`` and ``check_battle_id`` of a battle read record by record (streamed, in
+    flat memory: ``bxb log`` and ``bxb export`` read a battle once to check it, then again to
+    print it): the records counted, the first and the last, and the first problem."""
+
+    def __init__(self, battle: UUID) -> None:
+        self.battle = battle
+        self.count = 0
+        self.first: LoggedEvent | None = None
+        self.last: LoggedEvent | None = None
+        self.broken: Problem | None = None  # the first break in the chain
+        self._prev = GENESIS
+
+    def add(self, logged: LoggedEvent) -> None:
+        self.count += 1
+        if self.broken is None:
+            self.broken = link_problem(self.battle, self.count, self._prev, logged)
+            self._prev = logged.hash
+        if self.first is None:
+            self.first = logged
+        self.last = logged
+
+    @property
+    def problem(self) -> Problem | None:
+        """The chain's first break, else the battle id's problem, as ``check_chain(…) or
+        check_battle_id(…)`` say them of the whole battle."""
+        first = [] if self.first is None else [self.first]
+        return self.broken or check_battle_id(self.battle, first)
 
 
 def link_problem(

@@ -22,6 +22,8 @@ reported as a problem at its line, like any other bad file, never a crash."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -47,44 +49,67 @@ class ExportError(BlowByBlowError):
     pass
 
 
-def export_lines(events: list[LoggedEvent]) -> list[bytes]:
-    if not events or not isinstance(events[0].event, BattleStarted):
+def export_header(first: LoggedEvent | None, last: LoggedEvent | None, count: int) -> bytes:
+    """The file's first line, for a battle of ``count`` records from ``first`` to ``last``."""
+    if first is None or last is None or not isinstance(first.event, BattleStarted):
         raise ExportError("nothing to export: the battle has no BattleStarted")
-    first = events[0].event
-    last = events[-1]
+    started = first.event
     seal = to_builtins(last.event) if isinstance(last.event, BattleSealed) else None
     header = {
         "format": EXPORT_FORMAT,
         "version": CURRENT_FORMAT,
-        "battle": str(events[0].originator_id),
-        "ruleset": first.ruleset,
-        "ruleset_version": first.ruleset_version,
-        "label": first.label,
-        "events": len(events),
+        "battle": str(first.originator_id),
+        "ruleset": started.ruleset,
+        "ruleset_version": started.ruleset_version,
+        "label": started.label,
+        "events": count,
         "chain": CHAIN_ALGORITHM,
         "last_hash": last.hash.hex(),
         "seal": seal,
     }
-    lines = [encode_json(header)]
-    for logged in events:
-        line: dict[str, Any] = {
-            "position": logged.position,
-            "type": type(logged.event).__name__,
-            # the event's data as stored (not upcast), so its hash can be recomputed from the file
-            "event": msgspec.msgpack.decode(logged.data),
-            "prev": logged.prev_hash.hex(),
-            "hash": logged.hash.hex(),
-            "at": logged.recorded_at,
-            "v": logged.format,
-        }
-        if isinstance(logged.event, RuleEvent):
-            line["rule"] = logged.event.rule
-        lines.append(encode_json(line))
-    return lines
+    return encode_json(header)
+
+
+def export_line(logged: LoggedEvent) -> bytes:
+    """A record's line."""
+    line: dict[str, Any] = {
+        "position": logged.position,
+        "type": type(logged.event).__name__,
+        # the event's data as stored (not upcast), so its hash can be recomputed from the file
+        "event": msgspec.msgpack.decode(logged.data),
+        "prev": logged.prev_hash.hex(),
+        "hash": logged.hash.hex(),
+        "at": logged.recorded_at,
+        "v": logged.format,
+    }
+    if isinstance(logged.event, RuleEvent):
+        line["rule"] = logged.event.rule
+    return encode_json(line)
+
+
+def export_lines(events: list[LoggedEvent]) -> list[bytes]:
+    first, last = (events[0], events[-1]) if events else (None, None)
+    return [export_header(first, last, len(events)), *map(export_line, events)]
 
 
 def export_battle(store: BattleStore, battle: UUID) -> bytes:
     return b"".join(line + b"\n" for line in export_lines(store.read(battle)))
+
+
+def export_stream(
+    store: BattleStore,
+    battle: UUID,
+    first: LoggedEvent | None,
+    last: LoggedEvent | None,
+    count: int,
+) -> Iterator[bytes]:
+    """``export_battle``, line by line, in flat memory, for a battle already read once (``count``
+    records from ``first`` to ``last``): the header made now (ExportError now, for a battle with
+    no BattleStarted), the records read again as the lines are written."""
+    header = export_header(first, last, count) + b"\n"
+    upto = 0 if last is None else last.position
+    records = (export_line(logged) + b"\n" for logged in store.logged(battle, lte=upto))
+    return itertools.chain([header], records)
 
 
 @dataclass
