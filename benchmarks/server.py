@@ -21,7 +21,8 @@ dice) and plays it through the JSON API, in one of two scenarios:
   the same version; the loser reads again and retries.
 
 - ``mix``: nearer a real event. Half the tables type physical dice (each roll asked for and typed
-  die by die on the phone, a tap every 0.3-1 s, one request a roll as the table page sends it),
+  die by die on the phone, a tap every 0.3-1 s, one request a roll as the table page sends it,
+  the completed command shown for review and then written by one more request, as the page does),
   the other half roll seeded dice; each picks one of the options the rules offer (seeded), answers
   any choice with its default, and thinks 2-6 s between commands; a quarter of the tables (of
   both kinds) have two phones racing; one judge listens to the tournament's stream per 20 tables
@@ -191,7 +192,8 @@ def serve(db: str, plan: Plan) -> Iterator[tuple[str, psutil.Process]]:
 
 def profile(process: psutil.Process, plan: Plan) -> subprocess.Popen[bytes] | None:
     """``py-spy record`` on the server while it is loaded (BXB_PY_SPY=FILE: collapsed stacks,
-    one file per run), for finding where its time goes; py-spy is not a dependency."""
+    one file per run), for finding where its time goes; py-spy is not a dependency. Only the
+    thread holding the interpreter is sampled (``--gil``): the Python work, not the waits."""
     out = os.environ.get("BXB_PY_SPY")
     if not out:
         return None
@@ -201,6 +203,7 @@ def profile(process: psutil.Process, plan: Plan) -> subprocess.Popen[bytes] | No
             "record",
             "--format",
             "raw",
+            "--gil",
             "--subprocesses",
             "--pid",
             str(process.pid),
@@ -325,6 +328,7 @@ async def typist(
                 "dice": [],
                 "choices": {},
                 "ask": True,
+                "review": table.physical,  # typed dice are shown to the players, then written
             }
             if not await _answer(client, table, body, headers, rng):
                 return
@@ -359,6 +363,10 @@ async def _answer(
         if r.status_code != 200:
             table.errors.append(f"{r.status_code} {r.text[:200]}")
             return False
+        if r.json()["status"] == "review":  # the players check what they typed: write it
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            body["review"] = False
+            continue
         need = r.json()["need"]
         if need["kind"] == "dice":
             for _ in range(need["n"]):  # a tap a die, as it is read off the table

@@ -39,7 +39,13 @@ from blowbyblow.replay.battles.pending import Pending
 from blowbyblow.replay.battles.record import HowToRecord
 from blowbyblow.replay.battles.refusals import Behind, Refused, Unreachable
 from blowbyblow.replay.engine.dice import ChoiceSource, DiceError, DiceSource, SeededDice
-from blowbyblow.replay.engine.driver import Adjudication, Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.driver import (
+    Adjudicating,
+    Adjudication,
+    Table,
+    Turn,
+    adjudicate_commands,
+)
 from blowbyblow.replay.engine.registry import UnknownGameSystem, get_game_system
 from blowbyblow.replay.evidence.export import ExportError, ReadExport, read_export
 from blowbyblow.replay.evidence.fairness import (
@@ -366,14 +372,28 @@ class Battle:
         """Run ``command`` as the battle's next command, in memory: nothing is written. Raises
         what the rules raise (RuleViolation, DiceError), or what the sources raise. A front end
         that narrates each step (``observe``) is not sent them as log lines too."""
+        return self.begin(head, command, dice=dice, choices=choices, observe=observe)()
+
+    def begin(
+        self,
+        head: BattleHead,
+        command: Any,
+        *,
+        dice: DiceSource,
+        choices: ChoiceSource,
+        observe: Callable[[Event], None] | None = None,
+    ) -> Callable[[], Adjudicated]:
+        """``adjudicate``, as a call that runs the command until it ends or a source cannot
+        answer yet (it raises; call again once it can: the command goes on from that question,
+        its procedure suspended in between, ``Adjudicating``)."""
         self.takes_commands(head)
         table = self.table(
             head, dice=dice, choices=choices, observe=observe, quiet=observe is not None
         )
-        result = table.adjudicate(
-            head.state, command, head.commands + 1, first_position=head.version + 1
+        run = Adjudicating(
+            table, head.state, command, head.commands + 1, first_position=head.version + 1
         )
-        return Adjudicated(head=head, command=command, result=result)
+        return lambda: Adjudicated(head=head, command=command, result=run.go_on())
 
     def commit(self, done: Adjudicated) -> Played:
         """Write an adjudicated command's events in one transaction at the version it was
@@ -441,7 +461,8 @@ class Battle:
         typed so far (None: the battle's own digital dice); ``ask``: unanswered choices are
         asked (else they take the rules' default). Written whole once complete, as ``play``;
         ``write=False``: a complete command comes back adjudicated, nothing written (the players
-        review what they typed, then send it again to write it)."""
+        review what they typed, then send it again to write it: the finished run is kept for that
+        request, which writes it without adjudicating it again)."""
         if dice is not None and head.started.dice.mode in ("seeded", "fair"):
             raise Refused(
                 "invalid",
@@ -452,15 +473,12 @@ class Battle:
         if dice is None and head.started.dice.mode == "physical":
             dice = ()
 
-        def run(typed: DiceSource | None, given: ChoiceSource) -> Adjudicated:
+        def begin(typed: DiceSource | None, given: ChoiceSource) -> Callable[[], Adjudicated]:
             source = typed or self.own_dice(head) or TypedDice(())
-            return self.adjudicate(head, command, dice=source, choices=given)
+            return self.begin(head, command, dice=source, choices=given)
 
         key = (head.id, head.version, msgspec.msgpack.encode(command))
-        try:
-            word, typed = self.pending.answer(key, dice, choices, ask, run)
-        except TimeoutError as e:
-            raise Refused("unavailable", "command", "rules that answer in time", str(e)) from None
+        word, typed = self.pending.answer(key, dice, choices, ask, begin)
         if isinstance(word, Need):
             return word
         if isinstance(word, RuleViolation | DiceError):

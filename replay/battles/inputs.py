@@ -45,22 +45,26 @@ class TypedDice:
 
     def __init__(self, values: Sequence[int]) -> None:
         self._listed = ListedDice(values)
-        self._values = list(values)
-        self.used = 0
 
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
-        if self.used + n > len(self._values):
+        if self.used + n > self._listed.listed:
             prompt = f"{purpose or key}: roll {n}D{sides}"
             raise NeedAnswer(
                 Need(kind="dice", key=key, n=n, sides=sides, prompt=prompt, dice_used=self.used)
             )
-        values, source = self._listed.roll(key, n, sides, purpose)
-        self.used += n
-        return values, source
+        return self._listed.roll(key, n, sides, purpose)
+
+    def add(self, values: Sequence[int]) -> None:
+        """The next dice typed: a roll asked for (``NeedAnswer``) is asked again with them."""
+        self._listed.add(values)
+
+    @property
+    def used(self) -> int:
+        return self._listed.used
 
     @property
     def unused(self) -> int:
-        return len(self._values) - self.used
+        return self._listed.unused
 
 
 class GivenChoices(ScriptedChoices):
@@ -87,6 +91,10 @@ class GivenChoices(ScriptedChoices):
             )
         answer, source = super().choose(key, options, default, prompt)
         return answer, "interactive" if source == "scripted" and self._ask else source
+
+    def add(self, answers: Mapping[str, str]) -> None:
+        """More answers: a choice asked for (``NeedAnswer``) is asked again with them."""
+        self._answers.update(answers)
 
 
 __all__ = ["GivenChoices", "Need", "NeedAnswer", "TypedDice"]

@@ -127,6 +127,10 @@ class ListedDice:
         self._next += n
         return _check(key, values, n, sides), self.source
 
+    def add(self, values: Sequence[int]) -> None:
+        """More values, listed after those given (the table typed its next roll)."""
+        self._values.extend(values)
+
     @property
     def unused(self) -> int:
         return len(self._values) - self._next

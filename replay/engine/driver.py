@@ -66,38 +66,80 @@ class Table:
 
         Raises RuleViolation (the command is not allowed), DiceError (the dice source cannot
         answer) or any error of the rules; then nothing of this command may be written."""
-        run = _Run(self, index)
+        return Adjudicating(self, state, command, index, first_position=first_position).go_on()
+
+
+class Adjudicating:
+    """One command being adjudicated, that can stop at a question its sources cannot answer yet
+    and go on from there later: a front end that answers over several requests (the server's
+    table page, one request a roll) runs the command's procedure once, suspended in between,
+    rather than again from its start at every answer.
+
+    A procedure is a generator: between two requests it simply waits at its ``yield`` (no
+    thread). ``go_on`` runs it until it ends (the ``Adjudication``) or until a source raises
+    instead of answering; the step asked then stays open, and the next ``go_on`` asks the
+    sources again, from that step (give them the new answers first). What the rules raise (a
+    refused command) ends it: every later ``go_on`` raises that again."""
+
+    def __init__(
+        self, table: Table, state: Any, command: Any, index: int, *, first_position: int = 0
+    ) -> None:
+        self.table = table
+        self.index = index
+        self._run = _Run(table, index)
+        self._first_position = first_position
         issued: Event = CommandIssued(index=index, command=command)
-        events: list[Event] = [issued]
-        state = self.system.evolve(state, issued)
-        procedure = self.system.procedure(
-            state, command, Context(rulings=dict(self.rulings), command_index=index)
+        self._events: list[Event] = [issued]
+        self._state = table.system.evolve(state, issued)
+        self._procedure = table.system.procedure(
+            self._state, command, Context(rulings=dict(table.rulings), command_index=index)
         )
-        bound = (
+        self._bound = (
             None
-            if self.quiet
-            else logs.logger(LOGGER).bind(battle=self.battle, ruleset=self.system.id, command=index)
+            if table.quiet
+            else logs.logger(LOGGER).bind(
+                battle=table.battle, ruleset=table.system.id, command=index
+            )
         )
-        if bound is not None:
-            _log_step(bound, issued, first_position)
-        if self.observe is not None:
-            self.observe(issued)
-        answer: Any = None
-        while True:
-            try:
-                step = procedure.send(answer)
-            except StopIteration:
-                break
-            event, answer = run.answer(step)
-            state = self.system.evolve(state, event)
-            events.append(event)
-            if answer is None:  # a rule step: the procedure gets the state it leads to
-                answer = state
-            if bound is not None:
-                _log_step(bound, event, first_position + len(events) - 1)
-            if self.observe is not None:
-                self.observe(event)
-        return Adjudication(events=events, state=state, index=index)
+        self._told(issued)
+        self._answer: Any = None  # what the procedure is told next
+        self._open: Any = None  # the step asked and not answered yet
+        self._ended: Adjudication | BaseException | None = None
+
+    def _told(self, event: Event) -> None:
+        if self._bound is not None:
+            _log_step(self._bound, event, self._first_position + len(self._events) - 1)
+        if self.table.observe is not None:
+            self.table.observe(event)
+
+    def go_on(self) -> Adjudication:
+        """Run on to the procedure's end: its events and the state after them. Raises what a
+        source raises (the step stays open: call again once it can answer) or what the rules
+        raise (the command ends there)."""
+        if isinstance(self._ended, Adjudication):
+            return self._ended
+        if self._ended is not None:
+            raise self._ended
+        system = self.table.system
+        try:
+            while True:
+                if self._open is None:
+                    try:
+                        self._open = self._procedure.send(self._answer)
+                    except StopIteration:
+                        break
+                event, answer = self._run.answer(self._open)  # a source may raise: still open
+                self._open = None
+                self._state = system.evolve(self._state, event)
+                self._events.append(event)
+                self._answer = self._state if answer is None else answer
+                self._told(event)
+        except BaseException as e:
+            if self._open is None:  # the rules (or the fold) raised: the command ends here
+                self._ended = e
+            raise
+        self._ended = Adjudication(events=self._events, state=self._state, index=self.index)
+        return self._ended
 
 
 class _Run:
@@ -114,14 +156,16 @@ class _Run:
             raise DiceError(
                 f"{self.table.system.id} asked twice for the {what} {full!r} in one command"
             )
-        self.keys.add(full)
         return full
 
     def answer(self, step: Step) -> tuple[Event, Any]:
-        """The event a step records, and what the procedure is told (None for a rule step)."""
+        """The event a step records, and what the procedure is told (None for a rule step). A
+        key counts as asked once its source has answered: a step a source could not answer yet
+        is asked again (``Adjudicating``)."""
         if isinstance(step, Roll):
             key = self._key(step.key, "roll")
             values, source = self.table.dice.roll(key, step.n, step.sides, step.purpose)
+            self.keys.add(key)
             rolled = DiceRolled(
                 key=key, sides=step.sides, values=values, source=source, purpose=step.purpose
             )
@@ -129,6 +173,7 @@ class _Run:
         if isinstance(step, Ask):
             key = self._key(step.key, "choice")
             choice, source = self.table.choices.choose(key, step.options, step.default, step.prompt)
+            self.keys.add(key)
             return ChoiceMade(key=key, options=step.options, answer=choice, source=source), choice
         if isinstance(step, Event):
             return step, None
@@ -178,4 +223,4 @@ def _log_step(bound: Any, event: Event, position: int) -> None:
     bound.info(type(event).__name__, **fields)
 
 
-__all__ = ["Adjudication", "Table", "Turn", "adjudicate_commands"]
+__all__ = ["Adjudicating", "Adjudication", "Table", "Turn", "adjudicate_commands"]

@@ -17,15 +17,15 @@ from blowbyblow.replay.battles.battle import Battle
 
 @pytest.fixture
 def adjudications(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many times the door ran a command's procedure (from its start)."""
+    """How many times the door started a command's procedure (from its start)."""
     runs: list[int] = []
-    adjudicate = Battle.adjudicate
+    begin = Battle.begin
 
     def counted(self: Battle, head: Any, command: Any, **how: Any) -> Any:
         runs.append(head.version)
-        return adjudicate(self, head, command, **how)
+        return begin(self, head, command, **how)
 
-    monkeypatch.setattr(Battle, "adjudicate", counted)
+    monkeypatch.setattr(Battle, "begin", counted)
     return runs
 
 
@@ -111,3 +111,115 @@ def test_a_die_typed_beyond_the_command_after_a_pause_is_refused_and_nothing_wri
     assert r.status_code == 422, r.text
     assert r.json()["rule"] == "every die typed is one the rules ask for"
     assert site.written() == before
+
+
+def test_a_command_reviewed_then_written_is_adjudicated_once(
+    site: Site, client: Client, adjudications: list[int]
+) -> None:
+    """The table page sends its typed dice with ``review`` until the command completes, shows
+    it, then sends the same answers to write it: what was reviewed is what is written, and the
+    write does not run the command again."""
+    battle = start(client, site)
+    url = f"/api/battles/{battle}/commands"
+    body: dict[str, Any] = {"option": 0, "dice": [], "choices": {}, "ask": True, "review": True}
+    for _ in range(200):
+        r = client.post(url, json=body, headers=bearer(site.tables[1]))
+        assert r.status_code == 200, r.text
+        if r.json()["status"] == "review":
+            break
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            body["dice"] += [DICE[(len(body["dice"]) + i) % len(DICE)] for i in range(need["n"])]
+        else:
+            body["choices"][need["key"]] = need["default"]
+    reviewed = r.json()["events"]
+    assert client.post(url, json=body, headers=bearer(site.tables[1])).json() == r.json()
+    r = client.post(url, json={**body, "review": False}, headers=bearer(site.tables[1]))
+    assert r.status_code == 201, r.text
+    assert [(e["type"], e["event"]) for e in r.json()["events"]] == [
+        (e["type"], e["event"]) for e in reviewed
+    ]
+    assert len(adjudications) == 1, adjudications
+    again = client.post(url, json={**body, "review": False}, headers=bearer(site.tables[1]))
+    assert again.status_code != 201  # written once: the same answers again write nothing more
+    assert client.get(f"/api/battles/{battle}/verify").json()["ok"] is True
+
+
+def test_a_server_restarted_mid_command_carries_on_from_the_dice_given_none_lost_or_doubled(
+    site: Site, client: Client
+) -> None:
+    """Half the rolls typed to one server, which then restarts (its paused runs gone); the
+    phone carries on against the new one, sending one request twice (a retry): the dice written
+    are exactly those typed, in order, and the log is that of every answer given at once."""
+    battle = start(client, site, table=1)
+    url = f"/api/battles/{battle}/commands"
+    body: dict[str, Any] = {"option": 0, "dice": [], "choices": {}, "ask": True}
+    server = client
+    restarted = None
+    for step in range(200):
+        r = server.post(url, json=body, headers=bearer(site.tables[1]))
+        if r.status_code != 200:
+            break
+        if restarted is not None:  # the phone's retry: the same answers, the same question
+            assert server.post(url, json=body, headers=bearer(site.tables[1])).json() == r.json()
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            assert need["dice_used"] == len(body["dice"])
+            body["dice"] += [DICE[(len(body["dice"]) + i) % len(DICE)] for i in range(need["n"])]
+        else:
+            body["choices"][need["key"]] = need["default"]
+        if step == 2:
+            restarted = TestClient(site.app()).__enter__()  # the same store, nothing in memory
+            server = restarted
+    assert restarted is not None and server is restarted
+    try:
+        assert r.status_code == 201, r.text
+    finally:
+        restarted.__exit__(None, None, None)
+    rolled = [
+        v
+        for row in client.get(f"/api/battles/{battle}/log").json()
+        if row["type"] == "DiceRolled"
+        for v in row["event"]["values"]
+    ]
+    assert rolled == body["dice"]
+    at_once = start(client, site, table=2)
+    r = client.post(f"/api/battles/{at_once}/commands", json=body, headers=bearer(site.tables[2]))
+    assert r.status_code == 201, r.text
+    assert played_rows(client, battle) == played_rows(client, at_once)
+    assert client.get(f"/api/battles/{battle}/verify").json()["ok"] is True
+
+
+def test_racing_phones_on_two_servers_write_the_command_once(site: Site, client: Client) -> None:
+    """Two phones at one table, each on a server process of its own, type the same command's
+    dice roll by roll from the version they read, their requests interleaved: one writes it,
+    the other is told someone played first (409), and the battle holds it once."""
+    battle = start(client, site)
+    url = f"/api/battles/{battle}/commands"
+    version = client.get(f"/api/battles/{battle}/legal").json()["version"]
+    body: dict[str, Any] = {"option": 0, "version": version, "dice": [], "choices": {}}
+    body["ask"] = True
+    with TestClient(site.app()) as other:
+        answers = []
+        for _ in range(200):
+            first = client.post(url, json=body, headers=bearer(site.tables[1]))
+            second = other.post(url, json=body, headers=bearer(site.tables[1]))
+            answers = [first, second]
+            if first.status_code != 200:
+                break
+            assert second.json() == first.json()
+            need = first.json()["need"]
+            if need["kind"] == "dice":
+                body["dice"] += [
+                    DICE[(len(body["dice"]) + i) % len(DICE)] for i in range(need["n"])
+                ]
+            else:
+                body["choices"][need["key"]] = need["default"]
+    assert [a.status_code for a in answers] == [201, 409], [a.text for a in answers]
+    issued = [
+        row
+        for row in client.get(f"/api/battles/{battle}/log").json()
+        if row["type"] == "CommandIssued"
+    ]
+    assert [row["event"]["index"] for row in issued] == [1]
+    assert client.get(f"/api/battles/{battle}/verify").json()["ok"] is True
