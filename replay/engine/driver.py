@@ -120,25 +120,34 @@ class Adjudicating:
             return self._ended
         if self._ended is not None:
             raise self._ended
-        system = self.table.system
+        # the loop runs on locals (it is every command's, in verification and odds too), kept
+        # in the object whenever a source or the rules raise
+        evolve, send, step = self.table.system.evolve, self._procedure.send, self._run.answer
+        events, state, told = self._events, self._state, self._told
+        quiet = self._bound is None and self.table.observe is None
+        open_, answer = self._open, self._answer
         try:
             while True:
-                if self._open is None:
+                if open_ is None:
                     try:
-                        self._open = self._procedure.send(self._answer)
+                        open_ = send(answer)
                     except StopIteration:
                         break
-                event, answer = self._run.answer(self._open)  # a source may raise: still open
-                self._open = None
-                self._state = system.evolve(self._state, event)
-                self._events.append(event)
-                self._answer = self._state if answer is None else answer
-                self._told(event)
+                event, answer = step(open_)  # a source may raise: the step stays open
+                open_ = None
+                state = evolve(state, event)
+                events.append(event)
+                if answer is None:  # a rule step: the procedure gets the state it leads to
+                    answer = state
+                if not quiet:
+                    told(event)
         except BaseException as e:
-            if self._open is None:  # the rules (or the fold) raised: the command ends here
+            self._open, self._answer, self._state = open_, answer, state
+            if open_ is None:  # the rules (or the fold) raised: the command ends here
                 self._ended = e
             raise
-        self._ended = Adjudication(events=self._events, state=self._state, index=self.index)
+        self._state = state
+        self._ended = Adjudication(events=events, state=state, index=self.index)
         return self._ended
 
 
