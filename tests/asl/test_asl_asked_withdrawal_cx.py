@@ -239,3 +239,25 @@ def test_a_battle_of_1_4_verifies_under_1_5(name: str) -> None:
     assert ("Infiltrated" if name == "infiltration" else "Withdrew") in kinds
     assert "CXPlaced" not in kinds
     assert not diverges(events, {"withdrawal-cx": "kept"})
+
+
+def test_a_broken_units_withdrawal_says_its_cx_counter_when_announced() -> None:
+    """A11.16: "Broken Infantry in Melee ... must attempt to Withdraw from Melee (11.2)"; A11.21,
+    "Any unit withdrawing during the CCPh ... (even if it requires placement of a CX counter)".
+    Left unannounced, its destination is asked and it places no counter; announced in
+    ``withdrawals`` with ``cx`` it withdraws CX. The broken 4-4-7 in K4's Melee goes to K5."""
+    s = k4()
+    broken = [
+        squad("r447", "Russian", "K4", "4-4-7", broken=True) if u.id == "r447" else u
+        for u in s.units
+    ]
+    cc = CloseCombat(
+        turn=3,
+        attacker="German",
+        location="K4",
+        withdrawals=[Withdrawal(unit="r447", to="K5", cx=True)],
+        attacks=[Attack(by=["g467"], targets=["r527"]), Attack(by=["r527"], targets=["g467"])],
+    )
+    played = run(setup(broken, list(s.locations), melee=["K4"]), [cc], [4, 6, 5, 6])
+    assert one(played, ev.WithdrawalAttempted).unit == "r447"
+    assert [(e.unit, e.location) for e in of(played, ev.CXPlaced)] == [("r447", "K5")]
