@@ -17,7 +17,7 @@ from blowbyblow.domain.asl.commands import (
     AslCommand,
     FireIntoMelee,
 )
-from blowbyblow.domain.asl.setup import Setup
+from blowbyblow.domain.asl.setup import Setup, VehicleSetup
 from blowbyblow.domain.core import ChoiceMade
 from blowbyblow.domain.system import Scenario
 from blowbyblow.replay.engine.registry import get_game_system
@@ -141,6 +141,21 @@ def test_fire_into_the_melee_is_offered_to_the_units_that_may_fire() -> None:
         ("Russian", "r5"),
     }
     assert_offers_are_legal(played.state)
+
+
+def test_an_afv_in_the_melee_location_fires_into_it() -> None:
+    """A11.7: "An Immobile AFV or an AFV which opts to stay in a hex in which it started its
+    turn with Known enemy Infantry/Cavalry may fire only at the enemy Infantry/Cavalry in that
+    hex (7.212)" and "Even though a vehicle cannot be held in Melee, it holds all Known enemy
+    Infantry": not locked itself, the German AFV in K4 fires into the Melee there; every unit
+    of the Melee is attacked, as A11.15 says."""
+    s = k4_melee()
+    afv = VehicleSetup(id="pz", side="German", location="K4", afv=True, armored=True, cmg=5)
+    s = setup(list(s.units), list(s.locations), vehicles=[afv], melee=["K4"])
+    played = run(s, [fire(["pz"])], [])
+    fired = one(played, ev.MeleeFiredOn)
+    assert (fired.side, fired.by) == ("German", ("pz",))
+    assert set(fired.targets) == {"g467", "g81", "r447", "r527"}
 
 
 # --- refusals: nothing written ------------------------------------------------------------------
