@@ -1,90 +1,104 @@
-"""How fast the odds are, measured by hand (never by a test):
+"""How fast the odds are, measured by hand (never by a test): the goal is every demo command of
+every system at the speed of a tap (p95 <= 100 ms in process, exact or with its error bound).
 
-    python benchmarks/odds.py [--samples 100000] [--budget 3000]
-    python benchmarks/odds.py --every 5     # only: p50/p95 of every demo command, 5 times each
-    python benchmarks/odds.py --graph 5000  # only: each dice command as a tree and as a graph
+    python benchmarks/odds.py                    # every demo command, 5 times each, here
+    python benchmarks/odds.py --repeat 9 --against /path/to/main/.venv/bin/python
+                                                 # main beside the change, in the same sitting
+    python benchmarks/odds.py --viewer --against ...   # the viewer's odds (recorded commands,
+                                                 # its budget of 500 runs and 1000 samples)
+    python benchmarks/odds.py --graph 5000       # each dice command as a graph and as a tree
 
-Prints, for the demo of every game system:
-  - exact: the odds of its first command, and of its first command that rolls dice when that is
-    another one, with the default budget of runs (past it, Monte Carlo with --mc samples): the
-    method reached, runs of the rules, distinct outcomes, seconds;
-  - Monte Carlo: --samples samples of the first command that rolls dice (samples per second);
-then the two ways to walk the exact tree (each run goes on to a leaf with the first face of every
-later roll, or stops at its first new roll); then one simple case, an ASL CC attack at 1-1 (Kill Number 5 on 2D6), three ways: the exact odds
-from the rules, --samples Monte Carlo samples, and a direct hand-written computation of the
-same distribution (a loop over the 36 faces). The direct loop is the speed limit: it knows the
-rules' arithmetic, where the odds engine runs the rules themselves."""
+Every figure is printed with the machine's load average before and after. ``--against PYTHON``
+times each command in a process of this checkout's interpreter and one of PYTHON (another
+checkout's venv: e.g. ``git worktree add ../main-odds main`` and its own ``.venv``), taking turns
+command by command, so both see the same load; the commands are asked through the public odds
+interface only (``scenario_odds``, ``recorded_odds``), which both know.
+
+Each command is timed as the odds button asks it: the scenario's choices (or the record's), the
+default budget of runs (2000; the viewer's 500), Monte Carlo past it (4000 samples; the viewer's
+1000). The first call of a process pays for its imports and caches: it is left out (one call per
+command first, then ``--repeat`` timed ones)."""
 
 from __future__ import annotations
 
 import argparse
-import itertools
+import json
 import math
+import os
+import subprocess
+import sys
 import time
-from fractions import Fraction
 from typing import Any
 
-from blowbyblow.domain.system import AnyScenario
+# The worker: runs in a process of each interpreter compared; reads one JSON request a line
+# ({"ruleset", "number", "viewer", "budget", "samples"}), answers one JSON line with the seconds
+# (wall and processor), the method and the runs. Only the public odds interface is used.
+WORKER = r"""
+import json, sys, time
 from blowbyblow.replay.engine.registry import game_systems
-from blowbyblow.replay.engine.scenario import scenario_from_dict
-from blowbyblow.replay.odds.chance import Explorer, TooBig, matcher
-from blowbyblow.replay.odds.explore import (
-    DEFAULT_BUDGET,
-    HowToExplore,
-    Odds,
-    Policy,
-    prepare,
-    scenario_command,
-    scenario_odds,
-)
-from blowbyblow.replay.odds.sharing import Sharer
+from blowbyblow.replay.engine.script import play
+from blowbyblow.replay.odds.explore import HowToExplore, Policy, recorded_odds, scenario_odds
 
-ONE_ATTACK: dict[str, Any] = {
-    "ruleset": "asl",
-    "label": "a 4-6-7 against a 4-4-7",
-    "sides": ["German", "Russian"],
-    "locations": [{"id": "X1", "terrain": "open"}],
-    "units": [
-        {"id": "g", "side": "German", "kind": "squad", "name": "4-6-7", "fp": 4, "morale": 7,
-         "hs_fp": 2, "hs_name": "2-4-7", "location": "X1"},
-        {"id": "r", "side": "Russian", "kind": "squad", "name": "4-4-7", "fp": 4, "morale": 7,
-         "hs_fp": 2, "hs_name": "2-4-7", "location": "X1"},
-    ],
-    "actions": [
-        {"type": "closecombat", "turn": 1, "attacker": "German", "location": "X1",
-         "attacks": [{"by": ["g"], "targets": ["r"]}]},
-    ],
-}  # fmt: skip
+demos = {s.id: s.demo() for s in game_systems().values()}
+battles = {}
 
+def positions(ruleset):
+    if ruleset not in battles:
+        events = play(demos[ruleset]).events
+        starts = [i + 1 for i, e in enumerate(events) if type(e).__name__ == "CommandIssued"]
+        battles[ruleset] = (events, starts)
+    return battles[ruleset]
 
-def timed(how: HowToExplore, scenario: AnyScenario, number: int) -> tuple[Odds, float]:
-    t = time.perf_counter()
-    odds = scenario_odds(scenario, number, how)
-    return odds, time.perf_counter() - t
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    ask = json.loads(line)
+    demo = demos[ask["ruleset"]]
+    wall, cpu = time.perf_counter(), time.process_time()
+    if ask["viewer"]:
+        events, starts = positions(ask["ruleset"])
+        how = HowToExplore(budget=ask["budget"], samples=ask["samples"])
+        odds = recorded_odds(events, starts[ask["number"] - 1], how)
+    else:
+        policy = Policy(name="scripted", answers=demo.choices)
+        how = HowToExplore(policy=policy, budget=ask["budget"], samples=ask["samples"])
+        odds = scenario_odds(demo, ask["number"], how)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(json.dumps({"wall": wall, "cpu": cpu, "method": odds.method, "runs": odds.runs,
+                      "action": odds.action}), flush=True)
+"""
 
 
-def first_with_dice(scenario: AnyScenario) -> int:
-    """The number of the scenario's first action whose adjudication rolls dice."""
-    for number in range(1, len(scenario.commands) + 1):
-        _, happened = scenario_command(scenario, number)
-        if happened and any(type(e).__name__ == "DiceRolled" for e in happened):
-            return number
-    return 1
+class Worker:
+    """A process of one interpreter, answering odds requests one at a time."""
 
+    def __init__(self, python: str) -> None:
+        self.python = python
+        self.process = subprocess.Popen(
+            [python, "-c", WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self._read()
 
-def direct(kill_number: int) -> dict[str, Fraction]:
-    """The hand-written computation: A11.11 on 36 faces, nothing else."""
-    out = {"eliminated": Fraction(0), "Reduced": Fraction(0), "unharmed": Fraction(0)}
-    for a, b in itertools.product(range(1, 7), repeat=2):
-        dr = a + b
-        key = "eliminated" if dr < kill_number else "Reduced" if dr == kill_number else "unharmed"
-        out[key] += Fraction(1, 36)
-    return out
+    def _read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"{self.python}: the odds worker stopped")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
 
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        return self._read()
 
-def row(name: str, odds: Odds, seconds: float) -> str:
-    method = odds.method if odds.method == "exact" else f"MC ({odds.note})"
-    return f"| {name} | {method} | {odds.runs} | {odds.outcomes} | {seconds:.3f} |"
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -93,35 +107,91 @@ def percentile(xs: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
-def every_demo_command(repeat: int) -> None:
-    """Every demo command of every system, ``repeat`` times each, in this process, as the
-    viewer's odds button asks (the scenario's choices, the default budget): p50 and p95 of
-    each command, and over all of them."""
-    print(f"| every demo command ({repeat} times each) | method | runs | p50 s | p95 s |")
-    print("|---|---|---:|---:|---:|")
-    every: list[float] = []
-    for system in game_systems().values():
-        demo = system.demo()
-        how = HowToExplore(policy=Policy(name="scripted", answers=demo.choices))
-        for number in range(1, len(demo.commands) + 1):
-            times = []
-            for _ in range(repeat):
-                odds, seconds = timed(how, demo, number)
-                times.append(seconds)
-            every += times
-            method = odds.method if odds.method == "exact" else "MC"
-            print(
-                f"| {system.id} #{number} {odds.action} | {method} | {odds.runs} | "
-                f"{percentile(times, 50):.3f} | {percentile(times, 95):.3f} |",
-                flush=True,
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} processors)"
+
+
+def commands(viewer: bool) -> list[tuple[str, int]]:
+    from blowbyblow.replay.engine.registry import game_systems
+
+    return [
+        (system.id, number)
+        for system in game_systems().values()
+        for number in range(1, len(system.demo().commands) + 1)
+    ]
+
+
+def every_command(args: argparse.Namespace) -> None:
+    """Each demo command ``--repeat`` times in each worker, taking turns: p50 and p95 of each,
+    and over all of them."""
+    pythons = [sys.executable, *([args.against] if args.against else [])]
+    names = ["this checkout", "against"][: len(pythons)]
+    workers = [Worker(p) for p in pythons]
+    budget = args.budget if args.budget else (500 if args.viewer else 2000)
+    samples = args.samples if args.samples else (1000 if args.viewer else 4000)
+    what = (
+        "the viewer's odds of each recorded demo command" if args.viewer else "every demo command"
+    )
+    print(f"{what}: budget {budget} runs, {samples} samples past it, {args.repeat} times each")
+    print(f"before: {load()}")
+    for name, python in zip(names, pythons, strict=True):
+        print(f"  {name}: {python}")
+    header = "| command |"
+    rule = "|---|"
+    for name in names:
+        header += f" {name}: method | runs | p50 ms | p95 ms |"
+        rule += "---|---:|---:|---:|"
+    print(header)
+    print(rule, flush=True)
+    every: list[list[float]] = [[] for _ in workers]
+    for ruleset, number in commands(args.viewer):
+        request = {
+            "ruleset": ruleset,
+            "number": number,
+            "viewer": args.viewer,
+            "budget": budget,
+            "samples": samples,
+        }
+        times: list[list[float]] = [[] for _ in workers]
+        answers: list[dict[str, Any]] = [{} for _ in workers]
+        for w in workers:  # the first call of each: imports and caches, not timed
+            w.ask(request)
+        for i in range(args.repeat):
+            order = list(range(len(workers)))
+            if i % 2:
+                order.reverse()  # each goes first half of the time
+            for k in order:
+                answers[k] = workers[k].ask(request)
+                times[k].append(answers[k]["wall"] * 1000)
+        row = f"| {ruleset} #{number} {answers[0]['action']} |"
+        for k in range(len(workers)):
+            every[k] += times[k]
+            method = "exact" if answers[k]["method"] == "exact" else "MC"
+            row += (
+                f" {method} | {answers[k]['runs']} | {percentile(times[k], 50):.0f} | "
+                f"{percentile(times[k], 95):.0f} |"
             )
-    print(f"| all {len(every)} | | | {percentile(every, 50):.3f} | {percentile(every, 95):.3f} |")
+        print(row, flush=True)
+    row = f"| all {len(every[0])} |"
+    for k in range(len(workers)):
+        row += f" | | {percentile(every[k], 50):.0f} | {percentile(every[k], 95):.0f} |"
+    print(row)
+    print(f"after: {load()}")
+    for w in workers:
+        w.close()
 
 
 def tree_against_graph(budget: int) -> None:
-    """Each demo command that rolls dice, explored exactly as a tree and as a graph (branches
-    that reach the same continuation share what lies below), within ``budget`` runs each."""
-    print(f"| tree against graph ({budget} runs each) | tree runs | s | graph runs | shared | s |")
+    """Each demo command that rolls dice, explored exactly as a graph (the odds' method) and as
+    a tree (no branches shared), within ``budget`` runs each, in this process."""
+    from blowbyblow.replay.engine.registry import game_systems
+    from blowbyblow.replay.odds.chance import Explorer, TooBig, matcher
+    from blowbyblow.replay.odds.explore import Policy, prepare, scenario_command
+    from blowbyblow.replay.odds.sharing import Sharer
+
+    print(f"before: {load()}")
+    print(f"| graph against tree ({budget} runs each) | graph runs | shared | s | tree runs | s |")
     print("|---|---:|---:|---:|---:|---:|")
     for system in game_systems().values():
         demo = system.demo()
@@ -133,6 +203,14 @@ def tree_against_graph(budget: int) -> None:
             group = matcher(measure.rules.order_insensitive)
             cells = []
             t = time.perf_counter()
+            graph = Sharer(cmd, measure, budget=budget, group=group)
+            try:
+                graph.margins()
+                cells.append(str(graph.runs))
+            except TooBig:
+                cells.append(f"> {budget}")
+            cells += [str(graph.shared), f"{time.perf_counter() - t:.2f}"]
+            t = time.perf_counter()
             tree = Explorer(cmd, budget=budget, group=group)
             try:
                 tree.explore()
@@ -140,95 +218,24 @@ def tree_against_graph(budget: int) -> None:
             except TooBig:
                 cells.append(f"> {budget}")
             cells.append(f"{time.perf_counter() - t:.2f}")
-            t = time.perf_counter()
-            graph = Sharer(cmd, measure, budget=budget, group=group)
-            try:
-                graph.explore()
-                cells.append(str(graph.runs))
-            except TooBig:
-                cells.append(f"> {budget}")
-            cells += [str(graph.shared), f"{time.perf_counter() - t:.2f}"]
-            print(f"| {system.id} #{number} {type(at.command).__name__} | {' | '.join(cells)} |")
+            name = f"{system.id} #{number} {type(at.command).__name__}"
+            print(f"| {name} | {' | '.join(cells)} |", flush=True)
+    print(f"after: {load()}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--every", type=int, default=0, help="only: every demo command N times")
-    parser.add_argument("--graph", type=int, default=0, help="only: tree against graph, N runs")
-    parser.add_argument("--samples", type=int, default=100_000)
-    parser.add_argument("--mc", type=int, default=2000, help="samples past the budget")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="timed calls of each command")
+    parser.add_argument("--against", default="", help="another interpreter (main's venv)")
+    parser.add_argument("--viewer", action="store_true", help="the viewer's odds instead")
+    parser.add_argument("--budget", type=int, default=0, help="runs (default 2000; viewer 500)")
+    parser.add_argument("--samples", type=int, default=0, help="default 4000; viewer 1000")
+    parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
     args = parser.parse_args()
-    if args.every:
-        every_demo_command(args.every)
-        return
     if args.graph:
         tree_against_graph(args.graph)
         return
-    how = HowToExplore(budget=args.budget, samples=args.mc)
-    print("| demo command | method | runs | outcomes | seconds |")
-    print("|---|---|---:|---:|---:|")
-    dice_commands: list[tuple[str, AnyScenario, int]] = []
-    for system in game_systems().values():
-        scenario = system.demo()
-        script = HowToExplore(
-            policy=Policy(name="scripted", answers=scenario.choices),
-            budget=args.budget,
-            samples=args.mc,
-        )
-        numbers = sorted({1, first_with_dice(scenario)})
-        for number in numbers:
-            odds, seconds = timed(script, scenario, number)
-            name = f"{system.id} #{number} {odds.action}"
-            print(row(name, odds, seconds), flush=True)
-        dice_commands.append((system.id, scenario, numbers[-1]))
-
-    print(f"\n| Monte Carlo, {args.samples} samples | seconds | samples/s |")
-    print("|---|---:|---:|")
-    simple = scenario_from_dict(ONE_ATTACK)
-    cases = [(f"{sid} #{n}", sc, n) for sid, sc, n in dice_commands]
-    for name, scenario, number in [("ASL one CC attack", simple, 1), *cases]:
-        samples = args.samples if name == "ASL one CC attack" else max(1, args.samples // 50)
-        sampled = HowToExplore(budget=1, samples=samples)
-        _, seconds = timed(sampled, scenario, number)
-        label = f"{name} ({samples} samples)"
-        print(f"| {label} | {seconds:.2f} | {samples / seconds:,.0f} |", flush=True)
-
-    print(
-        "\n| walking the tree (exact) | runs to a leaf | seconds | runs stopping early | seconds |"
-    )
-    print("|---|---:|---:|---:|---:|")
-    for name, scenario, number in cases:
-        at, _ = scenario_command(scenario, number)
-        measure, cmd = prepare(at, Policy(name="scripted", answers=scenario.choices))
-        cells = []
-        for to_leaf in (True, False):
-            explorer = Explorer(
-                cmd, budget=args.budget, group=matcher(measure.rules.order_insensitive)
-            )
-            explorer.to_leaf = to_leaf
-            t = time.perf_counter()
-            try:
-                explorer.explore()
-                cells += [str(explorer.runs), f"{time.perf_counter() - t:.2f}"]
-            except TooBig:
-                cells += [f"> {args.budget}", f"{time.perf_counter() - t:.2f}"]
-        print(f"| {name} | {' | '.join(cells)} |", flush=True)
-
-    print("\n| ASL CC attack at 1-1 (KN 5) | seconds | P(eliminated) |")
-    print("|---|---:|---:|")
-    odds, seconds = timed(how, simple, 1)
-    russian = next(u for u in odds.units if u.id == "r")
-    eliminated = next(s.p.exact for s in russian.status if s.value == "eliminated")
-    print(f"| exact odds from the rules ({odds.runs} runs) | {seconds:.4f} | {eliminated} |")
-    _, seconds = timed(HowToExplore(budget=1, samples=args.samples), simple, 1)
-    print(f"| {args.samples} Monte Carlo samples | {seconds:.2f} | (estimate) |")
-    repeat = 1000
-    t = time.perf_counter()
-    for _ in range(repeat):
-        by_hand = direct(5)
-    seconds = (time.perf_counter() - t) / repeat
-    print(f"| direct loop over the 36 faces | {seconds:.6f} | {by_hand['eliminated']} |")
+    every_command(args)
 
 
 if __name__ == "__main__":

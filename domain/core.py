@@ -83,6 +83,11 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     n: int = 1
     sides: int = 6
     purpose: str = ""
+    # The rules read these dice only as a pool counted against these numbers: how many show at
+    # least each of them (``(4,)``: how many 4+; ``(tn, 6)``: the successes and the 6s), never
+    # which die shows what. A claim about the rules: the odds then weigh each count once rather
+    # than every face (docs/odds.md); play, dice and the log are the same. (): every die read.
+    counts: tuple[int, ...] = ()
 
 
 class Ask(msgspec.Struct, frozen=True, kw_only=True):
@@ -193,10 +198,11 @@ Procedure = Generator[Step, Any, None]
 
 
 def roll(
-    key: str, n: int = 1, sides: int = 6, purpose: str = ""
+    key: str, n: int = 1, sides: int = 6, purpose: str = "", counts: tuple[int, ...] = ()
 ) -> Generator[Step, Any, tuple[int, ...]]:
-    """Yield a dice request; return the values the driver gives back."""
-    values = yield Roll(key=key, n=n, sides=sides, purpose=purpose)
+    """Yield a dice request; return the values the driver gives back. ``counts``: the rules
+    read the dice only by how many show at least each of these numbers (see ``Roll``)."""
+    values = yield Roll(key=key, n=n, sides=sides, purpose=purpose, counts=counts)
     if not isinstance(values, tuple) or len(values) != n:
         raise TypeError(f"driver answered roll {key!r} with {values!r}")
     return values

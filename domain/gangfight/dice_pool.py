@@ -137,5 +137,7 @@ def pool_test(
         test = choose_drops(test, chosen)
     values: tuple[int, ...] = ()
     if test.dice > 0:
-        values = yield from roll(key, test.dice, 6, purpose)
+        # Read only by ``judge``: how many meet the final TN, and how many are 6s.
+        counts = (test.final_tn, 6) if test.final_tn < HIGHEST_TN else (HIGHEST_TN,)
+        values = yield from roll(key, test.dice, 6, purpose, counts=counts)
     return complete(test, values)

@@ -173,7 +173,14 @@ class _Run:
         is asked again (``Adjudicating``)."""
         if isinstance(step, Roll):
             key = self._key(step.key, "roll")
-            values, source = self.table.dice.roll(key, step.n, step.sides, step.purpose)
+            dice = self.table.dice
+            # A source that explores a roll's faces (the odds) is told what the rules read of
+            # them; every other source just rolls.
+            counted = getattr(dice, "roll_counted", None) if step.counts else None
+            if counted is not None:
+                values, source = counted(key, step.n, step.sides, step.purpose, step.counts)
+            else:
+                values, source = dice.roll(key, step.n, step.sides, step.purpose)
             self.keys.add(key)
             rolled = DiceRolled(
                 key=key, sides=step.sides, values=values, source=source, purpose=step.purpose

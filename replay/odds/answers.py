@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import msgspec
 
-from blowbyblow.replay.odds.outcomes import Measure, Outcome
+from blowbyblow.replay.odds.outcomes import Measure, Outcome, UnitOutcome
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile: two-sided 95% intervals
 
@@ -194,8 +194,55 @@ class Weights:
         return [Share(value=str(v), p=self.probability([x == v for x in values])) for v in order]
 
 
-def _exact(p: Fraction) -> Estimate:
+@dataclass
+class Margins:
+    """What an answer is summed up from: the units' joint outcomes (``units``: outcomes with
+    the units only), each count's own distribution (``counts``: by place in
+    ``Measure.vector``: the tallies, each side's share of them, the rule steps), and the
+    probability of exactly the outcome that happened (``happened``, when one did)."""
+
+    units: Weights
+    counts: dict[int, tuple[list[int], list[Fraction]]]
+    happened: Estimate | None = None
+
+    def count(self, place: int) -> tuple[Weights, list[int]]:
+        """A count's distribution, as weights over its values (zero when never counted)."""
+        values, weights = self.counts.get(place, ([0], [Fraction(self.units.total)]))
+        return Weights([], weights, exact=self.units.exact), values
+
+    def counted(self, place: int) -> bool:
+        """Is the count at ``place`` ever other than zero?"""
+        return any(v != 0 for v in self.counts.get(place, ([], []))[0])
+
+    @staticmethod
+    def of_joint(measure: Measure, w: Weights, happened: Outcome | None = None) -> Margins:
+        """A joint distribution's margins (the tree's, or Monte Carlo's counts)."""
+        units: dict[tuple[UnitOutcome, ...], Fraction] = {}
+        counts: dict[int, dict[int, Fraction]] = {}
+        for o, weight in zip(w.outcomes, w.weights, strict=True):
+            units[o.units] = units.get(o.units, Fraction(0)) + weight
+            for place, v in enumerate(measure.outcome_vector(o)):
+                per = counts.setdefault(place, {})
+                per[v] = per.get(v, Fraction(0)) + weight
+        return Margins(
+            units=Weights([_units_only(u) for u in units], list(units.values()), w.exact),
+            counts={p: (list(d), list(d.values())) for p, d in counts.items()},
+            happened=None
+            if happened is None
+            else w.probability([o == happened for o in w.outcomes]),
+        )
+
+
+def _units_only(units: tuple[UnitOutcome, ...]) -> Outcome:
+    return Outcome(units=units, tallies=(), by_side=(), events=())
+
+
+def exact_estimate(p: Fraction) -> Estimate:
+    """An exact probability or expectation as an ``Estimate``."""
     return Estimate(value=float(p), low=float(p), high=float(p), exact=_fraction(p))
+
+
+_exact = exact_estimate
 
 
 def _fraction(p: Fraction) -> str:
@@ -278,7 +325,10 @@ def count_odds(
     )
 
 
-def happened_odds(measure: Measure, w: Weights, outcome: Outcome) -> Happened:
+def happened_odds(measure: Measure, m: Margins, outcome: Outcome) -> Happened:
+    """What happened against the odds: each side's net loss and its percentiles (from the units'
+    outcomes), and the probability of exactly this outcome."""
+    w = m.units
     sides = []
     for side in measure.before.sides:
         seen = measure.net_loss(outcome, side)
@@ -298,7 +348,9 @@ def happened_odds(measure: Measure, w: Weights, outcome: Outcome) -> Happened:
         },
         tallies={t.name: n for t, n in zip(measure.rules.tallies, outcome.tallies, strict=True)},
         sides=sides,
-        probability=w.probability([o == outcome for o in w.outcomes]),
+        probability=m.happened
+        if m.happened is not None
+        else w.probability([o == outcome for o in w.outcomes]),
     )
 
 
@@ -307,6 +359,7 @@ __all__ = [
     "CountOdds",
     "Estimate",
     "Happened",
+    "Margins",
     "Odds",
     "Share",
     "SideOdds",
@@ -314,6 +367,7 @@ __all__ = [
     "UnitOdds",
     "Weights",
     "count_odds",
+    "exact_estimate",
     "happened_odds",
     "sides_odds",
     "units_odds",

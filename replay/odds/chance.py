@@ -65,25 +65,62 @@ from blowbyblow.replay.odds.traced import Die, Fact, FactInfo, compile_fact
 
 def faces_of(node: RollNode, grouped: bool) -> Iterator[tuple[tuple[int, ...], Fraction]]:
     """Every outcome of a roll with its probability: each ordered tuple, or (``grouped``) each
-    multiset once, sorted, with its multinomial weight."""
+    multiset once, sorted, with its multinomial weight; a roll read by ``counts`` (``Roll``):
+    each count of each class once (see ``ways_of``)."""
     total = node.sides**node.n
+    for face, ways in ways_of(node, grouped):
+        yield face, Fraction(ways, total)
+
+
+def classes_of(node: RollNode) -> list[tuple[int, int]]:
+    """The faces a roll read by ``counts`` tells apart: each class as (its lowest face, how many
+    faces it has); ``counts`` (4,) on a D6: 1-3 and 4-6."""
+    bounds = [1, *node.counts, node.sides + 1]
+    return [(bounds[i], bounds[i + 1] - bounds[i]) for i in range(len(bounds) - 1)]
+
+
+def ways_of(node: RollNode, grouped: bool) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every outcome of a roll with the number of ordered faces it stands for (out of
+    ``sides ** n``). A roll read by ``counts`` is explored once per count of each class, its
+    dice showing their class's lowest face (the rules tell no other apart): 4D6 counted at 4+
+    is 5 outcomes, not 1,296."""
+    if node.counts:
+        classes = classes_of(node)
+        for combo in itertools.combinations_with_replacement(range(len(classes)), node.n):
+            ways = math.factorial(node.n)
+            for c, same in itertools.groupby(combo):
+                k = len(list(same))
+                ways = ways // math.factorial(k) * classes[c][1] ** k
+            yield tuple(classes[c][0] for c in combo), ways
+        return
     sides = range(1, node.sides + 1)
     if not grouped or node.n < 2:
-        weight = Fraction(1, total)
         for face in itertools.product(sides, repeat=node.n):
-            yield face, weight
+            yield face, 1
         return
     for face in itertools.combinations_with_replacement(sides, node.n):
         ways = math.factorial(node.n)
         for _, same in itertools.groupby(face):
             ways //= math.factorial(len(list(same)))
-        yield face, Fraction(ways, total)
+        yield face, ways
 
 
 def count_faces(node: RollNode, grouped: bool) -> int:
+    if node.counts:
+        return math.comb(node.n + len(node.counts), node.n)
     if grouped and node.n >= 2:
         return math.comb(node.n + node.sides - 1, node.n)
     return int(node.sides**node.n)
+
+
+def canonical(node: RollNode, grouped: bool, face: Answer) -> Answer:
+    """The outcome among ``ways_of``'s that ``face`` (dice as rolled) belongs to."""
+    if not isinstance(face, tuple):
+        return face
+    if node.counts:
+        classes = classes_of(node)
+        return tuple(sorted(max(low for low, _ in classes if low <= v) for v in face))
+    return tuple(sorted(face)) if grouped and node.n > 1 else face
 
 
 Distribution = dict[Hashable, Fraction]
@@ -155,7 +192,7 @@ class _Class:
 class Explorer:
     """Exact exploration of a command within a budget of runs."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - how to explore, each keyword-only
         self,
         cmd: Command,
         *,
@@ -163,8 +200,10 @@ class Explorer:
         group: Callable[[RollNode], bool] = lambda node: False,
         decide: Decider | None = None,
         traced: bool = True,
+        counts: bool = True,
     ) -> None:
         self.cmd = cmd
+        self.counts = counts  # False: the rolls' ``counts`` are ignored (``Roll``)
         self.budget = budget
         self.group = group
         self.decide = decide
@@ -191,6 +230,7 @@ class Explorer:
             traced=self.traced,
             decisions=self.decide is not None,
             beyond=None if self.to_leaf else stop_here,
+            counts=self.counts,
         )
 
     def explore(self, path: Sequence[Answer] = (), follow: Follow | None = None) -> Subtree:
@@ -358,10 +398,13 @@ __all__ = [
     "TooBig",
     "Watched",
     "adjudicate",
+    "canonical",
+    "classes_of",
     "count_faces",
     "faces_of",
     "matcher",
     "run_path",
     "sample",
     "stop_here",
+    "ways_of",
 ]

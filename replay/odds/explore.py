@@ -55,6 +55,7 @@ from blowbyblow.replay.odds.answers import (
     CountOdds,
     Estimate,
     Happened,
+    Margins,
     Odds,
     Share,
     SideOdds,
@@ -184,45 +185,46 @@ def command_odds(
     patterns = list(rules.order_insensitive if how.group is None else how.group)
     # An illegal command fails here, on its first run, with the rules' own error.
     chance.run_path(cmd, (), traced=False, decisions=False)
-    weights, facts = _explore(cmd, measure, how, patterns)
+    margins, facts = _explore(cmd, measure, how, patterns, happened)
     if how.until:
         stopped = (
             f"stopped after the first {' or '.join(sorted(how.until))}: the tallies count only "
             "the rule steps before it"
         )
         facts["note"] = "; ".join(n for n in (facts.get("note", ""), stopped) if n)
-    units, sides = units_odds(measure, weights), sides_odds(measure, weights)
-    tallies = [_tally(measure, weights, i) for i in range(len(rules.tallies))]
-    steps = [dict(o.events) for o in weights.outcomes]
-    kinds = sorted({name for counted in steps for name in counted})
-    events = [count_odds(k, weights, [counted.get(k, 0) for counted in steps]) for k in kinds]
+    units, sides = units_odds(measure, margins.units), sides_odds(measure, margins.units)
+    tallies = [_tally(measure, margins, i) for i in range(len(rules.tallies))]
+    kinds = sorted(
+        (name, place) for name, place in measure.kind_places().items() if margins.counted(place)
+    )
+    events = [count_odds(name, *margins.count(place)) for name, place in kinds]
     return Odds(
         ruleset=at.system.id,
         command=at.index,
         action=action_of(at.command),
-        method="exact" if weights.exact else "monte-carlo",
+        method="exact" if margins.units.exact else "monte-carlo",
         policy=how.policy.describe(),
         budget=how.budget,
         units=units,
         sides=sides,
         tallies=tallies,
         events=events,
-        happened=happened_odds(measure, weights, happened) if happened is not None else None,
+        happened=happened_odds(measure, margins, happened) if happened is not None else None,
         **facts,
     )
 
 
-def _tally(measure: Measure, weights: Weights, i: int) -> CountOdds:
+def _tally(measure: Measure, margins: Margins, i: int) -> CountOdds:
     """Tally ``i`` over the command, with each side's share when its counts say whose they are."""
     tally = measure.rules.tallies[i]
-    outcomes = weights.outcomes
+    n = len(measure.rules.tallies)
     by_side = []
     if any(c.by is not None or c.against is not None for c in tally.counts):
         by_side = [
-            count_odds(tally.name, weights, [o.by_side[s][i] for o in outcomes], side=side)
+            count_odds(tally.name, *margins.count(n * (1 + s) + i), side=side)
             for s, side in enumerate(measure.before.sides)
         ]
-    return count_odds(tally.name, weights, [o.tallies[i] for o in outcomes], by_side=by_side)
+    return count_odds(tally.name, *margins.count(i), by_side=by_side)
 
 
 def prepare(
@@ -266,24 +268,52 @@ class _NoDice:
 
 
 def _explore(
-    cmd: chance.Command, measure: Measure, how: HowToExplore, patterns: list[str]
-) -> tuple[Weights, dict[str, Any]]:
-    decide = None
+    cmd: chance.Command,
+    measure: Measure,
+    how: HowToExplore,
+    patterns: list[str],
+    happened: Outcome | None,
+) -> tuple[Margins, dict[str, Any]]:
     if how.policy.decides:
-        side = how.policy.side
+        return _decided(cmd, measure, how, patterns, happened)
+    shared = _shared(cmd, measure, how, patterns, happened)
+    if shared is not None:
+        return shared
+    if how.samples < 1:
+        raise OddsError(f"more than {how.budget} runs needed and no samples allowed")
+    counts = chance.sample(cmd, how.samples, how.seed)
+    facts = {
+        "runs": how.samples,
+        "outcomes": len({cast(Outcome, o).units for o in counts}),
+        "grouped": [],
+        "traced": False,
+        "samples": how.samples,
+        "seed": how.seed,
+        "note": f"more than {how.budget} runs needed for the exact odds",
+    }
+    found = cast(list[Outcome], list(counts))
+    weights = Weights(found, [Fraction(counts[o]) for o in found], exact=False)
+    return Margins.of_joint(measure, weights, happened), facts
 
-        def expected(dist: chance.Distribution) -> Fraction:
-            return measure.expected_net_loss(dist, side)
 
-        decide = chance.Decider(expected, maximise=how.policy.name == "worst-for")
+def _decided(
+    cmd: chance.Command,
+    measure: Measure,
+    how: HowToExplore,
+    patterns: list[str],
+    happened: Outcome | None,
+) -> tuple[Margins, dict[str, Any]]:
+    """Every choice made for (or against) a side: the exact tree, each choice a decision node
+    whose answer is the option whose subtree gives the side the least (the most) net loss."""
+    side = how.policy.side
 
+    def expected(dist: chance.Distribution) -> Fraction:
+        return measure.expected_net_loss(dist, side)
+
+    decide = chance.Decider(expected, maximise=how.policy.name == "worst-for")
     for traced in (True, False):
         explorer = Explorer(
-            cmd,
-            budget=how.budget,
-            group=matcher(patterns),
-            decide=decide,
-            traced=traced,
+            cmd, budget=how.budget, group=matcher(patterns), decide=decide, traced=traced
         )
         try:
             sub = explorer.explore()
@@ -293,52 +323,41 @@ def _explore(
             if not traced:
                 raise
             continue  # the rules used a die in a way a Die cannot follow: explore plainly
+        outcomes = cast(list[Outcome], list(sub.dist))
+        weights = Weights(outcomes, [sub.dist[o] for o in outcomes], exact=True)
         facts = {
             "runs": explorer.runs,
-            "outcomes": len(sub.dist),
+            "outcomes": len({o.units for o in outcomes}),
             "grouped": sorted(explorer.grouped_keys),
             "traced": traced,
         }
-        outcomes = cast(list[Outcome], list(sub.dist))
-        return Weights(outcomes, [sub.dist[o] for o in outcomes], exact=True), facts
-    if not how.policy.decides and how.budget > DEFAULT_BUDGET:
-        shared = _shared(cmd, measure, how, patterns)
-        if shared is not None:
-            return shared
-    if how.policy.decides:
-        raise OddsError(
-            f"the {how.policy.describe()} policy needs every choice explored, and this command "
-            f"needs more than {how.budget} runs; raise the budget or use the default policy"
-        )
-    if how.samples < 1:
-        raise OddsError(f"more than {how.budget} runs needed and no samples allowed")
-    counts = chance.sample(cmd, how.samples, how.seed)
-    facts = {
-        "runs": how.samples,
-        "outcomes": len(counts),
-        "grouped": [],
-        "traced": False,
-        "samples": how.samples,
-        "seed": how.seed,
-        "note": f"more than {how.budget} runs needed for the exact odds",
-    }
-    found = cast(list[Outcome], list(counts))
-    return Weights(found, [Fraction(counts[o]) for o in found], exact=False), facts
+        return Margins.of_joint(measure, weights, happened), facts
+    raise OddsError(
+        f"the {how.policy.describe()} policy needs every choice explored, and this command "
+        f"needs more than {how.budget} runs; raise the budget or use the default policy"
+    )
 
 
 def _shared(
-    cmd: chance.Command, measure: Measure, how: HowToExplore, patterns: list[str]
-) -> tuple[Weights, dict[str, Any]] | None:
-    """The exact odds as a graph (``replay/odds/sharing.py``), where the tree did not fit its
-    budget: branches that reach the same point of the procedure share what lies below it. None
-    when the graph does not fit the budget either. Tried only when more than the default budget
-    is asked for: a run of the graph costs several of the tree's (its continuation is read at
-    every stop), so on the default budget it would only make the sampled commands slower
-    (benchmarks/odds.py)."""
+    cmd: chance.Command,
+    measure: Measure,
+    how: HowToExplore,
+    patterns: list[str],
+    happened: Outcome | None,
+) -> tuple[Margins, dict[str, Any]] | None:
+    """The exact odds as a graph (``replay/odds/sharing.py``): branches that reach the same
+    point of the procedure share what lies below it. None when it does not fit the budget."""
     for traced in (True, False):
-        sharer = Sharer(cmd, measure, budget=how.budget, group=matcher(patterns), traced=traced)
+        sharer = Sharer(
+            cmd,
+            measure,
+            budget=how.budget,
+            group=matcher(patterns),
+            traced=traced,
+            target=happened,
+        )
         try:
-            dist = sharer.explore()
+            margins = sharer.margins()
         except chance.TooBig:
             return None
         except TypeError:
@@ -347,13 +366,13 @@ def _shared(
             continue  # the rules used a die in a way a Die cannot follow: explore plainly
         facts = {
             "runs": sharer.runs,
-            "outcomes": len(dist),
+            "outcomes": len(margins.units.outcomes),
             "grouped": sorted(sharer.grouped_keys),
             "traced": traced,
-            "note": f"explored as a graph: {sharer.shared} branches shared what lies below",
         }
-        outcomes = list(dist)
-        return Weights(outcomes, [dist[o] for o in outcomes], exact=True), facts
+        if sharer.shared:
+            facts["note"] = f"{sharer.shared} branches shared what lies below them"
+        return margins, facts
     return None  # pragma: no cover - the loop returns
 
 

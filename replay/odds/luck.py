@@ -203,14 +203,26 @@ def _command(
     measure, cmd = prepare(at, Policy(name="recorded", answers=answers))
     group = matcher(measure.rules.order_insensitive)
     dice = [(i, e) for i, e in enumerate(own) if isinstance(e, DiceRolled)]
-    nodes = [
-        RollNode(key=e.key.split("/", 1)[1], n=len(e.values), sides=e.sides, purpose=e.purpose)
-        for _, e in dice
+    recorded: list[chance.Answer] = [tuple(e.values) for _, e in dice]
+    # The rolls as the rules ask for them (what they read of each: ``counts``), from one run
+    # along the recorded dice; each recorded face then stands as the outcome the exploration
+    # weighs it with (a multiset sorted, a counted roll by its classes).
+    asked = [
+        n
+        for n in chance.run_path(cmd, recorded, traced=False, decisions=False).nodes
+        if isinstance(n, RollNode)
     ]
-    # A roll taken as a multiset is explored in sorted order: its recorded face is sorted too.
+    nodes = (
+        asked
+        if len(asked) == len(dice)
+        else [
+            RollNode(key=e.key.split("/", 1)[1], n=len(e.values), sides=e.sides, purpose=e.purpose)
+            for _, e in dice
+        ]
+    )
     path: list[chance.Answer] = [
-        tuple(sorted(e.values)) if group(node) and node.n > 1 else tuple(e.values)
-        for node, (_, e) in zip(nodes, dice, strict=True)
+        chance.canonical(node, group(node) and node.n > 1, face)
+        for node, face in zip(nodes, recorded, strict=True)
     ]
     try:
         weighed = _weigh(cmd, measure, nodes, path, how)

@@ -23,6 +23,7 @@ counts."""
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -58,29 +59,6 @@ class Outcome(NamedTuple):
     tallies: tuple[int, ...]
     by_side: tuple[tuple[int, ...], ...]
     events: tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True)
-class Counts:
-    """What an outcome adds up over events: the tallies, each side's share of them, and how many
-    of each rule step (by event type, sorted)."""
-
-    tallies: tuple[int, ...]
-    by_side: tuple[tuple[int, ...], ...]
-    kinds: tuple[tuple[str, int], ...]
-
-    def plus(self, other: Counts) -> Counts:
-        kinds = dict(self.kinds)
-        for name, n in other.kinds:
-            kinds[name] = kinds.get(name, 0) + n
-        return Counts(
-            tallies=tuple(a + b for a, b in zip(self.tallies, other.tallies, strict=True)),
-            by_side=tuple(
-                tuple(a + b for a, b in zip(x, y, strict=True))
-                for x, y in zip(self.by_side, other.by_side, strict=True)
-            ),
-            kinds=tuple(sorted(kinds.items())),
-        )
 
 
 def _counted(tally: str, count: Count[Any], event: Event) -> int:
@@ -147,13 +125,7 @@ class Measure:
         return None
 
     def __call__(self, events: Sequence[Event], state: Any) -> Outcome:
-        counts = self.counts(events)
-        return Outcome(
-            units=self.final(state),
-            tallies=counts.tallies,
-            by_side=counts.by_side,
-            events=counts.kinds,
-        )
+        return self.from_vector(self.final(state), self.vector(events))
 
     def final(self, state: Any) -> tuple[UnitOutcome, ...]:
         """The part of the outcome read from the state after the command: each unit's."""
@@ -181,29 +153,74 @@ class Measure:
             )
         return tuple(units)
 
-    def counts(self, events: Sequence[Event]) -> Counts:
-        """The part of the outcome added up over the events: the tallies, each side's share,
-        and how many of each rule step."""
-        tallies = [0] * len(self.rules.tallies)
-        by_side = [[0] * len(tallies) for _ in self.before.sides]
-        kinds: dict[str, int] = {}
+    @functools.cached_property
+    def _kinds(self) -> dict[str, int]:
+        """Each rule step's place in a counts vector (``vector``), after the tallies and each
+        side's share of them: the system's event types by name, sorted; a type the system does
+        not list takes the next place when first met."""
+        names = sorted({t.__name__ for t in self.system.event_types if issubclass(t, RuleEvent)})
+        start = len(self.rules.tallies) * (1 + len(self.before.sides))
+        return {name: start + i for i, name in enumerate(names)}
+
+    def kind_places(self) -> dict[str, int]:
+        """Each rule step's place in a counts vector (``vector``), by its event type's name."""
+        return dict(self._kinds)
+
+    def places(self) -> int:
+        """How long a counts vector is (``vector``)."""
+        return len(self.rules.tallies) * (1 + len(self.before.sides)) + len(self._kinds)
+
+    def vector(self, events: Sequence[Event]) -> tuple[int, ...]:
+        """``counts`` as one vector of whole numbers, added place by place (``add``): the
+        tallies, each side's share of each tally, then each rule step's count."""
+        n = len(self.rules.tallies)
+        kinds = self._kinds
+        out = [0] * (n * (1 + len(self.before.sides)) + len(kinds))
         counts = self._counts
         names = self.rules.tallies
         for event in events:
             if not isinstance(event, RuleEvent):
                 continue
             name = type(event).__name__
-            kinds[name] = kinds.get(name, 0) + 1
+            place = kinds.get(name)
+            if place is None:
+                place = kinds[name] = len(out)
+                out.append(0)
+            while len(out) <= place:
+                out.append(0)
+            out[place] += 1
             for i, count in counts.get(type(event), ()):
-                n = _counted(names[i].name, count, event)
-                tallies[i] += n
+                k = _counted(names[i].name, count, event)
+                out[i] += k
                 side = self._whose(count, event)
                 if side is not None:
-                    by_side[side][i] += n
-        return Counts(
-            tallies=tuple(tallies),
-            by_side=tuple(tuple(t) for t in by_side),
-            kinds=tuple(sorted(kinds.items())),
+                    out[n * (1 + side) + i] += k
+        return tuple(out)
+
+    def outcome_vector(self, outcome: Outcome) -> tuple[int, ...]:
+        """An outcome's counts as one vector (``vector``)."""
+        kinds = self._kinds
+        out = [*outcome.tallies, *(k for side in outcome.by_side for k in side)]
+        out += [0] * len(kinds)
+        for name, k in outcome.events:
+            place = kinds.get(name)
+            if place is None:
+                place = kinds[name] = len(out)
+                out.append(0)
+            out[place] = k
+        return tuple(out)
+
+    def from_vector(self, units: tuple[UnitOutcome, ...], vector: Sequence[int]) -> Outcome:
+        """The outcome of ``units`` and a counts ``vector`` (``vector``)."""
+        n = len(self.rules.tallies)
+        sides = len(self.before.sides)
+        places = {place: name for name, place in self._kinds.items()}
+        kinds = sorted((places[p], k) for p, k in enumerate(vector) if p >= n * (1 + sides) and k)
+        return Outcome(
+            units=units,
+            tallies=tuple(vector[:n]),
+            by_side=tuple(tuple(vector[n * (1 + s) : n * (2 + s)]) for s in range(sides)),
+            events=tuple(kinds),
         )
 
     def marks(self, flags: Sequence[str]) -> tuple[str, ...]:
@@ -249,4 +266,20 @@ class Measure:
         )
 
 
-__all__ = ["GONE_HARM", "Counts", "Measure", "Outcome", "TallyError", "UnitOutcome"]
+def trim(vector: tuple[int, ...]) -> tuple[int, ...]:
+    """A counts vector without its trailing zeros (vectors grow when a rule step is new)."""
+    end = len(vector)
+    while end and not vector[end - 1]:
+        end -= 1
+    return vector[:end]
+
+
+def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Two counts vectors (``Measure.vector``) added place by place."""
+    if len(a) == len(b):
+        return tuple(map(operator.add, a, b))
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return tuple(x + (shorter[i] if i < len(shorter) else 0) for i, x in enumerate(longer))
+
+
+__all__ = ["GONE_HARM", "Measure", "Outcome", "TallyError", "UnitOutcome", "add", "trim"]

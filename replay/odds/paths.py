@@ -37,6 +37,7 @@ class RollNode:
     n: int
     sides: int
     purpose: str
+    counts: tuple[int, ...] = ()  # the rules read only how many show at least each (``Roll``)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class _Cursor:
     decisions: bool
     beyond: Callable[[Node], Answer] | None = None  # the answers past the path (default: first)
     traced_from: int = 0  # traced: only the rolls from this depth on are ``Die`` values
+    counts: bool = True  # False: a roll's ``counts`` (what the rules read of it) is ignored
     nodes: list[Node] = field(default_factory=list)
     answers: list[Answer] = field(default_factory=list)
     facts: list[tuple[Fact, bool]] = field(default_factory=list)
@@ -96,6 +98,14 @@ class _Cursor:
         return answer
 
 
+def check_counts(key: str, sides: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+    """A roll's ``counts`` (``Roll``): whole numbers rising from 2 to its sides."""
+    numbers = tuple(int(c) for c in counts)
+    if any(not 2 <= c <= sides for c in numbers) or list(numbers) != sorted(set(numbers)):
+        raise OddsError(f"roll {key!r}: counts {counts!r} must rise from 2 to {sides}, each once")
+    return numbers
+
+
 def stop_here(node: Node) -> Answer:
     """A ``beyond`` for ``run_path``: stop the run at its first node past its path."""
     raise _Branch
@@ -108,10 +118,21 @@ class _PathDice:
         self.cursor = cursor
 
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
+        return self.roll_counted(key, n, sides, purpose, ())
+
+    def roll_counted(
+        self, key: str, n: int, sides: int, purpose: str, counts: tuple[int, ...]
+    ) -> tuple[tuple[Any, ...], str]:
         count, faces = int(n), int(sides)
         if count < 0 or faces < 1:
             raise DiceError(f"roll {key!r}: {count}D{faces} cannot be rolled")
-        node = RollNode(key=key.split("/", 1)[1], n=count, sides=faces, purpose=str(purpose))
+        node = RollNode(
+            key=key.split("/", 1)[1],
+            n=count,
+            sides=faces,
+            purpose=str(purpose),
+            counts=check_counts(key, faces, counts) if self.cursor.counts else (),
+        )
         c = self.cursor
         depth = len(c.answers)
         values = c.next(node, (1,) * count)
@@ -203,17 +224,19 @@ def adjudicate(cmd: Command, dice: DiceSource, choices: ChoiceSource) -> Adjudic
         return Adjudication(events=seen, state=stop.state, index=cmd.index)
 
 
-def run_path(
+def run_path(  # noqa: PLR0913 - how to run, each keyword-only
     cmd: Command,
     path: Sequence[Answer],
     *,
     traced: bool,
     decisions: bool,
     beyond: Callable[[Node], Answer] | None = None,
+    counts: bool = True,
 ) -> Run:
     """Adjudicate ``cmd`` once along ``path``; past it, each node gets ``beyond``'s answer (by
-    default its first: all 1s, the default option; ``stop_here`` stops the run there)."""
-    cursor = _Cursor(path=path, traced=traced, decisions=decisions, beyond=beyond)
+    default its first: all 1s, the default option; ``stop_here`` stops the run there).
+    ``counts`` False: the rolls' ``counts`` are ignored (each face is a face of its own)."""
+    cursor = _Cursor(path=path, traced=traced, decisions=decisions, beyond=beyond, counts=counts)
     try:
         result = adjudicate(cmd, _PathDice(cursor), _PathChoices(cursor, cmd.choices))
     except _Branch:
@@ -294,6 +317,7 @@ __all__ = [
     "Run",
     "TooBig",
     "adjudicate",
+    "check_counts",
     "matcher",
     "run_path",
     "sample",

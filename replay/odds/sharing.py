@@ -1,162 +1,161 @@
 """Exact odds as a graph: branches that reach the same point of the procedure share what lies
 below it, where the tree of ``replay/odds/chance.py`` explores each path on its own.
 
-A run stops at its first roll past its path, as in ``chance``. There the procedure is a suspended
-generator (its sub-procedures nested in it by ``yield from``), and what it will do next, for each
-answer, depends on nothing but its *continuation*: for each of its frames, the instruction it
-stopped at, its local variables and the values on its stack (the loop's iterator and where it
-stands, a sub-procedure's generator), plus the state the driver folded so far and the roll it
-waits for. Two paths whose continuations are equal (compared by value, ``fingerprint``) have the
-same subtree below: the second takes the first's instead of running it again. A Necromunda
-charge's hits, each wounding or not, saved or not, mostly end in a few states: the tree's
-thousands of paths become a few hundred nodes.
+A *run* adjudicates the command at the driver's ``Table`` along a path (a face for each roll so
+far) and goes on past it, each new roll answered with its first outcome, to the end of the
+command. At each new roll the procedure is a suspended generator, and what it will do next
+depends on nothing but its *continuation* (``replay/odds/continuation.py``: each frame's
+instruction, the locals it will still read, its stack, and the state folded so far). The run
+writes it as bytes there: when those bytes were met before, the run stops, as what lies below is
+known; otherwise it goes on. The roll's other outcomes are explored afterwards by runs of their
+own, and the node's answer is kept under its bytes for every branch that reaches it later. So a
+node's first outcome costs no run of its own (the run that found the node goes on through it),
+and every other costs one.
 
-What makes this exact: a procedure is a function of the state, the command, the rulings and the
-answers it gets, and keeps nothing between adjudications (what the engine already requires of
-rules); every object the continuation holds is compared by value, down to iterators (by their
-``__reduce__``: what they iterate and where they stand) and functions (their code and closure).
-Anything whose value cannot be read so (an object of an unknown kind) makes that node not shared,
-never shared wrongly. The outcome the odds count is cut at each node: the units' statuses from the
-final state, and the tallies and rule steps added up over the events (``Measure.final`` and
-``Measure.counts``), so a shared subtree is the same whatever events came before it.
-``tests/odds/test_sharing.py`` compares every demo command's odds this way with the tree's.
+What is counted is cut at each node: each unit's status and wounds from the final state, and
+what the events add up to (``Measure.vector``) between one node and the next, so a shared
+subtree counts the same whatever came before it. Probabilities are whole numbers over a common
+denominator until the end (``Fraction`` only then).
 
-Dice here are plain numbers (no ``Die`` facts): rolls whose order the rules ignore are still taken
-as multisets."""
+Faces of a roll that lead to the same place are explored once: a roll read by ``counts``
+(``Roll``) once per count; a roll whose order the rules ignore once per multiset; and, with
+traced dice (``Die``), two faces whose every fact recorded on the way to the next node keeps its
+truth, and whose dice that next node's continuation does not hold, are one class (as in the tree,
+``replay/odds/chance.py``).
+
+``tests/odds/test_sharing.py`` compares every demo command's odds this way with the tree's, and
+the answers with icepool and with seeded dice."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import gc
-import io
-import pickle
-import types
-from collections.abc import Callable, Generator, Hashable, Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from blowbyblow.domain.core import Event, RuleEvent
+from blowbyblow.domain.core import Event
 from blowbyblow.replay.engine.driver import Table
-from blowbyblow.replay.odds.chance import count_faces, faces_of
-from blowbyblow.replay.odds.outcomes import Counts, Measure, Outcome, UnitOutcome
+from blowbyblow.replay.odds.answers import Margins, Weights, exact_estimate
+from blowbyblow.replay.odds.chance import count_faces, ways_of
+from blowbyblow.replay.odds.continuation import Continuations, Unshared
+from blowbyblow.replay.odds.outcomes import Measure, Outcome, UnitOutcome, add, trim
 from blowbyblow.replay.odds.paths import (
     Answer,
     Command,
     RollNode,
     TooBig,
     _Branch,
-    _Cursor,
-    _PathChoices,
-    _PathDice,
     _Stop,
+    check_counts,
 )
 from blowbyblow.replay.odds.traced import Die, Fact, FactInfo, compile_fact
 
-
-class Unshared(Exception):
-    """Control flow: a continuation holds a value that cannot be compared by value."""
+Units = tuple[UnitOutcome, ...]
 
 
-def _marker(*parts: Any) -> tuple[Any, ...]:
-    return parts  # what a fingerprint says of a value that is not pickled as itself
+@dataclass(frozen=True)
+class Value:
+    """The outcomes below a point of the command, as whole numbers over ``den``: the units'
+    joint outcome (``units``), each count's own distribution (``margins``: by place in
+    ``Measure.vector``, then value, the zeros left out: a place's zero has what its other values
+    leave of ``den``), and, when an outcome is watched for (``Sharer.target``), the counts of
+    the ways to it (``target``: by counts vector, the units being the target's and every count
+    within the target's). Counted from that point on."""
 
-
-class _Pickler(pickle.Pickler):
-    """Pickles a value as its fingerprint: the bytes decode to an equal value, so equal bytes
-    mean equal values. What pickle cannot take as itself is taken by value here: a die (its
-    number, noted: see ``dice``), a suspended generator (its continuation), a function made at
-    run time (its code and closure), code (where it is)."""
-
-    def __init__(self, file: io.BytesIO, fingerprints: _Fingerprints) -> None:
-        super().__init__(file, protocol=5)
-        self.fingerprints = fingerprints
-
-    def reducer_override(self, obj: Any) -> Any:
-        kind = type(obj)
-        if kind is Die:
-            self.fingerprints.dice = True
-            return (int, (obj.value,))
-        if kind is types.GeneratorType:
-            return (_marker, ("generator", *_continuation(obj)))
-        if kind is types.FunctionType:
-            if obj.__closure__ is None and "<" not in obj.__qualname__:
-                return NotImplemented  # a module's function: pickled by its name
-            cells = tuple(c.cell_contents for c in obj.__closure__ or ())
-            return (_marker, ("function", _where(obj.__code__), cells, obj.__defaults__))
-        if kind is types.CodeType:
-            return (_marker, ("code", _where(obj)))
-        if kind is types.CellType:
-            try:
-                return (_marker, ("cell", obj.cell_contents))
-            except ValueError:
-                return (_marker, ("cell",))
-        if kind is types.ModuleType:
-            return (_marker, ("module", obj.__name__))
-        if kind is types.FrameType:
-            return (_marker, ("frame",))
-        return NotImplemented
-
-
-def _where(code: types.CodeType) -> tuple[str, int, str]:
-    return (code.co_filename, code.co_firstlineno, code.co_qualname)
+    den: int
+    units: dict[Units, int]
+    margins: dict[int, dict[int, int]]
+    target: dict[tuple[int, ...], int]
 
 
 @dataclass
-class _Fingerprints:
-    """Fingerprints by value (bytes): see ``_Pickler``."""
+class _Segment:
+    """What a run did between one node and the next: its events (``begin`` to ``end`` in the
+    run's list), and where it stopped: at a roll (``node``, at ``depth``, its continuation's
+    ``key``; ``known``: explored before) or at the command's end (``final``)."""
 
-    dice: bool = False  # a die value of the roll being explored was met
-
-    def of(self, x: Any) -> bytes:
-        out = io.BytesIO()
-        try:
-            _Pickler(out, self).dump(x)
-        except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as e:
-            raise Unshared(str(e)) from e
-        return out.getvalue()
-
-    def generator(self, g: Generator[Any, Any, Any]) -> bytes:
-        """A suspended generator's continuation (see ``_continuation``)."""
-        if not isinstance(g, types.GeneratorType):
-            raise Unshared(f"not a generator: {type(g).__name__}")
-        return self.of(("generator", *_continuation(g)))
-
-
-def _continuation(g: types.GeneratorType[Any, Any, Any]) -> tuple[Any, ...]:
-    """Where a suspended generator stopped, the names of its bound locals, and what the
-    garbage collector finds in it: its locals' and its stack's values (with its code and
-    function). Pickled in the same pass as the rest, a value met twice is written once."""
-    frame = g.gi_frame
-    if frame is None:
-        return ("finished", _where(g.gi_code))
-    inside = [r for r in gc.get_referents(g) if not isinstance(r, types.FrameType)]
-    return (_where(g.gi_code), frame.f_lasti, sorted(frame.f_locals), inside)
-
-
-Rel = dict[tuple[tuple[UnitOutcome, ...], Counts], Fraction]
+    begin: int
+    end: int = -1
+    node: RollNode | None = None
+    depth: int = -1
+    key: Hashable | None = None
+    known: bool = False
+    final: tuple[UnitOutcome, ...] = ()
+    counts: tuple[int, ...] = ()
 
 
 @dataclass
-class _Stopped:
-    """Where a run stopped: the roll it waits for with its continuation (``node`` None: the
-    command ended, ``final`` its units), what its events since its path's last answer add up
-    to, and what it learnt of that answer's dice (``facts``; ``general``: the continuation and
-    the outcome depend on them only through those facts, so any face keeping them true goes the
-    same way)."""
+class _Run:
+    """One run: the answers it gave, its segments from its path's last answer on, the facts
+    its dice recorded and the rolls whose dice a continuation held (``pinned``)."""
 
-    node: RollNode | None
-    key: Hashable | None
-    final: tuple[UnitOutcome, ...]
-    counts: Counts
-    facts: list[tuple[FactInfo, tuple[int, ...], bool]]
+    answers: list[Answer]
+    traced_from: int
+    segments: list[_Segment] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    facts: list[tuple[Fact, bool]] = field(default_factory=list)
+    pinned: set[int] = field(default_factory=set)
+
+
+class _Dice:
+    """A run's dice: answers from its path, then the first outcome of each new roll, where the
+    continuation is written and the run stops when it is known."""
+
+    source = "explored"
+
+    def __init__(self, sharer: Sharer, run: _Run, path: Sequence[Answer]) -> None:
+        self.sharer = sharer
+        self.run = run
+        self.path = path
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
+        return self.roll_counted(key, n, sides, purpose, ())
+
+    def roll_counted(
+        self, key: str, n: int, sides: int, purpose: str, counts: tuple[int, ...]
+    ) -> tuple[tuple[Any, ...], str]:
+        run = self.run
+        depth = len(run.answers)
+        if depth < len(self.path):
+            answer = self.path[depth]
+        else:
+            node = RollNode(
+                key=key.split("/", 1)[1],
+                n=int(n),
+                sides=int(sides),
+                purpose=str(purpose),
+                counts=check_counts(key, int(sides), counts) if self.sharer.counts else (),
+            )
+            answer = self.sharer._arrive(run, node, depth)
+        assert isinstance(answer, tuple)
+        run.answers.append(answer)
+        if depth >= len(self.path) - 1:
+            run.segments.append(_Segment(begin=len(run.events)))
+        if depth < run.traced_from:
+            return answer, self.source
+        return tuple(Die(v, ("d", depth, j), run.facts) for j, v in enumerate(answer)), self.source
+
+
+@dataclass
+class _Class:
+    """Outcomes of a roll that go the same way: the run that explored the first, where in it
+    the node's child begins, and what another outcome must keep true to join."""
+
+    run: _Run
+    segment: int
+    ways: int
+    checks: list[tuple[Callable[[Sequence[int]], bool], list[int], list[tuple[int, int]], bool]]
     general: bool
+    value: Value | None = None
 
 
 class Sharer:
     """Exact exploration of a command as a graph, within a budget of runs."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - how to explore, each keyword-only
         self,
         cmd: Command,
         measure: Measure,
@@ -164,167 +163,322 @@ class Sharer:
         budget: int,
         group: Callable[[RollNode], bool] = lambda node: False,
         traced: bool = True,
+        target: Outcome | None = None,
+        counts: bool = True,
     ) -> None:
         self.cmd = cmd
+        self.counts = counts  # False: the rolls' ``counts`` are ignored (``Roll``)
         self.measure = measure
+        # The outcome whose exact probability is wanted (what happened), as units and counts.
+        self.target: tuple[Units, tuple[int, ...]] | None = None
+        if target is not None:
+            self.target = (target.units, trim(measure.outcome_vector(target)))
+        self.negative = False  # a count went down somewhere: the target's ways cut too early
+        self.prune = True  # ways to the target past its counts are dropped (counts only grow)
         self.budget = budget
         self.group = group
-        self.traced = traced  # False: every face is run (no facts about dice are kept)
+        self.traced = traced  # False: no facts about dice are kept (no face joins another)
         self.runs = 0
         self.shared = 0  # nodes whose subtree was taken from another branch
         self.grouped_keys: set[str] = set()
-        self._fp = _Fingerprints()
-        self._memo: dict[Hashable, Rel] = {}
-        self._zero = measure.counts(())
+        self._continuations = Continuations(state_type=type(cmd.state))
+        self._memo: dict[Hashable, Value] = {}
         self._compiled: dict[Fact, FactInfo] = {}
+        self._run_now: _Run | None = None
+        self._made: list[Any] = []
+        self._state: Any = None
+        self._too_big = False
+        self._table = self._watching_table()
 
-    def explore(self) -> dict[Outcome, Fraction]:
-        rel = self._below([], self._run([]))
-        out: dict[Outcome, Fraction] = {}
-        for (units, counts), p in rel.items():
-            outcome = Outcome(
-                units=units, tallies=counts.tallies, by_side=counts.by_side, events=counts.kinds
-            )
-            out[outcome] = out.get(outcome, Fraction(0)) + p
-        return out
+    # --- runs --------------------------------------------------------------------------------
 
-    def _run(self, path: Sequence[Answer]) -> _Stopped:
-        if self.runs >= self.budget:
-            raise TooBig
-        self.runs += 1
-        cursor = _Cursor(
-            path=path,
-            traced=self.traced and bool(path),
-            decisions=False,
-            beyond=_stop_here,
-            traced_from=len(path) - 1,
-        )
-        made: list[Any] = []
-        seen: list[Event] = []
-        folded: list[Any] = [None]
+    def _watching_table(self) -> Table:
+        """The command's table, its game system's procedure and fold wrapped to keep the
+        procedure's generator, the events and the state folded so far for the run under way."""
         system = self.cmd.table.system
         procedure, fold, until = system.procedure, system.evolve, self.cmd.until
 
         def watched_procedure(state: Any, command: Any, ctx: Any) -> Any:
-            made.append(procedure(state, command, ctx))
-            return made[-1]
+            made = procedure(state, command, ctx)
+            self._made.append(made)
+            return made
+
+        folded: dict[tuple[int, Event], tuple[Any, Any]] = {}
 
         def evolve(state: Any, event: Event) -> Any:
-            state = fold(state, event)
-            seen.append(event)
-            folded[0] = state
+            run = self._run_now
+            assert run is not None
+            before = state
+            if len(run.answers) < run.traced_from:
+                # A run's replayed path (plain dice) folds what an earlier run folded: the same
+                # state, and an equal event, give the same state, kept by identity.
+                try:
+                    found = folded.get((id(before), event))
+                except TypeError:  # an event holding a list: not kept
+                    found = None
+                if found is not None and found[0] is before:
+                    state = found[1]
+                else:
+                    state = fold(before, event)
+                    with contextlib.suppress(TypeError):  # an event holding a list
+                        folded[(id(before), event)] = (before, state)
+            else:
+                state = fold(before, event)
+            self._state = state
+            run.events.append(event)
             if until is not None and until(event):
                 raise _Stop(state)
             return state
 
         watched = dataclasses.replace(system, procedure=watched_procedure, evolve=evolve)
-        table: Table = dataclasses.replace(
-            self.cmd.table,
-            system=watched,
-            dice=_PathDice(cursor),
-            choices=_PathChoices(cursor, self.cmd.choices),
-            quiet=True,
+        return dataclasses.replace(self.cmd.table, system=watched, quiet=True)
+
+    def _run(self, path: Sequence[Answer]) -> _Run:
+        """A run along ``path`` and on to the end of the command, or to a node explored before."""
+        if self.runs >= self.budget:
+            raise TooBig
+        self.runs += 1
+        traced_from = max(len(path) - 1, 0) if self.traced else 1 << 30
+        run = _Run(answers=[], traced_from=traced_from)
+        if not path:
+            run.segments.append(_Segment(begin=0))
+        self._run_now, self._made, self._state = run, [], self.cmd.state
+        table = dataclasses.replace(
+            self._table, dice=_Dice(self, run, path), choices=self.cmd.choices
         )
-        node: RollNode | None = None
-        key: Hashable | None = None
-        final: tuple[UnitOutcome, ...] = ()
-        self._fp.dice = False
+        state: Any = None
         try:
-            result = table.adjudicate(self.cmd.state, self.cmd.command, self.cmd.index)
-            final = self.measure.final(result.state)
+            state = table.adjudicate(self.cmd.state, self.cmd.command, self.cmd.index).state
         except _Stop as stop:
-            final = self.measure.final(stop.state)
+            state = stop.state
         except _Branch:
-            pending = cursor.nodes[-1]
-            assert isinstance(pending, RollNode)
-            node = pending
-            try:
-                key = self._fp.of((node, made[0], folded[0]))
-            except Unshared:
-                key = None
-        counts = self.measure.counts(_since(seen, len(path)))
-        general = self.traced and bool(path) and not self._fp.dice
-        return _Stopped(node, key, final, counts, self._facts(cursor.facts), general)
+            if self._too_big:
+                raise TooBig from None
+        finally:
+            self._run_now = None
+        last = run.segments[-1]
+        if last.end < 0:
+            last.end = len(run.events)
+            last.final = self.measure.final(state)
+        for segment in run.segments:
+            segment.counts = self.measure.vector(run.events[segment.begin : segment.end])
+        return run
 
-    def _facts(
-        self, recorded: list[tuple[Fact, bool]]
-    ) -> list[tuple[FactInfo, tuple[int, ...], bool]]:
-        out = []
-        for fact, truth in recorded:
-            info = self._compiled.get(fact)
-            if info is None:
-                info = self._compiled[fact] = compile_fact(fact)
-            out.append((info, tuple(j for _, j in info.symbols), truth))
-        return out
-
-    def _below(self, path: list[Answer], stopped: _Stopped) -> Rel:
-        """The outcomes from the last answer of ``path`` on, with their probabilities."""
-        if stopped.node is None:
-            return {(stopped.final, stopped.counts): Fraction(1)}
-        known = self._memo.get(stopped.key) if stopped.key is not None else None
-        if known is not None:
-            self.shared += 1
-            rel = known
-        else:
-            rel = self._chance(path, stopped.node)
-            if stopped.key is not None:
-                self._memo[stopped.key] = rel
-        if stopped.counts == self._zero:
-            return rel
-        out: Rel = {}
-        for (units, counts), p in rel.items():
-            k = (units, counts.plus(stopped.counts))
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
-
-    def _chance(self, path: list[Answer], node: RollNode) -> Rel:
+    def _arrive(self, run: _Run, node: RollNode, depth: int) -> Answer:
+        """A run meets a new roll: the segment before it ends here, the continuation is written,
+        and the run stops if it is known; else it goes on with the roll's first outcome."""
+        segment = run.segments[-1]
+        segment.end, segment.node, segment.depth = len(run.events), node, depth
         grouped = node.n > 1 and self.group(node)
         if grouped:
             self.grouped_keys.add(node.key)
         if count_faces(node, grouped) > self.budget:
-            raise TooBig
-        classes: list[tuple[_Stopped, list[Answer], Fraction]] = []
-        for face, weight in faces_of(node, grouped):
-            for i, (first, members, w) in enumerate(classes):
-                if first.general and _keeps(face, first.facts):
-                    classes[i] = (first, members, w + weight)
+            self._too_big = True
+            raise _Branch  # out of the rules (no ``except Exception`` of theirs can catch it)
+        try:
+            segment.key = (node, self._continuations.key(self._made[0], self._state))
+        except Unshared:
+            # What it holds is not known: it may hold any die of this run's.
+            segment.key = None
+            run.pinned.update(range(run.traced_from, depth))
+        if segment.key is not None and segment.key in self._memo:
+            segment.known = True
+            raise _Branch
+        first, _ = next(ways_of(node, grouped))
+        return first
+
+    # --- the graph ---------------------------------------------------------------------------
+
+    def margins(self) -> Margins:
+        """The command's odds, exactly: the units' outcomes, each count's distribution and the
+        probability of the target outcome (raises TooBig past the budget)."""
+        value = self.explore()
+        if self.negative and self.target is not None and self.prune:
+            # A count went down: the ways to the target were cut too early; again, uncut.
+            again = Sharer(
+                self.cmd,
+                self.measure,
+                budget=self.budget,
+                group=self.group,
+                traced=self.traced,
+                counts=self.counts,
+            )
+            again.target, again.prune = self.target, False
+            value = again.explore()
+            self.runs += again.runs
+        den = value.den
+        units = list(value.units)
+        weights = Weights(
+            [Outcome(units=u, tallies=(), by_side=(), events=()) for u in units],
+            [Fraction(value.units[u], den) for u in units],
+            exact=True,
+        )
+        counts: dict[int, dict[int, Fraction]] = {}
+        for place, per in value.margins.items():
+            counts[place] = {v: Fraction(k, den) for v, k in per.items()}
+        places = max([self.measure.places(), *(p + 1 for p in counts)])
+        for place in range(places):
+            mine = counts.setdefault(place, {})
+            zero = 1 - sum(mine.values(), Fraction(0))
+            if zero:
+                mine[0] = zero
+        happened = None
+        if self.target is not None:
+            happened = exact_estimate(Fraction(value.target.get(self.target[1], 0), den))
+        return Margins(
+            units=weights,
+            counts={p: (sorted(d), [d[v] for v in sorted(d)]) for p, d in counts.items()},
+            happened=happened,
+        )
+
+    def explore(self) -> Value:
+        """The command's outcomes, exactly (raises TooBig past the budget)."""
+        return self._from(self._run(()), 0)
+
+    def _leaf(self, final: Units) -> Value:
+        target: dict[tuple[int, ...], int] = {}
+        if self.target is not None and final == self.target[0]:
+            target[()] = 1
+        return Value(den=1, units={final: 1}, margins={}, target=target)
+
+    def _from(self, run: _Run, i: int) -> Value:
+        """The outcomes from segment ``i`` of ``run`` on, relative to its start."""
+        segment = run.segments[i]
+        if segment.node is None:
+            value = self._leaf(segment.final)
+        elif segment.known or (segment.key is not None and segment.key in self._memo):
+            self.shared += 1
+            value = self._memo[segment.key]
+        else:
+            value = self._node(run, i)
+            if segment.key is not None:
+                self._memo[segment.key] = value
+        return self._shift(value, segment.counts) if any(segment.counts) else value
+
+    def _shift(self, value: Value, counts: tuple[int, ...]) -> Value:
+        """``value`` with ``counts`` (a segment's, before it) added to every outcome."""
+        den = value.den
+        moved = [(place, k) for place, k in enumerate(counts) if k]
+        if any(k < 0 for _, k in moved):
+            self.negative = True
+        margins = dict(value.margins)
+        for place, k in moved:
+            per = value.margins.get(place, {})
+            shifted = {v + k: n for v, n in per.items() if v + k}
+            zero = den - sum(per.values())
+            if zero:
+                shifted[k] = shifted.get(k, 0) + zero
+            margins[place] = shifted
+        target: dict[tuple[int, ...], int] = {}
+        if self.target is not None:
+            bound = self.target[1]
+            for vector, n in value.target.items():
+                total = trim(add(vector, counts) if vector else counts)
+                if not self.prune or all(
+                    x <= (bound[p] if p < len(bound) else 0) for p, x in enumerate(total)
+                ):
+                    target[total] = target.get(total, 0) + n
+        return Value(den=den, units=value.units, margins=margins, target=target)
+
+    def _node(self, run: _Run, i: int) -> Value:
+        """The outcomes below the roll segment ``i`` of ``run`` stopped at: its first outcome
+        goes on in ``run`` itself (segment ``i + 1``), each other class in a run of its own."""
+        segment = run.segments[i]
+        node = segment.node
+        assert node is not None
+        depth = segment.depth
+        grouped = node.n > 1 and self.group(node)
+        classes: list[_Class] = []
+        for face, ways in ways_of(node, grouped):
+            for cls in classes:
+                if cls.general and _keeps(face, cls.checks):
+                    cls.ways += ways
                     break
             else:
-                child = [*path, face]
-                classes.append((self._run(child), child, weight))
-        out: Rel = {}
-        for first, child, weight in classes:
-            for k, p in self._below(child, first).items():
-                out[k] = out.get(k, Fraction(0)) + weight * p
-        return out
+                if classes:
+                    child, j = self._run([*run.answers[:depth], face]), 0
+                else:
+                    child, j = run, i + 1
+                cls = self._class(child, j, depth, ways)
+                # Below it at once, depth first: what it finds is known before the next
+                # outcome's run, which stops there if it meets it.
+                cls.value = self._from(child, j)
+                classes.append(cls)
+        return _combine(
+            [(cls.ways, cls.value) for cls in classes if cls.value is not None], node.sides**node.n
+        )
+
+    def _class(self, run: _Run, segment: int, depth: int, ways: int) -> _Class:
+        """A class of a roll's outcomes at ``depth`` led by the one ``run`` answered there."""
+        # A die the continuation held is a fact of its run (``Continuations``): only a roll
+        # whose continuation could not be written (``pinned``) has no facts to go by.
+        general = run.traced_from <= depth and depth not in run.pinned
+        checks = []
+        if general:
+            for fact, truth in dict(run.facts).items():  # each fact once
+                info = self._compiled.get(fact)
+                if info is None:
+                    info = self._compiled[fact] = compile_fact(fact)
+                mine = [(k, die) for k, (roll, die) in enumerate(info.symbols) if roll == depth]
+                if not mine:
+                    continue
+                values = []
+                for roll, die in info.symbols:
+                    face = run.answers[roll]
+                    assert isinstance(face, tuple)
+                    values.append(face[die])
+                checks.append((info.test, values, mine, truth))
+        return _Class(run=run, segment=segment, ways=ways, checks=checks, general=general)
 
 
-def _keeps(face: tuple[int, ...], facts: list[tuple[FactInfo, tuple[int, ...], bool]]) -> bool:
-    """Does every fact learnt of a class's first face keep its truth with ``face`` instead?"""
-    for info, dice, truth in facts:
+def _keeps(
+    face: tuple[int, ...],
+    checks: list[tuple[Callable[[Sequence[int]], bool], list[int], list[tuple[int, int]], bool]],
+) -> bool:
+    """Does every fact a class learnt of its first outcome keep its truth with ``face``?"""
+    for test, values, mine, truth in checks:
+        moved = list(values)
+        for k, die in mine:
+            moved[k] = face[die]
         try:
-            if info.test([face[j] for j in dice]) is not truth:
+            if test(moved) is not truth:
                 return False
         except ArithmeticError:
             return False
     return True
 
 
-def _stop_here(node: Any) -> Answer:
-    raise _Branch
-
-
-def _since(events: Sequence[Event], answered: int) -> list[Event]:
-    """The events after the ``answered``-th roll's (all of them when none was answered)."""
-    if answered == 0:
-        return list(events)
-    rolls = 0
-    for i, e in enumerate(events):
-        if not isinstance(e, RuleEvent) and type(e).__name__ == "DiceRolled":
-            rolls += 1
-            if rolls == answered:
-                return list(events[i + 1 :])
-    return []
+def _combine(parts: list[tuple[int, Value]], total: int) -> Value:
+    """A roll's outcomes: each class's (``ways`` of ``total`` faces) outcomes, added."""
+    common = math.lcm(*(v.den for _, v in parts))
+    units: dict[Units, int] = {}
+    margins: dict[int, dict[int, int]] = {}
+    target: dict[tuple[int, ...], int] = {}
+    for ways, v in parts:
+        factor = ways * (common // v.den)
+        for u, k in v.units.items():
+            units[u] = units.get(u, 0) + factor * k
+        for vector, k in v.target.items():
+            target[vector] = target.get(vector, 0) + factor * k
+        for place, per in v.margins.items():
+            mine = margins.setdefault(place, {})
+            for value, k in per.items():
+                mine[value] = mine.get(value, 0) + factor * k
+    den = total * common
+    divisor = math.gcd(
+        den,
+        *units.values(),
+        *target.values(),
+        *(k for per in margins.values() for k in per.values()),
+    )
+    if divisor > 1:
+        return Value(
+            den=den // divisor,
+            units={u: k // divisor for u, k in units.items()},
+            margins={p: {v: k // divisor for v, k in per.items()} for p, per in margins.items()},
+            target={t: k // divisor for t, k in target.items()},
+        )
+    return Value(den=den, units=units, margins=margins, target=target)
 
 
 __all__ = ["Sharer", "Unshared"]

@@ -177,6 +177,7 @@ class HowToExplore(TypedDict, total=False):
     budget: int  # default 5000
     traced: bool  # default True: group equivalent faces
     group: Sequence[str]  # default: the system's own order-insensitive rolls
+    counts: bool  # default True: a roll read by ``counts`` is explored once per count
 
 
 def explorer(at: Situation, leaf: LeafFunction, **how: Unpack[HowToExplore]) -> Explorer:
@@ -201,6 +202,7 @@ def explorer(at: Situation, leaf: LeafFunction, **how: Unpack[HowToExplore]) -> 
         budget=how.get("budget", 5000),
         group=matcher(list(patterns)),
         traced=how.get("traced", True),
+        counts=how.get("counts", True),
     )
 
 

@@ -6,16 +6,28 @@ after the command as exploring every ordering; and a false claim is caught."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Generator, Hashable
+from fractions import Fraction
+from typing import Any
 
 import msgspec
 import pytest
 from odds_helpers import GANGFIGHT, NECROMUNDA, WH40K, asl, explorer, scenario, situation
 
-from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.domain.core import BlowByBlowError, Step
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.engine.driver import Adjudication
-from blowbyblow.replay.odds.chance import Die, Follow, RollNode, Subtree, Watched, faces_of
+from blowbyblow.replay.odds.chance import (
+    Die,
+    Follow,
+    RollNode,
+    Subtree,
+    Watched,
+    canonical,
+    count_faces,
+    faces_of,
+    ways_of,
+)
 from blowbyblow.replay.odds.explore import Situation
 from blowbyblow.replay.odds.outcomes import Measure
 
@@ -68,8 +80,9 @@ TRACED_CASES: dict[str, tuple[Callable[[], AnyScenario], int, tuple[str, ...]]] 
 def test_grouping_equivalent_faces_changes_nothing_but_the_runs(case: str) -> None:
     make, number, until = TRACED_CASES[case]
     at = situation(make(), number)
-    traced = explorer(at, measured(at), until=until)
-    plain = explorer(at, measured(at), until=until, traced=False)
+    # Every face of a roll explored (no ``counts``): what the traced dice group, and only that.
+    traced = explorer(at, measured(at), until=until, counts=False)
+    plain = explorer(at, measured(at), until=until, traced=False, counts=False)
     assert traced.explore().dist == plain.explore().dist
     assert traced.runs < plain.runs
 
@@ -96,8 +109,9 @@ def test_an_order_insensitive_claim_holds_for_the_whole_state(case: str) -> None
     the command (every field) as exploring every ordering of their dice."""
     make, number, keys = CLAIMS[case]
     at = situation(make(), number)
-    grouped = explorer(at, whole_state, budget=20000)
-    ordered = explorer(at, whole_state, budget=20000, group=())
+    # Every face read (no ``counts``), so that only the order is grouped.
+    grouped = explorer(at, whole_state, budget=20000, counts=False)
+    ordered = explorer(at, whole_state, budget=20000, group=(), counts=False)
     assert grouped.explore().dist == ordered.explore().dist
     assert grouped.grouped_keys >= keys
     assert grouped.runs < ordered.runs
@@ -126,6 +140,51 @@ def test_multisets_carry_their_multinomial_weights() -> None:
     assert weights[(1, 1, 1)] * 216 == 1
     assert weights[(1, 1, 2)] * 216 == 3
     assert weights[(1, 2, 3)] * 216 == 6
+
+
+@pytest.mark.parametrize("text", [GANGFIGHT, SMALL_POOLS], ids=["pools of 3 and 4", "small pools"])
+def test_a_pool_read_by_counts_gives_every_face_s_answer(text: str) -> None:
+    """Gangfight's pools say what the rules read of them (``Roll.counts``: how many meet the
+    TN, how many are 6s): explored once per count, the state after the command is distributed
+    as when every face is explored, in fewer runs."""
+    at = situation(scenario(text), 1)
+    counted = explorer(at, whole_state, budget=20000)
+    every = explorer(at, whole_state, budget=20000, counts=False)
+    assert counted.explore().dist == every.explore().dist
+    assert counted.runs < every.runs
+
+
+def test_a_false_counts_claim_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool claimed to be read only by its 6s (a 4 and a 5 told apart from a 1 by nothing)
+    changes the odds: the Veteran's hits at 4+ are miscounted."""
+    from blowbyblow.domain import core
+    from blowbyblow.domain.gangfight import dice_pool
+
+    at = situation(scenario(GANGFIGHT), 1)
+    honest = explorer(at, whole_state).explore().dist
+
+    def successes_only(
+        key: str, n: int, sides: int, purpose: str, counts: tuple[int, ...]
+    ) -> Generator[Step, Any, tuple[int, ...]]:
+        return core.roll(key, n, sides, purpose, counts=(6,))
+
+    monkeypatch.setattr(dice_pool, "roll", successes_only)
+    claimed = explorer(at, whole_state).explore().dist
+    assert honest != claimed
+
+
+def test_counted_faces_carry_their_weights() -> None:
+    """4D6 read by how many show 4+ and how many 6s: 15 outcomes, not 1,296; each weighs the
+    ordered faces it stands for (one 6, one 4-5 and two 1-3: 4!/(1!1!2!) x 1 x 2 x 3^2 = 216);
+    a face as rolled stands as its class's lowest face, sorted."""
+    node = RollNode(key="k", n=4, sides=6, purpose="", counts=(4, 6))
+    ways = dict(ways_of(node, grouped=False))
+    assert len(ways) == count_faces(node, grouped=False) == 15
+    assert sum(ways.values()) == 6**4
+    assert ways[(1, 1, 4, 6)] == 216
+    assert ways[(6, 6, 6, 6)] == 1 and ways[(1, 1, 1, 1)] == 81
+    assert canonical(node, False, (5, 2, 6, 3)) == (1, 1, 4, 6)
+    assert next(faces_of(node, grouped=False)) == ((1, 1, 1, 1), Fraction(81, 1296))
 
 
 def test_a_die_records_what_the_rules_ask_of_it() -> None:

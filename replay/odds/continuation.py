@@ -1,0 +1,428 @@
+"""A suspended rule procedure's continuation, by value: the bytes that say what it will do next.
+
+A rule procedure is a generator, its sub-procedures nested in it by ``yield from``. Suspended at
+a roll, what it will do for each answer depends on nothing but, for each of its frames, the
+instruction it stopped at, the local variables it will still read and the values on its stack
+(a loop's iterator and where it stands, the sub-procedure it waits in), and on the state the
+driver folded so far. ``Continuations.key`` writes all of that as bytes, so that two branches of
+an exploration whose bytes are equal go on alike and can share what lies below them
+(``replay/odds/graph.py``).
+
+What keeps it exact:
+
+- **Only the locals still read.** ``live_after`` reads the frame's bytecode (``dis``): a local
+  that no path from the resume point reads before writing it again is dead, and left out, so two
+  branches that differ only in a die already used (its hit counted, its value spent) meet. A
+  frame whose code reads its locals some other way (``locals()``, ``exec``) or uses an
+  instruction on locals this module does not know keeps them all.
+- **The stack as it is.** The frame's stack values (the garbage collector's referents past its
+  local slots) are all written; when the slots cannot be matched one by one with the locals
+  (another interpreter's layout), every referent is written, dead locals included: fewer
+  branches meet, none wrongly.
+- **Values by value.** msgspec writes plain data, structs and dataclasses in C; what it cannot
+  write is written here: a suspended generator as its own continuation, an iterator by its
+  ``__reduce__`` (what it iterates and where it stands), a function by its code and closure, a
+  bound method by its function and object, a class by its name. Anything else (a lock, an
+  object of an unknown kind) raises ``Unshared``: that branch shares nothing, never wrongly.
+  Each frame's values go with their types, so a tuple and a list of the same items (written
+  alike) are told apart where the rules could tell them apart.
+- **Dice read.** A die value (``Die``) is written as its number, and noted (``pinned``): the
+  explorer then does not group that roll's faces by the facts alone, as the continuation holds
+  the face itself.
+
+States are frozen structs: each is written once per exploration (``Continuations`` keeps its
+bytes by identity, with the struct itself so the identity stays its own)."""
+
+from __future__ import annotations
+
+import dis
+import gc
+import types
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+
+from blowbyblow.domain.core import Command, Context, Event
+from blowbyblow.replay.odds.traced import Die
+
+
+class Unshared(Exception):
+    """Control flow: a continuation holds a value that cannot be written by value."""
+
+
+# --- which locals a frame will still read ---------------------------------------------------------
+
+_LOADS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_FAST_LOAD_FAST"}
+_STORES = {"STORE_FAST", "DELETE_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_MAYBE_NULL"}
+_NO_FALL_THROUGH = {
+    "JUMP_FORWARD",
+    "JUMP_BACKWARD",
+    "JUMP_BACKWARD_NO_INTERRUPT",
+    "JUMP_ABSOLUTE",
+    "JUMP",
+    "JUMP_NO_INTERRUPT",
+    "RETURN_VALUE",
+    "RETURN_CONST",
+    "RAISE_VARARGS",
+    "RERAISE",
+}
+_JUMPS = set(dis.hasjrel) | set(dis.hasjabs)
+# Names through which code could read its locals other than by the instructions above.
+_INTROSPECTION = {"locals", "vars", "eval", "exec", "_getframe", "f_locals", "currentframe"}
+
+Live = frozenset[str] | None  # the locals a frame will still read; None: all of them
+
+
+def _names(argval: Any) -> tuple[str, ...]:
+    return tuple(argval) if isinstance(argval, tuple) else (str(argval),)
+
+
+def _use_def(ins: dis.Instruction) -> tuple[frozenset[str], frozenset[str], bool] | None:
+    """What one instruction reads and writes of the locals, and whether it writes first (None:
+    an instruction on locals this module does not know)."""
+    op = ins.opname
+    if "FAST" not in op:
+        return frozenset(), frozenset(), False
+    if op in _LOADS:
+        return frozenset(_names(ins.argval)), frozenset(), False
+    if op in _STORES:
+        return frozenset(), frozenset(_names(ins.argval)), False
+    if op == "STORE_FAST_LOAD_FAST":
+        stored, loaded = _names(ins.argval)
+        return frozenset({loaded}), frozenset({stored}), True
+    return None
+
+
+def _analyse(
+    code: types.CodeType, instructions: list[dis.Instruction]
+) -> dict[int, frozenset[str]] | None:
+    """The locals live on entry to each instruction (by offset), by the usual backward dataflow
+    over the instructions, their jumps and the exception table's handlers; None when the code
+    may read its locals some other way."""
+    if _INTROSPECTION & set(code.co_names):
+        return None
+    where = {ins.offset: i for i, ins in enumerate(instructions)}
+    effects = [_use_def(ins) for ins in instructions]
+    if any(e is None for e in effects):
+        return None
+    successors: list[list[int]] = []
+    for i, ins in enumerate(instructions):
+        nxt = [i + 1] if ins.opname not in _NO_FALL_THROUGH and i + 1 < len(instructions) else []
+        if ins.opcode in _JUMPS and isinstance(ins.argval, int) and ins.argval in where:
+            nxt.append(where[ins.argval])
+        successors.append(nxt)
+    entries: list[Any] = getattr(dis.Bytecode(code), "exception_entries", [])  # 3.11 on
+    for entry in entries:
+        for i, ins in enumerate(instructions):
+            if entry.start <= ins.offset < entry.end and entry.target in where:
+                successors[i].append(where[entry.target])
+    live_in: list[frozenset[str]] = [frozenset()] * len(instructions)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(instructions) - 1, -1, -1):
+            out: frozenset[str] = frozenset().union(*(live_in[s] for s in successors[i]))
+            effect = effects[i]
+            assert effect is not None
+            uses, defs, store_first = effect
+            new = (out | uses) - defs if store_first else (out - defs) | uses
+            if new != live_in[i]:
+                live_in[i] = new
+                changed = True
+    return {ins.offset: live_in[i] for i, ins in enumerate(instructions)}
+
+
+_LIVENESS: dict[types.CodeType, dict[int, Live]] = {}
+
+
+def _resumes(code: types.CodeType) -> dict[int, Live]:
+    """For each offset a suspended generator of ``code`` can stand at, the locals it will still
+    read once resumed. It stands at its ``YIELD_VALUE`` (Python 3.11, 3.12) or at the
+    ``RESUME`` after it (3.13), and goes on from the instruction after the yield."""
+    instructions = list(dis.get_instructions(code))
+    analysed = _analyse(code, instructions)
+    if analysed is None:
+        return {}
+    out: dict[int, Live] = {}
+    for i, ins in enumerate(instructions):
+        if ins.opname == "YIELD_VALUE" and i + 1 < len(instructions):
+            out[ins.offset] = analysed[instructions[i + 1].offset]
+        elif ins.opname == "RESUME":
+            out[ins.offset] = analysed[ins.offset]
+    return out
+
+
+def live_after(code: types.CodeType, lasti: int) -> Live:
+    """The locals a generator of ``code`` suspended at ``lasti`` (its frame's ``f_lasti``) will
+    still read once resumed; None: all of them (a place this module does not know)."""
+    per_code = _LIVENESS.get(code)
+    if per_code is None:
+        per_code = _LIVENESS[code] = _resumes(code)
+    return per_code.get(lasti)
+
+
+# --- a frame's values ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What the fingerprint needs of a code object, worked out once."""
+
+    number: int  # the code's own number in this process (it stands for where the code is)
+    slots: tuple[str, ...]  # the frame's local slots in order: locals, cells only, free vars
+    cells: frozenset[str]
+
+
+_LAYOUTS: dict[types.CodeType, _Layout] = {}
+
+
+def _layout(code: types.CodeType) -> _Layout:
+    found = _LAYOUTS.get(code)
+    if found is None:
+        plain = list(code.co_varnames)
+        slots = plain + [c for c in code.co_cellvars if c not in plain] + list(code.co_freevars)
+        found = _LAYOUTS[code] = _Layout(
+            number=len(_LAYOUTS),
+            slots=tuple(slots),
+            cells=frozenset(code.co_cellvars) | frozenset(code.co_freevars),
+        )
+    return found
+
+
+def _frame_values(g: types.GeneratorType[Any, Any, Any]) -> tuple[list[str], list[Any], list[Any]]:
+    """A suspended generator's live bound locals (names, values) and the values on its stack.
+    When its referents cannot be matched with its slots, every referent that is not the frame's
+    own furniture comes back as its stack, with no locals: more is written, never less."""
+    frame = g.gi_frame
+    assert frame is not None
+    code = g.gi_code
+    layout = _layout(code)
+    bound = frame.f_locals
+    referents = gc.get_referents(g)
+    start = 0
+    for r in referents:  # the generator's and the frame's furniture come first
+        if (
+            r is code
+            or r is bound
+            or type(r) is types.FrameType
+            or (type(r) is types.FunctionType and r.__code__ is code)
+            or (type(r) is str and start < 3 and r in (g.__name__, g.__qualname__))
+        ):
+            start += 1
+            continue
+        break
+    slots: list[str] = []
+    i = start
+    cells = layout.cells
+    for name in layout.slots:
+        if name in cells:
+            if i >= len(referents) or type(referents[i]) is not types.CellType:
+                return [], [], [r for r in referents[start:] if r is not bound]
+        elif name in bound:
+            if i >= len(referents) or referents[i] is not bound[name]:
+                return [], [], [r for r in referents[start:] if r is not bound]
+        else:
+            continue
+        slots.append(name)
+        i += 1
+    live = live_after(code, frame.f_lasti)
+    names = [n for n in slots if (live is None or n in live or n in cells) and n in bound]
+    return names, [bound[n] for n in names], referents[i:]
+
+
+# --- values written once -----------------------------------------------------------------------
+
+_VALUE_TYPES: dict[type, bool] = {}
+_TYPES: dict[type, int] = {}  # each type's number in this process
+_RECORDS = (Command, Event, Context)  # the engine's records: never changed once made
+
+
+def _immutable(t: mi.Type) -> bool:
+    if isinstance(t, (mi.IntType, mi.StrType, mi.BoolType, mi.FloatType, mi.NoneType)):
+        return True
+    if isinstance(t, (mi.LiteralType, mi.EnumType, mi.BytesType)):
+        return True
+    if isinstance(t, mi.TupleType):
+        return all(_immutable(x) for x in t.item_types)
+    if isinstance(t, (mi.VarTupleType, mi.FrozenSetType)):
+        return _immutable(t.item_type)
+    if isinstance(t, mi.UnionType):
+        return all(_immutable(x) for x in t.types)
+    if isinstance(t, mi.StructType):
+        return is_value(t.cls)
+    return False
+
+
+def is_value(t: type) -> bool:
+    """Is every object of type ``t`` a value that never changes once made: an engine record
+    (a command, an event, a context), or a frozen struct of numbers, strings, tuples and such
+    values? Those are written once per exploration, kept by identity."""
+    known = _VALUE_TYPES.get(t)
+    if known is not None:
+        return known
+    _VALUE_TYPES[t] = False  # a struct that holds itself is not taken as a value
+    answer = False
+    if isinstance(t, type) and issubclass(t, msgspec.Struct) and t.__struct_config__.frozen:
+        if issubclass(t, _RECORDS):
+            answer = True
+        else:
+            try:
+                info = mi.type_info(t)
+            except Exception:  # annotations it cannot read: not known to be a value
+                info = None
+            answer = isinstance(info, mi.StructType) and all(
+                _immutable(f.type) for f in info.fields
+            )
+    _VALUE_TYPES[t] = answer
+    return answer
+
+
+# --- writing values -------------------------------------------------------------------------------
+
+_ITERATORS = {
+    type(iter([])),
+    type(iter(())),
+    type(iter(range(0))),
+    type(iter(range(2**64, 2**64 + 1))),
+    type(iter("")),
+    type(iter({})),
+    type(iter({}.values())),
+    type(iter({}.items())),
+    type(iter(set())),
+    type(reversed([])),
+    type(reversed(range(0))),
+    enumerate,
+    zip,
+    map,
+    filter,
+    reversed,
+}
+_EXT_GENERATOR, _EXT_ITERATOR, _EXT_FUNCTION, _EXT_METHOD, _EXT_NAMED, _EXT_CELL, _EXT_VALUE = (
+    range(1, 8)
+)
+
+
+class Continuations:
+    """Writes continuations and states as bytes (``key``); a die met is a fact of its run."""
+
+    def __init__(self, state_type: type | None = None) -> None:
+        self._encode: Callable[[Any], bytes] = msgspec.msgpack.Encoder(enc_hook=self._hook).encode
+        # Values written once: by identity (kept, so that no other object takes its id), their
+        # bytes' number in ``_written`` (equal bytes, one number).
+        self._values: dict[int, tuple[Any, int]] = {}
+        self._written: dict[bytes, int] = {}
+        self.state_type = state_type  # the game's state: a value (the fold makes new ones)
+
+    def key(self, generator: Any, state: Any) -> bytes:
+        """The bytes of ``generator``'s continuation and ``state``. Raises Unshared."""
+        return self.write([self.value(state), generator])
+
+    def value(self, x: Any) -> msgspec.msgpack.Ext:
+        """A value that never changes (``is_value``, or the state) written once: its number."""
+        kept = self._values.get(id(x))
+        if kept is not None and kept[0] is x:
+            number = kept[1]
+        else:
+            data = self.write(x)
+            number = self._written.setdefault(data, len(self._written))
+            self._values[id(x)] = (x, number)
+        return msgspec.msgpack.Ext(_EXT_VALUE, number.to_bytes(8, "big"))
+
+    def write(self, x: Any) -> bytes:
+        try:
+            return self._encode(x)
+        except (TypeError, ValueError, OverflowError, RecursionError) as e:
+            raise Unshared(str(e)) from e
+
+    def _typed(self, values: Iterable[Any]) -> list[int]:
+        out = []
+        for v in values:
+            t = int if type(v) is Die else type(v)  # a die is its number
+            number = _TYPES.get(t)
+            if number is None:
+                number = _TYPES[t] = len(_TYPES)
+            out.append(number)
+        return out
+
+    def _ext(self, code: int, x: Any) -> msgspec.msgpack.Ext:
+        return msgspec.msgpack.Ext(code, self.write(x))
+
+    def _hook(self, obj: Any) -> Any:
+        kind = type(obj)
+        if kind is Die:
+            # The continuation holds this value: another face keeps it only if it gives the
+            # same number (a fact on the die's own run, as when the rules read it).
+            obj.facts.append((("==", obj.expr, ("c", obj.value)), True))
+            return obj.value
+        if kind is types.GeneratorType:
+            return self._generator(obj)
+        if kind is range or kind is slice:
+            return self._ext(_EXT_ITERATOR, [kind.__name__, obj.start, obj.stop, obj.step])
+        if kind in _ITERATORS:
+            reduced = obj.__reduce__()
+            return self._ext(_EXT_ITERATOR, [kind.__name__, *reduced[1:]])
+        if kind is types.FunctionType:
+            if obj.__closure__ is None and "<" not in obj.__qualname__:
+                return self._ext(_EXT_NAMED, f"{obj.__module__}.{obj.__qualname__}")
+            cells = [c.cell_contents if _full(c) else _EMPTY for c in obj.__closure__ or ()]
+            return self._ext(
+                _EXT_FUNCTION,
+                [_layout(obj.__code__).number, cells, obj.__defaults__, obj.__kwdefaults__],
+            )
+        if kind is types.MethodType:
+            return self._ext(_EXT_METHOD, [obj.__func__, obj.__self__])
+        if kind is types.BuiltinFunctionType:
+            owner = obj.__self__
+            if owner is None or isinstance(owner, types.ModuleType):
+                return self._ext(_EXT_NAMED, f"{getattr(owner, '__name__', '')}.{obj.__name__}")
+            return self._ext(_EXT_METHOD, [obj.__name__, owner])
+        if isinstance(obj, type):
+            return self._ext(_EXT_NAMED, f"{obj.__module__}.{obj.__qualname__}")
+        if kind is types.CellType:
+            return self._ext(_EXT_CELL, [obj.cell_contents if _full(obj) else _EMPTY])
+        if kind is types.ModuleType:
+            return self._ext(_EXT_NAMED, obj.__name__)
+        raise Unshared(f"{kind.__qualname__} is not written by value")
+
+    def _once(self, x: Any) -> Any:
+        kind = type(x)
+        if kind is self.state_type or _VALUE_TYPES.get(kind) or is_value(kind):
+            return self.value(x)
+        return x
+
+    def _generator(self, g: types.GeneratorType[Any, Any, Any]) -> msgspec.msgpack.Ext:
+        frame = g.gi_frame
+        if frame is None:  # finished: it will only stop again
+            return self._ext(_EXT_GENERATOR, [_layout(g.gi_code).number])
+        names, values, stack = _frame_values(g)
+        values = [self._once(v) for v in values]
+        stack = [self._once(v) for v in stack]
+        return self._ext(
+            _EXT_GENERATOR,
+            [
+                _layout(g.gi_code).number,
+                frame.f_lasti,
+                names,
+                self._typed(values),
+                values,
+                self._typed(stack),
+                stack,
+            ],
+        )
+
+
+_EMPTY = "\x00empty cell"
+
+
+def _full(cell: types.CellType) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - reading it is the test
+    except ValueError:
+        return False
+    return True
+
+
+__all__ = ["Continuations", "Live", "Unshared", "is_value", "live_after"]

@@ -1,0 +1,130 @@
+"""What a suspended procedure's continuation is made of (replay/odds/continuation.py): two
+branches share what lies below only when their continuations are written alike, and that must
+mean they go on alike. Checked on small generators: a loop's place, a local still to be read, a
+local never read again, a sub-procedure's own place, a value not known by value, a die."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator
+from typing import Any
+
+import msgspec
+import pytest
+
+from blowbyblow.replay.odds.continuation import Continuations, Unshared, is_value, live_after
+from blowbyblow.replay.odds.traced import Die
+
+Gen = Generator[int, Any, Any]
+
+
+def _walk(items: list[int]) -> Gen:
+    for item in items:
+        yield item + 0  # the loop's iterator stays on the generator's stack
+
+
+def _key(g: Gen) -> bytes:
+    return Continuations().key(g, None)
+
+
+def test_a_continuation_holds_where_a_loop_stands() -> None:
+    """Two generators with the same locals, one loop step apart: the iterator on the stack
+    tells them apart (a key of the locals alone would merge them, wrongly)."""
+    a, b = _walk([7, 7, 7]), _walk([7, 7, 7])
+    next(a), next(b), next(b)
+    assert _key(a) != _key(b)
+    next(a)
+    assert _key(a) == _key(b)
+
+
+def _spent(first: int) -> Gen:
+    """``first`` is read once, before the yield: dead after it."""
+    total = first * 2
+    seen = yield total
+    return seen
+
+
+def _kept(first: int) -> Gen:
+    """``first`` is read after the yield: live."""
+    seen = yield 0
+    return first + seen
+
+
+def test_a_local_never_read_again_is_left_out() -> None:
+    """Two branches that differ only in a value already spent go on alike and meet; two that
+    differ in a value still to be read do not."""
+    a, b = _spent(3), _spent(5)
+    next(a), next(b)
+    assert _key(a) == _key(b)
+    c, d = _kept(3), _kept(5)
+    next(c), next(d)
+    assert _key(c) != _key(d)
+    frame = c.gi_frame  # type: ignore[attr-defined]
+    assert live_after(_kept.__code__, frame.f_lasti) == frozenset({"first"})
+
+
+def _outer(n: int) -> Gen:
+    x = yield from _kept(n)
+    return x
+
+
+def test_a_sub_procedure_is_written_with_its_own_place_and_locals() -> None:
+    a, b, c = _outer(1), _outer(1), _outer(2)
+    next(a), next(b), next(c)
+    assert _key(a) == _key(b) != _key(c)
+
+
+def _holding(x: Any) -> Gen:
+    yield 0
+    yield x  # x is read after the first yield
+
+
+def test_a_value_not_known_by_value_is_never_shared() -> None:
+    g = _holding(threading.Lock())
+    next(g)
+    with pytest.raises(Unshared):
+        _key(g)
+
+
+def test_a_tuple_and_a_list_of_the_same_items_are_told_apart() -> None:
+    """msgspec writes both as an array: each value goes with its type."""
+    a, b = _holding((1, 2)), _holding([1, 2])
+    next(a), next(b)
+    assert _key(a) != _key(b)
+
+
+def test_a_die_held_is_a_fact_of_its_run() -> None:
+    """A continuation holding a die value is written with its number, and the run learns it:
+    another face joins this one only if it gives the same number."""
+    facts: list[Any] = []
+    g = _holding(Die(4, ("d", 2, 0), facts))
+    next(g)
+    other = _holding(4)
+    next(other)
+    assert _key(g) == _key(other)
+    assert facts == [(("==", ("d", 2, 0), ("c", 4)), True)]
+
+
+class Point(msgspec.Struct, frozen=True):
+    x: int
+    tags: tuple[str, ...]
+
+
+class Bag(msgspec.Struct, frozen=True):
+    items: list[int]
+
+
+def test_values_written_once_are_frozen_structs_of_values() -> None:
+    """A frozen struct of numbers, strings and tuples never changes: it is written once per
+    exploration, kept by identity. One holding a list could change under the rules' hands,
+    and is written each time."""
+    assert is_value(Point) and not is_value(Bag)
+    written = Continuations()
+    p = Point(x=1, tags=("a",))
+    assert written.value(p) == written.value(Point(x=1, tags=("a",)))
+    bag = Bag(items=[1])
+    a = _holding(bag)
+    next(a)
+    before = written.key(a, None)
+    bag.items.append(2)
+    assert written.key(a, None) != before
