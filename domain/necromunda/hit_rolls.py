@@ -184,16 +184,17 @@ def step5_make_hit_rolls(
         if group.target not in per_target:
             state, per_target[group.target] = yield from target_modifiers(at, state, group.target)
         modifiers = base + per_target[group.target]
+        six = at.ctx.ruling(HIT_NATURAL_SIX) == "always-hits"
         values = yield from roll(
             f"{at.key}hit/{group.weapon}/{group.target}",
             group.dice,
             purpose=f"{me.label}: hit rolls with {group.weapon} against {group.target}",
+            counts=_read_as(me.ws - sum(m.value for m in modifiers), six),
         )
         if at.edition.pistol_firepower and group.weapon != UNARMED:
             w = me.weapon(group.weapon)
             if w is not None and w.has("Sidearm"):
                 state = yield from ammo_check(at, state, w)
-        six = at.ctx.ruling(HIT_NATURAL_SIX) == "always-hits"
         for i, natural in enumerate(values, start=1):
             total = natural + sum(m.value for m in modifiers)
             hit = natural != 1 and (total >= me.ws or (six and natural == 6))
@@ -215,6 +216,13 @@ def step5_make_hit_rolls(
             if hit:
                 hits.append(Hit(weapon=group.weapon, target=group.target, n=len(hits) + 1))
     return state, hits
+
+
+def _read_as(needed: int, six: bool) -> tuple[int, ...]:
+    """What the rules read of each Hit roll die: a natural 1, a natural reaching ``needed`` (the
+    WS less the modifiers), a natural 6 when it always hits; nothing else of it."""
+    marks = {2, *(n for n in (needed, 6 if six else 0) if 2 <= n <= 6)}
+    return tuple(sorted(marks))
 
 
 def hit_note(natural: int, total: int, ws: int, six: bool) -> str:

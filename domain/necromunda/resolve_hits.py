@@ -287,7 +287,9 @@ def injury_dice(
     Injured, is a Flesh Wound instead), Out of Action."""
     rule = at.rule("Resolve Hits 3")
     faces = at.ctx.ruling(INJURY_DICE_FACES)
-    values = yield from roll(roll_key, dice, purpose=f"{target}: Injury dice")
+    values = yield from roll(
+        roll_key, dice, purpose=f"{target}: Injury dice", counts=_read_as(faces, dice)
+    )
     results: list[InjuryResult] = []
     for i, v in enumerate(values, start=1):
         result = _INJURY_LETTERS[faces[v - 1]]
@@ -300,6 +302,14 @@ def injury_dice(
             break
         state = yield from _apply_injury(at, state, target, result)
     return state
+
+
+def _read_as(faces: str, dice: int) -> tuple[int, ...]:
+    """What the rules read of one Injury dice: its result, each run of one letter of the faces
+    (FFSSSO: 1-2, 3-5, 6). Several dice are applied in order, so each die is read (no counts)."""
+    if dice != 1:
+        return ()
+    return tuple(i + 1 for i in range(1, len(faces)) if faces[i] != faces[i - 1])
 
 
 def _apply_injury(
