@@ -7,6 +7,8 @@ every system at the speed of a tap (p95 <= 100 ms in process, exact or with its 
     python benchmarks/odds.py --viewer --against ...   # the viewer's odds (recorded commands,
                                                  # its budget of 500 runs and 1000 samples)
     python benchmarks/odds.py --graph 5000       # each dice command as a graph and as a tree
+    python benchmarks/odds.py --server           # the viewer's odds through the server (HTTP,
+                                                 # the odds desk's worker process), this checkout
 
 Every figure is printed with the machine's load average before and after. ``--against PYTHON``
 times each command in a process of this checkout's interpreter and one of PYTHON (another
@@ -223,17 +225,89 @@ def tree_against_graph(budget: int) -> None:
     print(f"after: {load()}")
 
 
+def through_the_server(args: argparse.Namespace) -> None:
+    """The viewer's odds as the judge's viewer asks them: ``GET /api/battles/ID/odds?position=N``
+    of each recorded demo command, on a server in this process (Litestar's test client, a
+    SQLite store in a temporary folder) whose odds desk was warmed first, as ``bxb serve`` warms
+    it. Each ask is worked out by the desk's worker (its budget one run less each time, so that
+    no answer is kept from the ask before), then asked once more (kept)."""
+    import logging
+    import tempfile
+    from pathlib import Path
+
+    from litestar.testing import TestClient
+
+    from blowbyblow.replay.battles.record import record
+    from blowbyblow.replay.engine.registry import game_systems
+    from blowbyblow.replay.store.log import BattleStore
+    from blowbyblow.web.app import create_app
+    from blowbyblow.web.tournament import TournamentStore
+
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
+    budget = args.budget or 500
+    samples = args.samples or 1000
+    print(f"the viewer's odds through the server: budget {budget} runs, {samples} samples past it")
+    print(f"before: {load()}")
+    print("| command | method | runs | worked out p50 ms | p95 ms | kept p50 ms |")
+    print("|---|---|---:|---:|---:|---:|", flush=True)
+    every: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "odds.sqlite")
+        store = BattleStore(db)
+        app = create_app(store, TournamentStore(db))
+        battles = []
+        for system in game_systems().values():
+            recorded = record(store, system.demo(), quiet=True)
+            starts = [
+                e.originator_version
+                for e in recorded.events
+                if type(e.event).__name__ == "CommandIssued"
+            ]
+            battles += [(system.id, n, recorded.battle, p) for n, p in enumerate(starts, 1)]
+        with TestClient(app) as client:
+            app.state.server.service.odds_desk.desk().warm()
+            for ruleset, number, battle, position in battles:
+                url = f"/api/battles/{battle}/odds?position={position}&samples={samples}"
+                times, kept = [], []
+                for i in range(args.repeat):
+                    t = time.perf_counter()
+                    r = client.get(f"{url}&budget={budget - i}")
+                    times.append((time.perf_counter() - t) * 1000)
+                    if r.status_code != 200:
+                        raise SystemExit(f"{ruleset} #{number}: {r.status_code} {r.text}")
+                    t = time.perf_counter()
+                    client.get(f"{url}&budget={budget - i}")
+                    kept.append((time.perf_counter() - t) * 1000)
+                odds = r.json()
+                every += times
+                method = "exact" if odds["method"] == "exact" else "MC"
+                print(
+                    f"| {ruleset} #{number} {odds['action']} | {method} | {odds['runs']} | "
+                    f"{percentile(times, 50):.0f} | {percentile(times, 95):.0f} | "
+                    f"{percentile(kept, 50):.1f} |",
+                    flush=True,
+                )
+    print(f"| all {len(every)} | | | {percentile(every, 50):.0f} | {percentile(every, 95):.0f} | |")
+    print(f"after: {load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed calls of each command")
     parser.add_argument("--against", default="", help="another interpreter (main's venv)")
     parser.add_argument("--viewer", action="store_true", help="the viewer's odds instead")
+    parser.add_argument(
+        "--server", action="store_true", help="the viewer's odds through the server's odds desk"
+    )
     parser.add_argument("--budget", type=int, default=0, help="runs (default 2000; viewer 500)")
     parser.add_argument("--samples", type=int, default=0, help="default 4000; viewer 1000")
     parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
     args = parser.parse_args()
     if args.graph:
         tree_against_graph(args.graph)
+        return
+    if args.server:
+        through_the_server(args)
         return
     every_command(args)
 

@@ -337,6 +337,7 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
         witnesses=terms,
         read_store=replica,
     )
+    application.state.server.service.odds_desk.warm()  # the viewer's first odds wait for no start
     typer.echo(
         f"serving http://{host}:{port}/ (reading {reading}; "
         + (

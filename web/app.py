@@ -18,6 +18,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
+from blowbyblow.replay.odds.desk import DeskLimits
 from blowbyblow.replay.store.log import BattleStore, is_postgres
 from blowbyblow.replay.store.replica import Replica
 from blowbyblow.web.access import Reading
@@ -27,6 +28,7 @@ from blowbyblow.web.freshness import fresh_reads
 from blowbyblow.web.glance_pages import GLANCE_ROUTES
 from blowbyblow.web.guard import json_only, security_headers
 from blowbyblow.web.live import Hub
+from blowbyblow.web.odds_desk import ServerOdds
 from blowbyblow.web.pages import PAGES
 from blowbyblow.web.plots import PLOT_ROUTES
 from blowbyblow.web.quick_odds import QUICK_ROUTES
@@ -50,15 +52,23 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
     judge_keys: tuple[str, ...] = (),
     witnesses: RootTerms | None = None,
     read_store: BattleStore | None = None,
+    odds: DeskLimits | None = None,
 ) -> Litestar:
     """The tournament server over ``store``; ``key`` (the judges' signing key) seals, signs the
     receipts handed to the tables and opens fair seeds' escrows; ``judge_keys``: the escrow
     public keys fair seeds are encrypted to (default: ``key``'s own); ``witnesses``: the log's
     name and the witness policy each published root must meet (web/roots.py); ``read_store``: a
-    streaming replica of ``store`` that pages and reads go to (``replay/store/replica.py``)."""
+    streaming replica of ``store`` that pages and reads go to (``replay/store/replica.py``);
+    ``odds``: the odds desk's limits (replay/odds/desk.py: its workers, its time limit, how
+    many at once), its defaults when None."""
     replica = None if read_store is None else Replica(store, read_store)
     service = Service(
-        store=store, tournaments=tournaments, key=key, judge_keys=judge_keys, replica=replica
+        store=store,
+        tournaments=tournaments,
+        key=key,
+        judge_keys=judge_keys,
+        replica=replica,
+        odds_desk=ServerOdds(odds or DeskLimits()),
     )
     srv = Server(service=service, hub=Hub(), reading=reading)
     roots = RootDesk(terms=witnesses, key=key, store=store, tournaments=tournaments)
@@ -96,7 +106,7 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
         ),
         before_request=json_only,
         middleware=[security_headers, *([fresh_reads] if replica else [])],
-        on_shutdown=[lambda: srv.hub.close()],
+        on_shutdown=[lambda: srv.hub.close(), service.odds_desk.close],
     )
 
 

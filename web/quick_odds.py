@@ -5,8 +5,9 @@ allow at its start, and shows the odds of the one picked: each side's loss and s
 tally, at least k, mean and spread, from the same procedures as every other odds
 (``replay/odds/quick.py``, ``bxb odds --ruleset ID --set PATH=VALUE``).
 
-Bounded as the viewer's odds are: budget and samples within the API's limits, at most as many
-odds worked out at once as the server allows (``Service.odds_slot``; any more: 503 at once)."""
+Bounded as the viewer's odds are, by the same odds desk (``web/odds_desk.py``): budget and
+samples within the API's limits, worked out in the desk's worker processes, at most as many at
+once as it allows (any more: 503 at once)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,9 @@ from litestar import get, post
 from litestar.params import FromPath, JSONBody
 from litestar.response import Template
 
-from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import CommandOption
 from blowbyblow.replay.engine.registry import UnknownGameSystem, game_systems, get_game_system
-from blowbyblow.replay.odds.explore import HowToExplore, Odds, scenario_odds
+from blowbyblow.replay.odds.explore import Odds
 from blowbyblow.replay.odds.quick import (
     QuickError,
     demo_setup,
@@ -121,12 +121,7 @@ def quick_odds(srv: Any, ruleset: str, req: QuickOdds) -> Odds:
         scenario = quick_scenario(system, setup, req.rulings, bounded("command", command))
     except QuickError as e:
         raise _problem(e) from None
-    how = HowToExplore(budget=req.budget, samples=req.samples)
-    with srv.service.odds_slot("command"):
-        try:
-            found: Odds = scenario_odds(scenario, 1, how)
-        except BlowByBlowError as e:
-            raise ApiError(422, "command", "a command the rules can weigh", str(e)) from None
+    found: Odds = srv.service.odds_desk.scenario(scenario, req.budget, req.samples, "command")
     return found
 
 

@@ -9,11 +9,9 @@ No rules are decided and nothing is written here: the door adjudicates and write
 
 from __future__ import annotations
 
-import contextlib
 import io
 import threading
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -57,7 +55,7 @@ from blowbyblow.replay.evidence.seals import (
     load_public_key,
 )
 from blowbyblow.replay.evidence.verify import Report
-from blowbyblow.replay.odds.explore import HowToExplore, Odds, recorded_odds
+from blowbyblow.replay.odds.explore import Odds
 from blowbyblow.replay.store.log import (
     BattleStore,
     LoggedEvent,
@@ -67,6 +65,7 @@ from blowbyblow.replay.store.log import (
 )
 from blowbyblow.replay.store.replica import Replica
 from blowbyblow.web.errors import ApiError
+from blowbyblow.web.odds_desk import ServerOdds
 from blowbyblow.web.requests import command_of, scenario_of
 from blowbyblow.web.rows import event_row, event_rows, plain_rows
 from blowbyblow.web.schemas import (
@@ -100,11 +99,7 @@ from blowbyblow.web.schemas import (
 from blowbyblow.web.tournament import TableBattle, TournamentError, TournamentStore
 from blowbyblow.web.window import position_in
 
-ODDS_KEPT = 256  # odds answers kept in memory
 MAX_ROUND = 1000  # a tournament's rounds; the register's column holds far more, never 10^30
-# Odds computed at once: each holds a worker thread and the interpreter for up to its budget;
-# any more are refused (503, try again) so that the tables' writes always find a thread.
-ODDS_AT_ONCE = 2
 
 
 @dataclass
@@ -121,13 +116,9 @@ class Service:
     replica: Replica | None = None  # reads from a streaming replica (bxb serve --read-db)
     door: Battle = field(init=False)
     _verified: dict[tuple[UUID, int], VerifyResult] = field(default_factory=dict)
-    # Odds of a recorded command, by (battle, position, budget, samples): a log only grows, so
-    # the state before a recorded command never changes and neither do its odds.
-    _odds: dict[tuple[UUID, int, int, int], Odds] = field(default_factory=dict)
+    # Every odds asked for, worked out away from the server's process (web/odds_desk.py).
+    odds_desk: ServerOdds = field(default_factory=ServerOdds)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _odds_running: threading.BoundedSemaphore = field(
-        default_factory=lambda: threading.BoundedSemaphore(ODDS_AT_ONCE)
-    )
 
     def __post_init__(self) -> None:
         self.door = Battle(self.store, key=self.key, replica=self.replica)
@@ -239,43 +230,12 @@ class Service:
             state=to_builtins(state),
         )
 
-    @contextlib.contextmanager
-    def odds_slot(self, field_name: str) -> Iterator[None]:
-        """One of the ``ODDS_AT_ONCE`` odds worked out at once (recorded ones, the quick odds'),
-        or a 503 at once naming ``field_name``."""
-        if not self._odds_running.acquire(blocking=False):
-            raise ApiError(
-                503,
-                field_name,
-                f"at most {ODDS_AT_ONCE} odds are computed at once",
-                "the server is computing other odds; nothing was computed, try again shortly",
-            )
-        try:
-            yield
-        finally:
-            self._odds_running.release()
-
     def odds(self, battle: UUID, position: int, budget: int, samples: int) -> Odds:
         """The odds of the recorded command holding ``position`` (``bxb odds --battle ID
-        --position N``): exact within ``budget`` runs, else ``samples`` Monte Carlo samples."""
-        key = (battle, position, budget, samples)
-        cached = self._odds.get(key)
-        if cached is not None:
-            return cached
-        b = self.read(battle)
-        how = HowToExplore(budget=budget, samples=samples)
-        with self.odds_slot("position"):
-            try:
-                found = recorded_odds(list(b.plain), position, how)
-            except BlowByBlowError as e:
-                raise ApiError(
-                    422, "position", "a position of one of the battle's recorded commands", str(e)
-                ) from None
-        with self._lock:
-            if len(self._odds) >= ODDS_KEPT:  # the oldest goes: dicts keep insertion order
-                del self._odds[next(iter(self._odds))]
-            self._odds[key] = found
-        return found
+        --position N``): exact within ``budget`` runs, else ``samples`` Monte Carlo samples;
+        worked out by the odds desk (``web/odds_desk.py``), kept there by what decides them
+        (the events up to the command's end, the budget, the samples)."""
+        return self.odds_desk.recorded(list(self.read(battle).plain), position, budget, samples)
 
     # --- starting and playing ---------------------------------------------------------------
 

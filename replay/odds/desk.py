@@ -1,8 +1,9 @@
-"""The odds desk: the odds of recorded commands for a server, where anyone may ask (issue: odds
-for anyone, for ever).
+"""The odds desk: the odds a server is asked for (a recorded command's, or a scenario's
+command: the quick odds), where anyone may ask (issue: odds for anyone, for ever).
 
 Every request is bounded (``DeskLimits``: the runs of the rules and the Monte Carlo samples it
-may ask for, and the seconds it may take, after which its worker stops it); answers are kept by
+may ask for, and the seconds of processor time it may take, after which its worker stops it);
+answers are kept by
 what decides them (the battle's events up to the end of the command, the budget, the samples,
 the seed: never by a position, so two positions of one command are one answer); the same
 question asked while it is being computed waits for that computation; at most ``waiting``
@@ -15,11 +16,15 @@ processor.
     desk.warm()                            # optional: start the worker before the first asks
     odds = desk.recorded(events, position, budget=500, samples=1000)   # blocking
     future = desk.submit(events, position, budget=500, samples=1000)   # or a Future of it
+    odds = desk.scenario(scenario, 1, budget=500, samples=1000)        # a scenario's command
+
+``close`` stops the workers at once, whatever they are doing (a server shutting down does not
+wait for odds nobody will read).
 
 Refusals are ``OddsRefused`` (``field``, ``expected``, ``reason``): ``TooMuchAsked`` (the request
 is outside the limits: nothing is run), ``OddsBusy`` (try again shortly), ``OddsTimedOut`` (the
-work took longer than allowed); an ``OddsError`` or ``BlowByBlowError`` from the rules (no such
-position, say) comes through as it is."""
+work took longer than allowed); an error of the rules (no such position, a command the rules
+refuse) comes through as an ``OddsError`` with its words."""
 
 from __future__ import annotations
 
@@ -30,15 +35,22 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from blowbyblow.domain.core import BlowByBlowError, CommandIssued, Event
+from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.odds.answers import Odds
-from blowbyblow.replay.odds.explore import DEFAULT_SEED, HowToExplore, recorded_odds
+from blowbyblow.replay.odds.explore import (
+    DEFAULT_SEED,
+    HowToExplore,
+    OddsError,
+    recorded_odds,
+    scenario_odds,
+)
 
 NICE = 10  # how much lower the workers' CPU priority is than the server's
 
@@ -47,7 +59,7 @@ NICE = 10  # how much lower the workers' CPU priority is than the server's
 class DeskLimits:
     max_budget: int = 5000  # runs of the rules for the exact odds
     max_samples: int = 20_000  # Monte Carlo samples past the budget
-    seconds: float = 10.0  # a request's worker stops it past this
+    seconds: float = 10.0  # a request's worker stops it past this much processor time
     workers: int = 1  # processes computing odds (leave the server its processors)
     waiting: int = 4  # requests running or waiting at once; any more are refused
     kept: int = 256  # answers kept
@@ -98,20 +110,29 @@ def _alarm(signum: int, frame: Any) -> None:
 
 
 def _warm() -> int:
+    """In a worker: load every game system now (the rules' modules), not at the first odds."""
+    from blowbyblow.replay.engine.registry import game_systems
+
+    game_systems()
     return os.getpid()
 
 
-def _compute(events: list[Event], position: int, how: HowToExplore, seconds: float) -> Any:
-    """In a worker: the odds, or ``None`` when the alarm went off first."""
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+def _compute(work: Callable[..., Odds], args: tuple[Any, ...], seconds: float) -> Any:
+    """In a worker: ``work(*args)`` (``recorded_odds`` or ``scenario_odds``), or ``None`` when
+    the alarm went off first."""
+    # Processor time, not time on the clock: a worker at a lower priority on a busy machine
+    # waits for the processor, and that is not work it did.
+    previous = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
-        return recorded_odds(events, position, how)
+        return work(*args)
     except _OutOfTime:
         return None
+    except BlowByBlowError as e:  # as its words: not every error of the rules can be pickled
+        raise OddsError(str(e)) from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 @dataclass
@@ -150,7 +171,22 @@ class OddsDesk:
             f.result()
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers now: what they were working out is abandoned (its requests fail),
+        and no process is left behind."""
+        with self._lock:
+            pool = self._pool
+            processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # Python 3.14's ``terminate_workers``, by hand
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=10)
+
+    def workers(self) -> list[int]:
+        """The process ids of the workers now running."""
+        processes = getattr(self._pool, "_processes", {}) or {}
+        return [p.pid for p in processes.values() if p.pid is not None and p.is_alive()]
 
     def stats(self) -> DeskStats:
         c = self._counters
@@ -189,6 +225,29 @@ class OddsDesk:
         self._check(budget, samples, seed)
         how = HowToExplore(budget=budget, samples=samples, seed=seed)
         key, end = self._key(events, position, how)
+        # Only what decides the answer goes to the worker: the events up to the command's end.
+        return self._ask(key, recorded_odds, (list(events[:end]), position, how))
+
+    def scenario(
+        self,
+        scenario: AnyScenario,
+        number: int,
+        *,
+        budget: int,
+        samples: int,
+        seed: str = DEFAULT_SEED,
+    ) -> Odds:
+        """The odds of the scenario's ``number``-th action (``scenario_odds``: its choices are
+        the scenario's), within the limits; blocks until answered."""
+        self._check(budget, samples, seed)
+        how = HowToExplore(budget=budget, samples=samples, seed=seed)
+        digest = hashlib.sha256(b"scenario\x00")
+        digest.update(msgspec.msgpack.encode([number, budget, samples, seed, scenario]))
+        return self._ask(digest.digest(), scenario_odds, (scenario, number, how)).result()
+
+    def _ask(self, key: bytes, work: Callable[..., Odds], args: tuple[Any, ...]) -> cf.Future[Odds]:
+        """The answer kept under ``key``, the work under way for it, or ``work(*args)`` sent
+        to a worker: in a slot, or refused at once when none is free."""
         with self._lock:
             kept = self._answers.get(key)
             if kept is not None:
@@ -212,9 +271,12 @@ class OddsDesk:
             self._running += 1
             answer: cf.Future[Odds] = cf.Future()
             self._computing[key] = answer
-        # Only what decides the answer goes to the worker: the events up to the command's end.
-        work = self._pool.submit(_compute, list(events[:end]), position, how, self.limits.seconds)
-        work.add_done_callback(lambda w: self._done(key, w, answer))
+        try:
+            task = self._pool.submit(_compute, work, args, self.limits.seconds)
+        except RuntimeError as e:  # the desk is closed
+            task = cf.Future()
+            task.set_exception(OddsBusy("odds", "a server that is running", str(e)))
+        task.add_done_callback(lambda w: self._done(key, w, answer))
         return answer
 
     def _done(self, key: bytes, work: cf.Future[Any], answer: cf.Future[Odds]) -> None:
@@ -230,7 +292,7 @@ class OddsDesk:
                 error = OddsTimedOut(
                     "odds",
                     f"at most {self.limits.seconds:g} s of work",
-                    f"took longer than {self.limits.seconds:g} s and was stopped; ask for a "
+                    f"took more than {self.limits.seconds:g} s of work and was stopped; ask for a "
                     "smaller budget or fewer samples",
                 )
         with self._lock:

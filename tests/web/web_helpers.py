@@ -24,6 +24,7 @@ from blowbyblow.replay.battles.battle import Battle
 from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.odds.desk import DeskLimits
 from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.access import Reading
 from blowbyblow.web.app import create_app
@@ -55,9 +56,11 @@ class Site:
     autumn_judge: str
     key: Ed25519PrivateKey
 
-    def app(self, reading: Reading = "open", *, key: bool = True) -> Litestar:
+    def app(
+        self, reading: Reading = "open", *, key: bool = True, odds: DeskLimits | None = None
+    ) -> Litestar:
         return create_app(
-            self.store, self.tournaments, key=self.key if key else None, reading=reading
+            self.store, self.tournaments, key=self.key if key else None, reading=reading, odds=odds
         )
 
     def written(self) -> tuple[Any, ...]:

@@ -1,0 +1,86 @@
+"""The server's odds (issue 26, hole 4: odds for anyone, for ever): every odds the server is
+asked for (the viewer's, their plot, the quick odds) is worked out by the engine's odds desk
+(``replay/odds/desk.py``): in worker processes at a lower priority, never in the server's own,
+a time limit each, kept by what decides them, a few at once and any more refused at once, so a
+table's writes never wait for them. Here the desk is started and stopped with the server, and
+its refusals are said as the API says every refusal (``ApiError``: status, field, expected)."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from blowbyblow.domain.core import BlowByBlowError, Event
+from blowbyblow.domain.system import AnyScenario
+from blowbyblow.replay.odds.desk import DeskLimits, OddsBusy, OddsDesk, OddsTimedOut, TooMuchAsked
+from blowbyblow.replay.odds.explore import Odds
+from blowbyblow.web.errors import ApiError
+
+
+@dataclass
+class ServerOdds:
+    """The server's odds desk: started with the first odds asked for (a server asked for none,
+    a test's, starts no worker process) or by ``warm`` (``bxb serve``); ``close`` stops it."""
+
+    limits: DeskLimits = field(default_factory=DeskLimits)
+    _desk: OddsDesk | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def desk(self) -> OddsDesk:
+        with self._lock:
+            if self._desk is None:
+                self._desk = OddsDesk(self.limits)
+            return self._desk
+
+    def warm(self) -> None:
+        """Start the desk's workers now, in the background (``bxb serve`` at start-up): the
+        first odds asked for then wait for no process to start and load the rules."""
+        threading.Thread(target=lambda: self.desk().warm(), name="odds-warm", daemon=True).start()
+
+    def close(self) -> None:
+        """Stop the desk's workers (at shutdown): odds being worked out are abandoned."""
+        with self._lock:
+            desk, self._desk = self._desk, None
+        if desk is not None:
+            desk.close()
+
+    def recorded(self, events: Sequence[Event], position: int, budget: int, samples: int) -> Odds:
+        """The odds of the recorded command holding ``position`` of the battle's ``events``."""
+        return self._asked(
+            "position",
+            "a position of one of the battle's recorded commands",
+            lambda desk: desk.recorded(events, position, budget=budget, samples=samples),
+        )
+
+    def scenario(self, scenario: AnyScenario, budget: int, samples: int, field_name: str) -> Odds:
+        """The odds of ``scenario``'s first action (the quick odds); a refusal of the rules
+        names ``field_name``."""
+        return self._asked(
+            field_name,
+            "a command the rules can weigh",
+            lambda desk: desk.scenario(scenario, 1, budget=budget, samples=samples),
+        )
+
+    def _asked(self, field_name: str, expected: str, ask: Callable[[OddsDesk], Odds]) -> Odds:
+        """Odds from the desk, its refusals as the server says them."""
+        try:
+            return ask(self.desk())
+        except TooMuchAsked as e:
+            raise ApiError(422, e.field, e.expected, e.reason) from None
+        except OddsBusy as e:
+            raise ApiError(
+                503, field_name, e.expected, f"{e.reason}; nothing was computed"
+            ) from None
+        except OddsTimedOut as e:
+            raise ApiError(422, "budget", e.expected, e.reason) from None
+        except BlowByBlowError as e:
+            raise ApiError(422, field_name, expected, str(e)) from None
+        except (cf.CancelledError, cf.BrokenExecutor):  # the desk closed under it
+            raise ApiError(
+                503, field_name, "a server that is running", "the server is stopping; try again"
+            ) from None
+
+
+__all__ = ["ServerOdds"]
