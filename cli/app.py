@@ -531,7 +531,11 @@ def console() -> Console:
     Rich is imported here, when something is printed with it: `bxb at` prints plain lines."""
     from rich.console import Console
 
-    return Console(width=output_width(), highlight=False)
+    out = Console(width=output_width(), highlight=False)
+    # its height fixed as Rich finds it now: with a width alone, Rich asks the environment and
+    # the terminal again each time the width is read (three times a line of `bxb battles`)
+    out.height = out.height
+    return out
 
 
 def print_line(out: Console, line: str, *, soft_wrap: bool = False) -> None:
