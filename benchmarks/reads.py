@@ -34,6 +34,7 @@ the same ``--stores`` reuses them (a battle of 10^6 events takes about ten minut
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import os
 import resource
@@ -54,6 +55,7 @@ from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.store.log import BattleInfo, BattleStore, battle_id_for
 
 
+@functools.cache
 def beside(name: str) -> Any:
     """A module of benchmarks/ by its file (the repository's own ``replay`` folder has the name
     of ``benchmarks/replay.py``)."""
@@ -80,17 +82,8 @@ main()
 """
 
 
-def compiled_once(folder: Path) -> None:
-    """The processes measured keep their compiled modules (in ``folder``/pycache, outside the
-    checkouts), as an installed bxb does, whatever this shell says (PYTHONDONTWRITEBYTECODE would
-    have each process compile every module of bxb again: the start-up measured would be the
-    compiler's); each command is run once unmeasured first."""
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
-
-
 def load() -> str:
-    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+    return str(beside("replay").load())
 
 
 CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
@@ -360,7 +353,7 @@ def main() -> None:
     pythons = dict(p.split("=", 1) for p in args.python)
     folder = args.stores or Path(tempfile.mkdtemp(prefix="bxb-reads-"))
     folder.mkdir(parents=True, exist_ok=True)
-    compiled_once(folder)
+    beside("replay").compiled_once(folder)  # modules compiled once, outside the checkouts
     only = set(args.only or ("start-up", "naming", "streamed", "listing"))
     print(f"`python benchmarks/reads.py {' '.join(sys.argv[1:])}`, {os.cpu_count()} cores")
     print("Pythons: " + ", ".join(f"{k} = {v}" for k, v in pythons.items()))
