@@ -199,8 +199,10 @@ def _toml(key: str, value: Any) -> str:
     return tomlkit.dumps(doc).strip("\n")
 
 
-def _header(system: AnyGameSystem, demo: AnyScenario, rosters: int = 0) -> list[str]:
-    what = "A setup for `bxb play`" if rosters else "A scenario for `bxb record`"
+def _header(
+    system: AnyGameSystem, demo: AnyScenario, rosters: int = 0, *, actions: bool = True
+) -> list[str]:
+    what = "A scenario for `bxb record`" if actions and not rosters else "A setup for `bxb play`"
     lines = _comment(
         f"{what}: {system.title} (ruleset {system.id} "
         f"{system.version}; rules: {system.rulebook.title})."
@@ -212,6 +214,15 @@ def _header(system: AnyGameSystem, demo: AnyScenario, rosters: int = 0) -> list[
             "engaged with whom, the ground) in the keys described below. Every key besides "
             "ruleset, label, seed, dice, rulings, choices and actions is the battle's setup; a "
             "key that does not fit is refused with its path named, and nothing recorded."
+        )
+    elif not actions:
+        lines += _comment(
+            f"Made by `bxb new --ruleset {system.id}` from the game system's demo and the JSON "
+            "Schema of its setup, with no actions: edit the setup, then `bxb play FILE` starts "
+            "the battle from here (the demo's actions are shown as comments at the end: with "
+            "[[actions]] of its own, `bxb record FILE` records it). Every key besides ruleset, "
+            "label, seed, dice, rulings, choices and actions is the battle's setup; a key that "
+            "does not fit is refused with its path named, and nothing recorded."
         )
     else:
         lines += _comment(
@@ -323,7 +334,7 @@ def scenario_template(system: AnyGameSystem, *, actions: bool = True) -> str:
     # TOML puts every plain key before the first [table]: the setup's plain keys come right
     # after the header, so [rulings] and [choices] close the file.
     lines = [
-        *_header(system, demo),
+        *_header(system, demo, actions=actions),
         *_setup(system, demo),
         *_actions(system, demo, played=actions),
         *_rulings(system, demo),

@@ -63,7 +63,11 @@ def test_a_new_setup_has_no_actions_and_plays_from_its_start(
     assert code == 0 and said == f"wrote {path}: edit it, then `bxb play {path}`\n"
     loaded = load_scenario(path, needs_actions=False)
     assert loaded.commands == [] and loaded.setup == system.demo().setup
-    assert "# [[actions]]" in path.read_text()  # the demo's, as examples
+    text = path.read_text()
+    assert "# [[actions]]" in text  # the demo's, as examples
+    # the header sends the reader to `bxb play`, not to the `bxb record` that refuses it
+    header = " ".join(w for w in text.split("\n\n", 1)[0].split() if w != "#")
+    assert header.startswith("A setup for `bxb play`") and "then `bxb play FILE`" in header
     code, _, said = bxb(tmp_path / "b.sqlite", "record", str(path), "-q")
     assert code != 0 and "actions" in said
 
