@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy as _copy
 import inspect
 import itertools
+import os
 import signal
 import sys
 import threading
@@ -29,6 +30,7 @@ from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.engine import logs
 from blowbyblow.replay.engine.codec import to_builtins
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
 from blowbyblow.replay.evidence.seals import default_key_dir
 from blowbyblow.replay.store.find import resolve_battle
@@ -135,6 +137,9 @@ class GuardedGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        for size in ("COLUMNS", "LINES"):  # Rich reads them with int() once isdigit() says yes:
+            if whole_number(os.environ.get(size, "0")) is None:  # `²` would end it in a ValueError
+                del os.environ[size]
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:

@@ -63,6 +63,7 @@ from blowbyblow.replay.engine.dice import (
     DiceSource,
 )
 from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.engine.typed import (
     TypedCommandError,
     command_types,
@@ -222,8 +223,8 @@ class Live:
             self.undo(rest.strip())
         elif word == "flag":
             self.flag(rest.strip())
-        elif word.isdigit():
-            self.pick(int(word), rest)
+        elif (offered := whole_number(word)) is not None:
+            self.pick(offered, rest)
         else:
             self.typed(line)
 
@@ -383,15 +384,16 @@ class Live:
 
     def flag(self, rest: str) -> None:
         """Flag command N as disputed (``flag N REASON``): a judge is called; nothing undone."""
-        number, _, reason = rest.partition(" ")
-        if not number.isdigit():
+        word, _, reason = rest.partition(" ")
+        number = whole_number(word)
+        if number is None:
             self.screen.say("  flag which command? `flag N REASON` (N as `bxb log` numbers it)")
             return
         try:
             if not reason.strip():
-                reason = self.screen.ask(f"flag command {number}: why? (Ctrl-C: keep it) ")
+                reason = self.screen.ask(f"flag command {number}: why? (Ctrl-C: no flag) ")
             flagged = self.door.disputes.flag(
-                self.head.id, command=int(number), by=self.by, reason=reason
+                self.head.id, command=number, by=self.by, reason=reason
             )
         except KeyboardInterrupt:
             self.screen.say("  not flagged: nothing written")

@@ -18,6 +18,7 @@ import typer
 
 from blowbyblow.cli.app import OPTS, app, fail, open_store, require_store
 from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.evidence.seals import (
     ESCROW_KEY_TAG,
     default_key_dir,
@@ -132,9 +133,10 @@ def _on_tokens(fn: Any, slug: str, *args: Any) -> Any:
 def _table_or_judge(which: str) -> int | None:
     if which == "judge":
         return None
-    if not which.isdigit():
+    number = whole_number(which)
+    if number is None:
         fail(f"TABLE: expected a table's number or 'judge', not {which!r}")
-    return int(which)
+    return number
 
 
 @tables_app.command("list")

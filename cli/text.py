@@ -8,6 +8,8 @@ import os
 import sys
 import textwrap
 
+from blowbyblow.replay.engine.numbers import whole_number
+
 NARROW = 80  # assumed when standard output is not a terminal and COLUMNS does not say
 
 
@@ -16,8 +18,8 @@ def output_width() -> int:
     COLUMNS when set, else 80."""
     if sys.stdout.isatty():
         return _terminal_columns()
-    columns = os.environ.get("COLUMNS", "")
-    return int(columns) if columns.isdigit() and int(columns) > 0 else NARROW
+    columns = whole_number(os.environ.get("COLUMNS", ""))
+    return columns if columns is not None and columns > 0 else NARROW
 
 
 def _terminal_columns() -> int:

@@ -64,6 +64,7 @@ from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import DiceError, DiceSource, RecordedDice, SeededDice
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.engine.narrate import change_words
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.scenario import MAX_TEXT
 from blowbyblow.replay.evidence.disputes import (
@@ -275,11 +276,12 @@ def _span(numbers: list[int]) -> str:
 
 def _command_of_key(key: str) -> int:
     head = key.split("/", 1)[0]
-    if not head.startswith("c") or not head[1:].isdigit() or "/" not in key:
+    number = whole_number(head[1:]) if head.startswith("c") else None
+    if number is None or "/" not in key:
         raise DisputeRefused(
             f"key: expected a roll's or question's full key (c3/hit/1), not {key!r}"
         )
-    return int(head[1:])
+    return number
 
 
 def _renamed(key: str, old: int, new: int) -> str:

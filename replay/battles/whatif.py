@@ -33,6 +33,7 @@ from blowbyblow.replay.engine.dice import (
     recorded_inputs,
 )
 from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.unbounded import Unbounded
 from blowbyblow.replay.evidence.fairness import dice_seed, start_length
@@ -87,12 +88,13 @@ def parse_dice(pairs: Sequence[str]) -> dict[str, tuple[int, ...]]:
     out: dict[str, tuple[int, ...]] = {}
     for pair in pairs:
         key, sep, values = pair.partition("=")
-        words = values.replace(",", " ").split()
-        if not sep or not key.strip() or not words or not all(w.isdigit() for w in words):
+        words = [whole_number(w) for w in values.replace(",", " ").split()]
+        faces = [w for w in words if w is not None]
+        if not sep or not key.strip() or not words or len(faces) < len(words):
             raise WhatIfError(f"--die: expected KEY=VALUES such as c2/injury/nyx=3, not {pair!r}")
-        if any(not 1 <= int(w) <= 1000 for w in words):
+        if any(not 1 <= w <= 1000 for w in faces):
             raise WhatIfError(f"--die {pair}: a die shows 1 to 1000 at most")
-        out[key.strip()] = tuple(int(w) for w in words)
+        out[key.strip()] = tuple(faces)
     return out
 
 

@@ -38,6 +38,7 @@ from blowbyblow.domain.judging import (
 )
 from blowbyblow.projections.disputes import commands_played
 from blowbyblow.replay.engine.dice import DiceSource, FairDice
+from blowbyblow.replay.engine.numbers import whole_number
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -70,9 +71,9 @@ def parent_key(link: ForkLink, key: str) -> str:
     """The key the parent rolled a child's roll ``key`` under: a fork that voids command N
     plays the parent's later commands each under the number before its own."""
     head, sep, rest = key.partition("/")
-    if not sep or not head.startswith("c") or not head[1:].isdigit():
+    number = whole_number(head[1:]) if head.startswith("c") else None
+    if not sep or number is None:
         return key
-    number = int(head[1:])
     change = link.change
     if isinstance(change, CommandDropped) and number >= change.index:
         number += 1

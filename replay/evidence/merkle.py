@@ -334,7 +334,7 @@ def parse_tree_head(text: str) -> TreeHead:
         parts = text.split()
         if parts and parts[0] == ROOT_ALGORITHM:
             parts = parts[1:]
-        if len(parts) != 2 or not parts[0].isdigit() or len(parts[0]) > 18:
+        if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()) or len(parts[0]) > 18:
             raise MerkleError(
                 f"expected a published root, '{ROOT_ALGORITHM} SIZE ROOT', not {text[:80]!r}"
             )

@@ -146,7 +146,11 @@ def parse_checkpoint(body: str) -> Checkpoint:
     if len(lines) < 4 or lines[-1] != "" or any(not x for x in lines[:-1]):
         raise NoteError("a checkpoint's body is origin, size and root, each on a line of its own")
     origin, size, root = lines[0], lines[1], lines[2]
-    if not size.isdigit() or (size != "0" and size.startswith("0")) or len(size) > 19:
+    if (
+        not (size.isascii() and size.isdigit())
+        or (size != "0" and size.startswith("0"))
+        or len(size) > 19
+    ):
         raise NoteError(f"checkpoint size: expected a decimal number, not {size[:40]!r}")
     try:
         raw = base64.b64decode(root, validate=True)

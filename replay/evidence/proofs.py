@@ -146,7 +146,11 @@ def parse_witnessed_receipt(text: str) -> WitnessedReceipt:
     if len(leaf) != _LEAF_SIZE or not leaf.startswith(HEAD_ALGORITHM.encode() + b"\x00"):
         raise ProofError(f"extra: expected a battle's {HEAD_ALGORITHM} leaf")
     index = lines[2][6:]
-    if not index.isdigit() or (index != "0" and index.startswith("0")) or len(index) > 19:
+    if (
+        not (index.isascii() and index.isdigit())
+        or (index != "0" and index.startswith("0"))
+        or len(index) > 19
+    ):
         raise ProofError(f"index: expected a decimal number, not {index[:40]!r}")
     if len(lines) - 3 > MAX_PROOF_HASHES:
         raise ProofError(f"at most {MAX_PROOF_HASHES} proof lines")

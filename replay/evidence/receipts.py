@@ -144,7 +144,12 @@ def _receipt(fields: dict[str, object]) -> Receipt:
     except ValueError:
         raise ReceiptError(f"battle: expected a battle id, not {fields['battle']!r}") from None
     position = fields["position"]
-    if isinstance(position, str) and position.isdigit() and len(position) < 20:
+    if (
+        isinstance(position, str)
+        and position.isascii()
+        and position.isdigit()
+        and len(position) < 20
+    ):
         position = int(position)
     if not isinstance(position, int) or isinstance(position, bool):
         raise ReceiptError(f"position: expected a whole number, not {position!r}")

@@ -35,6 +35,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.evidence.merkle import (
     Head,
     MerkleError,
@@ -103,7 +104,11 @@ def parse_add_checkpoint(body: bytes) -> AddCheckpoint:
     if not sep or not lines[0].startswith("old "):
         raise WitnessError("expected 'old SIZE', the proof's lines, an empty line, a checkpoint")
     old = lines[0][4:]
-    if not old.isdigit() or (old != "0" and old.startswith("0")) or len(old) > 19:
+    if (
+        not (old.isascii() and old.isdigit())
+        or (old != "0" and old.startswith("0"))
+        or len(old) > 19
+    ):
         raise WitnessError(f"old size: expected a decimal number, not {old[:40]!r}")
     if len(lines) - 1 > MAX_PROOF_LINES:
         raise WitnessError(f"at most {MAX_PROOF_LINES} proof lines")
@@ -293,8 +298,8 @@ def parse_policy(text: str) -> Policy:
                 if verifier.kind != COSIGNATURE_V1:
                     raise NoteError("a witness's key is a cosignature key (type 0x04)")
                 witnesses.append(WitnessAt(verifier, words[2] if len(words) == 3 else ""))
-            elif words[0] == "quorum" and len(words) == 2 and words[1].isdigit():
-                quorum = int(words[1])
+            elif words[0] == "quorum" and len(words) == 2 and whole_number(words[1]) is not None:
+                quorum = whole_number(words[1]) or 0
             else:
                 raise NoteError("expected 'witness VKEY [URL]' or 'quorum N'")
         except NoteError as e:
@@ -349,8 +354,9 @@ def _ask(witness: WitnessAt, note: Note, leaves: Sequence[bytes], post: Post) ->
         except (OSError, ValueError) as e:
             return f"not reached ({e})"
         text = body.decode("utf-8", "replace").strip()
-        if status == 409 and text.isdigit() and int(text) != old and int(text) <= len(leaves):
-            old = int(text)
+        size = whole_number(text)
+        if status == 409 and size is not None and size != old and size <= len(leaves):
+            old = size
             continue
         if status != 200:
             return f"refused ({status}: {text[:200]})"

@@ -27,6 +27,7 @@ import defusedxml
 from defusedxml.ElementTree import fromstring
 
 from blowbyblow.domain.roster import MAX_ENTRIES, Roster, RosterError, check_roster, side_id
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.engine.registry import get_game_system
 
 MAX_BYTES = 4 * 1024 * 1024  # a roster file, and what a zipped one unzips to
@@ -404,7 +405,7 @@ def _walk(job: _Import, game: _Game, selection: Element, where: str) -> bool:
     model = next((p for p in _profiles(selection) if p.kind.lower() in game.model_kinds), None)
     if model is not None:
         number = selection.get("number") or "1"
-        count = int(number) if number.isdigit() else 0
+        count = whole_number(number) or 0
         if not 1 <= count <= MAX_ENTRIES - len(job.mapped):
             raise RosterError(
                 f"{job.file}: {where} number={number!r}: expected 1 to {MAX_ENTRIES} models in all "

@@ -27,6 +27,7 @@ from blowbyblow.domain.roster import (
     check_roster,
     side_id,
 )
+from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.rosters.battlescribe import Imported
 
@@ -61,8 +62,8 @@ def _text(value: Any, where: str, file: str) -> str:
 
 def _number(value: Any, where: str, file: str) -> int:
     """A characteristic as Yaktribe writes it: a whole number, or one in a text ("4")."""
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value.strip())
+    if isinstance(value, str) and whole_number(value, signed=True) is not None:
+        value = whole_number(value, signed=True)
     if not isinstance(value, int) or isinstance(value, bool) or not -100 <= value <= 100:
         raise RosterError(f"{file}: {where}: {value!r} is not a characteristic (a whole number)")
     return value

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
 from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.engine.numbers import whole_number
 
 
 class StoreError(BlowByBlowError):
@@ -138,11 +139,12 @@ def _busy_timeout() -> str:
     given = os.environ.get("BXB_BUSY_TIMEOUT", "")
     if not given:
         return str(BUSY_TIMEOUT)
-    if not given.isdigit() or not 0 < int(given) <= 3600:
+    seconds = whole_number(given)
+    if seconds is None or not 0 < seconds <= 3600:
         raise StoreUnavailable(
             f"BXB_BUSY_TIMEOUT={given!r}: expected a whole number of seconds, 1 to 3600"
         )
-    return given
+    return str(seconds)
 
 
 def _sqlite_path(spec: str) -> Path:
