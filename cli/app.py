@@ -25,6 +25,7 @@ from typer import _click as click  # typer carries its own click
 from typer._click.core import ParameterSource
 from typer.core import TyperGroup
 
+from blowbyblow.cli.made import MADE, discard_made_stores, empty_file, store_to_make
 from blowbyblow.cli.text import one_column_each, output_width, wrap_plain
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
@@ -140,6 +141,7 @@ class GuardedGroup(TyperGroup):
         for size in ("COLUMNS", "LINES"):  # Rich reads them with int() once isdigit() says yes:
             if whole_number(os.environ.get(size, "0")) is None:  # `²` would end it in a ValueError
                 del os.environ[size]
+        MADE.clear()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -154,6 +156,8 @@ class GuardedGroup(TyperGroup):
             if OPTS.debug:
                 traceback.print_exc()
             typer.echo(f"error: {message}", err=True)
+        if code:
+            discard_made_stores()
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -413,6 +417,10 @@ def open_store(db: str | None = None, *, create: bool = False) -> BattleStore:
         _require_utf8_path(spec)
     if not create:
         require_store(spec)
+        return BattleStore(spec)
+    made = store_to_make(spec)
+    if made is not None:
+        MADE.append(made)
     return BattleStore(spec)
 
 
@@ -440,33 +448,20 @@ def _missing_sqlite_file(spec: str | None) -> Path | None:
     return None if file.exists() else file
 
 
-def store_to_make(db: str | None = None) -> Path | None:
-    """The SQLite file a command that makes its store would create now (None: it exists, or the
-    store is in memory or on PostgreSQL)."""
-    return _missing_sqlite_file(db if db is not None else OPTS.db)
-
-
-def discard_if_empty(store: BattleStore, made: Path | None) -> None:
-    """A store this command made, and then wrote no battle to (it stopped on a refusal, or was
-    abandoned), is taken away again: a refused command leaves nothing behind."""
-    if made is None:
-        return
-    try:
-        if store.battles():
-            return
-    except BlowByBlowError:
-        return
-    for file in (made, made.with_name(made.name + "-wal"), made.with_name(made.name + "-shm")):
-        file.unlink(missing_ok=True)
-
-
 def require_store(spec: str | None) -> None:
-    """Refuse (exit 1) a SQLite store file that does not exist: see ``open_store``."""
+    """Refuse (exit 1) a SQLite store file that does not exist, or is empty (SQLite would make
+    its tables in it, and a command that only reads writes nothing): see ``open_store``."""
+    path = str(spec) if spec is not None else str(default_db_path())
     if _missing_sqlite_file(spec) is not None:
-        path = str(spec) if spec is not None else str(default_db_path())
         fail(
             f"no store at {path} yet, so no battles in it; expected a store that `bxb "
             "record`, `bxb play` or `bxb demo` has made (check --db or BXB_DB)",
+            code=1,
+        )
+    if empty_file(path):
+        fail(
+            f"{path} is an empty file, not a store: no battles in it; expected a store that "
+            "`bxb record`, `bxb play` or `bxb demo` has made (check --db or BXB_DB)",
             code=1,
         )
 

@@ -263,11 +263,12 @@ def cmd_record(  # noqa: PLR0913 - typer makes each parameter a command-line opt
             fail("--fair makes its own secret seed; do not combine it with --dice")
         if not fair and (judge_key or contribution):
             fail("--judge-key and --contribution go with --fair")
+        terms = _fair_terms(judge_key, contribution) if fair else None  # before the store is made
         store = open_store(create=True)
         choices = ScriptedChoices(sc.choices, fallback=InteractiveChoices()) if ask else None
         door = Battle(store)
-        if fair:
-            rec = door.start(sc, choices=choices, fair=_fair_terms(judge_key, contribution))
+        if terms is not None:
+            rec = door.start(sc, choices=choices, fair=terms)
         else:
             rec = door.start(sc, dice=source, choices=choices)
     except StartedAndKept as e:

@@ -31,11 +31,9 @@ from blowbyblow.cli.app import (
     JudgeKeyOption,
     _battle,
     app,
-    discard_if_empty,
     fail,
     no_stdin_here,
     open_store,
-    store_to_make,
 )
 from blowbyblow.cli.judging import who_am_i
 from blowbyblow.cli.seating import Seat, fair_option, resume_battle, start_battle, start_fair_battle
@@ -528,7 +526,6 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     quiet_logs(ctx)
     screen = Screen()
     # Resuming reads a battle that must be there: a mistyped --db makes no store on the way.
-    made = store_to_make() if setup is not None else None
     store = open_store(create=setup is not None)
     kept = Receipts(screen, signing, receipts)
     before = 0  # the battle's version before a resume: a receipt once something is written
@@ -545,10 +542,8 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     except StartedAndKept as e:
         fail(f"{e}; resume it with `bxb play --battle {str(e.battle)[:8]}`", code=1)
     except (KeyboardInterrupt, EOFError):
-        discard_if_empty(store, made)
         fail("abandoned: nothing of the opening was written", code=1)
     except BlowByBlowError as e:
-        discard_if_empty(store, made)
         fail(str(e), code=1)
     if setup is not None or seat.head.version != before:
         kept.hand(seat.head.id, seat.head.events[-1])

@@ -402,3 +402,45 @@ def test_an_argument_that_is_not_utf_8_is_named(store: Path) -> None:
     cannot be hashed from it."""
     line = refused(*bxb("--db", str(store), "luck", "--seed", "\udcff", "--samples", "2")[::2])
     assert "not UTF-8" in line
+
+
+@pytest.mark.parametrize("command", [("battles",), ("log",), ("luck",), ("tournament", "list")])
+def test_an_empty_file_is_no_store_and_stays_empty(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """SQLite would make its tables in an empty file: a command that only reads refuses it, and
+    writes nothing to it."""
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    refused(*bxb("--db", str(empty), *command)[::2], f"{empty} is an empty file", "check --db")
+    assert empty.read_bytes() == b"" and list(tmp_path.iterdir()) == [empty]
+
+
+def test_a_refusal_leaves_no_store_nor_folder_it_made(tmp_path: Path) -> None:
+    """`bxb record` (its action refused, or --fair with a key that is not an escrow key) and `bxb
+    play` (its opening abandoned) on a --db not there yet, in folders not there yet, or in an
+    empty file: refused, and the store, its folders, or what went into the empty file, gone."""
+    data = tomllib.loads(NECROMUNDA.read_text())
+    data["actions"][0]["attacker"] = "nobody"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(tomlkit.dumps(data))
+    assert bxb("keys", "new", "--dir", str(tmp_path / "keys"))[0] == 0
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    before = sorted(tmp_path.rglob("*"))
+    for db in (tmp_path / "new" / "folder" / "b.sqlite", empty):
+        refused(*bxb("--db", str(db), "record", str(bad))[::2], "unknown charger 'nobody'")
+        sealing = str(tmp_path / "keys" / "judge.pub")
+        fair = ("record", str(NECROMUNDA), "--fair", "--judge-key", sealing)
+        refused(*bxb("--db", str(db), *fair)[::2], "--judge-key", "not an escrow key")
+        play = ("play", str(NECROMUNDA), "--dice", "seed:p")
+        refused(*bxb("--db", str(db), *play)[::2], "abandoned")
+        assert sorted(tmp_path.rglob("*")) == before and empty.read_bytes() == b""
+
+
+@pytest.mark.parametrize("command", [("demo",), ("record", str(NECROMUNDA))])
+def test_a_store_path_holding_nul_is_refused(tmp_path: Path, command: tuple[str, ...]) -> None:
+    """A command that makes its store, given a --db it cannot make, says so (the store it had
+    set out to make was looked for, to be taken away, with that name: a ValueError once)."""
+    refused(*bxb("--db", str(tmp_path / "a\x00b"), *command)[::2], "NUL")
+    assert list(tmp_path.iterdir()) == []
