@@ -145,8 +145,12 @@ def check_roster(system: AnyGameSystem, roster: Roster) -> Roster:
         forces[field] = [
             {k: v for k, v in without_defaults(m).items() if k != shape.side_field} for m in members
         ]
-    kept = {k: forces[k] for k in keys if forces.get(k)}
-    return msgspec.structs.replace(roster, forces=kept)
+    kept = msgspec.structs.replace(roster, forces={k: forces[k] for k in keys if forces.get(k)})
+    try:  # a roster built in code (a --player given) is held to the bounds a file's is
+        msgspec.convert(msgspec.to_builtins(kept), Roster)
+    except msgspec.ValidationError as e:
+        raise RosterError(f"roster: {e}") from None
+    return kept
 
 
 def _check_references(

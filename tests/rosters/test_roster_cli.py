@@ -219,3 +219,15 @@ def test_new_takes_the_rosters_kept_for_a_tournament(tmp_path: Path) -> None:
         str(tmp_path / "x.toml"),
     )
     assert code == 1 and "no roster 'none' of player 'Ana'" in err
+
+
+def test_a_player_named_beyond_a_files_bounds_is_refused(tmp_path: Path) -> None:
+    """`--player` of 300 characters was kept, and every later read of the register (`roster
+    list`, `new --roster`) then ended in "bxb failed unexpectedly (ValidationError)"."""
+    db = tmp_path / "store.sqlite"
+    first, second = _files(tmp_path, "necromunda-2023")
+    assert bxb(db, "roster", "import", str(second), "-t", "spring")[0] == 0
+    code, _, err = bxb(db, "roster", "import", str(first), "-t", "spring", "--player", "x" * 300)
+    assert code == 1 and err.startswith("error: roster:") and "$.player" in err, err
+    code, out, err = bxb(db, "roster", "list")
+    assert code == 0 and out == "spring  Bo  'House Escher'  necromunda-2023  v1  2 fighters\n"
