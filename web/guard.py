@@ -2,7 +2,8 @@
 
 - a request body the API reads is JSON: a POST with any other ``Content-Type`` is refused (415)
   before a handler runs, so a form on another site (which can send only form data or
-  ``text/plain``) cannot write, whatever cookie its browser holds;
+  ``text/plain``) cannot write, whatever cookie its browser holds; and a JSON body that is not
+  UTF-8, or is nested too deeply to read, is refused (400), never a 500;
 - every answer says where a page may load from (``Content-Security-Policy``): this server's own
   scripts and style sheets only, no inline script, no frames, no other site;
 - a connection that leaves a request half-sent (headers or body) for ``PATIENCE`` seconds is
@@ -15,6 +16,7 @@ from typing import Any
 
 from litestar import Request, Response
 from litestar.enums import ScopeType
+from litestar.exceptions import SerializationException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -29,15 +31,18 @@ PATIENCE = 20.0  # seconds a half-sent request may idle
 
 
 async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
-    """None (go on) unless a POST carries a body of another type than JSON. A coroutine: Litestar
+    """None (go on) unless a POST carries a body of another type than JSON, or any request a
+    JSON body the handler could not read (``_json_body``). A coroutine: Litestar
     runs a plain function given as a hook in a worker thread, a hand-over for every request
     (issue 25: the server's CPU a request)."""
-    if request.method != "POST":
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
         return None
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if not kind and request.headers.get("content-length", "0") in ("", "0"):
         return None  # no body at all (finish, seal): nothing for a form to smuggle
     if kind == "application/json":
+        return await _json_body(request)
+    if request.method != "POST":  # what a form can send: a PUT is sent by a script, never a form
         return None
     return Response(
         ErrorBody(
@@ -49,6 +54,33 @@ async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | No
         ),
         status_code=415,
     )
+
+
+async def _json_body(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
+    """None (go on) when the body is JSON the handler can read; parsed here once, and kept on
+    the request for the handler. Bytes that are not UTF-8, or arrays and objects nested deeper
+    than Python's recursion limit, are refused here (400): msgspec raises neither as the
+    malformed JSON Litestar refuses, and either would end the request in a 500."""
+    if "data" not in request.route_handler.parsed_fn_signature.parameters:
+        return None  # a route that reads no body (finish, seal): what is sent is never read
+    if not await request.body():
+        return None
+    try:
+        await request.json()
+    except SerializationException:  # malformed JSON: the handler refuses it as it always has
+        return None
+    except (UnicodeDecodeError, RecursionError) as e:
+        what = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "nested too deeply"
+        return Response(
+            ErrorBody(
+                status=400,
+                field="body",
+                rule="a request body is JSON: UTF-8 text, arrays and objects a few levels deep",
+                message=f"the body is {what}; nothing was written",
+            ),
+            status_code=400,
+        )
+    return None
 
 
 def security_headers(app: ASGIApp) -> ASGIApp:

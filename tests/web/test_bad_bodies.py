@@ -1,0 +1,96 @@
+"""Every route that reads a body (read from the app itself, so a new one is tried without being listed
+here), sent bodies a careless or hostile device sends: not JSON, not UTF-8, nested ten thousand
+deep, NaN, an integer of five thousand digits, a lone surrogate, the wrong kind of value. Each is
+refused with a 4xx answer naming what was wrong, and nothing is written; never a 500 (bytes not
+UTF-8 and deep nesting each ended every JSON route in one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from web_helpers import Client, Site, bearer
+
+BODIES = {
+    "not JSON": b'{"label": ',
+    "not UTF-8": b'{"label": "\xff"}',
+    "nested deep": b"[" * 10_000 + b"]" * 10_000,
+    "NaN": b"NaN",
+    "5000 digits": b"1" + b"0" * 5000,
+    "a lone surrogate": b'{"label": "\\udcff"}',
+    "null": b"null",
+    "an array": b"[]",
+    "a string": b'"x"',
+    "fields of the wrong type": b'{"ruleset": 1, "command": 5, "option": "x", "reason": []}',
+}
+START = "/api/tournaments/spring/tables/1/battles"
+
+
+def write_routes(app: Litestar) -> list[tuple[str, str]]:
+    """Each method and path whose handler reads a request body (``data``)."""
+    found = set()
+    for route in app.routes:
+        for method, handler in getattr(route, "route_handler_map", {}).items():
+            handler = handler[0] if isinstance(handler, tuple) else handler
+            if "data" in handler.parsed_fn_signature.parameters:
+                found.add((method, route.path))
+    return sorted(found)
+
+
+def filled(path: str, values: dict[str, str]) -> str:
+    for name, value in values.items():
+        for kind in ("str", "int", "uuid"):
+            path = path.replace(f"{{{name}:{kind}}}", value)
+    assert "{" not in path, f"a path parameter this test does not fill: {path}"
+    return path
+
+
+def test_bad_bodies_to_every_write_route_are_refused(site: Site, client: Client) -> None:
+    r = client.post(
+        START, json={"ruleset": "necromunda-2023", "seed": "b"}, headers=bearer(site.tables[1])
+    )
+    assert r.status_code == 201, r.text
+    values = {"battle": str(r.json()["battle"]), "slug": "spring", "table": "1"}
+    values["ruleset"] = "necromunda-2023"
+    routes = write_routes(client.app)
+    assert len(routes) > 15, routes  # the app's routes were read, not none
+    findings: list[str] = []
+    for method, path in routes:
+        url = filled(path, values)
+        for who, token in (("judge", site.judge), ("table", site.tables[1])):
+            for what, body in BODIES.items():
+                before = site.written()
+                answer = client.request(
+                    method,
+                    url,
+                    content=body,
+                    headers={**bearer(token), "Content-Type": "application/json"},
+                )
+                case = f"{method} {path} as the {who}, {what}: {answer.status_code}"
+                if not 400 <= answer.status_code < 500:
+                    findings.append(f"{case} {answer.text[:200]}")
+                elif site.written() != before:
+                    findings.append(f"{case}, and written")
+                else:
+                    _refusal_names_its_fault(answer.json(), case, findings)
+    assert not findings, f"{len(findings)} finding(s):\n" + "\n".join(findings[:20])
+
+
+def _refusal_names_its_fault(answer: Any, case: str, findings: list[str]) -> None:
+    """The server's refusals say what was wrong: a message (or Litestar's detail), one short
+    answer, not the body echoed back."""
+    said = answer.get("message") or answer.get("detail") if isinstance(answer, dict) else None
+    if not said or len(str(answer)) > 2000:
+        findings.append(f"{case}: {str(answer)[:200]}")
+
+
+@pytest.mark.parametrize(("what", "said"), [("not UTF-8", "not UTF-8"), ("nested deep", "deep")])
+def test_a_body_json_cannot_read_is_named(site: Site, client: Client, what: str, said: str) -> None:
+    answer = client.post(
+        START,
+        content=BODIES[what],
+        headers={**bearer(site.tables[1]), "Content-Type": "application/json"},
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["field"] == "body" and said in answer.json()["message"]
