@@ -7,10 +7,11 @@
 Runs tests/fuzz/ with thousands of random mutations of every shipped scenario, of every demo's
 export, of the commands typed at `bxb play`'s prompt and of the tournament server's command API
 requests, and every bad command-line argument of
-tests/fuzz/cli_args.py (the suite runs a few dozen of each, the same each time; 0 skips one),
-and prints what they gave:
+tests/fuzz/cli_args.py (the suite runs a few dozen of each, the same each time, and each
+argument and option of every command once; 0 skips one), and prints what they gave:
 mutations tried, accepted, refused, and the findings, each of which must be 0: tracebacks
-(an exception, or bxb's own "this is a bug", exit 70), hangs (a run longer than --hang-seconds),
+(an exception, or bxb's own "this is a bug", exit 70), hangs (a run that spends more than
+--hang-seconds of CPU time, or six times as long by the clock),
 writes on refusal (a refused input that changed the store), and refusals without one `error:`
 line. The first findings are printed with the mutation that made each, to reproduce it."""
 
@@ -77,7 +78,9 @@ def main() -> int:
         default=100_000,
         help="bad command-line arguments (at most every case of tests/fuzz/cli_args.py)",
     )
-    parser.add_argument("--hang-seconds", type=float, default=5.0, help="a longer run is a hang")
+    parser.add_argument(
+        "--hang-seconds", type=float, default=5.0, help="CPU seconds: a longer run is a hang"
+    )
     args = parser.parse_args()
     report = Path(tempfile.mkdtemp(prefix="bxb-fuzz-")) / "report.jsonl"
     found = 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +26,12 @@ from fuzz_helpers import REPO, Tally, bxb, stored_events
 from blowbyblow.cli.main import app
 
 SHIPPED = REPO / "cli" / "scenarios" / "necromunda-2023.toml"
+ROSTER = REPO / "docs" / "rosters" / "iron-fists.toml"
 
-# Commands never run here: `serve` given good values serves until stopped (a hang by design);
-# its bad ports and keys are tested in tests/web/test_cli_serve.py.
-SKIPPED = ("serve",)
+# Commands never run here: `serve` and `witness serve` given good values serve until stopped (a
+# hang by design); their bad ports and keys are tested in tests/web/test_cli_serve.py and
+# tests/evidence.
+SKIPPED = ("serve", "witness serve")
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,11 @@ def make_workspace(folder: Path) -> Workspace:
         ("--db", db, "root", "--json"),
         ("--db", db, "root", "--proof", "open"),
         ("--db", db, "receipt", "open", "--key", ws.path("keys/judge.key")),
+        # a battle to dispute (flag, rule, note, fork), and a tournament with a roster and a table
+        ("--db", db, "record", "--quiet", "--label", "disputed", "--dice", "seed:d", str(scenario)),
+        ("--db", db, "tournament", "new", "autumn", "--name", "Autumn"),
+        ("--db", db, "roster", "import", str(ROSTER), "--tournament", "autumn"),
+        ("--db", db, "tables", "add", "autumn", "--count", "1", "--url", "http://h:1"),
     ]
     outputs = {5: "root.json", 6: "proof.json", 7: "receipts.txt"}
     for n, step in enumerate(steps):
@@ -147,15 +155,43 @@ def good_arguments(ws: Workspace) -> dict[str, list[str]]:
         "at": ["at", "3", "open", "--json"],
         "new": ["new", "--ruleset", "gangfight", "-o", ws.path("new.toml")],
         "examples": ["examples", "asl", "-o", ws.path("example.toml")],
-        "odds": ["odds", str(ws.scenario), "--command", "1", "--budget", "50", "--samples", "50"],
-        "odds --battle": ["odds", "--battle", "open", "--position", "3", "--samples", "50"],
+        # few runs of the rules: a bad value elsewhere on the line leaves them to be run
+        "odds": ["odds", str(ws.scenario), "--command", "1", "--budget", "20", "--samples", "20"],
+        "odds --battle": [
+            "odds",
+            *("--battle", "open", "--position", "3", "--budget", "20", "--samples", "20"),
+        ],
         "luck": ["luck", "open", "--budget", "50", "--samples", "5", "--seed", "x"],
         "keys new": ["keys", "new", "--dir", ws.path("more-keys"), "--name", "judge"],
         "keys public": ["keys", "public", "--key", key],
         "tournament new": ["tournament", "new", "spring", "--name", "Spring"],
         "tournament list": ["tournament", "list"],
         "tables add": ["tables", "add", "spring", "--count", "2", "--url", "http://h:1"],
+        "tables list": ["tables", "list", "autumn"],
+        "tables reissue": ["tables", "reissue", "autumn", "1", "--url", "http://h:1"],
+        "tables revoke": ["tables", "revoke", "autumn", "1"],
+        "roster import": [
+            "roster",
+            "import",
+            str(REPO / "docs/rosters/wild-cats.json"),
+            "--tournament",
+            "autumn",
+        ],
+        "roster list": ["roster", "list", "--tournament", "autumn", "--player", "Ana"],
+        "roster export": ["roster", "export", *ROSTER_ARGS, "-o", ws.path("roster.toml")],
+        "roster edit": ["roster", "edit", *ROSTER_ARGS, "--set", "brak.ws=5", "--reason", "hurt"],
+        "roster history": ["roster", "history", *ROSTER_ARGS],
+        "witness key": ["witness", "key", "club.example/w1", "--key", key],
+        "witness log-key": ["witness", "log-key", "autumn.example/root", "--key", key],
+        "flag": ["flag", "1", "--battle", "disputed", "--reason", "a die", "--by", "escher"],
+        "rule": ["rule", "1", "--battle", "disputed", "--reason", "stands", "--key", key],
+        "note": ["note", "3", "both agree", "--battle", "disputed", "--key", key, "--judge", "j"],
+        # last: once accepted, a fork supersedes the disputed battle
+        "fork": ["fork", "--battle", "disputed", "--before", "2", "--reason", "r", "--key", key],
     }
+
+
+ROSTER_ARGS = ["--tournament", "autumn", "--player", "Ana", "--name", "The Iron Fists"]
 
 
 def bad_values(ws: Workspace) -> dict[str, str]:
@@ -180,6 +216,9 @@ def bad_values(ws: Workspace) -> dict[str, str]:
         "receipts": ws.path("receipts.txt"),
         "/dev/null": "/dev/null",
         "huge number": "9" * 30,
+        "more digits than int reads": "9" * 5000,
+        "a superscript digit": "²",
+        "a key and a superscript digit": "c1/hit=²",
         "2^64": str(2**64),
         "negative": "-1",
         "zero": "0",
@@ -202,9 +241,9 @@ def bad_values(ws: Workspace) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class ArgCase:
-    name: str  # e.g. "verify --public-key = empty"
+    name: str  # e.g. "verify --public-key: --public-key = empty"
     argv: tuple[str, ...]
-    stdin: str = ""
+    slot: str  # what the case changes, e.g. "verify --public-key: --public-key"
 
     def shell(self) -> str:
         return "bxb " + " ".join(shlex.quote(a) for a in self.argv)
@@ -227,10 +266,28 @@ def _params(words: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _command_words(argv: list[str]) -> list[str]:
-    words = argv[:1]
-    if argv[0] in ("keys", "tournament", "tables"):
-        words = argv[:2]
+    """The words of ``argv`` that name its command (``tables add``), read from the app."""
+    command = typer.main.get_command(app)
+    words = []
+    for word in argv:
+        if not hasattr(command, "commands"):
+            break
+        command = command.commands[word]
+        words.append(word)
     return words
+
+
+def commands() -> list[str]:
+    """Every command of the app, as its words (``tables add``)."""
+
+    def leaves(command: object, words: tuple[str, ...]) -> Iterator[str]:
+        if not hasattr(command, "commands"):
+            yield " ".join(words)
+            return
+        for word, sub in command.commands.items():
+            yield from leaves(sub, (*words, word))
+
+    return sorted(leaves(typer.main.get_command(app), ()))
 
 
 def cases(ws: Workspace) -> Iterator[ArgCase]:
@@ -240,8 +297,6 @@ def cases(ws: Workspace) -> Iterator[ArgCase]:
     db = ["--db", str(ws.db), "--log-level", "error"]
     for name, argv in good_arguments(ws).items():
         words = _command_words(argv)
-        if words[0] in SKIPPED:
-            continue
         options, _arguments = _params(words)
         slots = _slots(argv, len(words), options)
         for where, index in slots:
@@ -251,14 +306,32 @@ def cases(ws: Workspace) -> Iterator[ArgCase]:
                     changed += [where, value]
                 else:
                     changed[index] = value
-                yield ArgCase(f"{name}: {where} = {what}", (*db, *changed))
+                yield ArgCase(f"{name}: {where} = {what}", (*db, *changed), f"{name}: {where}")
         for option in options:  # an option with its value missing, at the end of the line
-            yield ArgCase(f"{name}: {option} with no value", (*db, *argv, option))
-        yield ArgCase(f"{name}: an argument too many", (*db, *argv, "extra"))
+            slot = f"{name}: {option} with no value"
+            yield ArgCase(slot, (*db, *argv, option), slot)
+        slot = f"{name}: an argument too many"
+        yield ArgCase(slot, (*db, *argv, "extra"), slot)
         for what in ("empty", "folder", "text file", "binary file", "missing folder", "a URL"):
             yield ArgCase(
-                f"{name}: --db = {what}", ("--db", bad[what], "--log-level", "error", *argv)
+                f"{name}: --db before it = {what}",
+                ("--db", bad[what], "--log-level", "error", *argv),
+                f"{name}: --db before it",
             )
+
+
+def sample(every: list[ArgCase], rounds: int) -> list[ArgCase]:
+    """``rounds`` cases of each slot (each argument and option of each command, each option with
+    no value, ...), the bad values taken in turn from slot to slot: every command and every
+    option in it, each bad value in many places, and the same cases every run."""
+    slots: dict[str, list[ArgCase]] = {}
+    for case in every:
+        slots.setdefault(case.slot, []).append(case)
+    picked = []
+    for i, group in enumerate(slots.values()):
+        n = min(rounds, len(group))
+        picked += [group[(i + r * len(group) // n) % len(group)] for r in range(n)]
+    return picked
 
 
 def _slots(argv: list[str], skip: int, options: list[str]) -> list[tuple[str, int | None]]:
@@ -298,16 +371,27 @@ def snapshot(ws: Workspace) -> dict[str, str]:
             if name.endswith(("-wal", "-shm", "-journal")):
                 continue
             data = path.read_bytes()
+            found[key] = hashlib.sha256(data).hexdigest()
             if data.startswith(b"SQLite format 3\x00"):
-                found[key] = f"{stored_events(path)} events"
-            else:
-                found[key] = hashlib.sha256(data).hexdigest()
+                try:
+                    found[key] = f"{stored_events(path)} events"
+                except sqlite3.DatabaseError as e:  # a store a command broke: by its bytes
+                    found[key] += f" ({e})"
         for d in dirs:
             found[str((Path(root) / d).relative_to(ws.folder)) + "/"] = "folder"
     return found
 
 
-VERDICTS = ("verify FAILED", "root FAILED", "proof FAILED")
+# A command's verdict, exit 1 and no `error:` line: what it checked failed (verify, root,
+# check-proof, a receipt, a checkpoint), or the battles differ (diff, as diff(1) does).
+VERDICTS = (
+    "verify FAILED",
+    "root FAILED",
+    "proof FAILED",
+    "receipt FAILED",
+    "checkpoint FAILED",
+    "play: first divergence",
+)
 FAIR_START_KEPT = "is started and stays in the store"
 
 

@@ -1,6 +1,6 @@
 """Fuzzing `bxb` with what a careless or hostile user hands it: mutations of every shipped scenario
 and of exported battles, each run through the real command line (in this process, as
-`typer.testing.CliRunner` does), and what happened classified.
+`typer.testing.CliRunner` does, ``invoke``), and what happened classified.
 
 A run is fine when `bxb` accepts the input (exit 0) or refuses it with one `error:` line (exit 1,
 or 2 for usage) and nothing written to the store. It is a finding when it raises (a traceback,
@@ -18,10 +18,11 @@ import math
 import os
 import signal
 import sqlite3
+import sys
 import time
 import tomllib
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,9 +32,10 @@ from typing import Any
 
 import msgspec
 import tomlkit
+import typer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import strategies as st
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from blowbyblow.cli.app import INTERNAL_ERROR
 from blowbyblow.cli.main import app
@@ -46,10 +48,14 @@ from bxbtest import RULESET_IDS, record_demo
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((REPO / "cli" / "scenarios").glob("*.toml"))
 
-# A run longer than this is a hang. One command must never take a second (docs/scenarios.md,
-# Bounds); a whole scenario is a few dozen commands, and a loaded CI machine is slow: 10 s is
-# far beyond any honest run and well short of "for ever".
+# A run that spends more CPU time than this is a hang. One command must never take a second
+# (docs/scenarios.md, Bounds); a whole scenario is a few dozen commands: 10 s is far beyond any
+# honest run and well short of "for ever". CPU time, not the clock's: a machine loaded by other
+# work slows a run down without making it a hang, and the suite's verdict must not depend on it.
+# A run blocked without spending CPU (a lock, a read) is a hang after WAIT_FACTOR times as long
+# by the clock.
 HANG_SECONDS = float(os.environ.get("BXB_FUZZ_HANG_SECONDS", "10"))
+WAIT_FACTOR = 6
 
 
 class Hung(BaseException):
@@ -59,16 +65,52 @@ class Hung(BaseException):
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
+    """Raise ``Hung`` in a run that spends ``seconds`` of CPU time, or ``WAIT_FACTOR`` times as
+    long by the clock."""
+
     def ring(signum: int, frame: FrameType | None) -> None:
         raise Hung
 
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    timers = (
+        (signal.SIGPROF, signal.ITIMER_PROF, 1),
+        (signal.SIGALRM, signal.ITIMER_REAL, WAIT_FACTOR),
+    )
+    previous = [signal.signal(sig, ring) for sig, _, _ in timers]
+    for _, timer, factor in timers:
+        signal.setitimer(timer, seconds * factor)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for (sig, timer, _), handler in zip(timers, previous, strict=True):
+            signal.setitimer(timer, 0)
+            signal.signal(sig, handler)
+
+
+# The command `bxb` runs, built once: Typer builds it from the app's functions, and building it
+# anew for each run (as typer.testing.CliRunner.invoke does) is most of a refused run's time.
+COMMAND = typer.main.get_command(app)
+
+
+def invoke(args: Sequence[str], input: str | None = None) -> Result:
+    """``bxb ARGS`` in this process, as ``typer.testing.CliRunner().invoke(app, ARGS)`` runs it
+    (standard streams captured, ``input`` on standard input), on ``COMMAND``."""
+    runner = CliRunner()
+    with runner.isolation(input=input) as (out, err, both):
+        code = 0
+        exception: BaseException | None = None
+        try:
+            COMMAND.main(args=list(args), prog_name="bxb")
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else int(e.code is not None)
+            exception = e if code else None
+        except Exception as e:  # bxb let an exception out: the finding the fuzz looks for
+            code, exception = 1, e
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        return Result(
+            runner, out.getvalue(), err.getvalue(), both.getvalue(), None, code, exception
+        )
 
 
 @dataclass
@@ -84,11 +126,10 @@ class Ran:
 
 
 def bxb(*args: str) -> Ran:
-    runner = CliRunner()
     start = time.perf_counter()
     try:
         with time_limit(HANG_SECONDS):
-            result = runner.invoke(app, list(args))
+            result = invoke(args)
     except Hung:
         return Ran(code=-1, out="", err="", hung=True, seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
@@ -199,6 +240,8 @@ NASTY_TEXTS = (
     "true",
     "42",
     "c1/step8",
+    "²",  # a digit to str.isdigit, not to int
+    "9" * 5000,  # more digits than int reads
 )
 
 
@@ -492,10 +535,17 @@ def typed_setups(folder: Path) -> tuple[tuple[Path, tuple[str, ...]], ...]:
 @st.composite
 def typed_line_mutation(draw: st.DrawFn, line: str, known: tuple[str, ...]) -> tuple[str, str]:
     """A typed command changed once: a field's value, a field dropped, repeated or made up, a
-    token's text, or the line cut short."""
+    token's text, or the line cut short; or a line of the prompt's own words (an offered
+    command's number, `flag N REASON`, `undo REASON`) with a nasty text in it."""
     tokens = line.split(" ")
     i = draw(st.integers(0, len(tokens) - 1))
-    kind = draw(st.sampled_from(("value", "value", "drop", "repeat", "field", "text", "cut")))
+    kind = draw(
+        st.sampled_from(("value", "value", "drop", "repeat", "field", "text", "cut", "prompt"))
+    )
+    if kind == "prompt":
+        word = draw(st.sampled_from(("flag", "flag 1", "undo", "1", "help")))
+        nasty = draw(st.sampled_from(NASTY_TEXTS))
+        return f"{word} {nasty}", f"prompt {word!r}"
     name, eq, _ = tokens[i].partition("=")
     if kind == "value" and eq:
         value = draw(
@@ -553,12 +603,10 @@ def run_typed(case: TypedCase, folder: Path, tally: Tally) -> None:
     tally.mutations += 1
     db = folder / "store.sqlite"
     answers = "".join(f"{line}\n" + "\n" * 12 for line in case.lines) + "quit\n"
-    runner = CliRunner()
     start = time.perf_counter()
     try:
         with time_limit(HANG_SECONDS):
-            result = runner.invoke(
-                app,
+            result = invoke(
                 [
                     "--db",
                     str(db),
