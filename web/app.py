@@ -26,7 +26,7 @@ from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
 from blowbyblow.web.disputes_api import DISPUTE_ROUTES
 from blowbyblow.web.freshness import fresh_reads
 from blowbyblow.web.glance_pages import GLANCE_ROUTES
-from blowbyblow.web.guard import json_only, security_headers
+from blowbyblow.web.guard import json_only, security_headers, static_name
 from blowbyblow.web.live import Hub
 from blowbyblow.web.odds_desk import ServerOdds
 from blowbyblow.web.pages import PAGES
@@ -90,7 +90,10 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
             *QUICK_ROUTES,
             *ROOT_ROUTES,
             create_static_files_router(
-                path="/static", directories=[HERE / "static"], include_in_schema=False
+                path="/static",
+                directories=[HERE / "static"],
+                include_in_schema=False,
+                before_request=static_name,
             ),
         ],
         state=State({"server": srv, "roots": roots}),

@@ -83,6 +83,27 @@ async def _json_body(request: Request[Any, Any, Any]) -> Response[ErrorBody] | N
     return None
 
 
+async def static_name(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
+    """None (go on) unless a static file's name holds NUL or a part longer than any file's name
+    may be: no such file here (404), where the file system's refusal (ValueError, OSError) would
+    end the request in a 500."""
+    parts = request.url.path.split("/")
+    if "\x00" not in request.url.path and all(len(p.encode()) <= NAME_MAX for p in parts):
+        return None
+    return Response(
+        ErrorBody(
+            status=404,
+            field="path",
+            rule="a file this server ships",
+            message="no such file",
+        ),
+        status_code=404,
+    )
+
+
+NAME_MAX = 255  # bytes in a file's name, on Linux and most file systems
+
+
 def security_headers(app: ASGIApp) -> ASGIApp:
     """Middleware: every answer (pages, API, static files, refusals) with the page policy."""
     added = [

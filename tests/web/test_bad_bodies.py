@@ -94,3 +94,12 @@ def test_a_body_json_cannot_read_is_named(site: Site, client: Client, what: str,
     )
     assert answer.status_code == 400, answer.text
     assert answer.json()["field"] == "body" and said in answer.json()["message"]
+
+
+@pytest.mark.parametrize("name", ["%00", "x" * 300, "a/" + "y" * 5000 + ".js"])
+def test_a_static_file_name_no_file_may_have_is_no_file(client: Client, name: str) -> None:
+    """A name holding NUL or longer than a file's name may be: 404, never a 500 (the file
+    system's ValueError or 'File name too long')."""
+    answer = client.get(f"/static/{name}")
+    assert answer.status_code == 404, answer.text[:200]
+    assert client.get("/static/bxb.js").status_code == 200
