@@ -232,7 +232,12 @@ def _key_text(text_or_path: str) -> str:
     if candidate and p.is_file():
         try:
             candidate = p.read_text(encoding="ascii").strip()
-        except (OSError, UnicodeDecodeError) as e:
+        except UnicodeDecodeError:  # the codec's own words name a byte, not the fault
+            raise JudgingError(
+                f"{text_or_path}: not a key file: it holds bytes that are not text; expected a "
+                "public key file `bxb keys new` writes (one line, the key in hex)"
+            ) from None
+        except OSError as e:
             raise JudgingError(f"{text_or_path}: cannot read a key from it: {e}") from None
     return candidate
 

@@ -213,6 +213,10 @@ def test_keys_that_cannot_sign(store: Path, tmp_path: Path) -> None:
     ):
         refused(*bxb("--db", str(store), "seal", "--key", str(key))[::2], *words)
     refused(*bxb("--db", str(store), "verify", "--public-key", "")[::2], "--public-key")
+    # a public key file that is no text: said so, not the ASCII codec's byte and position
+    for option in ("--public-key", "--receipt-key"):
+        said = refused(*bxb("--db", str(store), "verify", option, str(garbage))[::2], option)
+        assert "holds bytes that are not text" in said and "codec" not in said, said
     assert events_in(store) == before
 
 
