@@ -233,7 +233,14 @@ def _header(
             "nothing recorded."
         )
     lines += ["", _toml("ruleset", system.id), _toml("label", demo.label)]
-    if demo.dice is not None:
+    if demo.dice is not None and (rosters or not actions):
+        # listed dice are the recorded dice of the file's actions: a setup with none would
+        # have them all left over, so `bxb play` asks for each die as it is rolled instead
+        lines += _comment(
+            "physical dice: `bxb play` asks for each as it is rolled (or: seed = TEXT)"
+        )
+        lines.append(_toml("dice", []))
+    elif demo.dice is not None:
         lines += _comment("the physical dice, in the order they are rolled (or: seed = TEXT)")
         lines.append(_toml("dice", list(demo.dice)))
     else:
@@ -314,6 +321,8 @@ def _actions(system: AnyGameSystem, demo: AnyScenario, *, played: bool = True) -
         return [*lines, "", _toml("actions", commands)]
     example = _toml("actions", commands).splitlines()
     lines += ["", *_comment("No actions: `bxb play` starts from the setup. Examples (the demo's):")]
+    if demo.dice is not None:
+        lines += _comment("(their dice, for `bxb record`: " + _toml("dice", list(demo.dice)) + ")")
     return lines + ["# " + line if line else "#" for line in example]
 
 

@@ -70,6 +70,14 @@ def test_a_new_setup_has_no_actions_and_plays_from_its_start(
     assert header.startswith("A setup for `bxb play`") and "then `bxb play FILE`" in header
     code, _, said = bxb(tmp_path / "b.sqlite", "record", str(path), "-q")
     assert code != 0 and "actions" in said
+    # and `bxb play` does start it: no die listed for actions it does not have
+    played = subprocess.run(
+        [str(Path(sys.executable).parent / "bxb"), "--db", str(tmp_path / "p.sqlite"),
+         "play", str(path)],
+        input="", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    said = " ".join(played.stdout.split())
+    assert played.returncode == 0 and "0 command(s) played" in said, played.stdout + played.stderr
 
 
 def _schema_fields(schema: dict[str, object]) -> set[tuple[str, str]]:
