@@ -84,16 +84,19 @@ def check_dice_seed(
         return None
     revealed = sealed.checkpoint.seed if sealed is not None else None
     link = fair_link([e.event for e in events[:2]])
-    if link is not None:  # a judge's fork: its seal reveals its parent's dice seed
-        if revealed is None:
-            if sealed is not None:
-                raise Failed(
-                    Problem(report.events, "seal", "the seal of a fair fork does not reveal a seed")
-                )
-            report.notes.append(
-                "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
+    if revealed is None:
+        if sealed is not None:
+            missing = (
+                "a fair fork does not reveal a seed"
+                if link is not None
+                else "a fair battle does not reveal its seed"
             )
-            return None
+            raise Failed(Problem(report.events, "seal", f"the seal of {missing}"))
+        report.notes.append(
+            "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
+        )
+        return None
+    if link is not None:  # a judge's fork: its seal reveals its parent's dice seed
         if commitment(revealed) != link.dice:
             raise Failed(
                 Problem(
@@ -103,15 +106,6 @@ def check_dice_seed(
                 )
             )
         return fork_secret(revealed, report.battle)
-    if revealed is None:
-        if sealed is not None:
-            raise Failed(
-                Problem(report.events, "seal", "the seal of a fair battle does not reveal its seed")
-            )
-        report.notes.append(
-            "fair dice cannot be checked yet: the seed is not revealed until the battle is sealed"
-        )
-        return None
     if commitment(revealed) != first.dice.commitment:
         raise Failed(
             Problem(
