@@ -20,8 +20,10 @@ What keeps it exact:
   (another interpreter's layout), every referent is written, dead locals included: fewer
   branches meet, none wrongly.
 - **Values by value.** msgspec writes plain data, structs and dataclasses in C; what it cannot
-  write is written here: a suspended generator as its own continuation, an iterator by its
-  ``__reduce__`` (what it iterates and where it stands), a function by its code and closure, a
+  write is written here: a suspended generator as its own continuation, a list's or a tuple's
+  iterator as the items it has still to give (a loop at the last of three hits and one at the
+  only hit go on alike), another iterator by its ``__reduce__`` (what it iterates and where it
+  stands), a function by its code and closure, a
   bound method by its function and object, a class by its name. Anything else (a lock, an
   object of an unknown kind) raises ``Unshared``: that branch shares nothing, never wrongly.
   Each frame's values go with their types, so a tuple and a list of the same items (written
@@ -300,6 +302,8 @@ _ITERATORS = {
     filter,
     reversed,
 }
+# A list's or a tuple's iterator: written as the items it has still to give.
+_SEQUENCE_ITERATORS: set[type] = {type(iter([])), type(iter(()))}
 _EXT_GENERATOR, _EXT_ITERATOR, _EXT_FUNCTION, _EXT_METHOD, _EXT_NAMED, _EXT_CELL, _EXT_VALUE = (
     range(1, 8)
 )
@@ -361,6 +365,13 @@ class Continuations:
             return self._generator(obj)
         if kind is range or kind is slice:
             return self._ext(_EXT_ITERATOR, [kind.__name__, obj.start, obj.stop, obj.step])
+        if kind in _SEQUENCE_ITERATORS:
+            # What it will still give, not the whole sequence and a place in it: a loop over
+            # three hits standing at the third goes on as one over a single hit at its first.
+            # The sequence itself, if anything else that is written holds it, is written there.
+            reduced = obj.__reduce__()
+            rest = reduced[1][0][reduced[2] :] if len(reduced) > 2 else ()
+            return self._ext(_EXT_ITERATOR, [kind.__name__, "rest", rest])
         if kind in _ITERATORS:
             reduced = obj.__reduce__()
             return self._ext(_EXT_ITERATOR, [kind.__name__, *reduced[1:]])

@@ -37,6 +37,26 @@ def test_a_continuation_holds_where_a_loop_stands() -> None:
     assert _key(a) == _key(b)
 
 
+def test_a_loop_is_written_as_what_it_has_still_to_give() -> None:
+    """A loop at the last of three items and one at its only item go on alike (they meet); a
+    loop with other items still to come does not meet them, nor does a tuple's loop."""
+    three, one = _walk([5, 6, 7]), _walk([7])
+    next(three), next(three), next(three), next(one)
+    assert _key(three) == _key(one)
+    other = _walk([7, 7])
+    next(other)
+    assert _key(other) != _key(one)
+    pairs = [_walk_tuple((5, 7)), _walk_tuple((7,))]
+    next(pairs[0]), next(pairs[0]), next(pairs[1])
+    assert _key(pairs[0]) == _key(pairs[1])
+    assert _key(pairs[1]) != _key(one)
+
+
+def _walk_tuple(items: tuple[int, ...]) -> Gen:
+    for item in items:
+        yield item + 0
+
+
 def _spent(first: int) -> Gen:
     """``first`` is read once, before the yield: dead after it."""
     total = first * 2
