@@ -9,6 +9,8 @@ every system at the speed of a tap (p95 <= 100 ms in process, exact or with its 
     python benchmarks/odds.py --graph 5000       # each dice command as a graph and as a tree
     python benchmarks/odds.py --server           # the viewer's odds through the server (HTTP,
                                                  # the odds desk's worker process), this checkout
+    python benchmarks/odds.py --viewer --cpu --only necromunda-2023#1 --against ...
+                                                 # processor time, one command (repeatable)
 
 Every figure is printed with the machine's load average before and after. ``--against PYTHON``
 times each command in a process of this checkout's interpreter and one of PYTHON (another
@@ -135,7 +137,10 @@ def every_command(args: argparse.Namespace) -> None:
     what = (
         "the viewer's odds of each recorded demo command" if args.viewer else "every demo command"
     )
-    print(f"{what}: budget {budget} runs, {samples} samples past it, {args.repeat} times each")
+    print(
+        f"{what}: budget {budget} runs, {samples} samples past it, {args.repeat} times each, "
+        + ("processor time" if args.cpu else "wall time")
+    )
     print(f"before: {load()}")
     for name, python in zip(names, pythons, strict=True):
         print(f"  {name}: {python}")
@@ -147,7 +152,10 @@ def every_command(args: argparse.Namespace) -> None:
     print(header)
     print(rule, flush=True)
     every: list[list[float]] = [[] for _ in workers]
+    clock = "cpu" if args.cpu else "wall"
     for ruleset, number in commands(args.viewer):
+        if args.only and f"{ruleset}#{number}" not in args.only:
+            continue
         request = {
             "ruleset": ruleset,
             "number": number,
@@ -165,7 +173,7 @@ def every_command(args: argparse.Namespace) -> None:
                 order.reverse()  # each goes first half of the time
             for k in order:
                 answers[k] = workers[k].ask(request)
-                times[k].append(answers[k]["wall"] * 1000)
+                times[k].append(answers[k][clock] * 1000)
         row = f"| {ruleset} #{number} {answers[0]['action']} |"
         for k in range(len(workers)):
             every[k] += times[k]
@@ -302,6 +310,18 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=0, help="runs (default 2000; viewer 500)")
     parser.add_argument("--samples", type=int, default=0, help="default 4000; viewer 1000")
     parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="only this command, as RULESET#N (repeatable), e.g. necromunda-2023#1",
+    )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="processor time of the worker process instead of wall time (a figure that carries "
+        "on a busy machine)",
+    )
     args = parser.parse_args()
     if args.graph:
         tree_against_graph(args.graph)

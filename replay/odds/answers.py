@@ -7,6 +7,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import msgspec
 
@@ -217,16 +218,22 @@ class Margins:
     @staticmethod
     def of_joint(measure: Measure, w: Weights, happened: Outcome | None = None) -> Margins:
         """A joint distribution's margins (the tree's, or Monte Carlo's counts)."""
-        units: dict[tuple[UnitOutcome, ...], Fraction] = {}
-        counts: dict[int, dict[int, Fraction]] = {}
-        for o, weight in zip(w.outcomes, w.weights, strict=True):
-            units[o.units] = units.get(o.units, Fraction(0)) + weight
+        # Monte Carlo's weights are counts: added as whole numbers (a Fraction's sum costs
+        # far more), the same Fractions in the end.
+        whole = all(x.denominator == 1 for x in w.weights)
+        weights: list[Any] = [x.numerator for x in w.weights] if whole else list(w.weights)
+        units: dict[tuple[UnitOutcome, ...], Any] = {}
+        counts: dict[int, dict[int, Any]] = {}
+        for o, weight in zip(w.outcomes, weights, strict=True):
+            units[o.units] = units.get(o.units, 0) + weight
             for place, v in enumerate(measure.outcome_vector(o)):
                 per = counts.setdefault(place, {})
-                per[v] = per.get(v, Fraction(0)) + weight
+                per[v] = per.get(v, 0) + weight
         return Margins(
-            units=Weights([_units_only(u) for u in units], list(units.values()), w.exact),
-            counts={p: (list(d), list(d.values())) for p, d in counts.items()},
+            units=Weights(
+                [_units_only(u) for u in units], [Fraction(x) for x in units.values()], w.exact
+            ),
+            counts={p: (list(d), [Fraction(x) for x in d.values()]) for p, d in counts.items()},
             happened=None
             if happened is None
             else w.probability([o == happened for o in w.outcomes]),

@@ -29,10 +29,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
+import msgspec
+
 from blowbyblow.domain.core import BlowByBlowError, Event, RuleEvent
 from blowbyblow.domain.system import AnyGameSystem, Count, OddsRules, StateView, UnitView
 from blowbyblow.replay.odds.traced import Die
 
+_encode = msgspec.msgpack.Encoder().encode  # a state as bytes (``Measure.final``)
 GONE_HARM = 3  # a unit that left the table or was captured, when the scale of statuses is silent
 
 
@@ -127,8 +130,26 @@ class Measure:
     def __call__(self, events: Sequence[Event], state: Any) -> Outcome:
         return self.from_vector(self.final(state), self.vector(events))
 
+    @functools.cached_property
+    def _finals(self) -> dict[bytes, tuple[UnitOutcome, ...]]:
+        """``final`` of each state met, by the state's bytes: many runs and samples of a
+        command end in equal states, and a view costs more than writing the state."""
+        return {}
+
     def final(self, state: Any) -> tuple[UnitOutcome, ...]:
         """The part of the outcome read from the state after the command: each unit's."""
+        try:
+            key = _encode(state)
+        except (TypeError, ValueError, OverflowError):
+            # A state holding what msgspec does not write (a traced die: reading it here
+            # records what its run must know) is viewed each time.
+            return self._final(state)
+        found = self._finals.get(key)
+        if found is None:
+            found = self._finals[key] = self._final(state)
+        return found
+
+    def _final(self, state: Any) -> tuple[UnitOutcome, ...]:
         after = self.system.view(state)
         by_id = {u.id: u for u in after.units}
         prisoners_before = {p.prisoner for p in self.before.prisoners}

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+import msgspec
 from odds_helpers import WH40K, scenario
 
-from blowbyblow.replay.odds.explore import Estimate, HowToExplore, Odds, scenario_odds, wilson
+from blowbyblow.replay.engine.dice import SeededDice
+from blowbyblow.replay.odds.answers import Margins, Weights
+from blowbyblow.replay.odds.explore import (
+    Estimate,
+    HowToExplore,
+    Odds,
+    Policy,
+    prepare,
+    scenario_command,
+    scenario_odds,
+    wilson,
+)
+from blowbyblow.replay.odds.outcomes import Measure
+from blowbyblow.replay.odds.paths import adjudicate, sample
 
 
 def _probabilities(odds: Odds) -> list[tuple[str, Estimate]]:
@@ -56,3 +74,49 @@ def test_wilson_intervals() -> None:
     none = wilson(0, 50)
     assert none.low == 0.0 and 0.05 < none.high < 0.08
     assert wilson(50, 50).high == 1.0
+
+
+def test_a_state_met_again_is_viewed_once() -> None:
+    """Samples and runs of a command often end in equal states (each a new object): the units'
+    outcome is read from one view per state met, and is what a view of each would give."""
+    sc = scenario(WH40K)
+    at, _ = scenario_command(sc, 1)
+    viewed: list[Any] = []
+
+    def view(state: Any) -> Any:
+        viewed.append(state)
+        return at.system.view(state)
+
+    before = at.system.view(at.state)
+    counted = Measure(system=dataclasses.replace(at.system, view=view), before=before)
+    plain = Measure(system=at.system, before=before)
+    _, cmd = prepare(at, Policy(name="scripted", answers=sc.choices))
+    ends = [adjudicate(cmd, SeededDice(f"view-once/{i}"), cmd.choices).state for i in range(40)]
+    assert [counted.final(s) for s in ends] == [plain.final(s) for s in ends]
+    distinct = {msgspec.msgpack.encode(s) for s in ends}
+    assert len(viewed) == len(distinct) < len(ends)
+
+
+def test_samples_are_summed_up_as_their_shares_are() -> None:
+    """Monte Carlo's counts, summed as whole numbers, give each unit outcome and each count the
+    same share as the same outcomes weighed by their shares (Fractions) do."""
+    sc = scenario(WH40K)
+    at, _ = scenario_command(sc, 1)
+    measure, cmd = prepare(at, Policy(name="scripted", answers=sc.choices))
+    counted = sample(cmd, 300, "summed")
+    outcomes = list(counted)
+    total = sum(counted.values())
+    by_count = Margins.of_joint(
+        measure, Weights(outcomes, [Fraction(counted[o]) for o in outcomes], exact=False)
+    )
+    by_share = Margins.of_joint(
+        measure, Weights(outcomes, [Fraction(counted[o], total) for o in outcomes], exact=False)
+    )
+    assert len(outcomes) > 10 and len(by_count.units.outcomes) >= 3
+    assert [w / total for w in by_count.units.weights] == by_share.units.weights
+    assert by_count.units.outcomes == by_share.units.outcomes
+    assert by_count.counts.keys() == by_share.counts.keys()
+    for place, (values, weights) in by_count.counts.items():
+        assert values == by_share.counts[place][0]
+        assert [w / total for w in weights] == by_share.counts[place][1]
+        assert all(type(w) is Fraction for w in weights)
