@@ -23,6 +23,7 @@ from litestar.response import ServerSentEvent
 from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.odds.explore import Odds
 from blowbyblow.replay.store.log import BattleStore, StoreError
+from blowbyblow.web import window
 from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.catalog import rulesets
 from blowbyblow.web.errors import ApiError, api_error
@@ -260,8 +261,10 @@ async def battle_log(
 
 @get("/api/battles/{battle:str}/at/{position:int}", tags=["read"], responses=REFUSALS)
 async def battle_at(request: AnyRequest, battle: FromPath[str], position: FromPath[int]) -> StateAt:
-    """The state right after ``position`` (``bxb at``)."""
-    return await read_battle(request, battle, server(request).service.state_at, position)
+    """The state right after ``position`` (``bxb at``), read from the store's snapshots and the
+    event's own record, never the whole log (the viewer asks it at each step)."""
+    service = server(request).service
+    return await read_battle(request, battle, functools.partial(window.state, service), position)
 
 
 @get("/api/battles/{battle:str}/state", tags=["read"], responses=REFUSALS)
