@@ -189,6 +189,8 @@ async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Tem
             "battle": shown.battle,
             "state": shown.state,
             "log": shown.rows,
+            "current_at": shown.state.position,  # its row marked current in the page's HTML
+            "odds_buttons": True,
             "first": shown.first,
             "last": shown.last,
             "rulings": [] if system is None else system.rulings,
@@ -252,7 +254,7 @@ async def rows_fragment(
         rows = await work(window.more_rows, srv.service, bid, max(0, after), upto)
     except REFUSALS as e:
         return _refused(request, e)
-    return _page(request, "_rows.html", log=rows)
+    return _page(request, "_rows.html", log=rows, odds_buttons=True)
 
 
 PAGES = [

@@ -1,8 +1,12 @@
 """The judge's viewer reads a window of a battle, never its whole log: the rows around a position,
 the state there from the store's snapshots (as ``bxb at`` reads it), and the battle's summary
 from the store's index, so a position of a battle of a million events opens as fast as one of
-ten. The page carries ``WINDOW`` rows each side of its position; the rows before and after are
-fetched as the judge scrolls (``rows``: at most ``MOST_ROWS`` a request).
+ten. The page carries few rows: ``BEFORE`` rows before its position and ``AFTER`` after it (near
+the battle's end, as many rows, more of them before), so that the position's row is in sight in
+the log's box without a script scrolling to it and the browser lays out a few dozen rows before
+it first paints; the page's script then fetches the
+rows before (``viewer.js``), and the rows past either end as the judge scrolls (``rows``: at
+most ``MOST_ROWS`` a request).
 
 Reads only: the store's index row, its voids and snapshots, and the records in the window. A
 battle whose read models cannot say (a log changed behind the store) is read whole through the
@@ -28,7 +32,8 @@ if TYPE_CHECKING:
     from blowbyblow.replay.store.readmodels import Reading
     from blowbyblow.web.service import Service
 
-WINDOW = 100  # rows each side of the position on the viewer's page
+BEFORE = 5  # rows before the position on the viewer's page: its row in sight at the list's top
+AFTER = 40  # rows after it: more than the log's box shows, so scrolling down fetches in time
 MOST_ROWS = 500  # rows a request for more may ask for
 _LOOK_BACK = 64  # positions read at first, back from a window's start, to find its command
 
@@ -55,6 +60,14 @@ def position_in(at: int | None, of: int) -> int:
             f"the battle has events 1 to {of}, not {position}",
         )
     return position
+
+
+def span(position: int, of: int) -> tuple[int, int]:
+    """The first and last positions of the page's rows: ``BEFORE`` before ``position`` and
+    ``AFTER`` after it; near the battle's end, as many rows in all, more of them before (the
+    page opened at the end shows what led to it; its script scrolls the log to its row)."""
+    first = max(1, min(position - BEFORE, of - BEFORE - AFTER))
+    return first, min(of, first + BEFORE + AFTER)
 
 
 def command_at(service: Service, battle: UUID, position: int) -> int:
@@ -162,7 +175,7 @@ def window(service: Service, battle: UUID, at: int | None) -> Window:
     if not isinstance(started, BattleStarted) or here.of != of:
         return _whole(service, battle, at)
     system = reading.system
-    first, last = max(1, position - WINDOW), min(of, position + WINDOW)
+    first, last = span(position, of)
     shown = rows(service, battle, system, (first - 1, last), voided)
     summary = _summary(service, battle, row, started, reading.state)
     state = _state_at(here, shown[position - first])
@@ -173,7 +186,7 @@ def _whole(service: Service, battle: UUID, at: int | None) -> Window:
     """The page read through the door from the whole log (the read models cannot say)."""
     head = service.read(battle)
     position = position_in(at, head.version)
-    first, last = max(1, position - WINDOW), min(head.version, position + WINDOW)
+    first, last = span(position, head.version)
     shown = service.log(battle)[first - 1 : last]
     return Window(
         battle=service.summary(battle),
@@ -212,12 +225,14 @@ def more_rows(service: Service, battle: UUID, after: int, upto: int | None) -> l
 
 
 __all__ = [
+    "AFTER",
+    "BEFORE",
     "MOST_ROWS",
-    "WINDOW",
     "Window",
     "command_at",
     "more_rows",
     "position_in",
+    "span",
     "state",
     "window",
 ]

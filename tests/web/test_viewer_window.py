@@ -1,7 +1,8 @@
-"""The judge's viewer on a long battle (web/window.py): the page holds the rows around its
+"""The judge's viewer on a long battle (web/window.py): the page holds a few rows around its
 position, not the whole log, and they are the very rows the whole log gives there (commands,
-voids struck through); a far position opens in Chromium with its row and its state; scrolling the
-log fetches the rows before and after; a step outside the rows held fetches the rows around it;
+voids struck through); a far position opens in Chromium with its row marked and in sight before
+any script runs, and its state; once shown, the rows before it are fetched; scrolling the log
+fetches the rows before and after; a step outside the rows held fetches the rows around it;
 a battle followed live grows at its end only when the end is held. Sizes, never times: the
 benchmark (benchmarks/viewer.py) measures those."""
 
@@ -14,7 +15,7 @@ from uuid import UUID
 
 import pytest
 from litestar.testing import TestClient
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page, ViewportSize, sync_playwright
 from web_helpers import CHROMIUM, Site, grow, live_server, make_site, phone
 
 from blowbyblow.domain.core import CommandIssued
@@ -26,6 +27,10 @@ from blowbyblow.web.service import Service
 EVENTS = 6000  # over several snapshot intervals, and 15-20x a window's rows
 FAR = 4321  # a position far from both ends
 PAGE_BYTES = 300_000  # issue 25's bound on the viewer's page
+LAPTOP: ViewportSize = {
+    "width": 1280,
+    "height": 900,
+}  # a judge's laptop, as benchmarks/viewer.py opens pages
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +57,7 @@ def test_the_rows_of_a_window_are_the_whole_logs_rows_there(long: tuple[Site, UU
     service = Service(store=site.store, tournaments=site.tournaments)
     whole = whole_rows(site, battle)
     voided = [r.position for r in whole if r.voided_at]
-    assert voided and voided[0] > 2 * window.WINDOW  # the void is far from the start
+    assert voided and voided[0] > 2 * window.AFTER  # the void is far from the start
     spans = [(0, 5), (voided[0] - 3, voided[-1] + 4), (999, 1001), (FAR - 7, FAR + 250)]
     spans += [(len(whole) - 3, len(whole) + 10)]
     for after, upto in spans:
@@ -79,11 +84,16 @@ def test_the_page_holds_the_window_not_the_log(long: tuple[Site, UUID]) -> None:
         end = client.get(f"/battles/{battle}")
     assert len(page.content) < PAGE_BYTES and len(end.content) < PAGE_BYTES
     rows = page.text.count('<li class="ev ')
-    assert rows == 2 * window.WINDOW + 1
-    assert f'id="ev-{FAR - window.WINDOW}"' in page.text
-    assert f'id="ev-{FAR - window.WINDOW - 1}"' not in page.text
-    assert f'id="ev-{FAR + window.WINDOW}"' in page.text
-    assert f'id="ev-{FAR + window.WINDOW + 1}"' not in page.text
+    assert rows == window.BEFORE + 1 + window.AFTER <= 50  # a few dozen rows to lay out at first
+    assert f'id="ev-{FAR - window.BEFORE}"' in page.text
+    assert f'id="ev-{FAR - window.BEFORE - 1}"' not in page.text
+    assert f'id="ev-{FAR + window.AFTER}"' in page.text
+    assert f'id="ev-{FAR + window.AFTER + 1}"' not in page.text
+    # at the end: as many rows, all of them before it (what led to it)
+    last = site.store.version(battle)
+    assert end.text.count('<li class="ev ') == window.BEFORE + 1 + window.AFTER
+    assert f'id="ev-{last - window.BEFORE - window.AFTER}"' in end.text
+    assert f'current" data-position="{last}"' in end.text  # its row marked current
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +114,17 @@ def held(page: Page) -> list[int]:
     return found
 
 
+def in_sight(page: Page, position: int) -> bool:
+    """Whether the row of ``position`` is inside the log's box as it is scrolled."""
+    found: bool = page.evaluate(
+        """p => { const row = document.getElementById('ev-' + p).getBoundingClientRect();
+          const box = document.getElementById('events').getBoundingClientRect();
+          return row.height > 0 && row.top >= box.top && row.bottom <= box.bottom; }""",
+        position,
+    )
+    return found
+
+
 def state_at(page: Page, position: int) -> None:
     page.wait_for_function(
         f"() => document.getElementById('state-panel').dataset.position === '{position}'"
@@ -116,29 +137,73 @@ def test_a_far_position_opens_with_its_row_and_state_and_scrolling_fetches_more(
     site, battle = long
     context, base = browser
     page = context.new_page()
+    page.set_viewport_size(LAPTOP)  # its row in sight at once: nothing scrolls the log
     page.goto(f"{base}/battles/{battle}/at/{FAR}")
     current = page.locator(f"#ev-{FAR}")
     assert current.is_visible() and "current" in str(current.get_attribute("class"))
     expected = window.state(Service(store=site.store, tournaments=site.tournaments), battle, FAR)
     assert page.locator("#describe").text_content() == expected.text
-    assert held(page) == list(range(FAR - window.WINDOW, FAR + window.WINDOW + 1))
+    # once shown, the rows before the few the page came with are fetched, its row kept in sight
+    first = FAR - window.BEFORE
+    page.wait_for_selector(f"#ev-{first - 1}", state="attached", timeout=10_000)
+    assert held(page) == list(range(first - 100, FAR + window.AFTER + 1))
+    assert in_sight(page, FAR)
 
     # scrolled to the top of the rows held: the rows before them are fetched, in order
     page.locator("#events").evaluate("list => { list.scrollTop = 0; }")
-    page.wait_for_selector(f"#ev-{FAR - window.WINDOW - 1}", state="attached")
+    page.wait_for_selector(f"#ev-{first - 101}", state="attached")
     rows = held(page)
-    assert rows == list(range(rows[0], FAR + window.WINDOW + 1)) and rows[0] < FAR - window.WINDOW
+    assert rows == list(range(rows[0], FAR + window.AFTER + 1)) and rows[0] < first - 100
     # ... and to the bottom: the rows after them
     page.locator("#events").evaluate("list => { list.scrollTop = list.scrollHeight; }")
-    page.wait_for_selector(f"#ev-{FAR + window.WINDOW + 1}", state="attached")
+    page.wait_for_selector(f"#ev-{FAR + window.AFTER + 1}", state="attached")
     rows = held(page)
-    assert rows == list(range(rows[0], rows[-1] + 1)) and rows[-1] > FAR + window.WINDOW
+    assert rows == list(range(rows[0], rows[-1] + 1)) and rows[-1] > FAR + window.AFTER
 
     # a step far outside the rows held: the rows around it are fetched, its state shown
     page.locator("#slider").fill("7")
     state_at(page, 7)
     page.wait_for_selector("#ev-7.current")
     assert held(page)[0] == 1
+    page.close()
+
+
+def test_on_a_phone_the_rows_fetched_before_keep_its_row_in_sight(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """On a phone the rows are taller: the log is scrolled to the position's row, then the rows
+    before are fetched above it; the row stays where it was (the browser's scroll anchoring
+    would move it once more) and nothing past the end is fetched."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    first = FAR - window.BEFORE
+    page.wait_for_selector(f"#ev-{first - 1}", state="attached", timeout=10_000)
+    assert page.locator("#events").evaluate("list => list.scrollTop") > 0
+    assert in_sight(page, FAR)
+    rows = held(page)
+    assert rows == list(range(rows[0], FAR + window.AFTER + 1)) and rows[0] < first
+    page.close()
+
+
+def test_the_first_paint_needs_no_script(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """The page as its HTML and styles give it, before any script runs (here: none does): its
+    position's row marked current and in sight in the log's box, the later rows dimmed, the
+    state panel at the position, a few dozen rows to lay out."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    page.route("**/*.js", lambda route: route.abort())
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    assert page.locator(f"#ev-{FAR}.current").count() == 1
+    assert in_sight(page, FAR)
+    assert page.locator("#events .ev.later").count() == window.AFTER
+    assert page.locator("#state-panel").get_attribute("data-position") == str(FAR)
+    assert len(held(page)) == window.BEFORE + 1 + window.AFTER
     page.close()
 
 
@@ -154,7 +219,7 @@ def test_the_rows_of_a_voided_command_are_struck_through_in_the_window(
         "rows => rows.map(r => Number(r.dataset.position))"
     )
     assert struck == [r.position for r in voided]
-    assert "mis-typed" in page.locator(f"#ev-{voided[0].position}").inner_text()
+    assert "mis-typed" in str(page.locator(f"#ev-{voided[0].position}").text_content())
     page.close()
 
 
@@ -179,7 +244,7 @@ def test_a_battle_followed_live_grows_at_its_end(
     state_at(at_end, version)  # the viewer at the end follows it
     assert held(at_end)[-1] == version
     far.wait_for_function(f"() => document.getElementById('of').textContent === '{version}'")
-    assert held(far)[-1] == FAR + window.WINDOW  # far from the end: nothing fetched for it
+    assert held(far)[-1] == FAR + window.AFTER  # far from the end: nothing fetched for it
     assert before < version
     for p in (at_end, far):
         p.close()

@@ -37,8 +37,9 @@
   }
 
   // --- the log, a window of it at a time (web/window.py) ------------------------------------
-  // The page holds the rows around its position; the rows before and after are fetched as the
-  // list is scrolled near either end, and a step outside the rows held fetches the rows around it.
+  // The page holds the rows around its position (a few before it, more after); the rows before
+  // are fetched once it is shown, the rows past either end as the list is scrolled near it, and
+  // a step outside the rows held fetches the rows around it.
   const list = $("events");
   const WINDOW = 100; // rows fetched at a time
   const NEAR = 400; // pixels from an end of the list that fetch the rows past it
@@ -54,10 +55,7 @@
     const response = await fetch(`/battles/${battle}/rows/${after}?upto=${upto}`, { credentials: "same-origin" });
     return response.ok ? response.text() : null;
   }
-  const added = () => {
-    oddsButtons();
-    mark(false);
-  };
+  const added = () => mark(false);
   const earlier = () => serial(async () => {
     const [first] = held();
     if (first <= 1) return;
@@ -134,14 +132,7 @@
     if (row) go(Number(row.dataset.position));
   });
 
-  // --- odds beside each command -------------------------------------------------------------
-  function oddsButtons() {
-    document.querySelectorAll("#events .ev-CommandIssued").forEach((row) => {
-      if (row.querySelector(".odds-btn")) return;
-      row.insertAdjacentHTML("beforeend",
-        `<span><button type="button" class="btn quiet odds-btn" aria-expanded="false">odds</button></span>`);
-    });
-  }
+  // --- odds beside each command (its button in the row's HTML: templates/_row.html) ----------
 
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   // A probability as the API gives it: exact (with its fraction) or Monte Carlo (its interval).
@@ -212,7 +203,6 @@
       if (last !== before) return; // the end is not held: it is fetched when scrolled to
       const html = await rowsAfter(last, of);
       if (html !== null) list.insertAdjacentHTML("beforeend", html);
-      oddsButtons();
     });
     slider.max = of;
     $("of").textContent = of;
@@ -341,6 +331,11 @@
       }
     });
   }
-  oddsButtons();
-  mark();
+  // The page came with its rows marked and only a few before its position (web/window.py), its
+  // row in sight: nothing here forces a layout before the first paint. In the first frame, keep
+  // the row in sight (a narrow screen's taller rows); once painted, fetch the rows before it.
+  requestAnimationFrame(() => {
+    mark();
+    setTimeout(earlier, 0);
+  });
 })();
