@@ -207,6 +207,26 @@ def test_the_first_paint_needs_no_script(
     page.close()
 
 
+def test_the_page_is_painted_while_its_scripts_are_on_their_way(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """The scripts are deferred: while they have not come, the page is parsed to its end and
+    painted, its row current and in sight (a script in the page's way would hold the parser)."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    held_back: list[Any] = []
+    page.route("**/*.js", lambda route: held_back.append(route))  # not answered while it looks
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/battles/{battle}/at/{FAR}", wait_until="commit")
+    page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length")
+    assert held_back  # the scripts were asked for, and are not in
+    assert page.evaluate("() => document.readyState") == "interactive"  # parsed to its end
+    assert page.locator(f"#ev-{FAR}.current").count() == 1 and in_sight(page, FAR)
+    page.unroute("**/*.js")  # the scripts held back go on
+    page.close()
+
+
 def test_the_rows_of_a_voided_command_are_struck_through_in_the_window(
     long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
 ) -> None:
