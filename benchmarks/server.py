@@ -27,7 +27,12 @@ dice) and plays it through the JSON API, in one of two scenarios:
   any choice with its default, and thinks 2-6 s between commands; a quarter of the tables (of
   both kinds) have two phones racing; one judge listens to the tournament's stream per 20 tables
   and must hear every command: its note's latency is from the request that wrote it to the note.
-  Every write (each roll's request too) and read is timed: p50 to p99.9.
+  Every write (each roll's request too) and read is timed: p50 to p99.9. As the table page
+  does, a phone reads the options (``GET legal``) before its first command and after the other
+  phone wrote (409, or the note of its write, which makes the page load again); the answer that
+  wrote a command carries the options on offer next and the page's parts (``page``), and the
+  phone plays on from them. Against a server whose
+  answers carry no options (an older one), the phone reads them before every command.
 
 ``--servers N``: N ``bxb serve`` processes on the one PostgreSQL database, the phones and the
 judges spread over them (a table's two racing phones on two different processes), their CPU
@@ -57,6 +62,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -109,6 +115,7 @@ class TableRun:
     phones: int = 1
     writes: list[float] = field(default_factory=list)  # every POST of a command (mix)
     sent: dict[int, float] = field(default_factory=dict)  # version -> when its write was sent
+    version: int = 0  # the latest version its phones were told they wrote
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,7 @@ class Plan:
     label: str = "this checkout"  # which server: the column that tells two versions apart
     fsync: str = "off"
     servers: int = 1  # bxb serve processes on the one database (PostgreSQL), phones spread over
+    pages: bool = False  # the server's command answers carry the page's parts (found at start)
 
 
 @dataclass(frozen=True)
@@ -309,29 +317,44 @@ async def _phone(
 async def typist(
     base: str, table: TableRun, plan: Plan, stop_at: float, rng: random.Random
 ) -> None:
-    """A phone at a mixed event: read the options, pick one, answer each roll die by die and
-    each choice as the rules ask, one request a roll; start over when the other phone wrote."""
+    """A phone at a mixed event, as the table page plays: read the options, pick one, answer
+    each roll die by die and each choice as the rules ask, one request a roll; the options on
+    offer next come with the answer that wrote the command (the page puts them in place, and
+    its other parts, without loading itself again: ``page``), so the phone reads the battle
+    again only when it has none (its first command, a server that sends none) or the other
+    phone wrote first (409)."""
     async with connection(base) as client:
         headers = {"Authorization": f"Bearer {table.token}"}
         await asyncio.sleep(rng.uniform(0, 6))  # tables do not all start at once
+        legal: dict[str, object] | None = None
         while time.monotonic() < stop_at and len(table.written) < plan.commands:
-            started = time.perf_counter()
-            got = await client.get(f"/api/battles/{table.battle}/legal")
-            table.reads.append(time.perf_counter() - started)
-            if got.status_code != 200:
-                table.errors.append(f"read {got.status_code} {got.text[:200]}")
+            if legal is not None and legal["version"] != table.version:
+                legal = None  # the other phone wrote: its note on the live stream reloads the page
+            if legal is None:
+                started = time.perf_counter()
+                got = await client.get(f"/api/battles/{table.battle}/legal")
+                table.reads.append(time.perf_counter() - started)
+                if got.status_code != 200:
+                    table.errors.append(f"read {got.status_code} {got.text[:200]}")
+                    return
+                legal = got.json()
+            options: list[object] = legal["options"]  # type: ignore[assignment]
+            if not options:
+                table.errors.append("the rules offer no command")
                 return
-            legal = got.json()
             body = {
-                "option": rng.randrange(len(legal["options"])),
+                "option": rng.randrange(len(options)),
                 "version": legal["version"],
                 "dice": [],
                 "choices": {},
                 "ask": True,
                 "review": table.physical,  # typed dice are shown to the players, then written
+                **({"page": True} if plan.pages else {}),
             }
-            if not await _answer(client, table, body, headers, rng):
+            answered = await _answer(client, table, body, headers, rng)
+            if answered is False:
                 return
+            legal = None if answered is True else answered
             await asyncio.sleep(rng.uniform(2, 6))
 
 
@@ -341,8 +364,9 @@ async def _answer(
     body: dict[str, object],
     headers: dict[str, str],
     rng: random.Random,
-) -> bool:
-    """One command's requests, until written (True), beaten (True: read again) or refused."""
+) -> dict[str, object] | bool:
+    """One command's requests, until written (the options on offer next, or True when the
+    answer carries none: read again), beaten (True: read again) or refused (False)."""
     dice: list[int] = body["dice"]  # type: ignore[assignment]
     choices: dict[str, str] = body["choices"]  # type: ignore[assignment]
     for _ in range(200):
@@ -356,7 +380,8 @@ async def _answer(
             table.written.append(int(issued[0]["event"]["index"]))
             table.latencies.append(elapsed)
             table.sent[int(answer["version"])] = started
-            return True
+            table.version = max(table.version, int(answer["version"]))
+            return answer.get("next") or True
         if r.status_code == 409:
             table.conflicts += 1
             return True
@@ -439,6 +464,8 @@ async def play(
     base = bases[0]
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=pool) as client:
         await start_battles(client, slug, tables)
+        schema = (await client.get("/schema/openapi.json")).json()["components"]["schemas"]
+        plan = dataclasses.replace(plan, pages="page" in schema["PlayCommand"]["properties"])
         streams: list[asyncio.Task[None]] = []
         counts: dict[int, list[int]] = {}
         readies: list[asyncio.Event] = []

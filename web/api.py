@@ -6,14 +6,16 @@ listening (``web/live.py``). A refusal is an ``ErrorBody`` naming the field and 
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import functools
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
-import anyio.to_thread
 from litestar import Request, Response, get, post
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
@@ -53,6 +55,7 @@ from blowbyblow.web.schemas import (
     WhatIfResult,
 )
 from blowbyblow.web.service import Service
+from blowbyblow.web.table_parts import table_parts
 from blowbyblow.web.tournament import TournamentError, TournamentStore
 
 T = TypeVar("T")
@@ -109,9 +112,19 @@ def server(request: AnyRequest) -> Server:
     return found
 
 
+WORKERS = 40  # threads for store work at once (anyio's default, which this replaced)
+_workers: list[ThreadPoolExecutor] = []
+
+
 async def work(fn: Callable[..., T], *args: Any) -> T:
-    """Store work is blocking (sqlite3, psycopg): run it in a worker thread."""
-    return await anyio.to_thread.run_sync(functools.partial(fn, *args))
+    """Store work is blocking (sqlite3, psycopg): run it in a worker thread, with the request's
+    context (``replay/store/replica.py``'s freshness). The standard library's pool: anyio's
+    ``to_thread`` cost the server's process about 76 us of CPU a hand-over against 52-57 us
+    (its queue, limiter and cancel scope are Python), and every request makes one (issue 25)."""
+    if not _workers:
+        _workers.append(ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="bxb-work"))
+    call = functools.partial(contextvars.copy_context().run, fn, *args)
+    return await asyncio.get_running_loop().run_in_executor(_workers[0], call)
 
 
 async def _battle(request: AnyRequest, ref: str) -> UUID:
@@ -383,14 +396,19 @@ async def start_battle(
 async def play_command(
     request: AnyRequest, battle: FromPath[str], data: JSONBody[PlayCommand]
 ) -> Response[PlayResult]:
-    """Play one command: 201 with its events when adjudicated and written (one transaction);
-    200 with ``needs`` (nothing written) when the rules ask for dice or a choice first."""
+    """Play one command: 201 with its events when adjudicated and written (one transaction),
+    the commands the rules allow next (``next``) and, asked with ``page``, the table page's
+    parts; 200 with ``needs`` (nothing written) when the rules ask for dice or a choice first."""
     srv = server(request)
 
     def run() -> tuple[UUID, PlayResult]:  # one worker thread for the whole request
         bid = srv.service.battle_id(battle)
         srv.access(request).battle_at_table("plays a command", srv.tournaments.place_of(bid))
-        return bid, srv.service.play(bid, data)
+        result = srv.service.play(bid, data)
+        if data.page and result.status == "played":  # the table page's: its parts, rendered
+            view = srv.service.view(bid, result.version)
+            result.page = table_parts(request.app.template_engine, result, view)
+        return bid, result
 
     bid, result = await work(run)
     if result.status == "played":

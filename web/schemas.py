@@ -87,6 +87,10 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     choices: TextMap = {}
     ask: bool = False
     review: bool = False
+    # The table page's own request: a command written comes back with the page's parts
+    # rendered (``PlayResult.page``), so the page shows the battle as it stands without
+    # loading itself again.
+    page: bool = False
 
 
 VOID_REASON_MAX = 500  # characters of a void's reason: a sentence or two, not a file
@@ -194,6 +198,23 @@ class PlayResult(msgspec.Struct, kw_only=True):
     # ``played``: the server's signed receipt for the battle's head after this command (None
     # when the server has no signing key). Keep it: `bxb verify --receipt` checks a log with it.
     receipt: Receipt | None = None
+    # ``played``: the commands the rules allow next, at the new version (what ``GET legal``
+    # would answer now): a phone plays on from them without reading the battle again.
+    next: LegalOptions | None = None
+    # ``played``, asked with ``page``: the table page's parts as they stand after the command
+    # (HTML, rendered by the page's own templates).
+    page: TableParts | None = None
+
+
+class TableParts(msgspec.Struct, kw_only=True):
+    """The parts of the table page a command changes, each rendered by the template the page
+    itself uses (``web/templates/_table_*.html``): the page puts them in place."""
+
+    last: str  # the command step by step (section #last), its rows those of the whole log too
+    options: str  # the commands on offer next (the items of #options)
+    void: str  # voiding the last command that stands (section #void-box)
+    receipt: str  # the server's receipt (section #receipt-box)
+    state: str  # the state after it (section #state)
 
 
 class VoidResult(msgspec.Struct, kw_only=True):

@@ -211,6 +211,13 @@ class Service:
         b = self.read(battle)
         return LegalOptions(battle=str(battle), version=b.version, options=b.options)
 
+    def view(self, battle: UUID, version: int) -> Any:
+        """The game's view of the state after ``version`` (the table page's state panel): the
+        battle as this process keeps it when it is at that version (just written), unread."""
+        kept = self.door.kept(battle)
+        b = kept if kept is not None and kept.version == version else self.read(battle)
+        return b.system.view(self.door.state_at(b, min(version, b.version)))
+
     def state_at(self, battle: UUID, position: int | None) -> StateAt:
         b = self.read(battle)
         total = b.version
@@ -405,12 +412,14 @@ class Service:
             return PlayResult(status="needs", version=b.version, need=found, command=plain)
         # the command's own rows: none of its events is voided yet
         rows = [event_row(b.system, e, found.index) for e in found.logged]
+        head = found.head
         return PlayResult(
             status="played",
-            version=found.head.version,
+            version=head.version,
             events=rows,
             command=plain,
             receipt=self._receipt(b.id, found.logged[-1]),
+            next=LegalOptions(battle=str(b.id), version=head.version, options=head.options),
         )
 
     def void(self, battle: UUID, req: VoidRequest, by: str) -> VoidResult:

@@ -240,6 +240,26 @@ def test_seeded_battles_roll_their_own_dice_and_sealed_ones_take_no_command(
     assert client.get(f"/api/battles/{battle}/verify").json()["ok"] is True
 
 
+def test_a_command_written_says_what_the_rules_offer_next(site: Site, client: Client) -> None:
+    """The 201 carries the commands on offer at the new version, what GET legal answers then,
+    so a phone plays on without reading the battle again (issue 25); the page's parts only
+    when asked (``page``)."""
+    battle = start(client, site, ruleset="gangfight", seed="next-seed")
+    for page in (False, True):
+        r = client.post(
+            f"/api/battles/{battle}/commands",
+            json={"option": 0, "page": page},
+            headers=bearer(site.tables[1]),
+        )
+        assert r.status_code == 201, r.text
+        played = r.json()
+        legal = client.get(f"/api/battles/{battle}/legal").json()
+        assert played["next"] == legal and legal["version"] == played["version"]
+        assert (played["page"] is not None) is page
+    assert played["page"]["receipt"].count(played["receipt"]["signature"]) == 1
+    assert len(played["page"]["options"].split('class="option btn"')) == len(legal["options"]) + 1
+
+
 def test_a_whole_scenario_what_if_diff_export_and_import(
     site: Site, client: Client, tmp_path: Any
 ) -> None:

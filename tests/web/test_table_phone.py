@@ -66,10 +66,10 @@ def phone(web: Any) -> Iterator[BrowserContext]:
         context.close()
 
 
-def start(page: Page, base: str, token: str) -> UUID:
-    """A Necromunda battle with real dice, typed on the phone."""
+def start(page: Page, base: str, token: str, ruleset: str = "necromunda-2023") -> UUID:
+    """A battle (Necromunda unless told) with real dice, typed on the phone."""
     page.goto(f"{base}/join/{token}")
-    page.select_option("#ruleset", "necromunda-2023")
+    page.select_option("#ruleset", ruleset)
     page.click("#start")
     page.wait_for_selector("#battle-label")
     return UUID(page.evaluate("() => document.body.dataset.battle"))
@@ -210,4 +210,46 @@ def test_a_voided_commands_dice_are_offered_again(web: Any, phone: BrowserContex
     events = [e.event for e in site.store.read(battle)]
     assert any(isinstance(e, CommandVoided) for e in events)
     assert dice_of_last_command(site, battle) == rolled
+    page.close()
+
+
+# What a command written changes on the table page, each part's words (whitespace aside), the
+# options' indexes and the flags offered: the same whether put in place or freshly loaded.
+PARTS = """() => {
+  const text = (id) => (document.getElementById(id).textContent || "").split(/\\s+/).join(" ");
+  return {
+    parts: ["version", "last", "options", "void-box", "receipt-box", "state", "whole-log",
+            "log-count", "picks", "dice-pad", "choice-pad", "review-rows"].map(text),
+    indexes: [...document.querySelectorAll("#options .option")].map((b) => b.dataset.index),
+    flags: [...document.querySelectorAll(".flag-btn")].map((b) => b.closest("section").id + ":" + b.dataset.command),
+    data: [document.body.dataset.version, document.body.dataset.lastCommand],
+  };
+}"""
+
+
+def test_a_command_written_is_put_in_place_as_a_fresh_page_shows_it(
+    web: Any, phone: BrowserContext
+) -> None:
+    """Once a command stands, the answer to the next one carries the page's parts and the
+    options on offer next: the page shows them without loading itself again (issue 25: a
+    load read the whole battle and opened the live stream again, per command)."""
+    site, base = web
+    ((number, token),) = site.tournaments.add_tables("spring", 1).tables
+    page = phone.new_page()
+    battle = start(page, base, token, "gangfight")  # always offers a next command
+    tap_command(page)  # the first command: correcting it becomes possible, the page loads again
+    type_until_review(page, [4, 3, 5])
+    write(page)
+    page.evaluate("() => { window.notLoadedAgain = true; }")
+    for faces in ([6, 2, 4], [3, 3, 1]):
+        tap_command(page)
+        type_until_review(page, faces)
+        write(page)
+        assert page.evaluate("() => window.notLoadedAgain === true")
+        assert page.url.endswith(f"/tables/{number}")
+    assert commands(site, battle) == 3  # the options put in place were played from
+    shown = page.evaluate(PARTS)
+    page.reload()
+    page.wait_for_selector("#battle-label")
+    assert page.evaluate(PARTS) == shown
     page.close()

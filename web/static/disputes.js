@@ -16,12 +16,16 @@
     const form = $("flag-form");
     if (!form) return;
     let command = 0;
-    // a flag on every command that stands, in the rows shown (the last command and the log)
-    document.querySelectorAll(".ev-CommandIssued:not(.voided)").forEach((row) => {
+    // a flag on every command that stands, in the rows shown (the last command and the log);
+    // again on the rows a command written put in place (table.js)
+    const flags = () => document.querySelectorAll(".ev-CommandIssued:not(.voided)").forEach((row) => {
+      if (row.querySelector(".flag-btn")) return;
       row.insertAdjacentHTML("beforeend",
         `<button type="button" class="btn quiet flag-btn" data-command="${bxb.esc(row.dataset.command)}"` +
         ` aria-label="flag command ${bxb.esc(row.dataset.command)}">flag</button>`);
     });
+    flags();
+    document.addEventListener("bxb:written", flags);
     document.addEventListener("click", (event) => {
       const button = event.target.closest(".flag-btn");
       if (!button) return;

@@ -8,7 +8,7 @@
   const slug = body.dataset.tournament;
   const table = Number(body.dataset.table);
   const battle = body.dataset.battle || "";
-  const version = Number(body.dataset.version || 0);
+  let version = Number(body.dataset.version || 0);
   const $ = (id) => document.getElementById(id);
   let reloading = false;
   const reload = () => {
@@ -18,9 +18,15 @@
     }
   };
 
-  // Another phone (or the judge) wrote: show the battle as it stands now.
+  // Another phone (or the judge) wrote: show the battle as it stands now. While this page's own
+  // command is on its way, a note of a later version waits for the answer: it may be that
+  // command's own note, heard before the answer came.
+  let sending = false;
+  let heard = 0;
   bxb.listen(`/api/tournaments/${slug}/tables/${table}/stream`, (note) => {
-    if (note.battle !== battle || note.version > version || note.kind !== "played") reload();
+    if (note.battle !== battle || note.kind !== "played") reload();
+    else if (note.version > version && sending) heard = Math.max(heard, note.version);
+    else if (note.version > version) reload();
   }, $("live"));
 
   const form = $("start-form");
@@ -79,25 +85,24 @@
   }
 
   // A correction: the last command that stands is voided, with the reason (nothing is deleted).
-  const voidForm = $("void-form");
-  if (voidForm) {
-    voidForm.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      try {
-        await bxb.api("POST", `/api/battles/${battle}/void`, {
-          command: Number(body.dataset.lastCommand), reason: $("void-reason").value, version,
-        });
-        reload();
-      } catch (error) {
-        $("void-error").textContent = error.message;
-      }
-    });
-  }
+  // Listened for on the page: the form is put in place again after each command written.
+  document.addEventListener("submit", async (event) => {
+    if (event.target.id !== "void-form") return;
+    event.preventDefault();
+    try {
+      await bxb.api("POST", `/api/battles/${battle}/void`, {
+        command: Number(body.dataset.lastCommand), reason: $("void-reason").value, version,
+      });
+      reload();
+    } catch (error) {
+      $("void-error").textContent = error.message;
+    }
+  });
 
   const legalData = $("legal-data");
   if (!legalData) return;
-  const legal = JSON.parse(legalData.textContent);
-  const again = JSON.parse($("again-data").textContent);
+  let legal = JSON.parse(legalData.textContent);
+  let again = JSON.parse($("again-data").textContent);
   let pending = null; // the command being put together: option, picks, dice, choices
   let roll = []; // the dice of the roll being typed
 
@@ -130,13 +135,14 @@
   async function send(write = false) {
     $("play-error").textContent = "";
     const typed = pending.dice.length > 0 || Object.keys(pending.choices).length > 0;
+    sending = true;
     try {
       const { status, data } = await bxb.api("POST", `/api/battles/${battle}/commands`, {
         version, option: pending.option, picks: pending.picks, dice: pending.dice,
-        choices: pending.choices, ask: true, review: typed && !write,
+        choices: pending.choices, ask: true, review: typed && !write, page: true,
       });
       if (status === 201) {
-        reload();
+        if (!written(data)) reload();
         return;
       }
       if (data.status === "review") review(data);
@@ -144,7 +150,44 @@
     } catch (error) {
       $("play-error").textContent = error.message;
       if (error.status === 409) setTimeout(reload, 1500);
+    } finally {
+      sending = false;
+      if (heard > version) reload(); // another phone wrote while this one asked: as it stands now
     }
+  }
+
+  // The command written: the answer carries the page's parts as they stand now (rendered by the
+  // page's own templates) and the commands on offer next; they are put in place, and the page
+  // is not loaded again. False (then the page loads again) when more changed than these parts:
+  // the battle's first command (correcting it becomes possible), the rules offering no
+  // further command, another phone having written meanwhile.
+  function written(data) {
+    const parts = data.page;
+    if (!parts || !data.next || !data.next.options.length || !$("void-box")) return false;
+    if (heard > data.version) return false;
+    version = data.version;
+    body.dataset.version = String(version);
+    body.dataset.lastCommand = String(data.events.find((r) => r.type === "CommandIssued").command);
+    $("version").textContent = String(version);
+    const flag = $("flag-form"); // a flag's form opened on a row of #last: kept, out of it
+    if (flag && $("last").contains(flag)) {
+      flag.hidden = true;
+      $("last").before(flag);
+    }
+    $("last").outerHTML = parts.last;
+    $("whole-log").insertAdjacentHTML("beforeend", $("last").querySelector(".log").innerHTML);
+    $("void-box").outerHTML = parts.void;
+    $("receipt-box").outerHTML = parts.receipt;
+    $("state").outerHTML = parts.state;
+    $("log-count").textContent = String(version);
+    $("options").innerHTML = parts.options;
+    legal = data.next.options;
+    again = {};
+    cancel();
+    // what the command asked, as a fresh page has it: nothing (the command is in #last now)
+    for (const id of ["review-rows", "picks", "dice-slots", "dice-pad", "choice-pad"]) $(id).innerHTML = "";
+    document.dispatchEvent(new CustomEvent("bxb:written")); // disputes.js: flags on the new rows
+    return true;
   }
 
   function asked(box) {
@@ -222,9 +265,10 @@
     $("undo-die").onclick = () => { roll.pop(); slots(need); };
   }
 
-  document.querySelectorAll(".option").forEach((b) => b.addEventListener("click", () => {
-    if (!pending) choose(Number(b.dataset.index));
-  }));
+  $("options").addEventListener("click", (event) => {
+    const b = event.target.closest(".option");
+    if (b && !pending) choose(Number(b.dataset.index));
+  });
   $("write").addEventListener("click", () => send(true));
   $("retype").addEventListener("click", () => {
     pending.dice = [];
