@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from odds_helpers import WH40K, scenario
@@ -21,7 +21,7 @@ from blowbyblow.replay.odds.explore import (
     scenario_odds,
     wilson,
 )
-from blowbyblow.replay.odds.outcomes import Measure
+from blowbyblow.replay.odds.outcomes import Measure, Outcome
 from blowbyblow.replay.odds.paths import adjudicate, sample
 
 
@@ -104,7 +104,7 @@ def test_samples_are_summed_up_as_their_shares_are() -> None:
     at, _ = scenario_command(sc, 1)
     measure, cmd = prepare(at, Policy(name="scripted", answers=sc.choices))
     counted = sample(cmd, 300, "summed")
-    outcomes = list(counted)
+    outcomes = cast(list[Outcome], list(counted))
     total = sum(counted.values())
     by_count = Margins.of_joint(
         measure, Weights(outcomes, [Fraction(counted[o]) for o in outcomes], exact=False)
