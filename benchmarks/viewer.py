@@ -25,8 +25,15 @@ of its own on a loopback port and measures the viewer at positions spread over t
   it is scrolled (a server without windows answers every row after AFTER);
 - **on screen p50/max**: Debian's chromium (``/usr/bin/chromium``, driven by Playwright, a fresh
   browser context each time: nothing cached) opening ``/battles/ID/at/POSITION`` at ``--loads``
-  positions: from the navigation's start until the position's row is in the page and marked
-  current and the state panel is at that position.
+  positions: from the navigation's start (this process asking for it) until the position's row
+  is in the page, marked current and inside the log's box as it is scrolled, the state panel is
+  at that position, and the page has been painted (its first contentful paint). The page's own
+  clock gives the same moment from the navigation's start in the browser (**in page**: without
+  Playwright's and the browser's own steps before the request leaves), after the moments the
+  page's HTML was all in and it was first painted (so the server's part, the renderer's and
+  the waits apart); and, then, what carries on a busy machine: the rows and elements in a fresh
+  page when shown, the layouts and the milliseconds of layout and style the renderer spent
+  until then, and its busy time.
 
 The load average (1, 5, 15 min) is printed beside each server's figures: on a shared machine,
 compare the servers of one sitting, not sittings. Loopback only; bounded by the sizes asked
@@ -46,6 +53,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import httpx
@@ -88,6 +96,13 @@ class Figures:
     screen: list[float] = field(default_factory=list)  # nothing cached
     screen_cached: list[float] = field(default_factory=list)  # scripts and styles cached
     busy: list[float] = field(default_factory=list)  # the renderer's busy seconds a page
+    in_page: list[float] = field(default_factory=list)  # the page's clock: navigation to shown
+    html_in: list[float] = field(default_factory=list)  # ... to the page's HTML all in
+    painted: list[float] = field(default_factory=list)  # ... to its first contentful paint
+    layout: list[float] = field(default_factory=list)  # layout + style seconds until shown
+    layouts: list[float] = field(default_factory=list)  # layouts until shown
+    rows: list[int] = field(default_factory=list)  # rows of the log in a fresh page when shown
+    elements: list[int] = field(default_factory=list)  # elements in it then
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
@@ -127,27 +142,76 @@ def requests(
             f.scroll_bytes = max(f.scroll_bytes, len(rows))
 
 
+# On screen: the row there, marked current, inside the log's box as it is scrolled; the state
+# panel at the position; and the page painted. Without the paint, a page whose row comes marked
+# in its HTML counts as soon as it is parsed (Playwright asks at once, then at each frame), before
+# its style sheets are in or anything is drawn; without the box, a row far below the log's top.
 SHOWN = (
     "p => { const row = document.getElementById('ev-' + p);"
     " const panel = document.getElementById('state-panel');"
-    " return row && row.classList.contains('current') && panel"
-    " && panel.dataset.position === String(p); }"
+    " const log = document.getElementById('events');"
+    " if (!(row && row.classList.contains('current') && panel && log"
+    " && panel.dataset.position === String(p)"
+    " && performance.getEntriesByName('first-contentful-paint').length)) return false;"
+    " const r = row.getBoundingClientRect(), box = log.getBoundingClientRect();"
+    " if (r.height === 0 || r.top < box.top || r.bottom > box.bottom) return false;"
+    " window.bxbShown = window.bxbShown || performance.now(); return true; }"
+)
+COUNTS = (
+    "() => [window.bxbShown, performance.getEntriesByType('navigation')[0].responseEnd,"
+    " performance.getEntriesByName('first-contentful-paint')[0].startTime,"
+    " document.querySelectorAll('#events > .ev').length, document.getElementsByTagName('*').length]"
 )
 
 
-def shown(page: Any, cdp: Any, url: str, position: int) -> tuple[float, float]:
-    """Seconds from the navigation's start until ``position`` is on screen, and the seconds the
-    page's renderer was busy for the new document (Chrome's TaskDuration, which starts again
-    with each document: a figure that holds up better than wall time on a busy machine)."""
+@dataclass
+class Shown:
+    wall: float  # seconds from this process asking for the page until it is on screen
+    in_page: float  # the same, by the page's clock from the navigation's start
+    html_in: float  # by that clock, the page's HTML all in
+    painted: float  # and its first contentful paint
+    busy: float  # the renderer's busy seconds for the new document
+    layout: float  # of which laying out and computing styles
+    layouts: float
+    rows: int
+    elements: int
+
+
+def shown(page: Any, cdp: Any, url: str, position: int) -> Shown:
+    """``position`` opened and on screen, with the figures of the page's renderer until then
+    (Chrome's metrics, which start again with each document: TaskDuration, LayoutDuration,
+    RecalcStyleDuration, LayoutCount; figures that hold up better than wall time on a busy
+    machine)."""
     start = time.perf_counter()
     page.goto(url, wait_until="commit")
     page.wait_for_function(SHOWN, arg=position, polling="raf")
-    return time.perf_counter() - start, metric(cdp, "TaskDuration")
+    wall = time.perf_counter() - start
+    found = {m["name"]: float(m["value"]) for m in cdp.send("Performance.getMetrics")["metrics"]}
+    at, html_in, painted, rows, elements = page.evaluate(COUNTS)
+    return Shown(
+        wall=wall,
+        in_page=at / 1000,
+        html_in=html_in / 1000,
+        painted=painted / 1000,
+        busy=found["TaskDuration"],
+        layout=found["LayoutDuration"] + found["RecalcStyleDuration"],
+        layouts=found["LayoutCount"],
+        rows=rows,
+        elements=elements,
+    )
 
 
-def metric(cdp: Any, name: str) -> float:
-    found = cdp.send("Performance.getMetrics")["metrics"]
-    return float(next(m["value"] for m in found if m["name"] == name))
+def keep(f: Figures, s: Shown, cached: bool) -> None:
+    (f.screen_cached if cached else f.screen).append(s.wall)
+    f.busy.append(s.busy)
+    if not cached:  # the figures of a first page, nothing cached
+        f.in_page.append(s.in_page)
+        f.html_in.append(s.html_in)
+        f.painted.append(s.painted)
+        f.layout.append(s.layout)
+        f.layouts.append(s.layouts)
+        f.rows.append(s.rows)
+        f.elements.append(s.elements)
 
 
 def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience: float) -> None:
@@ -170,12 +234,8 @@ def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience
                 url = f"{base}/battles/{battle}/at/{{}}"
                 then = positions[(n + 1) % len(positions)]
                 try:
-                    wall, busy = shown(page, cdp, url.format(position), position)
-                    f.screen.append(wall)
-                    f.busy.append(busy)
-                    wall, busy = shown(page, cdp, url.format(then), then)
-                    f.screen_cached.append(wall)
-                    f.busy.append(busy)
+                    keep(f, shown(page, cdp, url.format(position), position), cached=False)
+                    keep(f, shown(page, cdp, url.format(then), then), cached=True)
                 except PlaywrightTimeout:
                     f.screen.append(math.inf)  # not on screen within --patience seconds
                     break
@@ -216,10 +276,15 @@ def ms(values: list[float], q: float) -> str:
     return "> patience" if math.isinf(found) else f"{1000 * found:.0f}"
 
 
+def mid(values: list[int] | list[float]) -> float:
+    return float(median(values)) if values else 0.0
+
+
 def report(rows: list[Figures]) -> None:
     head = (
         "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
         "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
+        "| in page p50 ms: HTML in, painted, shown | rows, elements p50 | layouts, layout+style p50 ms "
         "| renderer busy p50 ms | load avg |"
     )
     print(head)
@@ -231,7 +296,10 @@ def report(rows: list[Figures]) -> None:
             f" | {ms(f.step, 0.5)}/{ms(f.step, 0.95)}"
             f" | {ms(f.scroll, 0.5)}/{ms(f.scroll, 0.95)} ({f.scroll_bytes / 1000:,.0f})"
             f" | {ms(f.screen, 0.5)}/{ms(f.screen, 1.0)}"
-            f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)}) | {ms(f.busy, 0.5)}"
+            f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)})"
+            f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}"
+            f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}"
+            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)}"
             f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
         )
 
