@@ -22,6 +22,7 @@ from blowbyblow.web.api import server, work
 from blowbyblow.web.disputes import goes_on_in, table_view
 from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.glance import ago, glance
+from blowbyblow.web.guard import INLINE_STYLES
 from blowbyblow.web.schemas import EventRow
 
 AnyRequest = Request[Any, Any, Any]
@@ -191,6 +192,7 @@ async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Tem
             "log": shown.rows,
             "current_at": shown.state.position,  # its row marked current in the page's HTML
             "odds_buttons": True,
+            "inline_styles": INLINE_STYLES,
             "first": shown.first,
             "last": shown.last,
             "rulings": [] if system is None else system.rulings,

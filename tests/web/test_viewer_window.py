@@ -227,6 +227,28 @@ def test_the_page_is_painted_while_its_scripts_are_on_their_way(
     page.close()
 
 
+def test_the_page_carries_its_styles(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """The style sheets are in the page (the policy allows them by their hash): with the server's
+    style sheet files refused, the page is styled all the same, its current row highlighted."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    refused: list[str] = []
+
+    def refuse(route: Any) -> None:
+        refused.append(route.request.url)
+        route.abort()
+
+    page.route("**/*.css", refuse)
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    assert refused == []  # not even asked for
+    colour = page.locator(f"#ev-{FAR}").evaluate("row => getComputedStyle(row).backgroundColor")
+    assert colour == "rgb(255, 244, 194)"  # app.css: #events .ev.current
+    page.close()
+
+
 def test_the_rows_of_a_voided_command_are_struck_through_in_the_window(
     long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
 ) -> None:
