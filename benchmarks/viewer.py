@@ -157,6 +157,14 @@ SHOWN = (
     " if (r.height === 0 || r.top < box.top || r.bottom > box.bottom) return false;"
     " window.bxbShown = window.bxbShown || performance.now(); return true; }"
 )
+# The page watches for itself, from its start, at each frame (an init script, before any of the
+# page's own): the moment it is on screen by its own clock, whenever Playwright gets to ask.
+WATCH = (
+    "(() => { const shown = " + SHOWN + ";"
+    " const at = location.pathname.match(/\\/at\\/(\\d+)$/); if (!at) return;"
+    " const tick = () => { if (!shown(Number(at[1]))) requestAnimationFrame(tick); };"
+    " requestAnimationFrame(tick); })()"
+)
 COUNTS = (
     "() => [window.bxbShown, performance.getEntriesByType('navigation')[0].responseEnd,"
     " performance.getEntriesByName('first-contentful-paint')[0].startTime,"
@@ -186,6 +194,7 @@ def shown(page: Any, cdp: Any, url: str, position: int) -> Shown:
     page.goto(url, wait_until="commit")
     page.wait_for_function(SHOWN, arg=position, polling="raf")
     wall = time.perf_counter() - start
+    page.wait_for_function("() => window.bxbShown")  # its own watch saw it too
     found = {m["name"]: float(m["value"]) for m in cdp.send("Performance.getMetrics")["metrics"]}
     at, html_in, painted, rows, elements = page.evaluate(COUNTS)
     return Shown(
@@ -229,6 +238,7 @@ def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 page = context.new_page()
                 page.set_default_timeout(1000 * patience)
+                context.add_init_script(WATCH)
                 cdp = context.new_cdp_session(page)
                 cdp.send("Performance.enable")
                 url = f"{base}/battles/{battle}/at/{{}}"
