@@ -35,6 +35,11 @@ of its own on a loopback port and measures the viewer at positions spread over t
   page when shown, the layouts and the milliseconds of layout and style the renderer spent
   until then, and its busy time.
 
+Beside them, **a bare page**: the same browser opening, in a fresh context the same way, a page of
+one paragraph from a bare Python HTTP server on loopback (no script, no style, no request but
+its own), until its first contentful paint: what this browser on this machine takes whatever
+the page, the floor under "on screen".
+
 The load average (1, 5, 15 min) is printed beside each server's figures: on a shared machine,
 compare the servers of one sitting, not sittings. Loopback only; bounded by the sizes asked
 (10^5 events on a server without windows: about a minute a page in the browser)."""
@@ -255,6 +260,63 @@ def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience
             browser.close()
 
 
+BARE = b"<!doctype html><html><head><meta charset=utf-8><title>bare</title></head><body><p>a bare page</p></body></html>"
+
+
+def bare_pages(loads: int) -> tuple[list[float], list[float]]:
+    """A page of one paragraph from a bare HTTP server, opened ``loads`` times each in a fresh
+    context of the same browser as the viewer's pages, until its first contentful paint: wall
+    seconds from asking, and the paint by the page's clock."""
+    import http.server
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    class Bare(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200 if self.path == "/" else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(BARE)))
+            self.end_headers()
+            self.wfile.write(BARE)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Bare)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    walls: list[float] = []
+    paints: list[float] = []
+    painted = "() => performance.getEntriesByName('first-contentful-paint').length"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+            )
+            try:
+                for _ in range(loads):
+                    context = browser.new_context(viewport={"width": 1280, "height": 900})
+                    page = context.new_page()
+                    start = time.perf_counter()
+                    page.goto(url, wait_until="commit")
+                    page.wait_for_function(painted, polling="raf")
+                    walls.append(time.perf_counter() - start)
+                    paints.append(
+                        page.evaluate(
+                            "() => performance.getEntriesByName('first-contentful-paint')[0]"
+                            ".startTime"
+                        )
+                        / 1000
+                    )
+                    context.close()
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+    return walls, paints
+
+
 def measure(server: str, db: Path, battle: str, size: int, args: argparse.Namespace) -> Figures:
     """One server (LABEL=PYTHON) on its own copy of the store."""
     label, _, python = server.rpartition("=")
@@ -350,6 +412,14 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
     print("\nall of them:")
     report(rows)
+    if args.loads:
+        walls, paints = bare_pages(args.loads)
+        print(
+            f"\na bare page (one paragraph from a bare HTTP server, a fresh context each, the same"
+            f" browser): on screen p50/max {ms(walls, 0.5)}/{ms(walls, 1.0)} ms, painted p50"
+            f" {ms(paints, 0.5)} ms by its own clock; load average"
+            f" {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+        )
 
 
 if __name__ == "__main__":
