@@ -19,7 +19,7 @@ from playwright.sync_api import BrowserContext, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 from screenshots import IMAGES
 from typer.testing import CliRunner
-from web_helpers import CHROMIUM, Site, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, phone
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
@@ -200,7 +200,7 @@ def test_a_phone_plays_a_battle_then_the_viewer_steps_through_it(
     if ruleset == "necromunda-2023":
         page.wait_for_selector("#live.on")
         page.screenshot(path=str(IMAGES / "web-viewer.png"), full_page=False)
-    page.close()
+    close_page(page)
 
 
 def void_and_play_again(page: Page, site: Site, base: str, battle: str) -> None:
@@ -292,4 +292,4 @@ def test_a_judge_verifies_runs_a_what_if_and_seals(web: Any, browser: BrowserCon
     )
     assert "sealed" in statuses or "verify failed" in statuses
     page.screenshot(path=str(IMAGES / "web-dashboard.png"), full_page=True)
-    page.close()
+    close_page(page)

@@ -14,7 +14,15 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, ViewportSize, sync_playwright
 from screenshots import IMAGES
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, Site, fresh_profile, live_server, make_site
+from web_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Site,
+    close_page,
+    fresh_profile,
+    live_server,
+    make_site,
+)
 
 from blowbyblow.domain.core import CommandIssued, DiceRolled
 from blowbyblow.replay.battles.fork import flag
@@ -138,7 +146,7 @@ def test_twenty_tables_at_a_glance_sorted_by_what_needs_attention_updated_in_pla
     now = {int(r["table"]): r for r in rows(page)}
     assert now[LIVE]["text"] != line
     assert page.evaluate("() => window.kept") is True
-    page.close()
+    close_page(page)
 
 
 def _issued(site: Site, table: int, command: int) -> int:

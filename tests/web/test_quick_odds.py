@@ -14,7 +14,7 @@ import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, sync_playwright
 from screenshots import IMAGES
-from web_helpers import CHROMIUM, live_server, make_site, phone
+from web_helpers import CHROMIUM, close_page, live_server, make_site, phone
 
 from blowbyblow.replay.engine.codec import encode_json
 from blowbyblow.replay.odds.explore import HowToExplore
@@ -101,4 +101,4 @@ def test_the_quick_odds_page_weighs_a_changed_profile(
     hits = next(t for t in expected["tallies"] if t["name"] == "hits")
     assert shown == [f"{t['expected']['value']:.2f}" for t in [hits, *hits["by_side"]]]
     page.locator("#quick-result-box").screenshot(path=str(IMAGES / "web-quick-odds.png"))
-    page.close()
+    close_page(page)

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 from screenshots import IMAGES
 from test_browser import answer_until_played, probe
-from web_helpers import CHROMIUM, Site, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, phone
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued
 from blowbyblow.replay.engine.registry import get_game_system
@@ -361,8 +361,8 @@ def test_two_phones_set_up_confirm_and_play(web: Any, phones: Any, ruleset: str)
     play_two_commands(a, site, battle)  # on the table page, dice typed on phone A
     if ruleset == RULESET_IDS[-1]:
         print("taps to set up each battle:", TAPS)
-    a.close()
-    b.close()
+    close_page(a)
+    close_page(b)
 
 
 def test_a_field_typed_wrong_shows_its_error_and_nothing_is_written(web: Any, phones: Any) -> None:
@@ -390,7 +390,7 @@ def test_a_field_typed_wrong_shows_its_error_and_nothing_is_written(web: Any, ph
     setups = TableSetups(Service(store=site.store, tournaments=site.tournaments))
     assert setups.pending("forms", table).draft is None
     assert not site.tournaments.battles("forms", table)
-    page.close()
+    close_page(page)
 
 
 def test_a_battlescribe_roster_is_picked_at_a_table_and_played(web: Any, phones: Any) -> None:
@@ -426,4 +426,4 @@ def test_a_battlescribe_roster_is_picked_at_a_table_and_played(web: Any, phones:
     assert ids == [m for m in members if m != left_out]  # the roster's fighters, one left out
     assert imported.roster.forces["fighters"][0]["id"] in ids
     play_two_commands(page, site, battle)
-    page.close()
+    close_page(page)

@@ -12,7 +12,16 @@ from uuid import UUID
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Site, fresh_profile, live_server, make_site
+from web_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    Site,
+    close_page,
+    fresh_profile,
+    live_server,
+    make_site,
+)
 
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
 
@@ -145,7 +154,7 @@ def test_hidden_stays_hidden_and_the_next_thing_to_do_comes_into_view(
     type_until_review(page, [4, 3, 5])
     assert page.evaluate(SHOWN_THOUGH_HIDDEN) == []  # the dice pad gone while reviewing
     expect(page.locator("#write")).to_be_in_viewport(ratio=1)
-    page.close()
+    close_page(page)
 
 
 def test_words_break_at_spaces_and_hyphens_only(web: Any, phone: BrowserContext) -> None:
@@ -164,7 +173,7 @@ def test_words_break_at_spaces_and_hyphens_only(web: Any, phone: BrowserContext)
         page.goto(base + other)
         page.wait_for_load_state("networkidle")
         assert page.evaluate(WORDS_CUT) == [], other
-    page.close()
+    close_page(page)
 
 
 def test_the_dice_typed_are_reviewed_before_the_command_is_written(
@@ -185,7 +194,7 @@ def test_the_dice_typed_are_reviewed_before_the_command_is_written(
     assert " ".join(map(str, meant)) in page.locator("#review").inner_text()
     write(page)
     assert dice_of_last_command(site, battle) == meant
-    page.close()
+    close_page(page)
 
 
 def test_a_voided_commands_dice_are_offered_again(web: Any, phone: BrowserContext) -> None:
@@ -210,7 +219,7 @@ def test_a_voided_commands_dice_are_offered_again(web: Any, phone: BrowserContex
     events = [e.event for e in site.store.read(battle)]
     assert any(isinstance(e, CommandVoided) for e in events)
     assert dice_of_last_command(site, battle) == rolled
-    page.close()
+    close_page(page)
 
 
 # What a command written changes on the table page, each part's words (whitespace aside), the
@@ -252,4 +261,4 @@ def test_a_command_written_is_put_in_place_as_a_fresh_page_shows_it(
     page.reload()
     page.wait_for_selector("#battle-label")
     assert page.evaluate(PARTS) == shown
-    page.close()
+    close_page(page)

@@ -16,7 +16,7 @@ import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, sync_playwright
 from screenshots import IMAGES
-from web_helpers import CHROMIUM, Site, grow, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, grow, live_server, make_site, phone
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.battles.record import record
@@ -109,7 +109,7 @@ def test_the_odds_of_a_command_show_their_plot(
     assert "odds" in str(plot.get_attribute("alt"))
     assert not page.locator(".plot-error").count()
     page.locator(f"#ev-{first} .odds-plot").screenshot(path=str(IMAGES / "web-odds-plot.png"))
-    page.close()
+    close_page(page)
 
 
 def test_the_luck_up_to_a_step_shows_as_a_line(
@@ -125,7 +125,7 @@ def test_the_luck_up_to_a_step_shows_as_a_line(
     plot = page.locator("#luck-result figure.plot img")
     assert plot.evaluate("img => img.naturalWidth") > 0
     page.locator("#luck-box").screenshot(path=str(IMAGES / "web-luck-plot.png"))
-    page.close()
+    close_page(page)
     with TestClient(site.app()) as client:
         svg = client.get(f"/api/battles/{battle}/luck/plot", params={"upto": end}).text
     luck = battle_luck(

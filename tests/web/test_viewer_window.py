@@ -16,7 +16,7 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, Page, ViewportSize, sync_playwright
-from web_helpers import CHROMIUM, Site, grow, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, grow, live_server, make_site, phone
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.battles.record import void_command
@@ -165,7 +165,7 @@ def test_a_far_position_opens_with_its_row_and_state_and_scrolling_fetches_more(
     state_at(page, 7)
     page.wait_for_selector("#ev-7.current")
     assert held(page)[0] == 1
-    page.close()
+    close_page(page)
 
 
 def test_on_a_phone_the_rows_fetched_before_keep_its_row_in_sight(
@@ -184,7 +184,7 @@ def test_on_a_phone_the_rows_fetched_before_keep_its_row_in_sight(
     assert in_sight(page, FAR)
     rows = held(page)
     assert rows == list(range(rows[0], FAR + window.AFTER + 1)) and rows[0] < first
-    page.close()
+    close_page(page)
 
 
 def test_the_first_paint_needs_no_script(
@@ -204,7 +204,7 @@ def test_the_first_paint_needs_no_script(
     assert page.locator("#events .ev.later").count() == window.AFTER
     assert page.locator("#state-panel").get_attribute("data-position") == str(FAR)
     assert len(held(page)) == window.BEFORE + 1 + window.AFTER
-    page.close()
+    close_page(page)
 
 
 def test_the_page_is_painted_while_its_scripts_are_on_their_way(
@@ -224,7 +224,7 @@ def test_the_page_is_painted_while_its_scripts_are_on_their_way(
     assert page.evaluate("() => document.readyState") == "interactive"  # parsed to its end
     assert page.locator(f"#ev-{FAR}.current").count() == 1 and in_sight(page, FAR)
     page.unroute("**/*.js")  # the scripts held back go on
-    page.close()
+    close_page(page)
 
 
 def test_the_page_carries_its_styles(
@@ -246,7 +246,7 @@ def test_the_page_carries_its_styles(
     assert refused == []  # not even asked for
     colour = page.locator(f"#ev-{FAR}").evaluate("row => getComputedStyle(row).backgroundColor")
     assert colour == "rgb(255, 244, 194)"  # app.css: #events .ev.current
-    page.close()
+    close_page(page)
 
 
 def test_the_rows_of_a_voided_command_are_struck_through_in_the_window(
@@ -262,7 +262,7 @@ def test_the_rows_of_a_voided_command_are_struck_through_in_the_window(
     )
     assert struck == [r.position for r in voided]
     assert "mis-typed" in str(page.locator(f"#ev-{voided[0].position}").text_content())
-    page.close()
+    close_page(page)
 
 
 def test_a_battle_followed_live_grows_at_its_end(
@@ -289,7 +289,7 @@ def test_a_battle_followed_live_grows_at_its_end(
     assert held(far)[-1] == FAR + window.AFTER  # far from the end: nothing fetched for it
     assert before < version
     for p in (at_end, far):
-        p.close()
+        close_page(p)
 
 
 def test_the_summary_from_the_index_is_the_doors(long: tuple[Site, UUID], tmp_path: Path) -> None:

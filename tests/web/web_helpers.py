@@ -18,7 +18,8 @@ import uvicorn
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from litestar import Litestar
 from litestar.testing import TestClient
-from playwright.sync_api import ViewportSize
+from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from blowbyblow.replay.battles.battle import Battle
 from blowbyblow.replay.engine.dice import ScriptedChoices, SeededDice
@@ -144,6 +145,24 @@ def phone(p: Any) -> Any:
     )
     context.set_default_timeout(15_000)
     return context
+
+
+def close_page(page: Page) -> None:
+    """Close a page, asking again until it is gone. Chromium can acknowledge a close that races
+    a navigation's commit and leave the page open (crbug.com/536385539; Playwright issue #42068):
+    ``page.close()`` then waits forever, as it did when a table page reloaded on a note from the
+    other phone just as the test closed it. Closing with the page's unload handlers run returns
+    at once; the page's close event is awaited a bounded time and the close asked again."""
+    for _ in range(10):
+        if page.is_closed():
+            return
+        try:
+            with page.expect_event("close", timeout=2_000):
+                page.close(run_before_unload=True)  # bxb.js's handler only closes its stream
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"{page.url} would not close: asked ten times")
 
 
 def grow(store: BattleStore, battle: UUID, until: int, seed: str = "long") -> None:
