@@ -71,6 +71,46 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True):
         return value
 
 
+# --- labels -----------------------------------------------------------------------------------
+
+
+class Label:
+    """A running number that only names things: a hit's number in its rolls' keys (``hit/3/
+    wound``), in their purposes and in the events that say which hit. A claim about the rules,
+    as ``Roll.counts`` is: nothing they decide reads it (no comparison, no arithmetic), so two
+    points of a procedure that differ only in labels go on alike, and the odds share what lies
+    below them (docs/odds.md; a choice keyed by a label, answered by a script by its key, is
+    watched for there). It formats as its number, and ``number`` is that number for an event's
+    field; play, dice and the log are the same with or without it."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number: int) -> None:
+        if type(number) is not int or number < 0:
+            raise ValueError(f"a label is a whole number from 0, not {number!r}")
+        self.number = number
+
+    def __str__(self) -> str:
+        return str(self.number)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.number, spec)
+
+    def __repr__(self) -> str:
+        return f"Label({self.number})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Label) and other.number == self.number
+
+    def __hash__(self) -> int:
+        return hash(("label", self.number))
+
+
+def numbered(count: int, first: int = 1) -> tuple[Label, ...]:
+    """``count`` labels from ``first`` on: ``for hit in numbered(hits)`` numbers the hits."""
+    return tuple(Label(n) for n in range(first, first + count))
+
+
 # --- requests a procedure yields ------------------------------------------------------------
 
 
@@ -258,6 +298,7 @@ __all__ = [
     "DiceRolled",
     "DiceSpec",
     "Event",
+    "Label",
     "Modifier",
     "Procedure",
     "Roll",
@@ -269,6 +310,7 @@ __all__ = [
     "Step",
     "ask",
     "emit",
+    "numbered",
     "roll",
     "ruling_value",
 ]

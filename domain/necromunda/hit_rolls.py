@@ -16,7 +16,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blowbyblow.domain.core import Modifier, Step, roll
+from blowbyblow.domain.core import Label, Modifier, Step, roll
 from blowbyblow.domain.necromunda.combat import Attack, emit
 from blowbyblow.domain.necromunda.editions import Edition
 from blowbyblow.domain.necromunda.events import (
@@ -44,7 +44,7 @@ from blowbyblow.domain.necromunda.state import (
 class Hit:
     weapon: str
     target: str
-    n: int  # running number of the hit in this attack sequence
+    n: Label  # running number of the hit in this attack sequence: it only names its rolls
 
 
 # --- Assists & Interference --------------------------------------------------------------------
@@ -214,7 +214,7 @@ def step5_make_hit_rolls(
                 )
             )
             if hit:
-                hits.append(Hit(weapon=group.weapon, target=group.target, n=len(hits) + 1))
+                hits.append(Hit(weapon=group.weapon, target=group.target, n=Label(len(hits) + 1)))
     return state, hits
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blowbyblow.domain.core import Context, Modifier, ask, emit, roll
+from blowbyblow.domain.core import Context, Label, Modifier, ask, emit, numbered, roll
 from blowbyblow.domain.wh40k.combat_round import CombatRound, Gen
 from blowbyblow.domain.wh40k.events import (
     HitsScored,
@@ -110,11 +110,11 @@ class Strike:
     loser: str
     weapon: Weapon | None
 
-    def key(self, hit: int, what: str) -> str:
+    def key(self, hit: Label, what: str) -> str:
         return self.rnd.key("hit", str(hit), what)
 
 
-def roll_to_wound(state: Wh40kState, strike: Strike, hit: int) -> Gen:
+def roll_to_wound(state: Wh40kState, strike: Strike, hit: Label) -> Gen:
     """Strength against Toughness (ruling to-wound-chart); no die when the hit cannot wound.
     Returns (state, wounded)."""
     chart: WoundChart = (
@@ -134,7 +134,7 @@ def roll_to_wound(state: Wh40kState, strike: Strike, hit: int) -> Gen:
             rule=f"{RULE_HITS} (ruling to-wound-chart)",
             attacker=strike.winner,
             target=strike.loser,
-            hit=hit,
+            hit=hit.number,
             natural=natural,
             strength=strength,
             toughness=toughness,
@@ -147,7 +147,7 @@ def roll_to_wound(state: Wh40kState, strike: Strike, hit: int) -> Gen:
     return state, wounded
 
 
-def roll_save(state: Wh40kState, strike: Strike, hit: int) -> Gen:
+def roll_save(state: Wh40kState, strike: Strike, hit: Label) -> Gen:
     """The loser's armour save with the hit's save modifier (ruling save-natural-one); none when
     it has no save or the modifier takes it beyond 6+. Returns (state, saved)."""
     loser = strike.loser
@@ -160,7 +160,7 @@ def roll_save(state: Wh40kState, strike: Strike, hit: int) -> Gen:
             NoSave(
                 rule=RULE_HITS,
                 model=loser,
-                hit=hit,
+                hit=hit.number,
                 save=armour,
                 modifier=mod,
                 reason="no armour save" if armour is None else "save modified beyond 6+",
@@ -176,7 +176,7 @@ def roll_save(state: Wh40kState, strike: Strike, hit: int) -> Gen:
         SaveRolled(
             rule=f"{RULE_HITS} (ruling save-natural-one)",
             model=loser,
-            hit=hit,
+            hit=hit.number,
             natural=natural,
             save=armour,
             modifier=mod,
@@ -188,7 +188,7 @@ def roll_save(state: Wh40kState, strike: Strike, hit: int) -> Gen:
     return state, saved
 
 
-def lose_wounds(state: Wh40kState, strike: Strike, hit: int) -> Gen:
+def lose_wounds(state: Wh40kState, strike: Strike, hit: Label) -> Gen:
     """An unsaved wound takes the weapon's Damage (rolled when it is a dice expression); at 0
     wounds the loser is slain. Returns the state."""
     loser = strike.loser
@@ -206,7 +206,7 @@ def lose_wounds(state: Wh40kState, strike: Strike, hit: int) -> Gen:
         WoundsLost(
             rule=RULE_HITS,
             model=loser,
-            hit=hit,
+            hit=hit.number,
             damage=damage,
             damage_dice=damage_dice,
             wounds_before=before,
@@ -221,7 +221,7 @@ def lose_wounds(state: Wh40kState, strike: Strike, hit: int) -> Gen:
     return state
 
 
-def resolve_one_hit(state: Wh40kState, strike: Strike, hit: int) -> Gen:
+def resolve_one_hit(state: Wh40kState, strike: Strike, hit: Label) -> Gen:
     """One hit: wound roll, armour save, wounds lost. Returns the state."""
     state, wounded = yield from roll_to_wound(state, strike, hit)
     if not wounded:
@@ -254,7 +254,7 @@ def resolve_hits(state: Wh40kState, rnd: CombatRound, winner: str, hits: int) ->
         Wh40kState,
     )
     strike = Strike(rnd=rnd, winner=winner, loser=loser, weapon=weapon)
-    for hit in range(1, hits + 1):
+    for hit in numbered(hits):  # a hit's number only names its rolls
         if not state.alive(loser):
             break
         state = yield from resolve_one_hit(state, strike, hit)

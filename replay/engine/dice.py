@@ -215,6 +215,11 @@ class ScriptedChoices:
         self.asked: list[str] = []  # every question asked, by its full key
 
     @property
+    def answers(self) -> Mapping[str, str] | None:
+        """The answers given, by key; None when a fallback answers the others."""
+        return None if self._fallback is not None else self._answers
+
+    @property
     def unused(self) -> list[str]:
         """The answers given for questions the rules never asked."""
         return [k for k in self._answers if k not in self.used]

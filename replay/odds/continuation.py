@@ -28,6 +28,10 @@ What keeps it exact:
   object of an unknown kind) raises ``Unshared``: that branch shares nothing, never wrongly.
   Each frame's values go with their types, so a tuple and a list of the same items (written
   alike) are told apart where the rules could tell them apart.
+- **Labels left out.** A ``Label`` (a hit's running number, which the rules declare names
+  its rolls and nothing else) is written alike whatever its number: "hit 5 of 12" and "hit 3
+  of 10" go on alike. The roll a frame waits on is written beside its continuation without its
+  key and purpose (``_NAMES_ONLY``), as they only name it.
 - **Dice read.** A die value (``Die``) is written as its number, and noted (``pinned``): the
   explorer then does not group that roll's faces by the facts alone, as the continuation holds
   the face itself.
@@ -47,7 +51,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from blowbyblow.domain.core import Command, Context, Event
+from blowbyblow.domain.core import Command, Context, Event, Label, roll
 from blowbyblow.replay.odds.traced import Die
 
 
@@ -179,6 +183,10 @@ class _Layout:
 
 
 _LAYOUTS: dict[types.CodeType, _Layout] = {}
+# Locals that only name the request a frame waits on: the roll a procedure asks for is written
+# beside its continuation without its key and purpose (``replay/odds/sharing.py``), and once
+# answered ``roll`` reads its key only to name it in an error.
+_NAMES_ONLY: dict[types.CodeType, frozenset[str]] = {roll.__code__: frozenset({"key", "purpose"})}
 
 
 def _layout(code: types.CodeType) -> _Layout:
@@ -231,7 +239,12 @@ def _frame_values(g: types.GeneratorType[Any, Any, Any]) -> tuple[list[str], lis
         slots.append(name)
         i += 1
     live = live_after(code, frame.f_lasti)
-    names = [n for n in slots if (live is None or n in live or n in cells) and n in bound]
+    names_only = _NAMES_ONLY.get(code, frozenset())
+    names = [
+        n
+        for n in slots
+        if (live is None or n in live or n in cells) and n in bound and n not in names_only
+    ]
     return names, [bound[n] for n in names], referents[i:]
 
 
@@ -304,21 +317,32 @@ _ITERATORS = {
 }
 # A list's or a tuple's iterator: written as the items it has still to give.
 _SEQUENCE_ITERATORS: set[type] = {type(iter([])), type(iter(()))}
-_EXT_GENERATOR, _EXT_ITERATOR, _EXT_FUNCTION, _EXT_METHOD, _EXT_NAMED, _EXT_CELL, _EXT_VALUE = (
-    range(1, 8)
-)
+(
+    _EXT_GENERATOR,
+    _EXT_ITERATOR,
+    _EXT_FUNCTION,
+    _EXT_METHOD,
+    _EXT_NAMED,
+    _EXT_CELL,
+    _EXT_VALUE,
+    _EXT_LABEL,
+) = range(1, 9)
 
 
 class Continuations:
     """Writes continuations and states as bytes (``key``); a die met is a fact of its run."""
 
-    def __init__(self, state_type: type | None = None) -> None:
+    def __init__(self, state_type: type | None = None, *, labels: bool = True) -> None:
         self._encode: Callable[[Any], bytes] = msgspec.msgpack.Encoder(enc_hook=self._hook).encode
         # Values written once: by identity (kept, so that no other object takes its id), their
-        # bytes' number in ``_written`` (equal bytes, one number).
-        self._values: dict[int, tuple[Any, int]] = {}
+        # bytes' number in ``_written`` (equal bytes, one number), the labels they left out.
+        self._values: dict[int, tuple[Any, int, int]] = {}
         self._written: dict[bytes, int] = {}
         self.state_type = state_type  # the game's state: a value (the fold makes new ones)
+        # Labels (``Label``) written all alike (False: by their numbers); ``labelled`` counts
+        # those written so, so that a caller knows whether a key left any out.
+        self.labels = labels
+        self.labelled = 0
 
     def key(self, generator: Any, state: Any) -> bytes:
         """The bytes of ``generator``'s continuation and ``state``. Raises Unshared."""
@@ -329,10 +353,12 @@ class Continuations:
         kept = self._values.get(id(x))
         if kept is not None and kept[0] is x:
             number = kept[1]
+            self.labelled += kept[2]
         else:
+            before = self.labelled
             data = self.write(x)
             number = self._written.setdefault(data, len(self._written))
-            self._values[id(x)] = (x, number)
+            self._values[id(x)] = (x, number, self.labelled - before)
         return msgspec.msgpack.Ext(_EXT_VALUE, number.to_bytes(8, "big"))
 
     def write(self, x: Any) -> bytes:
@@ -356,11 +382,8 @@ class Continuations:
 
     def _hook(self, obj: Any) -> Any:
         kind = type(obj)
-        if kind is Die:
-            # The continuation holds this value: another face keeps it only if it gives the
-            # same number (a fact on the die's own run, as when the rules read it).
-            obj.facts.append((("==", obj.expr, ("c", obj.value)), True))
-            return obj.value
+        if kind is Die or kind is Label:
+            return self._number(obj)
         if kind is types.GeneratorType:
             return self._generator(obj)
         if kind is range or kind is slice:
@@ -397,6 +420,19 @@ class Continuations:
         if kind is types.ModuleType:
             return self._ext(_EXT_NAMED, obj.__name__)
         raise Unshared(f"{kind.__qualname__} is not written by value")
+
+    def _number(self, obj: Die | Label) -> Any:
+        if type(obj) is Die:
+            # The continuation holds this value: another face keeps it only if it gives the
+            # same number (a fact on the die's own run, as when the rules read it).
+            obj.facts.append((("==", obj.expr, ("c", obj.value)), True))
+            return obj.value
+        assert isinstance(obj, Label)
+        # A label only names (the rules' claim, ``Label``): every label is written alike.
+        if not self.labels:
+            return obj.number
+        self.labelled += 1
+        return msgspec.msgpack.Ext(_EXT_LABEL, b"")
 
     def _once(self, x: Any) -> Any:
         kind = type(x)

@@ -17,6 +17,12 @@ what the events add up to (``Measure.vector``) between one node and the next, so
 subtree counts the same whatever came before it. Probabilities are whole numbers over a common
 denominator until the end (``Fraction`` only then).
 
+Labels (``Label``: a hit's number, which the rules declare only names its rolls) are written
+alike, and the roll a node waits on is written by its dice, not its key: "hit 5 of 12" and "hit
+3 of 10" meet. A choice is answered by its key, though (a scenario's script, a log's record):
+a node whose key left labels out is kept for other branches only when no choice below it may
+be answered by its key (``_Asks``), since those branches ask it under other keys.
+
 Faces of a roll that lead to the same place are explored once: a roll read by ``counts``
 (``Roll``) once per count; a roll whose order the rules ignore once per multiset; and, with
 traced dice (``Die``), two faces whose every fact recorded on the way to the next node keeps its
@@ -31,12 +37,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-from collections.abc import Callable, Hashable, Sequence
+import re
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from blowbyblow.domain.core import Event
+from blowbyblow.replay.engine.dice import ChoiceSource
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.odds.answers import Margins, Weights, exact_estimate
 from blowbyblow.replay.odds.chance import count_faces, ways_of
@@ -63,12 +71,14 @@ class Value:
     ``Measure.vector``, then value, the zeros left out: a place's zero has what its other values
     leave of ``den``), and, when an outcome is watched for (``Sharer.target``), the counts of
     the ways to it (``target``: by counts vector, the units being the target's and every count
-    within the target's). Counted from that point on."""
+    within the target's). Counted from that point on. ``keyed``: a choice below it may be
+    answered by its key (``_Asks``)."""
 
     den: int
     units: dict[Units, int]
     margins: dict[int, dict[int, int]]
     target: dict[tuple[int, ...], int]
+    keyed: bool = False
 
 
 @dataclass
@@ -85,6 +95,8 @@ class _Segment:
     known: bool = False
     final: tuple[UnitOutcome, ...] = ()
     counts: tuple[int, ...] = ()
+    labelled: bool = False  # its key leaves labels out
+    asked: bool = False  # a choice in it may be answered by its key
 
 
 @dataclass
@@ -165,8 +177,10 @@ class Sharer:
         traced: bool = True,
         target: Outcome | None = None,
         counts: bool = True,
+        labels: bool = True,
     ) -> None:
         self.cmd = cmd
+        self.labels = labels  # False: labels written by their numbers (``Label``)
         self.counts = counts  # False: the rolls' ``counts`` are ignored (``Roll``)
         self.measure = measure
         # The outcome whose exact probability is wanted (what happened), as units and counts.
@@ -181,7 +195,8 @@ class Sharer:
         self.runs = 0
         self.shared = 0  # nodes whose subtree was taken from another branch
         self.grouped_keys: set[str] = set()
-        self._continuations = Continuations(state_type=type(cmd.state))
+        self._continuations = Continuations(state_type=type(cmd.state), labels=labels)
+        self._asks = _Asks(cmd.choices)
         self._memo: dict[Hashable, Value] = {}
         self._compiled: dict[Fact, FactInfo] = {}
         self._run_now: _Run | None = None
@@ -243,9 +258,8 @@ class Sharer:
         if not path:
             run.segments.append(_Segment(begin=0))
         self._run_now, self._made, self._state = run, [], self.cmd.state
-        table = dataclasses.replace(
-            self._table, dice=_Dice(self, run, path), choices=self.cmd.choices
-        )
+        self._asks.run = run
+        table = dataclasses.replace(self._table, dice=_Dice(self, run, path), choices=self._asks)
         state: Any = None
         try:
             state = table.adjudicate(self.cmd.state, self.cmd.command, self.cmd.index).state
@@ -275,8 +289,16 @@ class Sharer:
         if count_faces(node, grouped) > self.budget:
             self._too_big = True
             raise _Branch  # out of the rules (no ``except Exception`` of theirs can catch it)
+        written = self._continuations
+        before = written.labelled
         try:
-            segment.key = (node, self._continuations.key(self._made[0], self._state))
+            # The roll's key and purpose only name it (the events record them, nothing counts
+            # them): what is asked is its dice, how they are read and how they are explored.
+            segment.key = (
+                (node.n, node.sides, node.counts, grouped),
+                written.key(self._made[0], self._state),
+            )
+            segment.labelled = written.labelled > before
         except Unshared:
             # What it holds is not known: it may hold any die of this run's.
             segment.key = None
@@ -302,6 +324,7 @@ class Sharer:
                 group=self.group,
                 traced=self.traced,
                 counts=self.counts,
+                labels=self.labels,
             )
             again.target, again.prune = self.target, False
             value = again.explore()
@@ -351,9 +374,15 @@ class Sharer:
             value = self._memo[segment.key]
         else:
             value = self._node(run, i)
-            if segment.key is not None:
+            # A key that left labels out stands for branches whose choices are asked under
+            # other keys: it is kept only when no choice below it is answered by its key.
+            if segment.key is not None and not (value.keyed and segment.labelled):
                 self._memo[segment.key] = value
-        return self._shift(value, segment.counts) if any(segment.counts) else value
+        if any(segment.counts):
+            value = self._shift(value, segment.counts)
+        if segment.asked and not value.keyed:
+            value = dataclasses.replace(value, keyed=True)
+        return value
 
     def _shift(self, value: Value, counts: tuple[int, ...]) -> Value:
         """``value`` with ``counts`` (a segment's, before it) added to every outcome."""
@@ -378,7 +407,7 @@ class Sharer:
                     x <= (bound[p] if p < len(bound) else 0) for p, x in enumerate(total)
                 ):
                     target[total] = target.get(total, 0) + n
-        return Value(den=den, units=value.units, margins=margins, target=target)
+        return Value(den=den, units=value.units, margins=margins, target=target, keyed=value.keyed)
 
     def _node(self, run: _Run, i: int) -> Value:
         """The outcomes below the roll segment ``i`` of ``run`` stopped at: its first outcome
@@ -431,6 +460,37 @@ class Sharer:
         return _Class(run=run, segment=segment, ways=ways, checks=checks, general=general)
 
 
+_NUMBERS = re.compile(r"[0-9]+")
+
+
+class _Asks:
+    """The command's choices, answered as its policy says; a choice that may be answered by
+    its key marks the segment of the run under way (``_Segment.asked``). Labels are whole
+    numbers (``Label``): two keys that differ only in labels differ only in their digits, so
+    a choice whose key, its digits aside, is no key the policy answers is answered by default
+    under every label."""
+
+    def __init__(self, choices: ChoiceSource) -> None:
+        self.choices = choices
+        self.run: _Run | None = None
+        answers: Mapping[str, str] | None = getattr(choices, "answers", None)
+        # None: a source whose keys are not known; every choice it answers may be by its key.
+        self.keys: frozenset[str] | None = (
+            None if answers is None else frozenset(_NUMBERS.sub("#", k) for k in answers)
+        )
+
+    def choose(
+        self, key: str, options: tuple[str, ...], default: str, prompt: str
+    ) -> tuple[str, str]:
+        run = self.run
+        if run is not None and run.segments and not run.segments[-1].asked:
+            keys = self.keys
+            short = key.split("/", 1)[1] if "/" in key else key
+            if keys is None or any(_NUMBERS.sub("#", k) in keys for k in (key, short)):
+                run.segments[-1].asked = True
+        return self.choices.choose(key, options, default, prompt)
+
+
 def _keeps(
     face: tuple[int, ...],
     checks: list[tuple[Callable[[Sequence[int]], bool], list[int], list[tuple[int, int]], bool]],
@@ -454,6 +514,7 @@ def _combine(parts: list[tuple[int, Value]], total: int) -> Value:
     units: dict[Units, int] = {}
     margins: dict[int, dict[int, int]] = {}
     target: dict[tuple[int, ...], int] = {}
+    keyed = any(v.keyed for _, v in parts)
     for ways, v in parts:
         factor = ways * (common // v.den)
         for u, k in v.units.items():
@@ -477,8 +538,9 @@ def _combine(parts: list[tuple[int, Value]], total: int) -> Value:
             units={u: k // divisor for u, k in units.items()},
             margins={p: {v: k // divisor for v, k in per.items()} for p, per in margins.items()},
             target={t: k // divisor for t, k in target.items()},
+            keyed=keyed,
         )
-    return Value(den=den, units=units, margins=margins, target=target)
+    return Value(den=den, units=units, margins=margins, target=target, keyed=keyed)
 
 
 __all__ = ["Sharer", "Unshared"]

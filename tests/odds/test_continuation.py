@@ -1,7 +1,8 @@
 """What a suspended procedure's continuation is made of (replay/odds/continuation.py): two
 branches share what lies below only when their continuations are written alike, and that must
 mean they go on alike. Checked on small generators: a loop's place, a local still to be read, a
-local never read again, a sub-procedure's own place, a value not known by value, a die."""
+local never read again, a sub-procedure's own place, a value not known by value, a die, a label
+and the roll waited on."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from blowbyblow.domain.core import Procedure, numbered, roll
 from blowbyblow.replay.odds.continuation import Continuations, Unshared, is_value, live_after
 from blowbyblow.replay.odds.traced import Die
 
@@ -23,7 +25,7 @@ def _walk(items: list[int]) -> Gen:
         yield item + 0  # the loop's iterator stays on the generator's stack
 
 
-def _key(g: Gen) -> bytes:
+def _key(g: Gen | Procedure) -> bytes:
     return Continuations().key(g, None)
 
 
@@ -148,3 +150,37 @@ def test_values_written_once_are_frozen_structs_of_values() -> None:
     before = written.key(a, None)
     bag.items.append(2)
     assert written.key(a, None) != before
+
+
+def _hits(first: int, count: int) -> Procedure:
+    for hit in numbered(count, first):
+        yield from roll(f"hit/{hit}/wound")  # the hit is still read: its key names it
+
+
+def test_labels_are_written_alike_and_numbers_are_not() -> None:
+    """Hit 5 of 6 and hit 3 of 4 go on alike when their numbers are labels (``Label``): the
+    loop's labels still to come, the hit held and the roll's key are written alike. Written by
+    their numbers (``labels=False``) they are told apart, as plain numbers always are."""
+    a, b = _hits(5, 2), _hits(3, 2)
+    next(a), next(b)
+    assert _key(a) == _key(b)
+    assert Continuations(labels=False).key(a, None) != Continuations(labels=False).key(b, None)
+    c = _hits(3, 3)  # one more hit to come: not the same
+    next(c)
+    assert _key(c) != _key(b)
+    d, e = _holding(5), _holding(3)
+    next(d), next(e)
+    assert _key(d) != _key(e)
+
+
+def _rolled(n: int) -> Procedure:
+    yield from roll(f"hit/{n}/wound", purpose=f"hit {n}")  # n is not read after the roll
+
+
+def test_the_roll_waited_on_is_written_without_its_name() -> None:
+    """A procedure waiting on a roll is written without the roll's key and purpose (the odds
+    write its dice, how many and how read, beside it): two rolls named apart, with nothing else
+    apart, meet."""
+    a, b = _rolled(5), _rolled(3)
+    next(a), next(b)
+    assert _key(a) == _key(b)

@@ -9,6 +9,7 @@ against icepool, an independent dice library."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, cast
@@ -17,7 +18,9 @@ import icepool  # type: ignore[import-untyped]
 import pytest
 from odds_helpers import GANGFIGHT, WH40K, asl, scenario, situation
 
+from blowbyblow.domain.core import Context, Label, Procedure, ask, roll
 from blowbyblow.domain.system import AnyScenario
+from blowbyblow.domain.wh40k.events import WoundsLost
 from blowbyblow.replay.odds.answers import Estimate, Margins, Weights
 from blowbyblow.replay.odds.chance import Explorer, TooBig, matcher
 from blowbyblow.replay.odds.explore import (
@@ -175,3 +178,59 @@ def test_a_combat_round_against_icepool() -> None:
         die = icepool.map(rule, icepool.d6, icepool.d6, icepool.d6)
         mean = Fraction(sum(k * die.quantity(k) for k in die.outcomes()), die.denominator())
         assert next(s for s in hits.by_side if s.side == side).expected.fraction == mean
+
+
+# --- labels ---------------------------------------------------------------------------------------
+
+# The demo commands whose hits are numbered by labels (``Label``) and whose tree does not fit:
+# the graph that writes labels alike must give the answer of the graph that writes their numbers.
+LABELLED = ["wh40k-2e#5", "necromunda-2023#1"]
+
+
+@pytest.mark.parametrize("name", LABELLED)
+def test_labels_leave_the_answer_unchanged_and_save_runs(name: str) -> None:
+    """Two branches at "hit 5 of 12" and "hit 3 of 10" meet when the hit's number is a label:
+    the answer is the one the graph gives when it writes every label by its number, fraction for
+    fraction, in fewer runs (the commands whose tree fits are checked against it above)."""
+    [(_, sc, number)] = [d for d in DEMOS if d[0] == name]
+    measure, cmd, group, target = _prepared(sc, number)
+    alike = Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group, target=target)
+    numbers = Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group, target=target, labels=False)
+    assert _plain(alike.margins()) == _plain(numbers.margins())
+    assert alike.runs < numbers.runs
+
+
+def _choice_by_label(state: Any, command: Any, ctx: Context) -> Procedure:
+    """A die names a hit 1 (1-3) or 2 (4-6) by a label, then both hits roll alike and ask a
+    choice keyed by the hit's label: a script that answers one hit's choice and not the other's
+    makes the two branches differ below the second roll, although they meet there."""
+    (first,) = yield from roll("first")
+    hit = Label(1 if first <= 3 else 2)
+    yield from roll(f"second/{hit}")
+    answer = yield from ask(f"pick/{hit}", ("spare", "wound"), default="spare")
+    if answer == "wound":
+        wounds = state.models["varro"].wounds
+        yield WoundsLost(
+            rule="test",
+            model="varro",
+            hit=hit.number,
+            damage=1,
+            damage_dice=(),
+            wounds_before=wounds,
+            wounds_left=wounds - 1,
+        )
+
+
+def test_a_choice_keyed_by_a_label_keeps_the_branches_apart() -> None:
+    """The script answers hit 2's choice only: below the second roll, hit 1's branch and hit
+    2's continue alike but for their labels, yet differ. The graph must not share there: its
+    answer is the tree's (a wound in half the outcomes)."""
+    at = situation(scenario(WH40K))
+    at = dataclasses.replace(at, system=dataclasses.replace(at.system, procedure=_choice_by_label))
+    measure, cmd = prepare(at, Policy(name="scripted", answers={"pick/2": "wound"}))
+    tree = Explorer(cmd, budget=TREE_BUDGET).explore().dist
+    outcomes = cast(list[Outcome], list(tree))
+    expected = Margins.of_joint(measure, Weights(outcomes, [tree[o] for o in outcomes], exact=True))
+    got = Sharer(cmd, measure, budget=GRAPH_BUDGET).margins()
+    assert _plain(got) == _plain(expected)
+    assert sorted(got.units.weights) == [Fraction(1, 2), Fraction(1, 2)]  # wounded or not
