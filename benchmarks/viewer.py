@@ -33,7 +33,10 @@ of its own on a loopback port and measures the viewer at positions spread over t
   page's HTML was all in and it was first painted (so the server's part, the renderer's and
   the waits apart); and, then, what carries on a busy machine: the rows and elements in a fresh
   page when shown, the layouts and the milliseconds of layout and style the renderer spent
-  until then, and its busy time.
+  until then, and its busy time; and the server's CPU milliseconds a page opened in the browser,
+  all that the page and its scripts asked of it included (its HTML, scripts, the rows before,
+  the step, what was said about the events, the family...): on two cores, what the server does
+  meanwhile is taken from the browser.
 
 Beside them, **a bare page**: the same browser opening, in a fresh context the same way, a page of
 one paragraph from a bare Python HTTP server on loopback (no script, no style, no request but
@@ -108,6 +111,7 @@ class Figures:
     layouts: list[float] = field(default_factory=list)  # layouts until shown
     rows: list[int] = field(default_factory=list)  # rows of the log in a fresh page when shown
     elements: list[int] = field(default_factory=list)  # elements in it then
+    browser_cpu: float = 0.0  # the server's CPU ms a page opened in the browser, all it asked
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
@@ -327,7 +331,11 @@ def measure(server: str, db: Path, battle: str, size: int, args: argparse.Namesp
     plan = Plan("viewer", 1, 1, 0, 0, 0, server_python=python, label=f.server)
     with serve(str(db), plan) as (base, process):
         requests(base, battle, positions, process, f)
+        before = cpu(process)
         on_screen(base, battle, loads, f, args.patience)
+        time.sleep(1)  # what the last page asked is answered (an idle server takes no processor)
+        opened = len(f.screen) + len(f.screen_cached)
+        f.browser_cpu = 1000 * (cpu(process) - before) / max(1, opened)
     f.load = os.getloadavg()
     return f
 
@@ -357,7 +365,7 @@ def report(rows: list[Figures]) -> None:
         "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
         "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
         "| in page p50 ms: HTML in, painted, shown | rows, elements p50 | layouts, layout+style p50 ms "
-        "| renderer busy p50 ms | load avg |"
+        "| renderer busy p50 ms | server CPU ms a page in the browser | load avg |"
     )
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
@@ -371,7 +379,7 @@ def report(rows: list[Figures]) -> None:
             f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)})"
             f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}"
             f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}"
-            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)}"
+            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {f.browser_cpu:,.0f}"
             f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
         )
 

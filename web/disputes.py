@@ -226,7 +226,6 @@ def table_view(service: Service, battle: UUID) -> dict[str, Any]:
 # --- the viewer: steps by command, and what was said about each event ----------------------
 
 _LOOK = 64  # positions whose topics are read at first when looking for a command's start
-_ANNOTATIONS = ("CommandFlagged", "RulingGiven", "NoteAdded")
 
 
 def _issued(service: Service, battle: UUID, after: int, upto: int) -> list[int]:
@@ -295,16 +294,11 @@ def command_step(
 
 def annotations_of(service: Service, battle: UUID) -> list[Annotation]:
     """Every flag, ruling and note of ``battle``, each with the event it is about: found by
-    the records' topics, only they are read."""
+    the records' topics (those after the version looked at last: ``DisputeDoor.said_at``), only
+    they are read."""
     store = service.store
-    of = store.version(battle)
-    found = [
-        p
-        for p, topic in store.records.topics(battle, 0, of + 1)
-        if topic.rsplit("/", 1)[-1] in _ANNOTATIONS
-    ]
     out: list[Annotation] = []
-    for position in found:
+    for position in service.door.disputes.said_at(battle, store.version(battle)):
         logged = next(store.logged(battle, gt=position - 1, lte=position))
         event = logged.event
         about = (

@@ -416,3 +416,35 @@ def test_steps_by_command_and_what_was_said_about_each_event(site: Site, client:
         ("RulingGiven", two),
     ]
     assert "out of reach" in said[0]["text"] and "measured: 2 inches" in said[1]["text"]
+
+
+def test_what_was_said_is_looked_for_only_in_the_records_after_the_last_look(
+    site: Site, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The viewer asks for a battle's flags, rulings and notes at every page: the records'
+    topics up to the version looked at last are not read again, and what is said after it is
+    found all the same."""
+    battle = battle_of(site, client, 2)
+    asked: list[tuple[int, int]] = []
+    topics = site.store.records.topics
+
+    def spy(b: UUID, gt: int, lt: int) -> list[tuple[int, str]]:
+        if str(b) == battle:
+            asked.append((gt, lt))
+        return topics(b, gt, lt)
+
+    monkeypatch.setattr(site.store.records, "topics", spy)
+    said = lambda: client.get(f"/api/battles/{battle}/annotations").json()  # noqa: E731
+    assert said() == []
+    of = site.store.version(UUID(battle))
+    assert asked == [(0, of + 1)]
+    assert said() == [] and asked == [(0, of + 1)]  # nothing new: nothing read
+    client.post(
+        f"/api/battles/{battle}/notes",
+        json={"position": 2, "text": "measured: 2 inches"},
+        headers=bearer(site.judge),
+    )
+    asked.clear()
+    assert [(a["type"], a["about"]) for a in said()] == [("NoteAdded", 2)]
+    assert asked and all(gt >= of for gt, _ in asked)  # only the records after the last look
+    assert [a["about"] for a in said()] == [2]
