@@ -192,9 +192,23 @@ class Battle:
     def read(self, battle: UUID) -> BattleHead:
         """The battle as the store holds it now: the head kept here when the store's head is
         still its last event, that head and what was written since when the log grew after it,
-        the whole log otherwise."""
-        kept = self.heads.get(battle)
+        the whole log otherwise. One whole read of a battle at a time: a thread that asks for
+        it meanwhile waits and takes the head that read kept (a long battle's whole log is
+        half a second of the processor; the viewer's requests of a page, racing, each read it)."""
         source = self.reading()
+        found = self._kept_now(battle, source)
+        if found is not None:
+            return found
+        with self.heads.whole(battle):
+            found = self._kept_now(battle, source)  # read meanwhile by another thread
+            if found is not None:
+                return found
+            return self.heads.keep(self._read_whole(source, battle))
+
+    def _kept_now(self, battle: UUID, source: BattleStore) -> BattleHead | None:
+        """The head kept here, or it with what was written since, if the store's head says it
+        is the battle now (None: the whole log is to be read)."""
+        kept = self.heads.get(battle)
         if kept is not None:
             try:
                 head = source.head(battle)
@@ -212,7 +226,7 @@ class Battle:
                     return self.heads.keep(grown)
             if source is not self.store and (head is None or head.version < kept.version):
                 return kept  # a replica behind what this process saw: never a step back
-        return self.heads.keep(self._read_whole(source, battle))
+        return None
 
     def kept(self, battle: UUID) -> BattleHead | None:
         """The head this process last saw, unread (a command appended at its version is the

@@ -230,18 +230,15 @@ class DisputeDoor:
     def said_at(self, battle: UUID, of: int) -> list[int]:
         """The positions up to ``of`` (the battle's version) of what was said about its events:
         its flags, rulings and notes, by the records' topics (nothing decoded), those after the
-        version looked at last read now. A log shorter than that (its store replaced behind
-        this door) is read again from its start."""
-        with self.said.lock:
+        version looked at last read now (a request that read the version before another moved
+        it on takes those up to its own)."""
+        with self.said.lock:  # held while looking: a request racing this one takes its answer
             upto, found = self.said.kept.get(battle, (0, ()))
-        if of < upto:
-            upto, found = 0, ()
-        if of > upto:
-            topics = self.store.records.topics(battle, upto, of + 1)
-            found += tuple(p for p, topic in topics if topic.rsplit("/", 1)[-1] in SAID)
-            with self.said.lock:
+            if of > upto:
+                topics = self.store.records.topics(battle, upto, of + 1)
+                found += tuple(p for p, topic in topics if topic.rsplit("/", 1)[-1] in SAID)
                 self.said.kept[battle] = (of, found)
-        return list(found)
+        return [p for p in found if p <= of]
 
     # --- a battle's family ----------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from blowbyblow.projections.disputes import Disputes, disputes_of
 from blowbyblow.replay.store.log import LoggedEvent
 
 HEADS_KEPT = 2048  # battles kept in memory at their head: the biggest events have 400 tables
+WHOLE_READS = 64  # whole reads of different battles at once (each battle one at a time)
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,6 +121,12 @@ class Heads:
         self._kept = kept
         self._heads: OrderedDict[UUID, BattleHead] = OrderedDict()
         self._lock = threading.Lock()
+        self._whole = [threading.Lock() for _ in range(WHOLE_READS)]
+
+    def whole(self, battle: UUID) -> threading.Lock:
+        """Held while ``battle``'s whole log is read (``Battle.read``): one such read of a battle
+        at a time (battles share these locks in turn: a few first reads wait on another's)."""
+        return self._whole[battle.int % len(self._whole)]
 
     def get(self, battle: UUID) -> BattleHead | None:
         with self._lock:

@@ -156,3 +156,41 @@ def test_recording_a_battle_is_one_transaction(
     what = what_if(store.read(rec.battle), {})
     saved = save_events(store, what.ruleset, what.alternative)
     assert writes[1:] == [len(saved.events)]
+
+
+def test_racing_reads_of_a_battle_not_kept_read_its_whole_log_once(tmp_path: Path) -> None:
+    """Requests racing for a battle the door does not keep yet (the viewer's, at a page of a
+    long battle): one reads the whole log, the others wait for it and take the head it kept."""
+    import threading
+
+    from blowbyblow.replay.battles.battle import Battle
+
+    store = BattleStore(tmp_path / "b.sqlite")
+    rec = record(store, get_game_system("gangfight").demo(), quiet=True)
+    door = Battle(store)
+    whole = door._read_whole
+    inside, go_on = threading.Event(), threading.Event()
+    reads: list[int] = []
+
+    def slow_whole(source: Any, battle: Any) -> Any:
+        reads.append(1)
+        inside.set()
+        assert go_on.wait(30)
+        return whole(source, battle)
+
+    door._read_whole = slow_whole  # type: ignore[method-assign]
+    heads: list[Any] = []
+    first = threading.Thread(target=lambda: heads.append(door.read(rec.battle)))
+    first.start()
+    assert inside.wait(30)  # the first read is reading the whole log
+    others = [
+        threading.Thread(target=lambda: heads.append(door.read(rec.battle))) for _ in range(3)
+    ]
+    for t in others:
+        t.start()
+    go_on.set()
+    for t in [first, *others]:
+        t.join(30)
+    assert len(heads) == 4 and all(h is heads[0] for h in heads)
+    assert reads == [1]
+    assert heads[0].version == store.version(rec.battle)

@@ -434,7 +434,11 @@ def test_what_was_said_is_looked_for_only_in_the_records_after_the_last_look(
         return topics(b, gt, lt)
 
     monkeypatch.setattr(site.store.records, "topics", spy)
-    said = lambda: client.get(f"/api/battles/{battle}/annotations").json()  # noqa: E731
+
+    def said() -> list[dict[str, Any]]:
+        answer: list[dict[str, Any]] = client.get(f"/api/battles/{battle}/annotations").json()
+        return answer
+
     assert said() == []
     of = site.store.version(UUID(battle))
     assert asked == [(0, of + 1)]
