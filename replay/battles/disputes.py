@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
-from blowbyblow.domain.judging import BattleForked, Change, ForkLink
+from blowbyblow.domain.judging import BattleForked, Change, ForkLink, RulingGiven
 from blowbyblow.projections.disputes import command_position
 from blowbyblow.replay.battles import fork as forking
 from blowbyblow.replay.battles.fork import DisputeRefused, Forked, ForkPreview, Judge
@@ -72,12 +72,23 @@ class Member:
     version: int
 
 
+@dataclass(frozen=True)
+class Start:
+    """What a battle's first two events say of its family: its origin, label and rulings (its
+    ``BattleStarted``) and, for a fork, its link (its ``BattleForked``)."""
+
+    origin: str | None
+    label: str
+    rulings: dict[str, str]
+    link: ForkLink | None
+
+
 @dataclass
 class Origins:
-    """Each battle's origin (its first event's ``origin``), read once: a first event never
-    changes, so what is kept stays true."""
+    """Each battle's start (its first two events; None: no ``BattleStarted`` first), read once:
+    they never change, so what is kept stays true."""
 
-    kept: dict[UUID, str | None] = field(default_factory=dict)
+    kept: dict[UUID, Start | None] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -91,7 +102,7 @@ class Said:
     (the viewer asks at every page: all 10^5 topics of a long battle read each time took 150 ms
     of the server's processor)."""
 
-    kept: dict[UUID, tuple[int, tuple[int, ...]]] = field(default_factory=dict)
+    kept: dict[UUID, tuple[int, tuple[tuple[int, str], ...]]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -219,44 +230,74 @@ class DisputeDoor:
         children are written: the last is the battle its table plays on in."""
         chain = [battle]
         while True:
-            child = self.door.read(chain[-1]).disputes.superseded_by
-            if child is None:
+            found = self.superseded_by(chain[-1])
+            if found is None:
                 return chain
-            found = UUID(child)
             if found in chain or not self.store.version(found):
                 return chain  # an interrupted fork: its child is not written yet
             chain.append(found)
 
     def said_at(self, battle: UUID, of: int) -> list[int]:
         """The positions up to ``of`` (the battle's version) of what was said about its events:
-        its flags, rulings and notes, by the records' topics (nothing decoded), those after the
-        version looked at last read now (a request that read the version before another moved
-        it on takes those up to its own)."""
+        its flags, rulings and notes, by the records' topics (nothing decoded)."""
+        return [p for p, _ in self._said(battle, of)]
+
+    def _said(self, battle: UUID, of: int) -> list[tuple[int, str]]:
+        """``said_at`` with each record's type: those after the version looked at last read
+        now (a request that read the version before another moved it on takes those up to its
+        own)."""
         with self.said.lock:  # held while looking: a request racing this one takes its answer
             upto, found = self.said.kept.get(battle, (0, ()))
             if of > upto:
                 topics = self.store.records.topics(battle, upto, of + 1)
-                found += tuple(p for p, topic in topics if topic.rsplit("/", 1)[-1] in SAID)
+                names = ((p, topic.rsplit("/", 1)[-1]) for p, topic in topics)
+                found += tuple((p, name) for p, name in names if name in SAID)
                 self.said.kept[battle] = (of, found)
-        return [p for p in found if p <= of]
+        return [(p, name) for p, name in found if p <= of]
+
+    def superseded_by(self, battle: UUID) -> UUID | None:
+        """The child a judge's ruling made ``battle`` give way to (``Disputes.superseded_by``),
+        found by the records' topics: only its rulings are read, newest first, not its log."""
+        rulings = [
+            p for p, name in self._said(battle, self.store.version(battle)) if name == "RulingGiven"
+        ]
+        for position in reversed(rulings):
+            for logged in self.store.logged(battle, gt=position - 1, lte=position):
+                event = logged.event
+                if isinstance(event, RulingGiven) and event.ruling.child is not None:
+                    return UUID(event.ruling.child)
+        return None
 
     # --- a battle's family ----------------------------------------------------------------
 
-    def _origin(self, battle: UUID) -> str | None:
+    def _start(self, battle: UUID) -> Start | None:
         with self.origins.lock:
             if battle in self.origins.kept:
                 return self.origins.kept[battle]
-        first = self.store.read(battle, lte=1)
-        origin = (
-            first[0].event.origin if first and isinstance(first[0].event, BattleStarted) else None
+        first = self.store.read(battle, lte=2)
+        if not first or not isinstance(first[0].event, BattleStarted):
+            return None
+        started = first[0].event
+        forked = first[1].event if len(first) > 1 else None
+        start = Start(
+            origin=started.origin,
+            label=started.label,
+            rulings=dict(started.rulings),
+            link=forked.link if isinstance(forked, BattleForked) else None,
         )
-        with self.origins.lock:
-            self.origins.kept[battle] = origin
-        return origin
+        if len(first) > 1:  # a battle of one event may yet be a fork's child half-written
+            with self.origins.lock:
+                self.origins.kept[battle] = start
+        return start
+
+    def _origin(self, battle: UUID) -> str | None:
+        start = self._start(battle)
+        return None if start is None else start.origin
 
     def family(self, battle: UUID) -> list[Member]:
         """The battles ``battle`` comes from and those that come from it (forks and saved
-        what-ifs, through each one's ``origin``), the root first, each after its parent."""
+        what-ifs, through each one's ``origin``), the root first, each after its parent. Each
+        is read by its first two events and its rulings (``superseded_by``), not its log."""
         root, seen = battle, {battle}
         while (up := self._origin(root)) is not None:
             parent = UUID(up)
@@ -281,18 +322,18 @@ class DisputeDoor:
         return members
 
     def _member(self, battle: UUID, parent: UUID | None) -> Member:
-        head = self.door.read(battle)
-        events = head.plain
-        link = events[1].link if len(events) > 1 and isinstance(events[1], BattleForked) else None
-        child = head.disputes.superseded_by
+        start = self._start(battle)
+        if start is None:  # no BattleStarted first: the battle as read says what it can
+            head = self.door.read(battle)
+            start = Start(None, head.started.label, dict(head.started.rulings), None)
         return Member(
             battle=battle,
-            label=head.started.label,
+            label=start.label,
             parent=parent,
-            link=link,
-            rulings=dict(head.started.rulings),
-            superseded_by=UUID(child) if child else None,
-            version=head.version,
+            link=start.link,
+            rulings=dict(start.rulings),
+            superseded_by=self.superseded_by(battle),
+            version=self.store.version(battle),
         )
 
 
