@@ -11,6 +11,11 @@ every system at the speed of a tap (p95 <= 100 ms in process, exact or with its 
                                                  # the odds desk's worker process), this checkout
     python benchmarks/odds.py --viewer --cpu --only necromunda-2023#1 --against ...
                                                  # processor time, one command (repeatable)
+    python benchmarks/odds.py --viewer --samples 200 --against ...
+                                                 # the viewer's first answer (200 samples)
+    python benchmarks/odds.py --viewer --no-graph --only necromunda-2023#1
+                                                 # its full answer after a first sampled one:
+                                                 # the graph not run again (this checkout only)
 
 Every figure is printed with the machine's load average before and after. ``--against PYTHON``
 times each command in a process of this checkout's interpreter and one of PYTHON (another
@@ -60,7 +65,8 @@ for line in sys.stdin:
     wall, cpu = time.perf_counter(), time.process_time()
     if ask["viewer"]:
         events, starts = positions(ask["ruleset"])
-        how = HowToExplore(budget=ask["budget"], samples=ask["samples"])
+        how = HowToExplore(budget=ask["budget"], samples=ask["samples"],
+                           **({"graph": False} if ask.get("graph") is False else {}))
         odds = recorded_odds(events, starts[ask["number"] - 1], how)
     else:
         policy = Policy(name="scripted", answers=demo.choices)
@@ -163,6 +169,8 @@ def every_command(args: argparse.Namespace) -> None:
             "budget": budget,
             "samples": samples,
         }
+        if args.no_graph:
+            request["graph"] = False
         times: list[list[float]] = [[] for _ in workers]
         answers: list[dict[str, Any]] = [{} for _ in workers]
         for w in workers:  # the first call of each: imports and caches, not timed
@@ -309,6 +317,12 @@ def main() -> None:
     )
     parser.add_argument("--budget", type=int, default=0, help="runs (default 2000; viewer 500)")
     parser.add_argument("--samples", type=int, default=0, help="default 4000; viewer 1000")
+    parser.add_argument(
+        "--no-graph",
+        action="store_true",
+        help="the viewer's odds sampled at once, as the odds desk asks a command it found past "
+        "the budget (this checkout; not an interpreter that predates it)",
+    )
     parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
     parser.add_argument(
         "--only",

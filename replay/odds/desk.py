@@ -5,7 +5,11 @@ Every request is bounded (``DeskLimits``: the runs of the rules and the Monte Ca
 may ask for, and the seconds of processor time it may take, after which its worker stops it);
 answers are kept by
 what decides them (the battle's events up to the end of the command, the budget, the samples,
-the seed: never by a position, so two positions of one command are one answer); the same
+the seed: never by a position, so two positions of one command are one answer); a recorded
+command whose graph went past its budget is remembered, and asked again with as small a budget
+(fewer or more samples, another seed) it is sampled at once, without the runs the graph would
+spend again before it gave up (the same answer: the graph is the rules' own, with no clock); the
+same
 question asked while it is being computed waits for that computation; at most ``waiting``
 requests are running or waiting at once, and any more are refused at once (``OddsBusy``) rather
 than queued for ever; and the work runs in worker processes of their own at a lower CPU priority
@@ -93,6 +97,7 @@ class DeskStats(msgspec.Struct, frozen=True, kw_only=True):
     joined: int  # requests that waited for the same question already being computed
     refused: int  # busy or too much asked
     timed_out: int
+    sampled_at_once: int  # answers sampled without the graph, known past their budget
     running: int  # now, running or waiting
 
 
@@ -142,6 +147,7 @@ class _Counters:
     joined: int = 0
     refused: int = 0
     timed_out: int = 0
+    sampled_at_once: int = 0
 
 
 @dataclass
@@ -153,6 +159,9 @@ class OddsDesk:
         self._slots = threading.BoundedSemaphore(self.limits.waiting)
         self._answers: collections.OrderedDict[bytes, Odds] = collections.OrderedDict()
         self._computing: dict[bytes, cf.Future[Odds]] = {}
+        # A recorded command (what decides it: ``_key``) and the largest budget its graph was
+        # found past: the graph asked again within it would spend its runs and give up again.
+        self._past: collections.OrderedDict[bytes, int] = collections.OrderedDict()
         self._counters = _Counters()
         self._running = 0
         self._pool = self._new_pool()
@@ -196,6 +205,7 @@ class OddsDesk:
             joined=c.joined,
             refused=c.refused,
             timed_out=c.timed_out,
+            sampled_at_once=c.sampled_at_once,
             running=self._running,
         )
 
@@ -224,9 +234,15 @@ class OddsDesk:
         """The same as ``recorded``, as a Future (``asyncio.wrap_future`` awaits it)."""
         self._check(budget, samples, seed)
         how = HowToExplore(budget=budget, samples=samples, seed=seed)
-        key, end = self._key(events, position, how)
+        key, end, command = self._key(events, position, how)
+        with self._lock:
+            if self._past.get(command, 0) >= budget:
+                self._past.move_to_end(command)
+                how = HowToExplore(budget=budget, samples=samples, seed=seed, graph=False)
         # Only what decides the answer goes to the worker: the events up to the command's end.
-        return self._ask(key, recorded_odds, (list(events[:end]), position, how))
+        return self._ask(
+            key, recorded_odds, (list(events[:end]), position, how), past=(command, how)
+        )
 
     def scenario(
         self,
@@ -245,9 +261,16 @@ class OddsDesk:
         digest.update(msgspec.msgpack.encode([number, budget, samples, seed, scenario]))
         return self._ask(digest.digest(), scenario_odds, (scenario, number, how)).result()
 
-    def _ask(self, key: bytes, work: Callable[..., Odds], args: tuple[Any, ...]) -> cf.Future[Odds]:
+    def _ask(
+        self,
+        key: bytes,
+        work: Callable[..., Odds],
+        args: tuple[Any, ...],
+        past: tuple[bytes, HowToExplore] | None = None,
+    ) -> cf.Future[Odds]:
         """The answer kept under ``key``, the work under way for it, or ``work(*args)`` sent
-        to a worker: in a slot, or refused at once when none is free."""
+        to a worker: in a slot, or refused at once when none is free. ``past``: the recorded
+        command and how it is explored, remembered when its graph goes past the budget."""
         with self._lock:
             kept = self._answers.get(key)
             if kept is not None:
@@ -276,10 +299,16 @@ class OddsDesk:
         except RuntimeError as e:  # the desk is closed
             task = cf.Future()
             task.set_exception(OddsBusy("odds", "a server that is running", str(e)))
-        task.add_done_callback(lambda w: self._done(key, w, answer))
+        task.add_done_callback(lambda w: self._done(key, w, answer, past))
         return answer
 
-    def _done(self, key: bytes, work: cf.Future[Any], answer: cf.Future[Odds]) -> None:
+    def _done(
+        self,
+        key: bytes,
+        work: cf.Future[Any],
+        answer: cf.Future[Odds],
+        past: tuple[bytes, HowToExplore] | None,
+    ) -> None:
         try:
             result = work.result()
         except BaseException as e:
@@ -304,6 +333,14 @@ class OddsDesk:
                 self._answers[key] = result
                 while len(self._answers) > self.limits.kept:
                     self._answers.popitem(last=False)
+                if past is not None and result.method == "monte-carlo":
+                    command, how = past
+                    if not how.graph:
+                        self._counters.sampled_at_once += 1
+                    self._past[command] = max(self._past.get(command, 0), how.budget)
+                    self._past.move_to_end(command)
+                    while len(self._past) > self.limits.kept:
+                        self._past.popitem(last=False)
         if error is None:
             answer.set_result(result)
         else:
@@ -325,10 +362,11 @@ class OddsDesk:
             raise TooMuchAsked("seed", "1 to 200 characters", "must be 1 to 200 characters")
 
     @staticmethod
-    def _key(events: Sequence[Event], position: int, how: HowToExplore) -> tuple[bytes, int]:
+    def _key(events: Sequence[Event], position: int, how: HowToExplore) -> tuple[bytes, int, bytes]:
         """What decides the answer: the events up to the end of the command holding
         ``position`` (the state before it, the command, what its dice did), and how it is
-        explored. A position outside the battle keys as itself (the error is the answer)."""
+        explored; the end; and the command alone (the first without how). A position outside
+        the battle keys as itself (the error is the answer)."""
         end = len(events)
         if 1 <= position <= len(events):
             later = (
@@ -342,10 +380,11 @@ class OddsDesk:
             command = 0 if first is None else first + 1
         else:
             command = position
-        digest = hashlib.sha256()
-        digest.update(msgspec.msgpack.encode([command, how.budget, how.samples, how.seed]))
+        digest = hashlib.sha256(msgspec.msgpack.encode(command))
         digest.update(msgspec.msgpack.encode(list(events[:end])))
-        return digest.digest(), end
+        which = digest.digest()
+        asked = hashlib.sha256(which + msgspec.msgpack.encode([how.budget, how.samples, how.seed]))
+        return asked.digest(), end, which
 
 
 __all__ = [

@@ -159,6 +159,9 @@ class HowToExplore:
     seed: str = DEFAULT_SEED
     group: Sequence[str] | None = None  # order-insensitive rolls; None: the system's own claims
     until: frozenset[str] = frozenset()  # stop after the first event of one of these types
+    # False: straight to the samples, the graph known past this budget (the odds desk remembers
+    # a command it sampled): the same answer, without the runs the graph would spend first
+    graph: bool = True
 
 
 @dataclass(frozen=True)
@@ -276,7 +279,7 @@ def _explore(
 ) -> tuple[Margins, dict[str, Any]]:
     if how.policy.decides:
         return _decided(cmd, measure, how, patterns, happened)
-    shared = _shared(cmd, measure, how, patterns, happened)
+    shared = _shared(cmd, measure, how, patterns, happened) if how.graph else None
     if shared is not None:
         return shared
     if how.samples < 1:

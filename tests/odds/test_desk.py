@@ -145,3 +145,22 @@ def test_closing_stops_the_workers_whatever_they_do(necromunda: list[Event]) -> 
     for pid in workers:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_a_command_past_its_budget_is_sampled_at_once_when_asked_again(
+    desk: OddsDesk, gangfight: list[Event]
+) -> None:
+    at_start, at_die = _fight(gangfight)
+    first = desk.recorded(gangfight, at_start, budget=10, samples=40)
+    assert first.method == "monte-carlo"
+    assert desk.stats().sampled_at_once == 0
+    # more samples (the viewer's full answer after its first), fewer runs, another seed: the
+    # graph is not run again, and each answer is the one the graph and its samples give
+    for budget, samples, seed in ((10, 80, "bxb-odds"), (4, 40, "bxb-odds"), (10, 40, "other")):
+        again = desk.recorded(gangfight, at_die, budget=budget, samples=samples, seed=seed)
+        how = HowToExplore(budget=budget, samples=samples, seed=seed)
+        assert again == recorded_odds(gangfight, at_start, how)
+    assert desk.stats().sampled_at_once == 3
+    # a larger budget may fit: the graph is tried again
+    assert desk.recorded(gangfight, at_start, budget=500, samples=40).method == "exact"
+    assert desk.stats().sampled_at_once == 3

@@ -134,6 +134,7 @@
 
   // --- odds beside each command (its button in the row's HTML: templates/_row.html) ----------
 
+  const QUICK_SAMPLES = 200; // the first answer's samples when the odds are not exact
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   // A probability as the API gives it: exact (with its fraction) or Monte Carlo (its interval).
   const estimate = (p) => p.exact !== null
@@ -144,11 +145,11 @@
     `<tr class="${cls}"><th scope="row">${bxb.esc(label)}</th><td>${estimate(p)}</td></tr>`;
   const table = (rows) => `<table class="odds-table"><tbody>${rows}</tbody></table>`;
 
-  function oddsChart(o) {
+  function oddsChart(o, coming = "") {
     const method = o.method === "exact"
       ? `exact: ${o.runs} runs of the rules, ${o.outcomes} distinct outcomes`
       : `Monte Carlo: ${o.samples} samples (seed ${bxb.esc(o.seed)}), ${Math.round(100 * o.confidence)}% intervals` +
-        (o.note ? ` · ${bxb.esc(o.note)}` : "");
+        (o.note ? ` · ${bxb.esc(o.note)}` : "") + (coming ? ` · <span class="odds-coming">${coming}</span>` : "");
     const units = o.units.map((u) =>
       `<div class="odds-unit"><h4>${bxb.esc(u.name)} <span class="muted">(${bxb.esc(u.side)}, was ${bxb.esc(u.status_before)})</span></h4>` +
       table(u.status.map((s) => row(s.value, s.p, o.happened && o.happened.statuses[u.id] === s.value ? "happened" : "")).join("")) +
@@ -174,8 +175,17 @@
     box = row.querySelector(".odds");
     button.setAttribute("aria-expanded", "true");
     try {
-      const asked = `/api/battles/${battle}/odds?position=${row.dataset.position}`;
-      const { data } = await bxb.api("GET", asked);
+      const full = `/api/battles/${battle}/odds?position=${row.dataset.position}`;
+      // First with few samples: exact odds need none (the answer is the whole one), and a
+      // command past the graph's budget is shown at once with its wider intervals; then the
+      // server's full samples, the graph not run again (the odds desk remembers it did not fit).
+      let asked = `${full}&samples=${QUICK_SAMPLES}`;
+      let { data } = await bxb.api("GET", asked);
+      if (data.method !== "exact") {
+        box.innerHTML = oddsChart(data, "a first answer: more samples on the way…");
+        asked = full;
+        ({ data } = await bxb.api("GET", asked));
+      }
       box.innerHTML = oddsChart(data);
       // the same odds drawn by matplotlib on the server (web/plots.py): bars, what happened marked
       bxbPlots.show(box.querySelector(".odds-plot"), asked.replace("/odds?", "/odds/plot?"),

@@ -1,0 +1,47 @@
+"""The viewer's odds of a command past the graph's budget (web/static/viewer.js): a first
+answer from a few samples, its intervals stated, then the server's full samples, for which the
+odds desk does not run the graph again (it remembers the command did not fit); an exact command
+is asked once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+from playwright.sync_api import sync_playwright
+from web_helpers import CHROMIUM, close_page, live_server, make_site, phone
+
+from blowbyblow.domain.core import CommandIssued
+from blowbyblow.replay.battles.record import record
+from blowbyblow.replay.engine.registry import get_game_system
+
+
+def test_a_sampled_command_shows_a_first_answer_then_the_full_one(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    site = make_site(tmp_path_factory.mktemp("first"))
+    # the 2023 demo's charge: more than the viewer's 500 runs, so sampled
+    battle: UUID = record(site.store, get_game_system("necromunda-2023").demo(), quiet=True).battle
+    charge = next(e.position for e in site.store.read(battle) if isinstance(e.event, CommandIssued))
+    app = site.app()
+    with live_server(app) as base, sync_playwright() as p:
+        context = phone(p)
+        context.set_default_timeout(120_000)
+        page = context.new_page()
+        page.goto(f"{base}/battles/{battle}/at/{charge}")
+        page.locator(f"#ev-{charge} .odds-btn").click()
+        method = page.locator(f"#ev-{charge} .odds-method")
+        page.locator(f"#ev-{charge} .odds-coming").wait_for()
+        first = method.inner_text()
+        assert "Monte Carlo: 200 samples" in first and "95% intervals" in first
+        page.locator(f"#ev-{charge} .odds figure.plot img").wait_for()
+        full = method.inner_text()
+        assert "Monte Carlo: 1000 samples" in full and "on the way" not in full
+        close_page(page)
+        context.close()
+        stats = app.state.server.service.odds_desk.desk().stats()
+        # the first answer ran the graph to its budget; the full one only sampled
+        assert (stats.computed, stats.sampled_at_once) == (2, 1)
