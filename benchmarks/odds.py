@@ -245,8 +245,10 @@ def through_the_server(args: argparse.Namespace) -> None:
     """The viewer's odds as the judge's viewer asks them: ``GET /api/battles/ID/odds?position=N``
     of each recorded demo command, on a server in this process (Litestar's test client, a
     SQLite store in a temporary folder) whose odds desk was warmed first, as ``bxb serve`` warms
-    it. Each ask is worked out by the desk's worker (its budget one run less each time, so that
-    no answer is kept from the ask before), then asked once more (kept)."""
+    it. Each ask is worked out by the desk's worker (its budget one run more each time, so that
+    no answer is kept from the ask before, nor a command remembered past a budget at least as
+    large), then asked once more (kept). ``--first``: then, as the viewer's button asks, 200
+    samples first and, when that is not exact, the full samples (the graph not run again)."""
     import logging
     import tempfile
     from pathlib import Path
@@ -264,8 +266,11 @@ def through_the_server(args: argparse.Namespace) -> None:
     samples = args.samples or 1000
     print(f"the viewer's odds through the server: budget {budget} runs, {samples} samples past it")
     print(f"before: {load()}")
-    print("| command | method | runs | worked out p50 ms | p95 ms | kept p50 ms |")
-    print("|---|---|---:|---:|---:|---:|", flush=True)
+    print(
+        "| command | method | runs | worked out p50 ms | p95 ms | kept p50 ms |"
+        + (" viewer's first answer p50 ms | then the full one p50 ms |" if args.first else "")
+    )
+    print("|---|---|---:|---:|---:|---:|" + ("---:|---:|" if args.first else ""), flush=True)
     every: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "odds.sqlite")
@@ -283,24 +288,42 @@ def through_the_server(args: argparse.Namespace) -> None:
         with TestClient(app) as client:
             app.state.server.service.odds_desk.desk().warm()
             for ruleset, number, battle, position in battles:
+                if args.only and f"{ruleset}#{number}" not in args.only:
+                    continue
                 url = f"/api/battles/{battle}/odds?position={position}&samples={samples}"
-                times, kept = [], []
+                times, kept, first, full = [], [], [], []
                 for i in range(args.repeat):
                     t = time.perf_counter()
-                    r = client.get(f"{url}&budget={budget - i}")
+                    r = client.get(f"{url}&budget={budget + i}")
                     times.append((time.perf_counter() - t) * 1000)
                     if r.status_code != 200:
                         raise SystemExit(f"{ruleset} #{number}: {r.status_code} {r.text}")
                     t = time.perf_counter()
-                    client.get(f"{url}&budget={budget - i}")
+                    client.get(f"{url}&budget={budget + i}")
                     kept.append((time.perf_counter() - t) * 1000)
+                for i in range(args.repeat if args.first else 0):
+                    # budgets past those above: nothing kept, nothing remembered
+                    asked = f"/api/battles/{battle}/odds?position={position}"
+                    asked += f"&budget={budget + args.repeat + i}"
+                    t = time.perf_counter()
+                    quick = client.get(f"{asked}&samples=200").json()
+                    first.append((time.perf_counter() - t) * 1000)
+                    t = time.perf_counter()
+                    if quick["method"] != "exact":
+                        client.get(f"{asked}&samples={samples}")
+                    full.append((time.perf_counter() - t) * 1000)
                 odds = r.json()
                 every += times
                 method = "exact" if odds["method"] == "exact" else "MC"
                 print(
                     f"| {ruleset} #{number} {odds['action']} | {method} | {odds['runs']} | "
                     f"{percentile(times, 50):.0f} | {percentile(times, 95):.0f} | "
-                    f"{percentile(kept, 50):.1f} |",
+                    f"{percentile(kept, 50):.1f} |"
+                    + (
+                        f" {percentile(first, 50):.0f} | {percentile(full, 50):.0f} |"
+                        if args.first
+                        else ""
+                    ),
                     flush=True,
                 )
     print(f"| all {len(every)} | | | {percentile(every, 50):.0f} | {percentile(every, 95):.0f} | |")
@@ -322,6 +345,11 @@ def main() -> None:
         action="store_true",
         help="the viewer's odds sampled at once, as the odds desk asks a command it found past "
         "the budget (this checkout; not an interpreter that predates it)",
+    )
+    parser.add_argument(
+        "--first",
+        action="store_true",
+        help="with --server: also the viewer's first answer (200 samples), then the full one",
     )
     parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
     parser.add_argument(
