@@ -89,14 +89,17 @@ def asked(page: Page) -> int:
 
 
 def tap_command(page: Page) -> None:
-    """The first command on offer, its weapon picked; then wait for what it asks first."""
+    """The first command on offer, its weapon picked; then wait for what it asks first (a
+    question more than the page had asked: a page that put its last command in place has
+    asked that command's questions already, a fresh one none)."""
+    before = asked(page)
     option = page.locator("#options .option").first
     option.evaluate("(e) => e.scrollIntoView({ block: 'end' })")  # a thumb at the screen's foot
     option.tap()
     if page.locator("#play-option").is_visible():
         expect(page.locator("#play-option")).to_be_in_viewport(ratio=1)  # the weapon picker
         page.locator("#play-option").tap()
-    page.wait_for_function("() => document.getElementById('need').dataset.asked")
+    wait_asked(page, before)
 
 
 def type_until_review(page: Page, faces: list[int]) -> list[int]:
