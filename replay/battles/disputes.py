@@ -255,12 +255,12 @@ class DisputeDoor:
                 self.said.kept[battle] = (of, found)
         return [(p, name) for p, name in found if p <= of]
 
-    def superseded_by(self, battle: UUID) -> UUID | None:
+    def superseded_by(self, battle: UUID, version: int | None = None) -> UUID | None:
         """The child a judge's ruling made ``battle`` give way to (``Disputes.superseded_by``),
-        found by the records' topics: only its rulings are read, newest first, not its log."""
-        rulings = [
-            p for p, name in self._said(battle, self.store.version(battle)) if name == "RulingGiven"
-        ]
+        found by the records' topics: only its rulings are read, newest first, not its log.
+        ``version``: the battle's, when the caller has it already."""
+        of = self.store.version(battle) if version is None else version
+        rulings = [p for p, name in self._said(battle, of) if name == "RulingGiven"]
         for position in reversed(rulings):
             for logged in self.store.logged(battle, gt=position - 1, lte=position):
                 event = logged.event
@@ -326,14 +326,15 @@ class DisputeDoor:
         if start is None:  # no BattleStarted first: the battle as read says what it can
             head = self.door.read(battle)
             start = Start(None, head.started.label, dict(head.started.rulings), None)
+        version = self.store.version(battle)
         return Member(
             battle=battle,
             label=start.label,
             parent=parent,
             link=start.link,
             rulings=dict(start.rulings),
-            superseded_by=self.superseded_by(battle),
-            version=self.store.version(battle),
+            superseded_by=self.superseded_by(battle, version),
+            version=version,
         )
 
 
