@@ -128,6 +128,10 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     # which die shows what. A claim about the rules: the odds then weigh each count once rather
     # than every face (docs/odds.md); play, dice and the log are the same. (): every die read.
     counts: tuple[int, ...] = ()
+    # With ``counts``: the rules read the ``highest`` highest dice by their faces too (a Combat
+    # Score's highest die, the dice a parry may turn aside), and the others only by the counts.
+    # The same kind of claim; 0: only the counts are read.
+    highest: int = 0
 
 
 class Ask(msgspec.Struct, frozen=True, kw_only=True):
@@ -237,12 +241,18 @@ Step = Roll | Ask | Event
 Procedure = Generator[Step, Any, None]
 
 
-def roll(
-    key: str, n: int = 1, sides: int = 6, purpose: str = "", counts: tuple[int, ...] = ()
+def roll(  # noqa: PLR0913 - a roll's dice, then what the rules read of them
+    key: str,
+    n: int = 1,
+    sides: int = 6,
+    purpose: str = "",
+    counts: tuple[int, ...] = (),
+    highest: int = 0,
 ) -> Generator[Step, Any, tuple[int, ...]]:
     """Yield a dice request; return the values the driver gives back. ``counts``: the rules
-    read the dice only by how many show at least each of these numbers (see ``Roll``)."""
-    values = yield Roll(key=key, n=n, sides=sides, purpose=purpose, counts=counts)
+    read the dice only by how many show at least each of these numbers, and ``highest``: by the
+    faces of that many highest dice besides (see ``Roll``)."""
+    values = yield Roll(key=key, n=n, sides=sides, purpose=purpose, counts=counts, highest=highest)
     if not isinstance(values, tuple) or len(values) != n:
         raise TypeError(f"driver answered roll {key!r} with {values!r}")
     return values

@@ -10,6 +10,7 @@ from __future__ import annotations
 from blowbyblow.domain.core import Modifier, emit, roll
 from blowbyblow.domain.wh40k.combat_round import CombatRound, Gen
 from blowbyblow.domain.wh40k.events import AttackDiceRolled
+from blowbyblow.domain.wh40k.parrying import parries_against
 from blowbyblow.domain.wh40k.rulebook import RULE_ATTACK_DICE, RULE_MULTIPLE
 from blowbyblow.domain.wh40k.state import Wh40kState
 
@@ -43,7 +44,17 @@ def roll_attack_dice(state: Wh40kState, rnd: CombatRound, model: str) -> Gen:
     attacks = state.profile(model).a
     mods = attack_dice_modifiers(state, model, rnd.extra_dice(model))
     count = attacks + sum(m.value for m in mods)
-    dice = yield from roll(rnd.key("attack", model), count, 6, purpose=f"Attack dice of {model}")
+    # What the rules read of these dice: their single highest (Calculate Combat Score), and one
+    # more for each parry the opponent keeps against them, as each re-rolls the then-highest
+    # (Parrying); of the others only how many are 1s (Fumbles) and 6s (Critical Hits).
+    dice = yield from roll(
+        rnd.key("attack", model),
+        count,
+        6,
+        purpose=f"Attack dice of {model}",
+        counts=(2, 6),
+        highest=1 + parries_against(state, rnd, model),
+    )
     state = yield from emit(
         AttackDiceRolled(
             rule=RULE_ATTACK_DICE,

@@ -35,20 +35,33 @@ def highest_index(dice: list[int], skip: list[bool] | None = None) -> int:
     return best
 
 
+def _parries(state: Wh40kState, rnd: CombatRound) -> tuple[dict[str, int], dict[str, int]]:
+    """Each model's parries, and those it may use (none while breaking off)."""
+    own = {m: parries_of(state, m) for m in rnd.models}
+    counted = {m: 0 if m in state.breaking_off else own[m] for m in rnd.models}
+    return own, counted
+
+
+def parries_against(state: Wh40kState, rnd: CombatRound, model: str) -> int:
+    """The parries ``model``'s opponent keeps against it once both have rolled, theirs and its
+    own cancelled one for one."""
+    _, counted = _parries(state, rnd)
+    return max(0, counted[rnd.opponent(model)] - counted[model])
+
+
 def compare_parries(state: Wh40kState, rnd: CombatRound) -> Gen:
     """Both models' parries (none while breaking off) cancel one for one. Returns (state, the
     parries each keeps), or (state, None) when neither model has a Parry weapon."""
     a, b = rnd.models
-    own = {m: parries_of(state, m) for m in rnd.models}
-    notes: list[str] = []
-    counted = dict(own)
-    for m in rnd.models:
-        if m in state.breaking_off and own[m]:
-            counted[m] = 0
-            notes.append(f"{m} is breaking off and may not parry")
+    own, counted = _parries(state, rnd)
+    notes = [
+        f"{m} is breaking off and may not parry"
+        for m in rnd.models
+        if m in state.breaking_off and own[m]
+    ]
     if own[a] == 0 and own[b] == 0:
         return state, None
-    net = {a: max(0, counted[a] - counted[b]), b: max(0, counted[b] - counted[a])}
+    net = {m: parries_against(state, rnd, rnd.opponent(m)) for m in rnd.models}
     state = yield from emit(
         ParriesCompared(
             rule=RULE_PARRY,
@@ -163,4 +176,12 @@ def parry(state: Wh40kState, rnd: CombatRound, dice: Dice) -> Gen:
     return state
 
 
-__all__ = ["Parried", "compare_parries", "highest_index", "parries_of", "parry", "parry_once"]
+__all__ = [
+    "Parried",
+    "compare_parries",
+    "highest_index",
+    "parries_against",
+    "parries_of",
+    "parry",
+    "parry_once",
+]

@@ -178,7 +178,9 @@ class _Run:
             # them; every other source just rolls.
             counted = getattr(dice, "roll_counted", None) if step.counts else None
             if counted is not None:
-                values, source = counted(key, step.n, step.sides, step.purpose, step.counts)
+                values, source = counted(
+                    key, step.n, step.sides, step.purpose, step.counts, step.highest
+                )
             else:
                 values, source = dice.roll(key, step.n, step.sides, step.purpose)
             self.keys.add(key)

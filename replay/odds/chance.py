@@ -36,6 +36,7 @@ Monte Carlo (dice by the ``bxb-dice-v1`` algorithm from ``SEED/i`` per sample)."
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
@@ -83,7 +84,12 @@ def ways_of(node: RollNode, grouped: bool) -> Iterator[tuple[tuple[int, ...], in
     """Every outcome of a roll with the number of ordered faces it stands for (out of
     ``sides ** n``). A roll read by ``counts`` is explored once per count of each class, its
     dice showing their class's lowest face (the rules tell no other apart): 4D6 counted at 4+
-    is 5 outcomes, not 1,296."""
+    is 5 outcomes, not 1,296. With ``highest`` besides, the highest dice keep their faces and the
+    others show their class's lowest (``canonical``): 3D6 read by their highest, their 1s and
+    their 6s is 19 outcomes, not 56 multisets."""
+    if node.counts and node.highest:
+        yield from _highest_and_counts(node.n, node.sides, node.counts, node.highest)
+        return
     if node.counts:
         classes = classes_of(node)
         for combo in itertools.combinations_with_replacement(range(len(classes)), node.n):
@@ -105,7 +111,33 @@ def ways_of(node: RollNode, grouped: bool) -> Iterator[tuple[tuple[int, ...], in
         yield face, ways
 
 
+_LISTED = 20_000  # a roll's multisets listed to count its outcomes read by highest and counts
+
+
+@functools.cache
+def _highest_and_counts(
+    n: int, sides: int, counts: tuple[int, ...], highest: int
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The outcomes of a roll read by its ``highest`` highest faces and by ``counts``, each with
+    its ordered faces: every multiset with its multinomial weight, added up by its outcome."""
+    node = RollNode(key="", n=n, sides=sides, purpose="", counts=counts, highest=highest)
+    ways: dict[tuple[int, ...], int] = {}
+    for face in itertools.combinations_with_replacement(range(1, sides + 1), n):
+        w = math.factorial(n)
+        for _, same in itertools.groupby(face):
+            w //= math.factorial(len(list(same)))
+        outcome = canonical(node, False, face)
+        assert isinstance(outcome, tuple)
+        ways[outcome] = ways.get(outcome, 0) + w
+    return tuple(ways.items())
+
+
 def count_faces(node: RollNode, grouped: bool) -> int:
+    if node.counts and node.highest:
+        multisets = math.comb(node.n + node.sides - 1, node.n)
+        if multisets > _LISTED:  # too many to list before knowing whether they fit: at most
+            return multisets
+        return len(_highest_and_counts(node.n, node.sides, node.counts, node.highest))
     if node.counts:
         return math.comb(node.n + len(node.counts), node.n)
     if grouped and node.n >= 2:
@@ -119,7 +151,12 @@ def canonical(node: RollNode, grouped: bool, face: Answer) -> Answer:
         return face
     if node.counts:
         classes = classes_of(node)
-        return tuple(sorted(max(low for low, _ in classes if low <= v) for v in face))
+        ordered = sorted(face)
+        cut = max(len(ordered) - node.highest, 0)
+        # The highest dice as they are; each other as its class's lowest face, which is no
+        # higher than it, so the highest stay the highest.
+        rest = (max(low for low, _ in classes if low <= v) for v in ordered[:cut])
+        return (*sorted(rest), *ordered[cut:])
     return tuple(sorted(face)) if grouped and node.n > 1 else face
 
 

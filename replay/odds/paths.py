@@ -38,6 +38,7 @@ class RollNode:
     sides: int
     purpose: str
     counts: tuple[int, ...] = ()  # the rules read only how many show at least each (``Roll``)
+    highest: int = 0  # with counts: and the faces of that many highest dice (``Roll``)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,32 @@ def check_counts(key: str, sides: int, counts: tuple[int, ...]) -> tuple[int, ..
     return numbers
 
 
+def check_highest(key: str, counts: tuple[int, ...], highest: int) -> int:
+    """A roll's ``highest`` (``Roll``): a whole number from 0, and only beside ``counts``."""
+    if type(highest) is not int or highest < 0 or (highest and not counts):
+        raise OddsError(
+            f"roll {key!r}: highest {highest!r} must be a whole number from 0, "
+            "and more than 0 only beside counts"
+        )
+    return highest
+
+
+def roll_node(  # noqa: PLR0913 - the roll as the driver asks it
+    key: str, n: int, sides: int, purpose: str, read: tuple[tuple[int, ...], int], *, counts: bool
+) -> RollNode:
+    """The chance node of a roll (its key without the command's prefix), with what the rules
+    read of its dice (``read``: the ``Roll``'s counts and highest; ``counts`` False: ignored)."""
+    numbers, highest = read
+    return RollNode(
+        key=key.split("/", 1)[1],
+        n=int(n),
+        sides=int(sides),
+        purpose=str(purpose),
+        counts=check_counts(key, int(sides), numbers) if counts else (),
+        highest=check_highest(key, numbers, highest) if counts else 0,
+    )
+
+
 def stop_here(node: Node) -> Answer:
     """A ``beyond`` for ``run_path``: stop the run at its first node past its path."""
     raise _Branch
@@ -120,19 +147,19 @@ class _PathDice:
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
         return self.roll_counted(key, n, sides, purpose, ())
 
-    def roll_counted(
-        self, key: str, n: int, sides: int, purpose: str, counts: tuple[int, ...]
+    def roll_counted(  # noqa: PLR0913 - the driver's roll, and what the rules read of it
+        self,
+        key: str,
+        n: int,
+        sides: int,
+        purpose: str,
+        counts: tuple[int, ...],
+        highest: int = 0,
     ) -> tuple[tuple[Any, ...], str]:
         count, faces = int(n), int(sides)
         if count < 0 or faces < 1:
             raise DiceError(f"roll {key!r}: {count}D{faces} cannot be rolled")
-        node = RollNode(
-            key=key.split("/", 1)[1],
-            n=count,
-            sides=faces,
-            purpose=str(purpose),
-            counts=check_counts(key, faces, counts) if self.cursor.counts else (),
-        )
+        node = roll_node(key, count, faces, purpose, (counts, highest), counts=self.cursor.counts)
         c = self.cursor
         depth = len(c.answers)
         values = c.next(node, (1,) * count)
@@ -318,7 +345,9 @@ __all__ = [
     "TooBig",
     "adjudicate",
     "check_counts",
+    "check_highest",
     "matcher",
+    "roll_node",
     "run_path",
     "sample",
     "settled",

@@ -57,7 +57,7 @@ from blowbyblow.replay.odds.paths import (
     TooBig,
     _Branch,
     _Stop,
-    check_counts,
+    roll_node,
 )
 from blowbyblow.replay.odds.traced import Die, Fact, FactInfo, compile_fact
 
@@ -126,21 +126,22 @@ class _Dice:
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
         return self.roll_counted(key, n, sides, purpose, ())
 
-    def roll_counted(
-        self, key: str, n: int, sides: int, purpose: str, counts: tuple[int, ...]
+    def roll_counted(  # noqa: PLR0913 - the driver's roll, and what the rules read of it
+        self,
+        key: str,
+        n: int,
+        sides: int,
+        purpose: str,
+        counts: tuple[int, ...],
+        highest: int = 0,
     ) -> tuple[tuple[Any, ...], str]:
         run = self.run
         depth = len(run.answers)
         if depth < len(self.path):
             answer = self.path[depth]
         else:
-            node = RollNode(
-                key=key.split("/", 1)[1],
-                n=int(n),
-                sides=int(sides),
-                purpose=str(purpose),
-                counts=check_counts(key, int(sides), counts) if self.sharer.counts else (),
-            )
+            read = (counts, highest)
+            node = roll_node(key, n, sides, purpose, read, counts=self.sharer.counts)
             answer = self.sharer._arrive(run, node, depth)
         assert isinstance(answer, tuple)
         run.answers.append(answer)
@@ -295,7 +296,7 @@ class Sharer:
             # The roll's key and purpose only name it (the events record them, nothing counts
             # them): what is asked is its dice, how they are read and how they are explored.
             segment.key = (
-                (node.n, node.sides, node.counts, grouped),
+                (node.n, node.sides, node.counts, node.highest, grouped),
                 written.key(self._made[0], self._state),
             )
             segment.labelled = written.labelled > before

@@ -264,3 +264,91 @@ def test_runs_that_stop_at_their_first_new_roll_find_the_same_odds() -> None:
     stopping.to_leaf = False
     assert stopping.explore().dist == to_leaf.explore().dist
     assert stopping.runs > to_leaf.runs
+
+
+# --- 40K Attack dice: read by their highest, their 1s and their 6s --------------------------------
+
+PARRY_WEAPONS = """
+[[weapons]]
+id = "sword"
+parry = true
+
+[[weapons]]
+id = "main-gauche"
+parry = true
+"""
+# Varro parries Gorg's 3 Attack dice once (a sword; Gorg's 2 highest read by their faces), or
+# Gorg's 2 dice twice (and a main-gauche: both read; Varro's 2 dice, for two Close Combat
+# weapons, read by their highest), under each ruling on what a parry does and which dice Fumbles and Critical Hits are counted on.
+_ONE_PARRY = WH40K.replace("a = 2", "a = 3").replace(
+    "a = 1\nsave = 3", 'a = 1\nsave = 3\nweapons = ["sword"]'
+)
+_TWO_PARRIES = WH40K.replace(
+    "a = 1\nsave = 3", 'a = 1\nsave = 3\nweapons = ["sword", "main-gauche"]'
+)
+PARRIED: dict[str, tuple[str, dict[str, str]]] = {
+    "one parry": (_ONE_PARRY, {}),
+    "one parry, dice counted as rolled": (_ONE_PARRY, {"dice-counted": "as-rolled"}),
+    "two parries": (_TWO_PARRIES, {}),
+    "two parries, each die once, or the next-highest": (
+        _TWO_PARRIES,
+        {"parry-dice": "each-die-once", "parry-response": "reroll-or-next-highest"},
+    ),
+}
+
+
+def _parried(case: str) -> Situation:
+    text, rulings = PARRIED[case]
+    table = "".join(f'\n"{k}" = "{v}"' for k, v in rulings.items())
+    return situation(scenario(text + PARRY_WEAPONS + ("\n[rulings]" + table if table else "")), 1)
+
+
+@pytest.mark.parametrize("case", sorted(PARRIED))
+def test_attack_dice_read_by_their_highest_give_every_face_s_answer(case: str) -> None:
+    """A model's Attack dice say the rules read their highest (one more for each parry its
+    opponent keeps) by their faces and the others only as 1s and 6s (``Roll.highest`` beside
+    ``counts``): explored so, the round (parries, Fumbles, Critical Hits, the scores, who wins
+    and by how many hits) comes out as when every face is explored, in fewer runs."""
+    at = _parried(case)
+    until = ("HitsScored", "Stalemate")
+    read = explorer(at, measured(at), until=until, budget=20000)
+    every = explorer(at, measured(at), until=until, budget=20000, counts=False)
+    assert read.explore().dist == every.explore().dist
+    assert read.runs < every.runs
+
+
+def test_attack_dice_claimed_read_by_their_highest_alone_when_parried_are_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Claimed read by their single highest although Varro's parry re-rolls it (the next
+    highest then counts), Gorg's dice (1, 2, 5) and (1, 4, 5) would go on alike: the odds of
+    the round change."""
+    from blowbyblow.domain.wh40k import attack_dice
+
+    at = _parried("one parry")
+    until = ("HitsScored", "Stalemate")
+    honest = explorer(at, measured(at), until=until).explore().dist
+    monkeypatch.setattr(attack_dice, "parries_against", lambda state, rnd, model: 0)
+    claimed = explorer(at, measured(at), until=until).explore().dist
+    assert honest != claimed
+
+
+def test_dice_read_by_their_highest_carry_their_weights() -> None:
+    """3D6 read by the highest, the 1s and the 6s: 19 outcomes, not 56 multisets; each weighs the
+    ordered faces it stands for (a 5 highest, two dice of 2-5: 4^3 - 3^3 = 37 of 216); a face as
+    rolled stands as its highest, the others as their class's lowest face, sorted. Read by the
+    two highest (a parry): 37 outcomes."""
+    node = RollNode(key="k", n=3, sides=6, purpose="", counts=(2, 6), highest=1)
+    ways = dict(ways_of(node, grouped=False))
+    assert len(ways) == count_faces(node, grouped=False) == 19
+    assert sum(ways.values()) == 6**3
+    assert ways[(2, 2, 5)] == 37
+    assert ways[(1, 2, 6)] == 24  # a 1, a 2-5 and a 6 in any order: 3! x 4
+    assert ways[(6, 6, 6)] == 1 and ways[(1, 1, 1)] == 1
+    assert canonical(node, False, (5, 3, 4)) == (2, 2, 5)
+    assert canonical(node, False, (6, 1, 4)) == (1, 2, 6)
+    assert next(faces_of(node, grouped=False)) == ((1, 1, 1), Fraction(1, 216))
+    parried = RollNode(key="k", n=3, sides=6, purpose="", counts=(2, 6), highest=2)
+    assert count_faces(parried, grouped=False) == len(dict(ways_of(parried, False))) == 37
+    assert canonical(parried, False, (5, 3, 4)) == (2, 4, 5)
+    assert canonical(parried, False, (3, 3, 3)) == (2, 3, 3)
