@@ -344,6 +344,12 @@ class Continuations:
         self.labels = labels
         self.labelled = 0
 
+    def close(self) -> None:
+        """Let go of the values written (its encoder's hook refers back to it: a cycle that
+        only the garbage collector would free, with every state kept, at its next full
+        collection)."""
+        self._values, self._written = {}, {}
+
     def key(self, generator: Any, state: Any) -> bytes:
         """The bytes of ``generator``'s continuation and ``state``. Raises Unshared."""
         return self.write([self.value(state), generator])

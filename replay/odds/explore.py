@@ -367,6 +367,8 @@ def _shared(
             if not traced:
                 raise
             continue  # the rules used a die in a way a Die cannot follow: explore plainly
+        finally:
+            sharer.close()
         facts = {
             "runs": sharer.runs,
             "outcomes": len(margins.units.outcomes),

@@ -328,7 +328,10 @@ class Sharer:
                 labels=self.labels,
             )
             again.target, again.prune = self.target, False
-            value = again.explore()
+            try:
+                value = again.explore()
+            finally:
+                again.close()
             self.runs += again.runs
         den = value.den
         units = list(value.units)
@@ -358,6 +361,14 @@ class Sharer:
     def explore(self) -> Value:
         """The command's outcomes, exactly (raises TooBig past the budget)."""
         return self._from(self._run(()), 0)
+
+    def close(self) -> None:
+        """Let go of the watching table, whose procedure and fold refer back to the sharer: a
+        cycle that only the garbage collector frees, with every node, state and event the
+        exploration kept, at its next full collection, in the middle of whatever runs then
+        (the next command's odds). No run is possible after it."""
+        del self._table
+        self._continuations.close()
 
     def _leaf(self, final: Units) -> Value:
         target: dict[tuple[int, ...], int] = {}

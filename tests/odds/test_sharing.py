@@ -10,6 +10,7 @@ against icepool, an independent dice library."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, cast
@@ -242,3 +243,22 @@ def test_a_choice_keyed_by_a_label_keeps_the_branches_apart() -> None:
     got = Sharer(cmd, measure, budget=GRAPH_BUDGET).margins()
     assert _plain(got) == _plain(expected)
     assert sorted(got.units.weights) == [Fraction(1, 2), Fraction(1, 2)]  # wounded or not
+
+
+def test_an_exploration_leaves_nothing_for_the_garbage_collector() -> None:
+    """What a command's exploration kept (its nodes, states and events) is freed when its
+    answer is given, not at the collector's next full collection, which would fall in whatever
+    runs then (the next command's odds: a 2023 fight took 250 ms instead of 75 after a charge).
+    The collector, off during the call, then finds next to nothing to free (1,796 objects in
+    cycles before the sharer let go of its table and its written values)."""
+    [(_, demo, number)] = [d for d in DEMOS if d[0] == "necromunda-2023#2"]
+    how = HowToExplore(policy=Policy(name="scripted", answers=demo.choices))
+    gc.collect()
+    gc.disable()
+    try:
+        odds = scenario_odds(demo, number, how)
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert odds.method == "exact"
+    assert found < 100
