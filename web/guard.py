@@ -152,7 +152,7 @@ class PatientHttp(HttpToolsProtocol):
     _half_sent: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(OneWrite(transport, self.loop))
         self._arm()  # a connection is made to send a request: it has ``patience`` to start
 
     def data_received(self, data: bytes) -> None:
@@ -187,4 +187,70 @@ class PatientHttp(HttpToolsProtocol):
             self.transport.close()
 
 
-__all__ = ["CSP", "PATIENCE", "PatientHttp", "json_only", "security_headers"]
+class OneWrite(asyncio.Transport):
+    """A connection's transport whose writes made in one turn of the event loop go out as one
+    (issue 25): uvicorn writes an answer's head and its body apart, two ``send`` calls and,
+    on loopback, two wake-ups of the reader, where one does. What is written goes at the end of
+    the turn that wrote it (``call_soon``), in order, before the connection is closed."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self._transport = transport
+        self._loop = loop
+        self._waiting: list[bytes] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not self._waiting:
+            self._loop.call_soon(self._flush)
+        self._waiting.append(bytes(data))
+
+    def _flush(self) -> None:
+        if self._waiting:
+            data = b"".join(self._waiting) if len(self._waiting) > 1 else self._waiting[0]
+            self._waiting = []
+            if not self._transport.is_closing():
+                self._transport.write(data)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._waiting = []
+        self._transport.abort()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._transport.get_extra_info(name, default)
+
+    def pause_reading(self) -> None:
+        self._transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self._transport.resume_reading()
+
+    def is_reading(self) -> bool:
+        return self._transport.is_reading()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self._transport.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self._transport.get_protocol()
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size() + sum(map(len, self._waiting))
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self._transport.set_write_buffer_limits(high, low)
+
+    def can_write_eof(self) -> bool:
+        return False  # a write left waiting would follow the end: never asked by uvicorn
+
+    def write_eof(self) -> None:
+        raise NotImplementedError("OneWrite: no half-close")
+
+
+__all__ = ["CSP", "PATIENCE", "OneWrite", "PatientHttp", "json_only", "security_headers"]

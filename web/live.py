@@ -30,6 +30,23 @@ from blowbyblow.web.relay import Payload, PostgresRelay
 PING = 15.0
 
 
+class Encoded(ServerSentEventMessage):
+    """A note as its event's bytes, made once for every page listening (issue 25: a note was
+    encoded again for each of them, and a tournament's judges hear every command)."""
+
+    def __init__(self, note: Note) -> None:
+        super().__init__()
+        self.raw = ServerSentEventMessage(
+            event=note.kind, data=msgspec.json.encode(note).decode()
+        ).encode()
+
+    def encode(self) -> bytes:
+        return self.raw
+
+
+PINGED = ServerSentEventMessage(data=None, comment="ping")
+
+
 class Note(msgspec.Struct, kw_only=True):
     """What happened, for the pages listening: they fetch the details."""
 
@@ -45,9 +62,12 @@ class Hub:
     server process's notes too."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[asyncio.Queue[Note | None]]] = defaultdict(set)
+        self._queues: dict[str, set[asyncio.Queue[ServerSentEventMessage | None]]] = defaultdict(
+            set
+        )
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._pinger: asyncio.TimerHandle | None = None
         self.relay: PostgresRelay | None = None
 
     def attach(
@@ -94,13 +114,27 @@ class Hub:
             loop.call_soon_threadsafe(self._deliver, topics, note)
 
     def _deliver(self, topics: list[str], note: Note) -> None:
+        message: Encoded | None = None
         for topic in topics:
             for queue in list(self._queues.get(topic, ())):
-                queue.put_nowait(note)
+                message = message or Encoded(note)
+                queue.put_nowait(message)
+
+    def _ping(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Every ``PING`` seconds, a comment on every stream: one timer for them all, not one
+        for each wait of each stream (issue 25: a judge waits for every command)."""
+        if loop is not self._loop or self._closed:
+            return  # the streams listen on another loop now (a test's next client)
+        self._pinger = loop.call_later(PING, self._ping, loop)
+        for queues in self._queues.values():
+            for queue in queues:
+                queue.put_nowait(PINGED)
 
     def close(self) -> None:
         """End every stream (the server is stopping), and the relay."""
         self._closed = True
+        if self._pinger is not None:
+            self._pinger.cancel()
         for queues in self._queues.values():
             for queue in queues:
                 queue.put_nowait(None)
@@ -108,22 +142,19 @@ class Hub:
             self.relay.close()
 
     async def listen(self, topic: str) -> AsyncIterator[ServerSentEventMessage]:
-        self._loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[Note | None] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+        if self._pinger is None or loop is not self._loop:
+            self._pinger = loop.call_later(PING, self._ping, loop)
+        self._loop = loop
+        queue: asyncio.Queue[ServerSentEventMessage | None] = asyncio.Queue()
         self._queues[topic].add(queue)
         try:
             yield ServerSentEventMessage(data=None, comment="listening", retry=2000)
             while not self._closed:
-                try:
-                    note = await asyncio.wait_for(queue.get(), timeout=PING)
-                except TimeoutError:
-                    yield ServerSentEventMessage(data=None, comment="ping")
-                    continue
-                if note is None:
+                message = await queue.get()
+                if message is None:
                     return
-                yield ServerSentEventMessage(
-                    event=note.kind, data=msgspec.json.encode(note).decode()
-                )
+                yield message
         finally:
             self._queues[topic].discard(queue)
 
@@ -134,4 +165,4 @@ class Hub:
         return len(self._queues.get(topic, ()))
 
 
-__all__ = ["Hub", "Note"]
+__all__ = ["Encoded", "Hub", "Note"]

@@ -86,6 +86,21 @@ def signed_bytes(battle: UUID, position: int, head: bytes) -> bytes:
     return RECEIPT_ALGORITHM.encode() + b"\x00" + battle.bytes + position.to_bytes(8, "big") + head
 
 
+_PUBLIC: dict[int, tuple[Ed25519PrivateKey, str]] = {}
+
+
+def _public_of(key: Ed25519PrivateKey) -> str:
+    """``key``'s public key, as hex: worked out once for each key (it costs a fifth of a
+    signature, and a server signs with one key for every write; issue 25). The key is kept
+    with it, so that its id names no other key while the entry lasts."""
+    found = _PUBLIC.get(id(key))
+    if found is None or found[0] is not key:
+        if len(_PUBLIC) >= 16:
+            _PUBLIC.clear()
+        found = _PUBLIC[id(key)] = (key, public_hex(key))
+    return found[1]
+
+
 def sign_receipt(key: Ed25519PrivateKey, battle: UUID, logged: LoggedEvent) -> Receipt:
     """The receipt for ``battle``'s chain head at ``logged`` (the last event a command wrote)."""
     if logged.originator_id != battle:
@@ -95,7 +110,7 @@ def sign_receipt(key: Ed25519PrivateKey, battle: UUID, logged: LoggedEvent) -> R
         battle=str(battle),
         position=logged.position,
         head=logged.hash.hex(),
-        public_key=public_hex(key),
+        public_key=_public_of(key),
         signature=key.sign(signed_bytes(battle, logged.position, logged.hash)).hex(),
     )
 

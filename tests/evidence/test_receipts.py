@@ -46,6 +46,16 @@ def test_a_receipt_reads_back_from_its_line_and_its_json() -> None:
     assert msgspec.msgpack.decode(receipt.encode())["position"] == receipt.position
 
 
+def test_each_key_signs_as_itself_one_after_the_other() -> None:
+    """The public key is worked out once a key (``_public_of``): two keys in turn, and a key
+    made again after the first is gone, each name their own."""
+    rec = record_demo(BattleStore(":memory:"), "gangfight")
+    for _ in range(2):
+        for key in (KEY, Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()):
+            receipt = sign_receipt(key, rec.battle, rec.events[-1])
+            assert receipt.public_key == public_hex(key) and signature_ok(receipt)
+
+
 @pytest.mark.parametrize("field", ["battle", "position", "head"])
 def test_the_signature_covers_battle_position_and_head(field: str) -> None:
     rec = record_demo(BattleStore(":memory:"), "necromunda-2023")

@@ -1,0 +1,137 @@
+"""What the server does once instead of once a request or a listener (issue 25), and that the
+answers are whole for it: a connection's writes of one turn of the event loop go out as one
+(``web/guard.py``'s ``OneWrite``), a note is encoded once for every stream and one timer pings
+every stream (``web/live.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from typing import Any
+
+import pytest
+import uvicorn
+from web_helpers import Site, free_port
+
+from blowbyblow.web import live
+from blowbyblow.web.guard import OneWrite, PatientHttp
+from blowbyblow.web.live import Hub, Note
+
+
+class _Wire(asyncio.Transport):
+    """A transport that keeps what was written, in order, and refuses writes once closed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: Any) -> None:
+        assert not self.closed, "written after the close"
+        self.sent.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+def test_writes_of_one_turn_go_out_as_one_and_before_the_close() -> None:
+    async def run() -> tuple[list[bytes], list[bytes], bool]:
+        loop = asyncio.get_running_loop()
+        wire = _Wire()
+        corked = OneWrite(wire, loop)
+        corked.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        corked.write(b"body")
+        waiting = list(wire.sent)  # nothing yet: the turn is not over
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        corked.write(b"last")
+        corked.close()  # what waits goes first
+        return waiting, wire.sent, wire.closed
+
+    waiting, sent, closed = asyncio.run(run())
+    assert waiting == []
+    assert sent == [b"HTTP/1.1 200 OK\r\n\r\nbody", b"last"]
+    assert closed
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    got = b""
+    while chunk := sock.recv(65536):
+        got += chunk
+    return got
+
+
+def test_answers_are_whole_through_the_servers_protocol(site: Site) -> None:
+    """Kept-alive answers one after the other, then one asked to close: each whole (its
+    Content-Length of body after its head), and the connection closed after the last."""
+    port = free_port()
+    config = uvicorn.Config(
+        site.app(), host="127.0.0.1", port=port, log_level="warning", http=PatientHttp
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.settimeout(10)
+            ask = b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\n\r\n"
+            sock.sendall(
+                ask + ask + b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
+            got = _read_all(sock)  # ends only when the server closes the connection
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    bodies = []
+    while got:
+        head, _, rest = got.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        length = int(
+            next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length:")).split(
+                b":"
+            )[1]
+        )
+        bodies.append(json.loads(rest[:length]))
+        got = rest[length:]
+    assert len(bodies) == 3
+    assert bodies[0] == bodies[1] == bodies[2] and any(r["id"] == "gangfight" for r in bodies[0])
+
+
+def _event(message: Any) -> tuple[str, dict[str, Any]]:
+    """A server-sent event's type and its data, from its bytes."""
+    lines = message.encode().decode().splitlines()
+    kind = next(x[len("event: ") :] for x in lines if x.startswith("event: "))
+    return kind, json.loads(next(x[len("data: ") :] for x in lines if x.startswith("data: ")))
+
+
+def test_every_stream_hears_each_note_and_idle_ones_a_ping(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "PING", 0.05)
+
+    async def run() -> tuple[list[Any], list[Any], list[Any]]:
+        hub = Hub()
+        streams = [hub.listen("tournament:spring"), hub.listen("tournament:spring")]
+        other = hub.listen("battle:b")
+        firsts = [await s.__anext__() for s in (*streams, other)]  # each listening now
+        note = Note(kind="played", battle="b", version=7, tournament="spring", table=2)
+        hub.publish(["battle:b", "tournament:spring"], note)
+        heard = [await asyncio.wait_for(s.__anext__(), 30) for s in (*streams, other)]
+        pinged = [await asyncio.wait_for(s.__anext__(), 30) for s in streams]
+        hub.close()
+        for s in (*streams, other):
+            await s.aclose()
+        return firsts, heard, pinged
+
+    firsts, heard, pinged = asyncio.run(run())
+    assert all(m.comment == "listening" for m in firsts)
+    expected = {"kind": "played", "battle": "b", "version": 7, "tournament": "spring", "table": 2}
+    assert [_event(m) for m in heard] == [("played", expected)] * 3
+    assert all(m.comment == "ping" and m.event is None for m in pinged)
