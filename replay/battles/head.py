@@ -17,7 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from blowbyblow.domain.core import BattleStarted, CommandIssued, CommandVoided, Event
-from blowbyblow.domain.judging import BattleSealed
+from blowbyblow.domain.judging import BattleSealed, CommandFlagged, NoteAdded, RulingGiven
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.projections.battle import fold, fold_battle, standing, voided_commands
 from blowbyblow.projections.disputes import Disputes, disputes_of
@@ -101,17 +101,51 @@ class BattleHead:
     def grown(self, logged: Sequence[LoggedEvent], state: Any = None) -> BattleHead:
         """This battle with ``logged`` written after its last event; ``state``: the state after
         them when known, else folded from this one's when none of them voids a command."""
-        if state is None and "state" in self.__dict__:
-            plain = [e.event for e in logged]
-            if not any(isinstance(e, CommandVoided) for e in plain):
-                state = fold(self.system, self.state, plain)
-        return BattleHead(
+        plain = [e.event for e in logged]
+        voids = any(isinstance(e, CommandVoided) for e in plain)
+        if state is None and "state" in self.__dict__ and not voids:
+            state = fold(self.system, self.state, plain)
+        head = BattleHead(
             id=self.id,
             events=(*self.events, *logged),
             system=self.system,
             started=self.started,
             known_state=state,
         )
+        self._carry(head, plain, voids)
+        return head
+
+    def _carry(self, head: BattleHead, plain: list[Event], voids: bool) -> None:
+        """What this head worked out, carried on to ``head`` (it + ``plain``) where the new
+        events cannot change it, rather than worked out again over the whole log: a command
+        written costs what it wrote, not what the battle holds (issue 25). A void changes which
+        events stand; a flag, ruling or note the disputes: those are worked out again."""
+        known = self.__dict__
+        carried = head.__dict__  # what functools.cached_property reads first
+        if "plain" in known:
+            carried["plain"] = [*self.plain, *plain]
+        if "rulings" in known:
+            carried["rulings"] = self.rulings
+        said = any(isinstance(e, (CommandFlagged, RulingGiven, NoteAdded)) for e in plain)
+        if "disputes" in known and not said:
+            carried["disputes"] = self.disputes
+        if voids:
+            return
+        if "voided" in known:
+            carried["voided"] = self.voided
+        if "played" in known:  # a new event is never of a command voided before it
+            carried["played"] = [*self.played, *enumerate(plain, start=self.version + 1)]
+        issued = [
+            (e.index, at)
+            for at, e in enumerate(plain, start=self.version + 1)
+            if isinstance(e, CommandIssued)
+        ]
+        if "commands" in known:
+            carried["commands"] = self.commands + len(issued)
+        if issued:
+            carried["last_command"] = issued[-1]
+        elif "last_command" in known:
+            carried["last_command"] = self.last_command
 
 
 class Heads:

@@ -94,13 +94,11 @@ class Adjudicating:
         self._procedure = table.system.procedure(
             self._state, command, Context(rulings=dict(table.rulings), command_index=index)
         )
-        self._bound = (
-            None
-            if table.quiet
-            else logs.logger(LOGGER).bind(
+        self._bound = None if table.quiet else logs.steps(LOGGER)
+        if self._bound is not None:
+            self._bound = self._bound.bind(
                 battle=table.battle, ruleset=table.system.id, command=index
             )
-        )
         self._told(issued)
         self._answer: Any = None  # what the procedure is told next
         self._open: Any = None  # the step asked and not answered yet

@@ -37,6 +37,17 @@ def logger(name: str) -> FilteringBoundLogger:
     return found
 
 
+def steps(name: str) -> FilteringBoundLogger | None:
+    """The logger of rule steps (each logged at info), or None when info is not logged: a
+    server run at ``--log-level warning`` then makes no fields for the steps it would drop,
+    a dozen a command (issue 25)."""
+    import logging
+
+    found = logger(name).bind()
+    enabled = getattr(found, "is_enabled_for", None)
+    return found if enabled is None or enabled(logging.INFO) else None
+
+
 def _apply_pending() -> None:
     global _pending
     if _pending is None:
