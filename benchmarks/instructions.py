@@ -1,0 +1,198 @@
+"""What a command costs the tournament server in instructions, whatever else the machine runs,
+measured by hand (never by a test):
+
+    python benchmarks/instructions.py [--commands 10] [--judges 0 8] [--typed]
+                                      [--server-python LABEL=PATH ...]
+
+For each server (``--server-python``: another checkout's virtual environment, to put two
+versions side by side) and each number of judges, it starts ``bxb serve`` under valgrind's
+callgrind on a throwaway PostgreSQL server (fsync off: the database's work is not counted, only
+the server process's), starts a Gangfight battle at each of 4 tables, writes 5 commands at
+each to warm the server, then counts the server's instructions while it writes ``--commands``
+more at each, as the table page writes them (``page: true``; seeded dice, or with ``--typed``
+physical dice typed one request a roll, reviewed, then written), with ``--judges`` streams of
+the tournament listening (each must hear every command). It prints instructions a command, all
+requests included. valgrind is not a dependency (``apt-get install valgrind``); the server runs
+about 50 times slower under it, so keep the commands few."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from blowbyblow.web.tournament import TournamentStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from pgserver import postgres_server  # the tests' throwaway server
+
+TABLES = 4
+WARM = 5  # commands a table before counting
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def judge(base: str, path: str, heard: list[int], ready: asyncio.Event) -> None:
+    """A judge's stream of the tournament: the notes of commands played it hears."""
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=None) as client,
+        client.stream("GET", path) as r,
+    ):
+        async for line in r.aiter_lines():
+            if line.startswith(":"):
+                ready.set()
+            elif line == "event: played":
+                heard[0] += 1
+
+
+async def _command(
+    client: httpx.AsyncClient, battle: str, token: str, legal: dict[str, Any], typed: bool
+) -> dict[str, Any]:
+    """One command written as the table page writes it; the options on offer next."""
+    rng = random.Random(f"{battle}-{legal['version']}")
+    body: dict[str, Any] = {
+        "option": rng.randrange(len(legal["options"])),
+        "version": legal["version"],
+        "dice": [],
+        "choices": {},
+        "ask": typed,
+        "review": typed,
+        "page": True,
+    }
+    headers = {"Authorization": f"Bearer {token}"}
+    for _ in range(200):
+        r = await client.post(f"/api/battles/{battle}/commands", json=body, headers=headers)
+        if r.status_code == 201:
+            found: dict[str, Any] = r.json()["next"]
+            return found
+        r.raise_for_status()
+        answer = r.json()
+        if answer["status"] == "review":
+            body["review"] = False
+            continue
+        need = answer["need"]
+        if need["kind"] == "dice":
+            body["dice"] += [rng.randint(1, need["sides"]) for _ in range(need["n"])]
+        else:
+            body["choices"][need["key"]] = need["default"]
+    raise RuntimeError("a command asked for more than 200 answers")
+
+
+async def _play(
+    base: str, tables: list[tuple[str, str]], commands: int, judges: int, typed: bool
+) -> None:
+    ready = [asyncio.Event() for _ in range(judges)]
+    heard = [[0] for _ in range(judges)]
+    path = "/api/tournaments/load/stream"
+    streams = [asyncio.create_task(judge(base, path, heard[i], ready[i])) for i in range(judges)]
+    await asyncio.gather(*(r.wait() for r in ready))
+
+    async def table(battle: str, token: str) -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=600) as client:
+            legal = (await client.get(f"/api/battles/{battle}/legal")).json()
+            for _ in range(commands):
+                legal = await _command(client, battle, token, legal, typed)
+
+    await asyncio.gather(*(table(b, t) for b, t in tables))
+    await asyncio.sleep(2.0)  # the last notes on their way
+    for task in streams:
+        task.cancel()
+    await asyncio.gather(*streams, return_exceptions=True)
+    if any(h[0] < TABLES * commands for h in heard):
+        raise RuntimeError("a judge did not hear every command")
+
+
+def measure(python: str, commands: int, judges: int, typed: bool) -> float:
+    """Instructions a command of the server run by ``python``."""
+    out = tempfile.mktemp(prefix="bxb-callgrind-")
+    with postgres_server(fsync=False) as db:
+        register = TournamentStore(db)
+        register.new_tournament("load")
+        made = register.add_tables("load", TABLES).tables
+        port = free_port()
+        server = subprocess.Popen(
+            [
+                *("valgrind", "--tool=callgrind", "--instr-atstart=no"),
+                f"--callgrind-out-file={out}",
+                *(python, "-m", "blowbyblow.cli.main", "--db", db, "--log-level", "warning"),
+                *("serve", "--port", str(port)),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 600
+            while True:
+                try:
+                    httpx.get(f"{base}/api/rulesets", timeout=60)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise RuntimeError("bxb serve did not start under valgrind") from None
+                    time.sleep(0.5)
+            tables = []
+            for number, token in made:
+                r = httpx.post(
+                    f"{base}/api/tournaments/load/tables/{number}/battles",
+                    json={"ruleset": "gangfight", **({} if typed else {"seed": f"s{number}"})},
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=600,
+                )
+                r.raise_for_status()
+                tables.append((str(r.json()["battle"]), token))
+            asyncio.run(_play(base, tables, WARM, judges, typed))
+            subprocess.run(
+                ["callgrind_control", "-i", "on", str(server.pid)], check=True, capture_output=True
+            )
+            asyncio.run(_play(base, tables, commands, judges, typed))
+            subprocess.run(
+                ["callgrind_control", "-i", "off", str(server.pid)], check=True, capture_output=True
+            )
+        finally:
+            server.terminate()
+            server.wait(timeout=300)
+    total = 0
+    for part in Path(out).parent.glob(Path(out).name + "*"):
+        for line in part.read_text().splitlines():
+            if line.startswith("totals:"):
+                total += int(line.split()[1])
+        part.unlink()
+    return total / (TABLES * commands)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commands", type=int, default=10, help="counted, at each table")
+    parser.add_argument("--judges", type=int, nargs="+", default=[0, 8])
+    parser.add_argument("--typed", action="store_true", help="physical dice, typed")
+    parser.add_argument("--server-python", nargs="+", default=[sys.executable])
+    args = parser.parse_args()
+    if not 1 <= args.commands <= 50 or any(not 0 <= j <= 50 for j in args.judges):
+        parser.error("--commands: 1 to 50; --judges: 0 to 50 each")
+    print("| server | dice | judges | instructions a command |")
+    print("|---|---|---:|---:|")
+    for judges in args.judges:
+        for server in args.server_python:
+            label, _, python = server.rpartition("=")
+            found = measure(python, args.commands, judges, args.typed)
+            dice = "typed" if args.typed else "seeded"
+            print(f"| {label or python} | {dice} | {judges} | {found / 1e6:.2f} M |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
