@@ -8,13 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import threading
-import time
 from typing import Any
 
 import pytest
-import uvicorn
-from web_helpers import Site, free_port
+from web_helpers import Site, live_server
 
 from blowbyblow.web import live
 from blowbyblow.web.guard import OneWrite, PatientHttp
@@ -70,27 +67,14 @@ def _read_all(sock: socket.socket) -> bytes:
 def test_answers_are_whole_through_the_servers_protocol(site: Site) -> None:
     """Kept-alive answers one after the other, then one asked to close: each whole (its
     Content-Length of body after its head), and the connection closed after the last."""
-    port = free_port()
-    config = uvicorn.Config(
-        site.app(), host="127.0.0.1", port=port, log_level="warning", http=PatientHttp
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
+    with live_server(site.app(), http=PatientHttp) as base:
+        port = int(base.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port)) as sock:
             sock.settimeout(10)
             ask = b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\n\r\n"
-            sock.sendall(
-                ask + ask + b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            )
+            last = b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            sock.sendall(ask + ask + last)
             got = _read_all(sock)  # ends only when the server closes the connection
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
     bodies = []
     while got:
         head, _, rest = got.partition(b"\r\n\r\n")

@@ -107,11 +107,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(app: Litestar) -> Iterator[str]:
-    """The app served by uvicorn on a free loopback port, in a thread; yields its base URL."""
+def live_server(app: Litestar, http: Any = "auto") -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, in a thread; yields its base URL.
+    ``http``: uvicorn's HTTP protocol (``bxb serve``'s is ``web/guard.py``'s ``PatientHttp``)."""
     port = free_port()
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+        http=http,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
