@@ -227,6 +227,51 @@ def test_the_page_is_painted_while_its_scripts_are_on_their_way(
     close_page(page)
 
 
+def test_the_page_asks_the_server_for_nothing_before_it_is_painted(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """What the page's scripts ask of the server (the rows before, the command step, what was
+    said, the family) is asked once the page has been painted: on two cores, the server's
+    answers and the hundred rows laid out would otherwise race the first paint."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    page.wait_for_selector(f"#ev-{FAR - window.BEFORE - 1}", state="attached", timeout=10_000)
+    page.wait_for_function(
+        "() => performance.getEntriesByType('resource').filter(r => r.initiatorType === 'fetch')"
+        ".length >= 4"  # the rows before, the step, the event there, what was said...
+    )
+    painted, asked = page.evaluate(
+        """() => [performance.getEntriesByName('first-contentful-paint')[0].startTime,
+          performance.getEntriesByType('resource').filter(r => r.initiatorType === 'fetch')
+            .map(r => [r.startTime, r.name])]"""
+    )
+    early = [name for start, name in asked if start < painted]
+    assert early == [], f"asked before the first paint ({painted:.0f} ms): {early}"
+    close_page(page)
+
+
+def test_the_positions_are_on_one_line(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """The log's position column is as wide as the battle's longest position, a command's bold
+    row's too: no position wraps (a 2.6rem column wrapped four bold digits, five of any)."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    page.route("**/*.js", lambda route: route.abort())  # as the HTML and styles give it
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    lines = page.locator("#events .ev .pos").evaluate_all(
+        "cells => cells.map(c => { const text = document.createRange();"
+        " text.selectNodeContents(c); return [c.textContent, text.getClientRects().length]; })"
+    )
+    assert lines and all(n == 1 for _, n in lines), [p for p, n in lines if n != 1]
+    close_page(page)
+
+
 def test_the_page_carries_its_styles(
     long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
 ) -> None:

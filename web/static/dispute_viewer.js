@@ -216,7 +216,10 @@
     });
   }
 
-  where();
-  annotations();
-  family();
+  // Asked once the page is on screen: its first paint waits for none of them (bxb.afterPaint).
+  bxb.afterPaint(() => {
+    where();
+    annotations();
+    family();
+  });
 })();

@@ -343,9 +343,8 @@
   }
   // The page came with its rows marked and only a few before its position (web/window.py), its
   // row in sight: nothing here forces a layout before the first paint. In the first frame, keep
-  // the row in sight (a narrow screen's taller rows); once painted, fetch the rows before it.
-  requestAnimationFrame(() => {
-    mark();
-    setTimeout(earlier, 0);
-  });
+  // the row in sight (a narrow screen's taller rows); once it is on screen, fetch the rows before
+  // it (a hundred rows to lay out, and the server's answer, would otherwise race its first paint).
+  requestAnimationFrame(() => mark());
+  bxb.afterPaint(earlier);
 })();
