@@ -250,6 +250,13 @@ def test_the_page_asks_the_server_for_nothing_before_it_is_painted(
     )
     early = [name for start, name in asked if start < painted]
     assert early == [], f"asked before the first paint ({painted:.0f} ms): {early}"
+    # nor an icon the server does not have (the browser asks for /favicon.ico unless told)
+    page.wait_for_load_state("load")
+    icons = page.evaluate(
+        "() => performance.getEntriesByType('resource').filter(r => r.name.includes('favicon'))"
+        ".length"
+    )
+    assert icons == 0
     close_page(page)
 
 
