@@ -1,6 +1,6 @@
 """The judge's viewer on long battles, measured by hand (never by a test):
 
-    python benchmarks/viewer.py [--sizes 1000 10000 100000] [--requests 20] [--loads 3]
+    python benchmarks/viewer.py [--sizes 1000 10000 100000] [--requests 20] [--loads 3] [--rounds 1]
                                 [--server-python main=/work/main/.venv/bin/python change=.venv/bin/python]
 
 For each size it builds one Gangfight battle of that many events (seeded dice, each command the
@@ -44,7 +44,9 @@ its own), until its first contentful paint: what this browser on this machine ta
 the page, the floor under "on screen".
 
 The load average (1, 5, 15 min) is printed beside each server's figures: on a shared machine,
-compare the servers of one sitting, not sittings. Loopback only; bounded by the sizes asked
+compare the servers of one sitting, not sittings; ``--rounds 2`` (or more) measures every server
+again in the reverse order (A B, then B A), each row marked with its round, so neither is always
+first on a machine whose load drifts. Loopback only; bounded by the sizes asked
 (10^5 events on a server without windows: about a minute a page in the browser)."""
 
 from __future__ import annotations
@@ -390,6 +392,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20, help="positions asked of the server")
     parser.add_argument("--loads", type=int, default=3, help="pages opened in chromium")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="sittings of every server, in turn order then reversed (A B, B A, ...)",
+    )
+    parser.add_argument(
         "--patience", type=float, default=300, help="seconds a page may take to show (then: inf)"
     )
     parser.add_argument(
@@ -401,21 +409,25 @@ def main() -> None:
     args = parser.parse_args()
     if any(not 10 <= n <= 1_000_000 for n in args.sizes) or not 1 <= args.requests <= 1000:
         parser.error("--sizes: 10 to 10^6 events each; --requests: 1 to 1000")
-    if not 0 <= args.loads <= 50:
-        parser.error("--loads: 0 to 50")
+    if not 0 <= args.loads <= 50 or not 1 <= args.rounds <= 10:
+        parser.error("--loads: 0 to 50; --rounds: 1 to 10")
     folder = Path(tempfile.mkdtemp(prefix="bxb-viewer-"))
     rows: list[Figures] = []
     try:
         for size in args.sizes:
             built = folder / f"long-{size}.sqlite"
             battle = str(long_battle(built, size))
-            for server in args.server_python:
-                copy = folder / f"long-{size}-{len(rows)}.sqlite"
-                copy_store(built, copy)  # each server reads (and keeps read models in) its own
-                print(f"{size:,} events, {server}…", file=sys.stderr, flush=True)
-                rows.append(measure(server, copy, battle, size, args))
-                report(rows[-1:])  # as it is measured: a long run that stops keeps what it had
-                print(f"  load average {os.getloadavg()}", file=sys.stderr, flush=True)
+            for n in range(args.rounds):  # A/B, then B/A: each server first as often
+                order = args.server_python if n % 2 == 0 else args.server_python[::-1]
+                for server in order:
+                    copy = folder / f"long-{size}-{len(rows)}.sqlite"
+                    copy_store(built, copy)  # each server reads (and keeps read models in) its own
+                    print(f"{size:,} events, {server}…", file=sys.stderr, flush=True)
+                    rows.append(measure(server, copy, battle, size, args))
+                    if args.rounds > 1:
+                        rows[-1].server += f" ({n + 1})"
+                    report(rows[-1:])  # as it is measured: a run that stops keeps what it had
+                    print(f"  load average {os.getloadavg()}", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print("\nall of them:")

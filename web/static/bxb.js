@@ -1,4 +1,5 @@
-// What every page's script shares: calling the JSON API and listening for server-sent events.
+// What every page's script shares: calling the JSON API, listening for server-sent events, and
+// asking for what can wait until the page is on screen.
 // Hand-written on purpose (no framework, nothing from another site): a few dozen lines.
 "use strict";
 const bxb = {
@@ -39,28 +40,30 @@ const bxb = {
     window.addEventListener("beforeunload", () => source.close());
     return source;
   },
-  // `work` once the page is on screen (its first contentful paint) and the browser has a moment:
-  // what a page asks of the server once shown neither holds its first paint nor takes the two
-  // cores the browser draws it with (docs/web.md, the judge's viewer on long battles). A browser
-  // that does not say when it painted (or a page opened hidden) waits a second at most.
+  // `work` once the page is on screen (its first contentful paint, and a frame after it) and the
+  // browser has a moment: what a page asks of the server once shown neither holds its first
+  // paint nor takes the two cores the browser draws it with (docs/web.md, the judge's viewer on
+  // long battles). A browser that does not say when it painted (or a page opened hidden, which
+  // draws no frames) waits a second at most.
   afterPaint(work) {
-    let started = false;
-    const start = () => {
-      if (started) return;
-      started = true;
-      if (window.requestIdleCallback) requestIdleCallback(() => work(), { timeout: 200 });
-      else setTimeout(work, 0);
+    let done = false;
+    const run = () => {
+      if (!done) {
+        done = true;
+        work();
+      }
     };
+    const soon = () => (window.requestIdleCallback ? requestIdleCallback(run, { timeout: 200 }) : setTimeout(run, 0));
     if (window.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).includes("paint")) {
       const observer = new PerformanceObserver((entries) => {
         if (entries.getEntriesByName("first-contentful-paint").length) {
           observer.disconnect();
-          start();
+          requestAnimationFrame(soon);
         }
       });
       observer.observe({ type: "paint", buffered: true });
     }
-    setTimeout(start, 1000);
+    setTimeout(run, 1000);
   },
   esc(text) {
     const div = document.createElement("div");
