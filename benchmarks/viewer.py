@@ -166,7 +166,9 @@ SHOWN = (
     " && performance.getEntriesByName('first-contentful-paint').length)) return false;"
     " const r = row.getBoundingClientRect(), box = log.getBoundingClientRect();"
     " if (r.height === 0 || r.top < box.top || r.bottom > box.bottom) return false;"
-    " window.bxbShown = window.bxbShown || performance.now(); return true; }"
+    " if (!window.bxbShown) { window.bxbShown = performance.now();"
+    " window.bxbHeld = [document.querySelectorAll('#events > .ev').length,"
+    " document.getElementsByTagName('*').length]; } return true; }"
 )
 # The page watches for itself, from its start, at each frame (an init script, before any of the
 # page's own): the moment it is on screen by its own clock, whenever Playwright gets to ask.
@@ -178,9 +180,8 @@ WATCH = (
 )
 COUNTS = (
     "() => [window.bxbShown, performance.getEntriesByType('navigation')[0].responseEnd,"
-    " performance.getEntriesByName('first-contentful-paint')[0].startTime,"
-    " document.querySelectorAll('#events > .ev').length, document.getElementsByTagName('*').length]"
-)
+    " performance.getEntriesByName('first-contentful-paint')[0].startTime, ...window.bxbHeld]"
+)  # the rows and elements as they were when it was first seen shown, not when Playwright asks
 
 
 @dataclass
