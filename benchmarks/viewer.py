@@ -32,7 +32,8 @@ of its own on a loopback port and measures the viewer at positions spread over t
   Playwright's and the browser's own steps before the request leaves), after the moments the
   page's HTML was all in and it was first painted (so the server's part, the renderer's and
   the waits apart); and, then, what carries on a busy machine: the rows and elements in a fresh
-  page when shown, the layouts and the milliseconds of layout and style the renderer spent
+  page when shown, the requests it made before its first paint (scripts, fetches: each one the
+  server answers on the cores the browser draws with), the layouts and the milliseconds of layout and style the renderer spent
   until then, and its busy time; and the server's CPU milliseconds a page opened in the browser,
   all that the page and its scripts asked of it included (its HTML, scripts, the rows before,
   the step, what was said about the events, the family...): on two cores, what the server does
@@ -113,6 +114,7 @@ class Figures:
     layouts: list[float] = field(default_factory=list)  # layouts until shown
     rows: list[int] = field(default_factory=list)  # rows of the log in a fresh page when shown
     elements: list[int] = field(default_factory=list)  # elements in it then
+    asked: list[int] = field(default_factory=list)  # requests it made before its first paint
     browser_cpu: float = 0.0  # the server's CPU ms a page opened in the browser, all it asked
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
@@ -180,7 +182,9 @@ WATCH = (
 )
 COUNTS = (
     "() => [window.bxbShown, performance.getEntriesByType('navigation')[0].responseEnd,"
-    " performance.getEntriesByName('first-contentful-paint')[0].startTime, ...window.bxbHeld]"
+    " performance.getEntriesByName('first-contentful-paint')[0].startTime, ...window.bxbHeld,"
+    " performance.getEntriesByType('resource').filter(r => r.startTime <"
+    " performance.getEntriesByName('first-contentful-paint')[0].startTime).length]"
 )  # the rows and elements as they were when it was first seen shown, not when Playwright asks
 
 
@@ -195,6 +199,7 @@ class Shown:
     layouts: float
     rows: int
     elements: int
+    asked: int  # requests the page made before its first contentful paint (its HTML's not counted)
 
 
 def shown(page: Any, cdp: Any, url: str, position: int) -> Shown:
@@ -208,7 +213,7 @@ def shown(page: Any, cdp: Any, url: str, position: int) -> Shown:
     wall = time.perf_counter() - start
     page.wait_for_function("() => window.bxbShown")  # its own watch saw it too
     found = {m["name"]: float(m["value"]) for m in cdp.send("Performance.getMetrics")["metrics"]}
-    at, html_in, painted, rows, elements = page.evaluate(COUNTS)
+    at, html_in, painted, rows, elements, asked = page.evaluate(COUNTS)
     return Shown(
         wall=wall,
         in_page=at / 1000,
@@ -219,6 +224,7 @@ def shown(page: Any, cdp: Any, url: str, position: int) -> Shown:
         layouts=found["LayoutCount"],
         rows=rows,
         elements=elements,
+        asked=asked,
     )
 
 
@@ -233,6 +239,7 @@ def keep(f: Figures, s: Shown, cached: bool) -> None:
         f.layouts.append(s.layouts)
         f.rows.append(s.rows)
         f.elements.append(s.elements)
+        f.asked.append(s.asked)
 
 
 def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience: float) -> None:
@@ -367,7 +374,7 @@ def report(rows: list[Figures]) -> None:
     head = (
         "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
         "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
-        "| in page p50 ms: HTML in, painted, shown | rows, elements p50 | layouts, layout+style p50 ms "
+        "| in page p50 ms: HTML in, painted, shown | rows, elements, asked before paint p50 | layouts, layout+style p50 ms "
         "| renderer busy p50 ms | server CPU ms a page in the browser | load avg |"
     )
     print(head)
@@ -381,7 +388,7 @@ def report(rows: list[Figures]) -> None:
             f" | {ms(f.screen, 0.5)}/{ms(f.screen, 1.0)}"
             f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)})"
             f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}"
-            f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}"
+            f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}, {mid(f.asked):.0f}"
             f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {f.browser_cpu:,.0f}"
             f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
         )
