@@ -36,7 +36,8 @@ of its own on a loopback port and measures the viewer at positions spread over t
   server answers on the cores the browser draws with), the layouts and the milliseconds of layout and style the renderer spent
   until then, and its busy time; and the server's CPU milliseconds a page opened in the browser,
   all that the page and its scripts asked of it included (its HTML, scripts, the rows before,
-  the step, what was said about the events, the family...): on two cores, what the server does
+  the step, what was said about the events, the family...), and of it what it did from the
+  page asked until it was seen shown (a fresh page's, p50): on two cores, what the server does
   meanwhile is taken from the browser.
 
 Beside them, **a bare page**: the same browser opening, in a fresh context the same way, a page of
@@ -115,6 +116,7 @@ class Figures:
     rows: list[int] = field(default_factory=list)  # rows of the log in a fresh page when shown
     elements: list[int] = field(default_factory=list)  # elements in it then
     asked: list[int] = field(default_factory=list)  # requests it made before its first paint
+    server_until: list[float] = field(default_factory=list)  # server CPU s until it was shown
     browser_cpu: float = 0.0  # the server's CPU ms a page opened in the browser, all it asked
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
@@ -200,17 +202,19 @@ class Shown:
     rows: int
     elements: int
     asked: int  # requests the page made before its first contentful paint (its HTML's not counted)
+    server_cpu: float  # the server's CPU seconds from asking for the page until it was seen shown
 
 
-def shown(page: Any, cdp: Any, url: str, position: int) -> Shown:
+def shown(page: Any, cdp: Any, url: str, position: int, server: psutil.Process) -> Shown:
     """``position`` opened and on screen, with the figures of the page's renderer until then
     (Chrome's metrics, which start again with each document: TaskDuration, LayoutDuration,
     RecalcStyleDuration, LayoutCount; figures that hold up better than wall time on a busy
     machine)."""
-    start = time.perf_counter()
+    before, start = cpu(server), time.perf_counter()
     page.goto(url, wait_until="commit")
     page.wait_for_function(SHOWN, arg=position, polling="raf")
     wall = time.perf_counter() - start
+    server_cpu = cpu(server) - before  # what the server did while the page was being shown
     page.wait_for_function("() => window.bxbShown")  # its own watch saw it too
     found = {m["name"]: float(m["value"]) for m in cdp.send("Performance.getMetrics")["metrics"]}
     at, html_in, painted, rows, elements, asked = page.evaluate(COUNTS)
@@ -225,6 +229,7 @@ def shown(page: Any, cdp: Any, url: str, position: int) -> Shown:
         rows=rows,
         elements=elements,
         asked=asked,
+        server_cpu=server_cpu,
     )
 
 
@@ -240,9 +245,12 @@ def keep(f: Figures, s: Shown, cached: bool) -> None:
         f.rows.append(s.rows)
         f.elements.append(s.elements)
         f.asked.append(s.asked)
+        f.server_until.append(s.server_cpu)
 
 
-def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience: float) -> None:
+def on_screen(
+    url: str, positions: list[int], f: Figures, patience: float, server: psutil.Process
+) -> None:
     """Each position opened in a fresh browser context (nothing cached: the first link a judge
     follows), then the next one in the same page (the scripts and style sheet cached)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -260,11 +268,10 @@ def on_screen(base: str, battle: str, positions: list[int], f: Figures, patience
                 context.add_init_script(WATCH)
                 cdp = context.new_cdp_session(page)
                 cdp.send("Performance.enable")
-                url = f"{base}/battles/{battle}/at/{{}}"
                 then = positions[(n + 1) % len(positions)]
                 try:
-                    keep(f, shown(page, cdp, url.format(position), position), cached=False)
-                    keep(f, shown(page, cdp, url.format(then), then), cached=True)
+                    keep(f, shown(page, cdp, url.format(position), position, server), False)
+                    keep(f, shown(page, cdp, url.format(then), then, server), cached=True)
                 except PlaywrightTimeout:
                     f.screen.append(math.inf)  # not on screen within --patience seconds
                     break
@@ -342,7 +349,7 @@ def measure(server: str, db: Path, battle: str, size: int, args: argparse.Namesp
     with serve(str(db), plan) as (base, process):
         requests(base, battle, positions, process, f)
         before = cpu(process)
-        on_screen(base, battle, loads, f, args.patience)
+        on_screen(f"{base}/battles/{battle}/at/{{}}", loads, f, args.patience, process)
         time.sleep(1)  # what the last page asked is answered (an idle server takes no processor)
         opened = len(f.screen) + len(f.screen_cached)
         f.browser_cpu = 1000 * (cpu(process) - before) / max(1, opened)
@@ -375,7 +382,7 @@ def report(rows: list[Figures]) -> None:
         "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
         "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
         "| in page p50 ms: HTML in, painted, shown | rows, elements, asked before paint p50 | layouts, layout+style p50 ms "
-        "| renderer busy p50 ms | server CPU ms a page in the browser | load avg |"
+        "| renderer busy p50 ms | server CPU ms a page in the browser (p50 until shown) | load avg |"
     )
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
@@ -389,7 +396,7 @@ def report(rows: list[Figures]) -> None:
             f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)})"
             f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}"
             f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}, {mid(f.asked):.0f}"
-            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {f.browser_cpu:,.0f}"
+            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {f.browser_cpu:,.0f} ({ms(f.server_until, 0.5)})"
             f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
         )
 
