@@ -34,7 +34,6 @@ the answers with icepool and with seeded dice."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import re
@@ -107,6 +106,11 @@ class _Run:
     answers: list[Answer]
     traced_from: int
     segments: list[_Segment] = field(default_factory=list)
+    # The states after its first events, folded with plain dice (``traced_from``); the first
+    # ``reuse`` of them are its parent's, whose path it shares that far.
+    states: list[Any] = field(default_factory=list)
+    reuse: int = 0
+    donor: _Run | None = None  # the run whose states go furthest along this one's path
     events: list[Event] = field(default_factory=list)
     facts: list[tuple[Fact, bool]] = field(default_factory=list)
     pinned: set[int] = field(default_factory=set)
@@ -219,27 +223,19 @@ class Sharer:
             self._made.append(made)
             return made
 
-        folded: dict[tuple[int, Event], tuple[Any, Any]] = {}
-
         def evolve(state: Any, event: Event) -> Any:
             run = self._run_now
             assert run is not None
-            before = state
-            if len(run.answers) < run.traced_from:
-                # A run's replayed path (plain dice) folds what an earlier run folded: the same
-                # state, and an equal event, give the same state, kept by identity.
-                try:
-                    found = folded.get((id(before), event))
-                except TypeError:  # an event holding a list: not kept
-                    found = None
-                if found is not None and found[0] is before:
-                    state = found[1]
-                else:
-                    state = fold(before, event)
-                    with contextlib.suppress(TypeError):  # an event holding a list
-                        folded[(id(before), event)] = (before, state)
+            states = run.states
+            i = len(run.events)
+            if i < run.reuse:
+                # On the path it shares with its parent: the same state, the same answers, so
+                # the same events and states (a procedure depends on nothing else).
+                state = states[i]
             else:
-                state = fold(before, event)
+                state = fold(state, event)
+                if len(run.answers) <= run.traced_from and i == len(states):
+                    states.append(state)
             self._state = state
             run.events.append(event)
             if until is not None and until(event):
@@ -249,13 +245,17 @@ class Sharer:
         watched = dataclasses.replace(system, procedure=watched_procedure, evolve=evolve)
         return dataclasses.replace(self.cmd.table, system=watched, quiet=True)
 
-    def _run(self, path: Sequence[Answer]) -> _Run:
-        """A run along ``path`` and on to the end of the command, or to a node explored before."""
+    def _run(self, path: Sequence[Answer], parent: _Run | None = None, shared: int = 0) -> _Run:
+        """A run along ``path`` and on to the end of the command, or to a node explored before;
+        its first ``shared`` events are ``parent``'s (its path's, so far)."""
         if self.runs >= self.budget:
             raise TooBig
         self.runs += 1
         traced_from = max(len(path) - 1, 0) if self.traced else 1 << 30
         run = _Run(answers=[], traced_from=traced_from)
+        if parent is not None:
+            run.reuse = min(shared, len(parent.states))
+            run.states = parent.states[: run.reuse]
         if not path:
             run.segments.append(_Segment(begin=0))
         self._run_now, self._made, self._state = run, [], self.cmd.state
@@ -430,6 +430,9 @@ class Sharer:
         depth = segment.depth
         grouped = node.n > 1 and self.group(node)
         classes: list[_Class] = []
+        # The run whose states go furthest along the path to this roll: this one's, or a run
+        # that left it deeper down (explored before, depth first), whose path it shares there.
+        donor = run.donor if run.donor is not None else run
         for face, ways in ways_of(node, grouped):
             for cls in classes:
                 if cls.general and _keeps(face, cls.checks):
@@ -437,7 +440,10 @@ class Sharer:
                     break
             else:
                 if classes:
-                    child, j = self._run([*run.answers[:depth], face]), 0
+                    path = [*run.answers[:depth], face]
+                    child, j = self._run(path, donor, segment.end), 0
+                    if len(child.states) > len(donor.states):
+                        donor = run.donor = child
                 else:
                     child, j = run, i + 1
                 cls = self._class(child, j, depth, ways)

@@ -199,6 +199,9 @@ def _source(expr: Expr, index: Mapping[tuple[int, int], int]) -> str:
     return f"({_source(expr[1], index)} {kind} {_source(expr[2], index)})"
 
 
+_TESTS: dict[str, Callable[[Sequence[int]], bool]] = {}
+
+
 def compile_fact(fact: Fact) -> FactInfo:
     """A fact as a function of its dice: built from our own expression trees (whole numbers and
     the operators of ``_ARITH`` / ``_COMPARE`` only), so the source is safe to evaluate."""
@@ -211,7 +214,9 @@ def compile_fact(fact: Fact) -> FactInfo:
     if op not in _COMPARE:  # pragma: no cover - Die only records these
         raise ValueError(f"unknown comparison {op!r}")
     code = f"lambda v: {_source(left, index)} {op} {_source(right, index)}"
-    test = eval(code, {"__builtins__": {}, "abs": abs})
+    test = _TESTS.get(code)
+    if test is None:  # facts on other rolls, of the same form, share their test
+        test = _TESTS[code] = eval(code, {"__builtins__": {}, "abs": abs})
     return FactInfo(symbols=symbols, low=symbols[0][0] if symbols else 0, test=test)
 
 
