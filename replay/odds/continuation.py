@@ -45,7 +45,6 @@ import dis
 import gc
 import types
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -141,9 +140,6 @@ def _analyse(
     return {ins.offset: live_in[i] for i, ins in enumerate(instructions)}
 
 
-_LIVENESS: dict[types.CodeType, dict[int, Live]] = {}
-
-
 def _resumes(code: types.CodeType) -> dict[int, Live]:
     """For each offset a suspended generator of ``code`` can stand at, the locals it will still
     read once resumed. It stands at its ``YIELD_VALUE`` (Python 3.11, 3.12) or at the
@@ -164,25 +160,37 @@ def _resumes(code: types.CodeType) -> dict[int, Live]:
 def live_after(code: types.CodeType, lasti: int) -> Live:
     """The locals a generator of ``code`` suspended at ``lasti`` (its frame's ``f_lasti``) will
     still read once resumed; None: all of them (a place this module does not know)."""
-    per_code = _LIVENESS.get(code)
-    if per_code is None:
-        per_code = _LIVENESS[code] = _resumes(code)
-    return per_code.get(lasti)
+    return _layout(code).resumes().get(lasti)
 
 
 # --- a frame's values ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Layout:
     """What the fingerprint needs of a code object, worked out once."""
 
-    number: int  # the code's own number in this process (it stands for where the code is)
-    slots: tuple[str, ...]  # the frame's local slots in order: locals, cells only, free vars
-    cells: frozenset[str]
+    __slots__ = ("_resumes", "cells", "code", "names_only", "number", "slots")
+
+    def __init__(self, code: types.CodeType, number: int) -> None:
+        self.code = code  # kept, so that no other code object takes its id
+        self.number = number  # the code's own number in this process (where the code is)
+        plain = list(code.co_varnames)
+        # the frame's local slots in order: locals, cells only, free vars
+        slots = plain + [c for c in code.co_cellvars if c not in plain] + list(code.co_freevars)
+        self.slots = tuple(slots)
+        self.cells = frozenset(code.co_cellvars) | frozenset(code.co_freevars)
+        self.names_only = _NAMES_ONLY.get(code, frozenset())
+        self._resumes: dict[int, Live] | None = None
+
+    def resumes(self) -> dict[int, Live]:
+        """``_resumes`` of its code, worked out when first asked."""
+        if self._resumes is None:
+            self._resumes = _resumes(self.code)
+        return self._resumes
 
 
-_LAYOUTS: dict[types.CodeType, _Layout] = {}
+# By the code's id (hashing a code object hashes its bytecode and constants, every time).
+_LAYOUTS: dict[int, _Layout] = {}
 # Locals that only name the request a frame waits on: the roll a procedure asks for is written
 # beside its continuation without its key and purpose (``replay/odds/sharing.py``), and once
 # answered ``roll`` reads its key only to name it in an error.
@@ -190,15 +198,9 @@ _NAMES_ONLY: dict[types.CodeType, frozenset[str]] = {roll.__code__: frozenset({"
 
 
 def _layout(code: types.CodeType) -> _Layout:
-    found = _LAYOUTS.get(code)
+    found = _LAYOUTS.get(id(code))
     if found is None:
-        plain = list(code.co_varnames)
-        slots = plain + [c for c in code.co_cellvars if c not in plain] + list(code.co_freevars)
-        found = _LAYOUTS[code] = _Layout(
-            number=len(_LAYOUTS),
-            slots=tuple(slots),
-            cells=frozenset(code.co_cellvars) | frozenset(code.co_freevars),
-        )
+        found = _LAYOUTS[id(code)] = _Layout(code, len(_LAYOUTS))
     return found
 
 
@@ -238,8 +240,8 @@ def _frame_values(g: types.GeneratorType[Any, Any, Any]) -> tuple[list[str], lis
             continue
         slots.append(name)
         i += 1
-    live = live_after(code, frame.f_lasti)
-    names_only = _NAMES_ONLY.get(code, frozenset())
+    live = layout.resumes().get(frame.f_lasti)
+    names_only = layout.names_only
     names = [
         n
         for n in slots
