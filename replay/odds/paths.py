@@ -230,10 +230,18 @@ def adjudicate(cmd: Command, dice: DiceSource, choices: ChoiceSource) -> Adjudic
     """Run ``cmd`` at its table with these sources (up to ``cmd.until``). The driver is not
     changed to stop early: its game system's fold is wrapped to note the events and raise once
     the stopping event is folded."""
+    return adjudicator(cmd, dice, choices)()
+
+
+def adjudicator(
+    cmd: Command, dice: DiceSource, choices: ChoiceSource
+) -> Callable[[], Adjudication]:
+    """``adjudicate`` as a function to call again and again (its table made once): each call
+    runs ``cmd`` afresh with the sources as they are then (e.g. a sample's dice reseeded)."""
     table = dataclasses.replace(cmd.table, dice=dice, choices=choices, quiet=True)
     until = cmd.until
     if until is None:
-        return table.adjudicate(cmd.state, cmd.command, cmd.index)
+        return lambda: table.adjudicate(cmd.state, cmd.command, cmd.index)
     seen: list[Event] = []
     fold = table.system.evolve
 
@@ -245,10 +253,15 @@ def adjudicate(cmd: Command, dice: DiceSource, choices: ChoiceSource) -> Adjudic
         return state
 
     stopping = dataclasses.replace(table, system=dataclasses.replace(table.system, evolve=evolve))
-    try:
-        return stopping.adjudicate(cmd.state, cmd.command, cmd.index)
-    except _Stop as stop:
-        return Adjudication(events=seen, state=stop.state, index=cmd.index)
+
+    def stopped() -> Adjudication:
+        seen.clear()
+        try:
+            return stopping.adjudicate(cmd.state, cmd.command, cmd.index)
+        except _Stop as stop:
+            return Adjudication(events=list(seen), state=stop.state, index=cmd.index)
+
+    return stopped
 
 
 def run_path(  # noqa: PLR0913 - how to run, each keyword-only
@@ -299,9 +312,11 @@ def sample(
     the same seed agree, and two paths that differ only before their sampled dice share them
     (common random numbers)."""
     counts: dict[Hashable, int] = {}
+    dice = _SampledDice(seed, path)
+    run = adjudicator(cmd, dice, cmd.choices)
     for i in range(samples):
-        dice = _SampledDice(f"{seed}/{i}", path)
-        outcome = cmd.leaf(adjudicate(cmd, dice, cmd.choices))
+        dice.seed, dice.depth = f"{seed}/{i}", 0
+        outcome = cmd.leaf(run())
         counts[outcome] = counts.get(outcome, 0) + 1
     return counts
 
@@ -310,7 +325,7 @@ class _SampledDice:
     source = "sampled"
 
     def __init__(self, seed: str, path: Sequence[Answer]) -> None:
-        self.seed = seed
+        self.seed = seed  # the sample's (``sample`` sets it for each)
         self.path = path
         self.depth = 0
 
@@ -344,6 +359,7 @@ __all__ = [
     "Run",
     "TooBig",
     "adjudicate",
+    "adjudicator",
     "check_counts",
     "check_highest",
     "matcher",

@@ -122,10 +122,10 @@ class _Dice:
 
     source = "explored"
 
-    def __init__(self, sharer: Sharer, run: _Run, path: Sequence[Answer]) -> None:
+    def __init__(self, sharer: Sharer) -> None:
         self.sharer = sharer
-        self.run = run
-        self.path = path
+        self.run = _Run(answers=[], traced_from=0)  # the run under way (``Sharer._run``)
+        self.path: Sequence[Answer] = ()
 
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
         return self.roll_counted(key, n, sides, purpose, ())
@@ -208,7 +208,10 @@ class Sharer:
         self._made: list[Any] = []
         self._state: Any = None
         self._too_big = False
-        self._table = self._watching_table()
+        self._dice = _Dice(self)
+        self._table = dataclasses.replace(
+            self._watching_table(), dice=self._dice, choices=self._asks
+        )
 
     # --- runs --------------------------------------------------------------------------------
 
@@ -259,11 +262,11 @@ class Sharer:
         if not path:
             run.segments.append(_Segment(begin=0))
         self._run_now, self._made, self._state = run, [], self.cmd.state
-        self._asks.run = run
-        table = dataclasses.replace(self._table, dice=_Dice(self, run, path), choices=self._asks)
+        self._asks.run = self._dice.run = run
+        self._dice.path = path
         state: Any = None
         try:
-            state = table.adjudicate(self.cmd.state, self.cmd.command, self.cmd.index).state
+            state = self._table.adjudicate(self.cmd.state, self.cmd.command, self.cmd.index).state
         except _Stop as stop:
             state = stop.state
         except _Branch:
