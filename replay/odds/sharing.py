@@ -371,6 +371,7 @@ class Sharer:
         exploration kept, at its next full collection, in the middle of whatever runs then
         (the next command's odds). No run is possible after it."""
         del self._table
+        del self._dice  # it refers back to the sharer too
         self._continuations.close()
 
     def _leaf(self, final: Units) -> Value:
