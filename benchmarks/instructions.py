@@ -23,7 +23,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -32,31 +31,12 @@ import httpx
 from blowbyblow.web.tournament import TournamentStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from server import free_port, listen, wait_serving  # benchmarks/server.py's own
+
 from pgserver import postgres_server  # the tests' throwaway server
 
 TABLES = 4
 WARM = 5  # commands a table before counting
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def judge(base: str, path: str, heard: list[int], ready: asyncio.Event) -> None:
-    """A judge's stream of the tournament: the notes of commands played it hears."""
-    async with (
-        httpx.AsyncClient(base_url=base, timeout=None) as client,
-        client.stream("GET", path) as r,
-    ):
-        async for line in r.aiter_lines():
-            if line.startswith(":"):
-                ready.set()
-            elif line == "event: played":
-                heard[0] += 1
 
 
 async def _command(
@@ -98,7 +78,7 @@ async def _play(
     ready = [asyncio.Event() for _ in range(judges)]
     heard = [[0] for _ in range(judges)]
     path = "/api/tournaments/load/stream"
-    streams = [asyncio.create_task(judge(base, path, heard[i], ready[i])) for i in range(judges)]
+    streams = [asyncio.create_task(listen(base, path, heard[i], ready[i])) for i in range(judges)]
     await asyncio.gather(*(r.wait() for r in ready))
 
     async def table(battle: str, token: str) -> None:
@@ -136,15 +116,9 @@ def measure(python: str, commands: int, judges: int, typed: bool) -> float:
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 600
-            while True:
-                try:
-                    httpx.get(f"{base}/api/rulesets", timeout=60)
-                    break
-                except httpx.HTTPError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise RuntimeError("bxb serve did not start under valgrind") from None
-                    time.sleep(0.5)
+            wait_serving(
+                base, server, patience=600, ask=60, pause=0.5, what="bxb serve under valgrind"
+            )
             tables = []
             for number, token in made:
                 r = httpx.post(

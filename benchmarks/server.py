@@ -151,6 +151,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_serving(  # noqa: PLR0913 - how long, each keyword-only
+    base: str,
+    process: subprocess.Popen[bytes],
+    *,
+    patience: float,
+    ask: float,
+    pause: float,
+    what: str = "bxb serve",
+) -> None:
+    """Until the server at ``base`` answers (each ask ``ask`` seconds at most, ``pause`` between
+    them): RuntimeError after ``patience`` seconds, or at once when its process has ended."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            httpx.get(f"{base}/api/rulesets", timeout=ask)
+            return
+        except httpx.HTTPError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(f"{what} did not start") from None
+            time.sleep(pause)
+
+
 @contextmanager
 def serve_all(db: str, plan: Plan) -> Iterator[list[tuple[str, psutil.Process]]]:
     """``plan.servers`` processes of ``bxb serve`` on the store, each on its own port."""
@@ -183,15 +205,7 @@ def serve(db: str, plan: Plan) -> Iterator[tuple[str, psutil.Process]]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"{base}/api/rulesets", timeout=5)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("bxb serve did not start") from None
-                time.sleep(0.1)
+        wait_serving(base, process, patience=60, ask=5, pause=0.1)
         yield base, psutil.Process(process.pid)
     finally:
         process.terminate()
