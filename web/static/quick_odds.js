@@ -10,6 +10,9 @@
   let offered = [];
   let engine = null;
   let timer = null;
+  // Each game picked bumps this: an answer asked for under an earlier pick is dropped, so a slow
+  // answer for the game shown first cannot overwrite the game picked after it.
+  let shown = 0;
 
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   const estimate = (p) => p.exact !== null
@@ -53,19 +56,31 @@
   function changed() {
     clearTimeout(timer);
     timer = setTimeout(async () => {
+      const asked = shown;
       try {
-        offered = (await bxb.api("POST", api(ruleset, "/options"), { setup: engine.data, rulings })).data;
+        const answer = (await bxb.api("POST", api(ruleset, "/options"), { setup: engine.data, rulings })).data;
+        if (asked !== shown) return;
+        offered = answer;
         $("quick-problem").textContent = "";
         showOptions();
       } catch (error) {
-        $("quick-problem").textContent = error.message;
+        if (asked === shown) $("quick-problem").textContent = error.message;
       }
     }, 400);
   }
 
   async function load(id) {
+    const asked = ++shown;
+    clearTimeout(timer);
+    let start;
+    try {
+      start = (await bxb.api("GET", api(id, ""))).data;
+    } catch (error) {
+      if (asked === shown) $("quick-problem").textContent = error.message;
+      return;
+    }
+    if (asked !== shown) return;
     ruleset = id;
-    const start = (await bxb.api("GET", api(id, ""))).data;
     rulings = start.rulings;
     offered = start.options;
     engine = bxbForms.make($("quick-form"), start.form, start.setup, changed);
@@ -103,12 +118,14 @@
     $("quick-picks").querySelectorAll("[data-pick]").forEach((s) => { picks[s.dataset.pick] = s.value; });
     $("quick-error").textContent = "";
     $("quick-result").innerHTML = `<p class="muted">working out the odds…</p>`;
+    const asked = shown;
     try {
       const { data } = await bxb.api("POST", api(ruleset, "/odds"), {
         setup: engine.data, rulings, option: Number($("quick-command").value), picks,
       });
-      $("quick-result").innerHTML = result(data);
+      if (asked === shown) $("quick-result").innerHTML = result(data);
     } catch (error) {
+      if (asked !== shown) return;
       $("quick-result").replaceChildren();
       $("quick-error").textContent = error.message;
     }
