@@ -262,7 +262,12 @@ def rulings_changed(page: Page, ruleset: str) -> dict[str, str]:
 
 
 def wait_checked(page: Page) -> None:
-    page.wait_for_timeout(300)  # the check runs 200 ms after the last key
+    """Wait until the check of the last edit is answered (it is asked 200 ms after the last
+    key): setup.js notes the last check asked and the last answered on the form."""
+    page.wait_for_function(
+        "() => { const f = document.getElementById('setup-form');"
+        " return (f.dataset.asked || '0') === (f.dataset.checked || '0'); }"
+    )
 
 
 def save(page: Page, revision: int) -> None:

@@ -63,6 +63,10 @@
 
   // --- flags, rulings and notes, on the event each is about ---------------------------------
   let said = new Map(); // the event's position -> what was said about it
+  // Asked again at each note: the answer to the last asking is shown, an earlier one answered
+  // after it (without what was just said) is dropped.
+  let spokenAsked = 0;
+  let familyAsked = 0;
   function decorate(row) {
     row.querySelectorAll(".about").forEach((el) => el.remove());
     for (const a of said.get(Number(row.dataset.position)) || []) {
@@ -71,8 +75,10 @@
     }
   }
   async function annotations() {
+    const ticket = ++spokenAsked;
     try {
       const { data } = await bxb.api("GET", `/api/battles/${battle}/annotations`);
+      if (ticket !== spokenAsked) return;
       said = new Map();
       for (const a of data) said.set(a.about, [...(said.get(a.about) || []), a]);
       document.querySelectorAll("#events .ev").forEach(decorate);
@@ -93,12 +99,14 @@
   // --- the family: forks and re-runs, a diff of any two -------------------------------------
   async function family() {
     let data;
+    const ticket = ++familyAsked;
     try {
       ({ data } = await bxb.api("GET", `/api/battles/${battle}/family`));
     } catch (error) {
-      $("family").textContent = error.message;
+      if (ticket === familyAsked) $("family").textContent = error.message;
       return;
     }
+    if (ticket !== familyAsked) return;
     $("family").innerHTML = data.members.map((m) =>
       `<li class="depth-${Math.min(m.depth, 3)}${m.battle === battle ? " here" : ""}" data-battle="${m.battle}">` +
       `<a href="/battles/${m.battle}">${bxb.esc(m.label)}</a> <span class="muted">${m.battle.slice(0, 8)} · ${m.version} events</span>` +

@@ -25,16 +25,34 @@
 
   const { el, copy } = bxbForms;
   let engine = null; // the form (forms.js)
+  // Each edit asks for a check (after a pause in typing); an answer older than one already shown
+  // is dropped (its setup is not the one on screen). formBox's data-asked and data-checked: the
+  // last check asked and the last one answered (what a test waits on).
+  let asked = 0;
+  let checked = 0;
   function changed(path) {
     dirty = true;
+    const ticket = ++asked;
+    formBox.dataset.asked = String(ticket);
     clearTimeout(timer);
-    timer = setTimeout(() => check(path), 200);
+    timer = setTimeout(() => check(path, ticket), 200);
   }
-  async function check(path) {
-    const { data: found } = await bxb.api("POST", `/api/rulesets/${form.ruleset}/setup/check`, {
-      setup: data,
-      field: path,
-    });
+  async function check(path, ticket) {
+    let found = null;
+    try {
+      ({ data: found } = await bxb.api("POST", `/api/rulesets/${form.ruleset}/setup/check`, {
+        setup: data,
+        field: path,
+      }));
+    } finally {
+      if (ticket > checked) {
+        checked = ticket;
+        formBox.dataset.checked = String(ticket);
+      } else {
+        found = null;
+      }
+    }
+    if (!found) return;
     for (const e of formBox.querySelectorAll(`[data-error]`)) {
       if (e.dataset.error === path || e.dataset.error === found.field) e.textContent = "";
     }
@@ -43,11 +61,16 @@
     const there = formBox.querySelector(`[data-error="${CSS.escape(found.field)}"]`);
     if (there && found.message) there.textContent = found.message;
     $("setup-problem").textContent = found.ok ? "" : found.message;
-    formBox.dataset.checked = String(Number(formBox.dataset.checked || 0) + 1);
   }
 
+  // The form of the system picked last: a form asked for before it (the page's first, while the
+  // system is being picked) and answered after it is dropped.
+  let loads = 0;
   async function load(ruleset, setup) {
-    if (!form || form.ruleset !== ruleset) form = (await bxb.api("GET", `/api/rulesets/${ruleset}/form`)).data;
+    const ticket = ++loads;
+    const found = form && form.ruleset === ruleset ? form : (await bxb.api("GET", `/api/rulesets/${ruleset}/form`)).data;
+    if (ticket !== loads) return;
+    form = found;
     engine = bxbForms.make(formBox, form, null, changed, () => mine);
     data = setup ? copy(setup) : engine.blank(form.schema);
     engine.data = data;
@@ -208,6 +231,7 @@
       const req = { side, revision: pending.draft.revision };
       if (mine && mine.side === side) req.key = mine.key;
       const found = (await bxb.api("POST", `${base}/confirm`, req)).data;
+      heard++;
       pending = found;
       showPending();
       started(found);
@@ -223,7 +247,9 @@
       Object.assign(draft, { rulings: extra.rulings, seed: extra.seed, fair: extra.fair });
       if (pending.draft) draft.round = pending.draft.round;
       if (mine) Object.assign(draft, { side: mine.side, key: mine.key });
-      pending = (await bxb.api("PUT", base, draft)).data;
+      const saved = (await bxb.api("PUT", base, draft)).data;
+      heard++;
+      pending = saved;
       dirty = terms = false;
       showPending();
     } catch (e) {
@@ -262,9 +288,14 @@
     return out;
   }
 
-  // The other phone's saves, takes and confirmations: heard on the table's live stream.
+  // The other phone's saves, takes and confirmations: heard on the table's live stream. Notes
+  // come close together: the setup as asked last is shown, and an answer to an earlier asking
+  // (or asked before this phone's own write was answered) is dropped, never shown over it.
+  let heard = 0;
   async function refresh() {
+    const ticket = ++heard;
     const found = (await bxb.api("GET", base)).data;
+    if (ticket !== heard) return;
     // gone once the battle has started (the other phone's confirmation, or a judge)
     if (!found.draft && pending.draft) found.battle = found.battle || true;
     started(found);
@@ -315,11 +346,13 @@
     const ticks = [...document.querySelectorAll("[data-member]")];
     const only = ticks.every((t) => t.checked) ? null : ticks.filter((t) => t.checked).map((t) => t.dataset.member);
     try {
-      pending = (await bxb.api("POST", `${base}/rosters`, {
+      const made = (await bxb.api("POST", `${base}/rosters`, {
         rosters: picked.map((k) => ({ player: k.player, name: k.name })),
         only,
         revision: pending.draft ? pending.draft.revision : 0,
       })).data;
+      heard++;
+      pending = made;
       dirty = false;
       await load(pending.draft.ruleset, pending.draft.setup);
       showPending();

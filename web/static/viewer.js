@@ -260,7 +260,9 @@
       `<table class="side"><thead><tr><th>#</th><th>original</th><th>what-if</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   };
 
+  let rerun = 0; // the what-if asked last: an earlier one answered after it is dropped
   async function whatIf(save) {
+    const ticket = ++rerun;
     const form = $("whatif-form");
     const rulings = {};
     let ruleset = null;
@@ -272,6 +274,7 @@
     box.textContent = "re-running…";
     try {
       const { data } = await bxb.api("POST", `/api/battles/${battle}/whatif`, { rulings, ruleset, save });
+      if (ticket !== rerun) return;
       box.innerHTML = sideBySide(data) +
         (data.stopped ? `<p class="bad">stopped: ${bxb.esc(data.stopped)}</p>` : "") +
         (data.fresh_dice.length ? `<p class="muted">dice drawn from the seed: ${bxb.esc(data.fresh_dice.join(", "))}</p>` : "") +
@@ -279,7 +282,7 @@
         `<div><h3>what-if, at the end</h3><pre>${bxb.esc(data.alternative_state)}</pre></div></div>` +
         (data.saved ? `<p>Saved as <a id="whatif-saved" href="/battles/${data.saved}">battle ${data.saved.slice(0, 8)}</a>.</p>` : "");
     } catch (error) {
-      box.textContent = error.message;
+      if (ticket === rerun) box.textContent = error.message;
     }
   }
   if ($("whatif-form")) {
@@ -314,16 +317,18 @@
       `<table class="side"><thead><tr><th>this battle</th><th>the other</th></tr></thead><tbody><tr class="diverged"><td>${cell(data.a_row)}</td><td>${cell(data.b_row)}</td></tr></tbody></table>`;
   }
 
+  let compared = 0; // the diff asked last: an earlier one answered after it is dropped
   $("diff-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const ticket = ++compared;
     const other = $("diff-other").value;
     const box = $("diff-result");
     if (!other) { box.textContent = "no other battle in the store"; return; }
     try {
       const { data } = await bxb.api("GET", `/api/diff?a=${battle}&b=${other}`);
-      box.innerHTML = diffTable(data);
+      if (ticket === compared) box.innerHTML = diffTable(data);
     } catch (error) {
-      box.textContent = error.message;
+      if (ticket === compared) box.textContent = error.message;
     }
   });
 

@@ -1,0 +1,295 @@
+"""A page shows the answer to what was asked last, never an earlier answer that came after it
+(docs/web.md). Each test holds one answer back in Chromium (``page.route``: the server answers at
+once, the page gets it only when let go), lets a later asking be answered and shown, then lets
+the held answer in and checks the page still shows the later one: the setup form of the system
+picked last, the check of the value typed last, the setup as saved last (heard on the live
+stream), the dashboard's rows after the last write, the diff asked last, the flags said last.
+No timing: each wait is on what the page has read (every answer body a page reads is noted by
+an init script) or on what it shows."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import httpx
+import msgspec
+import pytest
+from playwright.sync_api import BrowserContext, Page, Request, Route, sync_playwright
+from test_setup_forms import Thumb
+from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, phone
+
+from blowbyblow.replay.engine.registry import game_systems, get_game_system
+from blowbyblow.web.schemas import PlayCommand, StartBattle
+from blowbyblow.web.service import Service
+
+SLUG = "stale"
+TABLES = 8
+
+# Every answer body the page reads (bxb.api's json(), the rows' text()), noted once read: the
+# page's own code after `await response.json()` has run before the test's next look (a later
+# task), so a test waits on this and then reads what the page shows.
+READS = """(() => {
+  window.bxbRead = [];
+  const fetched = window.fetch;
+  window.fetch = async (url, init) => {
+    const response = await fetched(url, init);
+    const body = init && typeof init.body === "string" ? init.body : "";
+    for (const how of ["json", "text"]) {
+      const read = response[how].bind(response);
+      response[how] = () => read().then((value) => {
+        window.bxbRead.push({ url: String(url), body });
+        return value;
+      });
+    }
+    return response;
+  };
+})();"""
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[int, str], str]]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    site = make_site(tmp_path_factory.mktemp("stale"))
+    site.tournaments.new_tournament(SLUG, "Stale Answers Night")
+    made = site.tournaments.add_tables(SLUG, TABLES)
+    tokens = dict(made.tables)
+    tokens[0] = made.judge_token
+    with live_server(site.app()) as base:
+        yield site, tokens, base
+
+
+@pytest.fixture(scope="module")
+def browser(web: Any) -> Iterator[BrowserContext]:
+    with sync_playwright() as p:
+        context = phone(p)
+        yield context
+        context.close()
+
+
+class Held:
+    """The first request ``pick`` chooses among those ``pattern`` matches: answered by the
+    server when asked (its answer as it was then), given to the page only at ``release``."""
+
+    def __init__(self, page: Page, pattern: str, pick: Callable[[Request], bool]) -> None:
+        self.page = page
+        self.pick = pick
+        self.held: list[tuple[Route, Any]] = []
+        page.route(pattern, self._route)
+
+    def _route(self, route: Route) -> None:
+        if not self.held and self.pick(route.request):
+            self.held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    def asked(self) -> None:
+        """Wait until the request is held."""
+        deadline = time.monotonic() + 15
+        while not self.held:
+            if time.monotonic() > deadline:
+                raise AssertionError("the page never asked what is to be held back")
+            self.page.wait_for_timeout(20)  # Playwright's events are handled meanwhile
+
+    def release(self) -> None:
+        route, answer = self.held[0]
+        route.fulfill(response=answer)
+
+
+def reads(page: Page, url_end: str, n: int, body: str = "") -> None:
+    """Wait until the page has read ``n`` answers to URLs ending ``url_end`` (asked with a body
+    holding ``body``)."""
+    page.wait_for_function(
+        "([end, body, n]) => window.bxbRead.filter("
+        "(r) => r.url.split('?')[0].endsWith(end) && r.body.includes(body)).length >= n",
+        arg=[url_end, body, n],
+    )
+
+
+@pytest.fixture
+def page(browser: BrowserContext) -> Iterator[Page]:
+    """A page noting the answers it reads; closed even when its test fails (a page left open
+    keeps its live stream: six of them take every connection Chromium opens to the server)."""
+    made = browser.new_page()
+    made.add_init_script(READS)
+    yield made
+    close_page(made)
+
+
+def opened(page: Page, base: str, token: str) -> None:
+    page.goto(f"{base}/join/{token}")  # the token's cookie: a table's phone, or the judge
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_the_setup_form_is_the_one_of_the_system_picked_last(web: Any, page: Page) -> None:
+    _site, tokens, base = web
+    opened(page, base, tokens[1])
+    first = next(iter(game_systems()))  # the page's first form, asked as it opens
+    held = Held(page, f"**/api/rulesets/{first}/form", lambda r: True)
+    page.goto(f"{base}/tournaments/{SLUG}/tables/1/setup")
+    held.asked()
+    page.select_option("#setup-ruleset", "gangfight")  # picked while the first is on its way
+    page.wait_for_function("() => document.body.dataset.form === 'gangfight'")
+    held.release()
+    reads(page, f"/api/rulesets/{first}/form", 1)
+    assert page.evaluate("() => document.body.dataset.form") == "gangfight"
+    assert page.locator("#setup-ruleset").input_value() == "gangfight"
+    assert page.locator("#setup-form > fieldset > legend").first.inner_text() == "gangfight"
+
+
+def test_a_check_answered_after_a_later_one_is_not_shown(web: Any, page: Page) -> None:
+    _site, tokens, base = web
+    opened(page, base, tokens[2])
+    held = Held(page, "**/setup/check", lambda r: '"three"' in (r.post_data or ""))
+    page.goto(f"{base}/tournaments/{SLUG}/tables/2/setup")
+    page.wait_for_selector("#setup-form fieldset")
+    page.select_option("#setup-ruleset", "necromunda-2023")
+    page.wait_for_function("() => document.body.dataset.form === 'necromunda-2023'")
+    page.click("[data-add='fighters']:not([data-choice])")
+    Thumb(page).reveal("[data-path='fighters[0].ws']")
+    field = page.locator("[data-path='fighters[0].ws']")
+    field.fill("three")  # checked after a pause: that answer held back
+    held.asked()
+    field.fill("3")  # then mended: its check answered and shown
+    reads(page, "/setup/check", 1, '"ws":3')
+    error = page.locator("[data-error='fighters[0].ws']")
+    shown = error.text_content()
+    assert "Expected" not in str(shown)
+    held.release()  # the check of "three" comes last
+    reads(page, "/setup/check", 1, '"three"')
+    assert error.text_content() == shown  # not "Expected `int`, got `str`" beside a 3
+
+
+def test_the_setup_saved_last_stays_when_an_earlier_one_is_heard_after_it(
+    web: Any, page: Page
+) -> None:
+    _site, tokens, base = web
+    table = 3
+    opened(page, base, tokens[table])
+    pending = f"/api/tournaments/{SLUG}/tables/{table}/setup"
+    held = Held(page, f"**{pending}", lambda r: r.method == "GET")
+    page.goto(f"{base}{pending.replace('/api', '')}")
+    page.wait_for_selector("#setup-form fieldset")
+    page.wait_for_selector("#live.on")
+    ruleset = "necromunda-2023"
+    setup = msgspec.json.decode(msgspec.json.encode(get_game_system(ruleset).demo().setup))
+    for revision in (0, 1):  # the other phone saves twice: the page hears each on its stream
+        saved = httpx.put(
+            f"{base}{pending}",
+            json={"ruleset": ruleset, "setup": setup, "revision": revision},
+            headers=bearer(tokens[table]),
+        )
+        assert saved.status_code == 200, saved.text
+        if revision == 0:
+            held.asked()  # the page asks for revision 1: that answer held back
+    page.wait_for_function("() => document.body.dataset.revision === '2'")
+    held.release()
+    reads(page, pending, 2)
+    assert page.evaluate("() => document.body.dataset.revision") == "2"
+    assert page.locator("#setup-revision").inner_text() == "revision 2"
+
+
+def test_the_dashboard_keeps_the_rows_after_the_last_write(web: Any, page: Page) -> None:
+    _site, tokens, base = web
+    table = 4
+    opened(page, base, tokens[0])  # the judge
+    held = Held(page, f"**/tournaments/{SLUG}/glance", lambda r: True)
+    page.goto(f"{base}/tournaments/{SLUG}")
+    page.wait_for_selector("#live.on")
+    started = httpx.post(
+        f"{base}/api/tournaments/{SLUG}/tables/{table}/battles",
+        json={"ruleset": "gangfight", "seed": "stale"},
+        headers=bearer(tokens[table]),
+    )
+    assert started.status_code == 201, started.text
+    held.asked()  # the rows as they were once started: held back
+    battle = started.json()["battle"]
+    played = httpx.post(
+        f"{base}/api/battles/{battle}/commands", json={"option": 0}, headers=bearer(tokens[table])
+    )
+    assert played.status_code == 201, played.text
+    page.wait_for_function("() => document.getElementById('glance').dataset.drawn === '1'")
+    row = page.locator(f"#glance tr[data-table='{table}']")
+    shown = row.inner_text()
+    held.release()
+    reads(page, f"/tournaments/{SLUG}/glance", 2)
+    assert row.inner_text() == shown
+
+
+def two_battles_and_one_like_the_first(site: Site) -> tuple[str, str, str]:
+    """Battles at tables 5, 6 and 7: the one at 6 played as the one at 5, the one at 7 not."""
+    service = Service(store=site.store, tournaments=site.tournaments)
+    made = []
+    for table, seed in ((5, "same"), (6, "same"), (7, "other")):
+        started = service.start(SLUG, table, StartBattle(ruleset="necromunda-2023", seed=seed))
+        service.play(UUID(started.battle), PlayCommand(option=0))
+        made.append(started.battle)
+    return made[0], made[1], made[2]
+
+
+def test_the_viewer_shows_the_diff_asked_last(web: Any, page: Page) -> None:
+    site, tokens, base = web
+    battle, alike, other = two_battles_and_one_like_the_first(site)
+    opened(page, base, tokens[0])
+    held = Held(page, "**/api/diff*", lambda r: alike in r.url)
+    page.goto(f"{base}/battles/{battle}")
+    page.select_option("#diff-other", alike)
+    page.click("#diff-run")
+    held.asked()  # "identical": held back
+    page.select_option("#diff-other", other)
+    page.click("#diff-run")
+    page.wait_for_selector("#diff-divergence")
+    held.release()
+    reads(page, "/api/diff", 2)
+    assert page.locator("#diff-divergence").count() == 1
+    assert "identical" not in page.locator("#diff-result").inner_text()
+
+
+def test_the_viewer_shows_the_what_if_run_last(web: Any, page: Page) -> None:
+    site, tokens, base = web
+    battle = site.tournaments.battles(SLUG, 5)[-1].battle  # the diff's battle
+    opened(page, base, tokens[0])
+    held = Held(page, "**/whatif", lambda r: '"save":false' in (r.post_data or ""))
+    page.goto(f"{base}/battles/{battle}")
+    page.click("#whatif-run")
+    held.asked()  # the what-if run and not saved: held back
+    page.click("#whatif-save")  # then run and saved as a battle
+    page.wait_for_selector("#whatif-saved")
+    held.release()
+    reads(page, "/whatif", 2)
+    assert page.locator("#whatif-saved").count() == 1
+    page.locator("#whatif-saved").click()  # the saved what-if opens in the viewer
+    page.wait_for_selector("#whatif-form")
+
+
+def test_a_flag_said_meanwhile_stays_on_its_event(web: Any, page: Page) -> None:
+    site, tokens, base = web
+    service = Service(store=site.store, tournaments=site.tournaments)
+    table = 8
+    started = service.start(SLUG, table, StartBattle(ruleset="necromunda-2023", seed="flag"))
+    battle = UUID(started.battle)
+    service.play(battle, PlayCommand(option=0))
+    opened(page, base, tokens[0])
+    held = Held(page, f"**/api/battles/{battle}/annotations", lambda r: True)
+    page.goto(f"{base}/battles/{battle}")
+    page.wait_for_selector("#live.on")
+    held.asked()  # what was said once the page was on screen (nothing yet): held back
+    flagged = httpx.post(
+        f"{base}/api/battles/{battle}/flags",
+        json={"command": 1, "reason": "the save was a 5"},
+        headers=bearer(tokens[table]),
+    )
+    assert flagged.status_code == 201, flagged.text
+    about = page.locator("#events .ev .about-CommandFlagged")
+    about.first.wait_for()
+    held.release()
+    reads(page, f"/api/battles/{battle}/annotations", 2)
+    assert about.count() == 1, json.dumps(page.evaluate("() => window.bxbRead"))
