@@ -3,7 +3,9 @@
 once, the page gets it only when let go), lets a later asking be answered and shown, then lets
 the held answer in and checks the page still shows the later one: the setup form of the system
 picked last, the check of the value typed last, the setup as saved last (heard on the live
-stream), the dashboard's rows after the last write, the diff asked last, the flags said last.
+stream), the dashboard's rows after the last write, the diff and what-if asked last, the flags
+said last, the command gone to last, a fork written (not its preview), a roster's last version,
+the question after the dice typed last.
 No timing: each wait is on what the page has read (every answer body a page reads is noted by
 an init script) or on what it shows."""
 
@@ -21,14 +23,18 @@ import msgspec
 import pytest
 from playwright.sync_api import BrowserContext, Page, Request, Route, sync_playwright
 from test_setup_forms import Thumb
+from test_table_phone import start, tap_command
 from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, phone
 
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
+from blowbyblow.replay.rosters.files import load_roster
+from blowbyblow.replay.rosters.register import RosterRegister
 from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
 
 SLUG = "stale"
-TABLES = 8
+TABLES = 11
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 # Every answer body the page reads (bxb.api's json(), the rows' text()), noted once read: the
 # page's own code after `await response.json()` has run before the test's next look (a later
@@ -58,6 +64,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[i
     site = make_site(tmp_path_factory.mktemp("stale"))
     site.tournaments.new_tournament(SLUG, "Stale Answers Night")
     made = site.tournaments.add_tables(SLUG, TABLES)
+    RosterRegister(site.db).add(SLUG, load_roster(DOCS / "rosters" / "iron-fists.toml"))
     tokens = dict(made.tables)
     tokens[0] = made.judge_token
     with live_server(site.app()) as base:
@@ -293,3 +300,106 @@ def test_a_flag_said_meanwhile_stays_on_its_event(web: Any, page: Page) -> None:
     held.release()
     reads(page, f"/api/battles/{battle}/annotations", 2)
     assert about.count() == 1, json.dumps(page.evaluate("() => window.bxbRead"))
+
+
+def test_a_roster_shows_its_last_version_when_an_earlier_edit_is_answered_last(
+    web: Any, page: Page
+) -> None:
+    _site, tokens, base = web
+    opened(page, base, tokens[0])
+    held = Held(page, "**/rosters/edits", lambda r: '"set"' in (r.post_data or ""))
+    page.goto(f"{base}/tournaments/{SLUG}/rosters")
+    page.wait_for_selector("section.roster[data-loaded=yes]")
+    card = page.locator("section.roster").first
+    card.locator(".member").select_option("brak")
+    card.locator(".field-name").fill("ws")
+    card.locator(".value").fill("5")
+    card.locator(".set").click()
+    held.asked()  # version 2 (Brak's injury): its answer held back
+    card.locator(".recruit").fill("Ulf")
+    card.locator(".add").click()  # version 3 (a recruit), answered at once
+    page.wait_for_selector("section.roster[data-version='3']")
+    held.release()
+    reads(page, "/rosters/edits", 2)
+    assert card.get_attribute("data-version") == "3"
+    assert "Ulf" in card.locator(".members").inner_text()
+
+
+def battle_of_two_commands(site: Site, table: int) -> UUID:
+    service = Service(store=site.store, tournaments=site.tournaments)
+    started = service.start(SLUG, table, StartBattle(ruleset="necromunda-2023", seed="two"))
+    battle = UUID(started.battle)
+    for _ in range(2):
+        service.play(battle, PlayCommand(option=0))
+    return battle
+
+
+def test_the_viewer_goes_to_the_command_asked_last(web: Any, page: Page) -> None:
+    site, tokens, base = web
+    battle = battle_of_two_commands(site, 9)
+    second = httpx.get(f"{base}/api/battles/{battle}/step?command=2").json()["position"]
+    opened(page, base, tokens[0])
+    held = Held(page, "**/step?command=1", lambda r: True)
+    page.goto(f"{base}/battles/{battle}/at/1")
+    page.fill("#cmd-number", "1")
+    page.click("#cmd-go")
+    held.asked()  # command 1's place: held back
+    page.fill("#cmd-number", "2")
+    page.click("#cmd-go")
+    page.wait_for_function(f"() => document.body.dataset.position === '{second}'")
+    held.release()
+    page.wait_for_function("() => window.bxbRead.some((r) => r.url.endsWith('/step?command=1'))")
+    assert page.evaluate("() => document.body.dataset.position") == str(second)
+
+
+def test_a_fork_written_is_not_hidden_by_its_preview_answered_after_it(
+    web: Any, page: Page
+) -> None:
+    site, tokens, base = web
+    battle = battle_of_two_commands(site, 10)
+    opened(page, base, tokens[0])
+    held = Held(page, "**/fork", lambda r: '"preview":true' in (r.post_data or ""))
+    second = httpx.get(f"{base}/api/battles/{battle}/step?command=2").json()["position"]
+    page.goto(f"{base}/battles/{battle}/at/{second}")
+    page.wait_for_function("() => document.body.dataset.stepped")
+    page.check("input[name=decision][value=rewind]")
+    page.fill("#rule-reason", "both players agree to play command 2 again")
+    page.click("#fork-preview")
+    held.asked()  # the preview: held back
+    page.click("#rule-send")  # then the fork written
+    page.wait_for_selector("#fork-done")
+    held.release()
+    reads(page, "/fork", 2)
+    assert page.locator("#fork-done").count() == 1
+    assert page.locator("#fork-seen").count() == 0
+
+
+def dice(k: int) -> str:
+    """A command's body with ``k`` fours typed, as the page sends it."""
+    return '"dice":' + json.dumps([4] * k, separators=(",", ":"))
+
+
+def test_dice_typed_ahead_are_asked_on_by_the_later_answer(web: Any, page: Page) -> None:
+    _site, tokens, base = web
+    battle = start(page, base, tokens[11])  # physical dice, typed on the phone
+    held = Held(
+        page, f"**/api/battles/{battle}/commands", lambda r: '"dice":[]' not in (r.post_data or "")
+    )
+    tap_command(page)
+    assert page.locator("#dice-pad .die").first.is_visible()
+    n = page.locator("#dice-slots .slot").count()
+    die = page.locator('#dice-pad .die[data-face="4"]')
+    for _ in range(n):
+        die.tap()
+    held.asked()  # the first roll sent: its answer (the next question) held back
+    for _ in range(n):
+        die.tap()  # the next roll typed ahead of it: sent with both, answered at once
+    reads(page, f"/api/battles/{battle}/commands", 1, dice(2 * n))
+    shown = """() => ({asked: document.getElementById("need").dataset.asked,
+        need: document.getElementById("need-prompt").textContent,
+        review: document.getElementById("review").hidden,
+        error: document.getElementById("play-error").textContent})"""
+    before = page.evaluate(shown)
+    held.release()
+    reads(page, f"/api/battles/{battle}/commands", 1, dice(n))
+    assert page.evaluate(shown) == before  # not the first roll's question again

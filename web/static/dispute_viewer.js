@@ -52,12 +52,14 @@
   new MutationObserver(where).observe(body, { attributes: true, attributeFilter: ["data-position"] });
   $("cmd-prev").addEventListener("click", () => { if (step && step.previous !== null) go(step.previous); });
   $("cmd-next").addEventListener("click", () => { if (step && step.next !== null) go(step.next); });
+  let sought = 0; // the command asked for last: an earlier one answered after it is not gone to
   $("cmd-go").addEventListener("click", async () => {
+    const ticket = ++sought;
     try {
       const { data } = await bxb.api("GET", `/api/battles/${battle}/step?command=${Number($("cmd-number").value)}`);
-      go(data.position);
+      if (ticket === sought) go(data.position);
     } catch (error) {
-      $("cmd-where").textContent = error.message;
+      if (ticket === sought) $("cmd-where").textContent = error.message;
     }
   });
 
@@ -186,7 +188,9 @@
       (rows ? `<ol class="log">${rows}</ol>` : "") +
       `<h3>The child's state at its end</h3><pre>${bxb.esc(data.state)}</pre>`;
   }
+  let decided = 0; // the ruling, preview or fork sent last: an earlier preview answered after it is dropped
   async function send(preview) {
+    const ticket = ++decided;
     $("rule-error").textContent = "";
     const reason = $("rule-reason").value;
     try {
@@ -199,10 +203,11 @@
       if (rule.querySelector("input[name=to]:checked").value === "here") request.position = step.position;
       else request.before = step.command;
       const { data } = await bxb.api("POST", `/api/battles/${battle}/fork`, request);
-      $("rule-result").innerHTML = forked(data);
       if (data.written) family();
+      else if (ticket !== decided) return; // a preview: what is written (or asked) since stands
+      $("rule-result").innerHTML = forked(data);
     } catch (error) {
-      $("rule-error").textContent = error.message;
+      if (ticket === decided) $("rule-error").textContent = error.message;
     }
   }
   if (rule) {

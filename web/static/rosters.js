@@ -25,6 +25,13 @@
     const who = { player: card.dataset.player, name: card.dataset.name };
     const q = (s) => card.querySelector(s);
     let kept = null;
+    // The roster as its latest version: an answer older than the one shown (two edits sent
+    // close together, the first answered last) is dropped.
+    const keep = (data) => {
+      if (kept && data.version < kept.version) return;
+      kept = data;
+      show();
+    };
     const entries = () => Object.entries(kept.forces).flatMap(([to, list]) => list.map((e) => ({ to, e })));
 
     function show() {
@@ -68,8 +75,7 @@
       const body = Object.assign({}, who, { edits: [change], reason: q(".reason").value });
       if (round !== "") body.round = Number(round);
       try {
-        kept = (await bxb.api("POST", `/api/tournaments/${slug}/rosters/edits`, body)).data;
-        show();
+        keep((await bxb.api("POST", `/api/tournaments/${slug}/rosters/edits`, body)).data);
       } catch (e) {
         q(".error").textContent = e.message;
       }
@@ -90,8 +96,7 @@
     }
     const params = new URLSearchParams(who);
     bxb.api("GET", `/api/tournaments/${slug}/rosters/kept?${params}`).then(({ data }) => {
-      kept = data;
-      show();
+      keep(data);
       card.dataset.loaded = "yes";
     });
   }
