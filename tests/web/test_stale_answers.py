@@ -5,13 +5,14 @@ the held answer in and checks the page still shows the later one: the setup form
 picked last, the check of the value typed last, the setup as saved last (heard on the live
 stream), the dashboard's rows after the last write, the diff and what-if asked last, the flags
 said last, the command gone to last, a fork written (not its preview), a roster's last version,
-the question after the dice typed last.
+the question after the dice typed last, the join link issued last.
 No timing: each wait is on what the page has read (every answer body a page reads is noted by
 an init script) or on what it shows."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,7 +34,7 @@ from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
 
 SLUG = "stale"
-TABLES = 11
+TABLES = 12
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 # Every answer body the page reads (bxb.api's json(), the rows' text()), noted once read: the
@@ -403,3 +404,22 @@ def test_dice_typed_ahead_are_asked_on_by_the_later_answer(web: Any, page: Page)
     held.release()
     reads(page, f"/api/battles/{battle}/commands", 1, dice(n))
     assert page.evaluate(shown) == before  # not the first roll's question again
+
+
+def test_a_join_link_shown_is_the_one_issued_last(web: Any, page: Page) -> None:
+    site, tokens, base = web
+    opened(page, base, tokens[0])  # the judge
+    held = Held(page, "**/tables/12/token", lambda r: r.method == "POST")
+    page.goto(f"{base}/tournaments/{SLUG}")
+    page.select_option("#token-table", "12")
+    page.click("#token-reissue")
+    held.asked()  # the first new token: its answer held back
+    page.click("#token-reissue")  # pressed again: a second token, the first revoked
+    result = page.locator("#token-result")
+    result.filter(has_text="new join link").wait_for()
+    shown = result.inner_text()
+    held.release()
+    reads(page, "/tables/12/token", 2)
+    assert result.inner_text() == shown
+    [token] = re.findall(r"/join/(\S+)", shown)
+    assert site.tournaments.principal(token) is not None  # the link shown works

@@ -35,7 +35,7 @@
       step = s;
       shown = e.event;
     } catch (error) {
-      $("cmd-where").textContent = error.message;
+      if (ticket === asked) $("cmd-where").textContent = error.message;
       return;
     }
     $("cmd-where").textContent = step.command
