@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import math
 import os
 import random
@@ -118,6 +119,7 @@ class Figures:
     asked: list[int] = field(default_factory=list)  # requests it made before its first paint
     server_until: list[float] = field(default_factory=list)  # server CPU s until it was shown
     browser_cpu: float = 0.0  # the server's CPU ms a page opened in the browser, all it asked
+    traced: list[Traced] = field(default_factory=list)  # --trace: fresh pages traced apart
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
@@ -248,6 +250,98 @@ def keep(f: Figures, s: Shown, cached: bool) -> None:
         f.server_until.append(s.server_cpu)
 
 
+# Chrome's trace of a fresh page (--trace), read until its first contentful paint: the
+# renderer's synchronous questions about fonts to the browser (a font's rendering style for each
+# size, weight and style drawn; a family matched for each name its style sheet tries), and its
+# main thread's own processor time (the events' thread time: it holds up on a busy machine).
+TRACED = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "blink",
+    "blink.user_timing",
+    "loading",
+    "toplevel",
+    "fonts",
+    "mojom",
+]
+FONT_ASKS = (
+    "WebSandboxSupportLinux::GetWebFontRenderStyleForStrike",
+    "FontDataService::MatchFamilyName",
+)
+
+
+@dataclass
+class Traced:
+    font_asks: int  # synchronous font questions before the first contentful paint
+    font_wait: float  # seconds waited on their answers
+    main_cpu: float  # the renderer main thread's processor seconds, navigation to the paint
+
+
+def attributed(trace: bytes) -> Traced | None:
+    """The figures of the one page in ``trace`` that painted (None if none did)."""
+    events = json.loads(trace)["traceEvents"]
+    paints = [e for e in events if e.get("name") == "firstContentfulPaint"]
+    if not paints:
+        return None
+    paint = paints[-1]
+    pid = paint["pid"]
+    starts = [
+        e["ts"]
+        for e in events
+        if e.get("name") == "navigationStart" and e["pid"] == pid and e["ts"] < paint["ts"]
+    ]
+    if not starts:
+        return None
+    start = max(starts)
+    main = next(
+        e["tid"]
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name" and e["pid"] == pid
+        if e["args"]["name"] == "CrRendererMain"
+    )
+    inside = [
+        e
+        for e in events
+        if e["pid"] == pid and e.get("ph") == "X" and start <= e["ts"] <= paint["ts"]
+    ]
+    asks = [e for e in inside if e["name"] in FONT_ASKS]
+    cpu, end = 0, 0
+    for e in sorted(
+        (e for e in inside if e["tid"] == main), key=lambda e: (e["ts"], -e.get("dur", 0))
+    ):
+        if e["ts"] >= end:  # a task of its own, not one inside the task before
+            cpu += e.get("tdur", 0)
+            end = e["ts"] + e.get("dur", 0)
+    return Traced(len(asks), sum(e.get("dur", 0) for e in asks) / 1e6, cpu / 1e6)
+
+
+def traced_pages(url: str, positions: list[int], f: Figures, patience: float) -> None:
+    """Each position opened again in a fresh context of a browser of its own, traced (tracing
+    slows the browser: these pages are not timed)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            for position in positions:
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                page.set_default_timeout(1000 * patience)
+                browser.start_tracing(page=page, categories=TRACED)
+                try:
+                    page.goto(url.format(position), wait_until="commit")
+                    page.wait_for_function(SHOWN, arg=position, polling="raf")
+                finally:
+                    found = attributed(browser.stop_tracing())
+                    context.close()
+                if found is not None:
+                    f.traced.append(found)
+        finally:
+            browser.close()
+
+
 def on_screen(
     url: str, positions: list[int], f: Figures, patience: float, server: psutil.Process
 ) -> None:
@@ -349,10 +443,12 @@ def measure(server: str, db: Path, battle: str, size: int, args: argparse.Namesp
     with serve(str(db), plan) as (base, process):
         requests(base, battle, positions, process, f)
         before = cpu(process)
-        on_screen(f"{base}/battles/{battle}/at/{{}}", loads, f, args.patience, process)
+        url = f"{base}/battles/{battle}/at/{{}}"
+        on_screen(url, loads, f, args.patience, process)
         time.sleep(1)  # what the last page asked is answered (an idle server takes no processor)
         opened = len(f.screen) + len(f.screen_cached)
         f.browser_cpu = 1000 * (cpu(process) - before) / max(1, opened)
+        traced_pages(url, loads[: args.trace], f, args.patience)  # after: not in the figures above
     f.load = os.getloadavg()
     return f
 
@@ -399,6 +495,19 @@ def report(rows: list[Figures]) -> None:
             f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {f.browser_cpu:,.0f} ({ms(f.server_until, 0.5)})"
             f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
         )
+    traced = [f for f in rows if f.traced]
+    if traced:
+        print(
+            "\n| events | server | fresh pages traced | font asks before the paint p50"
+            " | waited on them p50 ms | renderer main thread CPU ms until painted p50 |"
+            "\n|---|---|---|---|---|---|"
+        )
+    for f in traced:
+        print(
+            f"| {f.size:,} | {f.server} | {len(f.traced)} | {mid([t.font_asks for t in f.traced]):.0f}"
+            f" | {ms([t.font_wait for t in f.traced], 0.5)}"
+            f" | {ms([t.main_cpu for t in f.traced], 0.5)} |"
+        )
 
 
 def main() -> None:
@@ -411,6 +520,12 @@ def main() -> None:
         type=int,
         default=1,
         help="sittings of every server, in turn order then reversed (A B, B A, ...)",
+    )
+    parser.add_argument(
+        "--trace",
+        type=int,
+        default=0,
+        help="fresh pages opened again with Chrome's trace: font asks, renderer CPU (not timed)",
     )
     parser.add_argument(
         "--patience", type=float, default=300, help="seconds a page may take to show (then: inf)"
@@ -426,6 +541,8 @@ def main() -> None:
         parser.error("--sizes: 10 to 10^6 events each; --requests: 1 to 1000")
     if not 0 <= args.loads <= 50 or not 1 <= args.rounds <= 10:
         parser.error("--loads: 0 to 50; --rounds: 1 to 10")
+    if not 0 <= args.trace <= args.loads:
+        parser.error("--trace: 0 to --loads pages")
     folder = Path(tempfile.mkdtemp(prefix="bxb-viewer-"))
     rows: list[Figures] = []
     try:
