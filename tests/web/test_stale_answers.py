@@ -22,7 +22,7 @@ from uuid import UUID
 import httpx
 import msgspec
 import pytest
-from playwright.sync_api import BrowserContext, Page, Request, Route, sync_playwright
+from playwright.sync_api import BrowserContext, Locator, Page, Request, Route, sync_playwright
 from test_setup_forms import Thumb
 from test_table_phone import start, tap_command
 from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, phone
@@ -34,7 +34,7 @@ from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
 
 SLUG = "stale"
-TABLES = 12
+TABLES = 13
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 # Every answer body the page reads (bxb.api's json(), the rows' text()), noted once read: the
@@ -153,19 +153,26 @@ def test_the_setup_form_is_the_one_of_the_system_picked_last(web: Any, page: Pag
     assert page.locator("#setup-form > fieldset > legend").first.inner_text() == "gangfight"
 
 
-def test_a_check_answered_after_a_later_one_is_not_shown(web: Any, page: Page) -> None:
-    _site, tokens, base = web
-    opened(page, base, tokens[2])
+def typed_wrong(page: Page, base: str, tokens: dict[int, str], table: int) -> tuple[Locator, Held]:
+    """The setup page of ``table``: a Necromunda fighter added, "three" typed as its WS; the
+    check of that setup asked and its answer held back. Returns the field, and the answer held."""
+    opened(page, base, tokens[table])
     held = Held(page, "**/setup/check", lambda r: '"three"' in (r.post_data or ""))
-    page.goto(f"{base}/tournaments/{SLUG}/tables/2/setup")
+    page.goto(f"{base}/tournaments/{SLUG}/tables/{table}/setup")
     page.wait_for_selector("#setup-form fieldset")
     page.select_option("#setup-ruleset", "necromunda-2023")
     page.wait_for_function("() => document.body.dataset.form === 'necromunda-2023'")
     page.click("[data-add='fighters']:not([data-choice])")
     Thumb(page).reveal("[data-path='fighters[0].ws']")
     field = page.locator("[data-path='fighters[0].ws']")
-    field.fill("three")  # checked after a pause: that answer held back
+    field.fill("three")
     held.asked()
+    return field, held
+
+
+def test_a_check_answered_after_a_later_one_is_not_shown(web: Any, page: Page) -> None:
+    _site, tokens, base = web
+    field, held = typed_wrong(page, base, tokens, 2)  # checked after a pause: held back
     field.fill("3")  # then mended: its check answered and shown
     reads(page, "/setup/check", 1, '"ws":3')
     error = page.locator("[data-error='fighters[0].ws']")
@@ -423,3 +430,15 @@ def test_a_join_link_shown_is_the_one_issued_last(web: Any, page: Page) -> None:
     assert result.inner_text() == shown
     [token] = re.findall(r"/join/(\S+)", shown)
     assert site.tournaments.principal(token) is not None  # the link shown works
+
+
+def test_a_check_of_the_last_game_is_not_shown_on_the_next(web: Any, page: Page) -> None:
+    _site, tokens, base = web
+    _, held = typed_wrong(page, base, tokens, 13)  # the check of Necromunda's setup: held back
+    page.select_option("#setup-ruleset", "gangfight")  # another game picked meanwhile
+    page.wait_for_function("() => document.body.dataset.form === 'gangfight'")
+    problem = page.locator("#setup-problem")
+    shown = problem.text_content()
+    held.release()
+    reads(page, "/setup/check", 1, '"three"')
+    assert problem.text_content() == shown  # not Necromunda's fighters[0] on Gangfight's form

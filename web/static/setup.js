@@ -70,6 +70,12 @@
     const ticket = ++loads;
     const found = form && form.ruleset === ruleset ? form : (await bxb.api("GET", `/api/rulesets/${ruleset}/form`)).data;
     if (ticket !== loads) return;
+    if (form && form.ruleset !== found.ruleset) {
+      // another game: a check asked of the last one's setup is not this one's (dropped)
+      clearTimeout(timer);
+      checked = asked;
+      formBox.dataset.checked = String(asked);
+    }
     form = found;
     engine = bxbForms.make(formBox, form, null, changed, () => mine);
     data = setup ? copy(setup) : engine.blank(form.schema);
