@@ -14,7 +14,6 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
-from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
@@ -36,18 +35,12 @@ from blowbyblow.web.roots import ROOT_ROUTES, RootDesk, RootTerms
 from blowbyblow.web.roster_api import ROSTER_ROUTES
 from blowbyblow.web.service import Service
 from blowbyblow.web.setup_api import SETUP_ROUTES
+from blowbyblow.web.templating import template_engine
 from blowbyblow.web.tokens_api import TOKEN_ROUTES
 from blowbyblow.web.tournament import TournamentStore
 
 HERE = Path(__file__).parent
 VERSION = "0.1.0"
-
-
-def _templates_fixed(engine: JinjaTemplateEngine) -> None:
-    """The templates ship in the wheel and do not change while a server runs: Jinja is told not
-    to look at each template file's time again whenever one is used (it did at every include:
-    a stat of ``_row.html`` for each log row, 10-20% of rendering a page's 46 rows alone)."""
-    engine.engine.auto_reload = False
 
 
 def create_app(  # noqa: PLR0913 - each a part of how the server is set up
@@ -105,11 +98,7 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
         ],
         state=State({"server": srv, "roots": roots}),
         exception_handlers=EXCEPTION_HANDLERS,
-        template_config=TemplateConfig(
-            directory=HERE / "templates",
-            engine=JinjaTemplateEngine,
-            engine_callback=_templates_fixed,
-        ),
+        template_config=TemplateConfig(instance=template_engine()),  # web/templating.py
         openapi_config=OpenAPIConfig(
             title="blowbyblow tournament server",
             version=VERSION,

@@ -10,22 +10,33 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from jinja2 import Environment
+from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.testing import TestClient
-from web_helpers import grow, make_site
+from web_helpers import Site, bearer, grow, make_site
 
-from blowbyblow.web.schemas import StartBattle
+from blowbyblow.web import app as web_app
+from blowbyblow.web.schemas import PlayCommand, StartBattle, VoidRequest
 from blowbyblow.web.service import Service
+from blowbyblow.web.table_parts import table_parts
+from blowbyblow.web.templating import template_engine
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "web" / "templates"
+
+
+def _grown(tmp_path: Path, seed: str, events: int) -> tuple[Site, UUID]:
+    """A site with a Gangfight battle at spring's table 1 of at least ``events`` events."""
+    site = make_site(tmp_path)
+    service = Service(store=site.store, tournaments=site.tournaments)
+    battle = UUID(service.start("spring", 1, StartBattle(ruleset="gangfight", seed=seed)).battle)
+    grow(site.store, battle, events)
+    return site, battle
 
 
 def test_a_page_rendered_again_does_not_look_at_its_template_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    site = make_site(tmp_path)
-    service = Service(store=site.store, tournaments=site.tournaments)
-    battle = UUID(service.start("spring", 1, StartBattle(ruleset="gangfight", seed="t")).battle)
-    grow(site.store, battle, 60)  # a log of more than one row on the page
+    site, battle = _grown(tmp_path, "t", 60)  # a log of more than one row on the page
     looked: list[str] = []
     getmtime = os.path.getmtime
 
@@ -42,3 +53,70 @@ def test_a_page_rendered_again_does_not_look_at_its_template_files(
         assert again.status_code == 200
         assert again.text.count('class="ev ') > 1  # rows rendered through _row.html
     assert looked == []
+
+
+def _stock_engine() -> JinjaTemplateEngine:
+    """Litestar's Jinja engine as it comes: Jinja's own environment, ChainMap globals and all."""
+    return JinjaTemplateEngine(directory=TEMPLATES)
+
+
+def test_a_template_sees_the_environments_globals_even_those_registered_after_it_loaded() -> None:
+    engine = template_engine()
+    row = engine.engine.get_template("_row.html")
+    # no ChainMap of the template's globals over the environment's, made at every render
+    assert row.globals is engine.engine.globals
+    engine.register_template_callable("later", lambda ctx: "registered after the load")
+    shown = engine.engine.from_string("{{ later() }}").render()
+    assert shown == "registered after the load"
+    assert "later" in row.globals
+    # a template given globals of its own keeps them to itself
+    own = engine.engine.get_template("_units.html", globals={"mine": 1})
+    assert own.globals["mine"] == 1
+    assert "mine" not in engine.engine.globals
+
+
+@pytest.mark.parametrize("ruleset", ["gangfight", "necromunda-2023"])
+def test_the_table_pages_parts_are_what_jinjas_own_environment_renders(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """Each part of the table page, command by command (a void among them), byte for byte the
+    same as Litestar's stock engine renders it from the same answer and state."""
+    site = make_site(tmp_path)
+    service = Service(store=site.store, tournaments=site.tournaments, key=site.key)
+    battle = UUID(service.start("spring", 1, StartBattle(ruleset=ruleset, seed="p")).battle)
+    ours, stock = template_engine(), _stock_engine()
+    compared = 0
+    for n in range(12):
+        if n == 2:
+            last = service.summary(battle).last_command
+            service.void(battle, VoidRequest(command=last, reason="a <wrong> fighter"), "table 1")
+        options = service.legal(battle).options
+        if not options:  # the battle is over
+            break
+        result = service.play(battle, PlayCommand(option=n % len(options), page=True))
+        assert result.status == "played"
+        view = service.view(battle, result.version)
+        assert table_parts(ours, result, view) == table_parts(stock, result, view)
+        compared += 1
+    assert compared >= 3
+
+
+def test_the_pages_are_what_jinjas_own_environment_renders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site, battle = _grown(tmp_path, "q", 40)
+    paths = [
+        f"/battles/{battle}",
+        f"/battles/{battle}/at/20",
+        f"/battles/{battle}/at/20/state",
+        "/tournaments/spring/tables/1",  # (the dashboard says how long ago: not compared)
+    ]
+    with TestClient(site.app()) as client:
+        ours = [client.get(p, headers=bearer(site.tables[1])) for p in paths]
+    monkeypatch.setattr(web_app, "template_engine", _stock_engine)
+    with TestClient(site.app()) as client:
+        assert type(client.app.template_engine.engine) is Environment  # the stock one
+        theirs = [client.get(p, headers=bearer(site.tables[1])) for p in paths]
+    for path, a, b in zip(paths, ours, theirs, strict=True):
+        assert a.status_code == b.status_code == 200, path
+        assert a.text == b.text, path

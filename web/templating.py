@@ -1,0 +1,43 @@
+"""The server's Jinja environment: its templates ship in the wheel (``web/templates``) and
+neither they nor the names every template sees (Jinja's and Litestar's globals) change while a
+server runs, so two things Jinja does at every render are left out (issue 25):
+
+- looking at each template file's time again whenever it is used (``auto_reload``): it did at
+  every include, a stat of ``_row.html`` for each log row;
+- a ``ChainMap`` of the template's own globals over the environment's, which Jinja makes for
+  each template so that a template's globals could differ from its neighbours'. A context is
+  made at each render and each include (a table page's parts are 5 renders and an include a
+  log row), and each read every key of that ``ChainMap`` in Python: about a sixth of rendering
+  a command's parts. No template here has globals of its own, so each is given the
+  environment's own dict, and a name registered later is still seen by every template."""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader
+from litestar.plugins.jinja import JinjaTemplateEngine
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+class FixedTemplates(Environment):
+    """Jinja's environment for templates and globals that do not change while it runs."""
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        # Jinja's own: ChainMap(d, self.globals). A template given globals of its own (none
+        # here) gets a copy with them, so the environment's are never changed through it.
+        return self.globals if not d else {**self.globals, **d}
+
+
+def template_engine() -> JinjaTemplateEngine:
+    """Litestar's Jinja engine over the package's templates, HTML escaped."""
+    environment = FixedTemplates(
+        loader=FileSystemLoader(TEMPLATES), autoescape=True, auto_reload=False
+    )
+    return JinjaTemplateEngine.from_environment(environment)
+
+
+__all__ = ["FixedTemplates", "template_engine"]
