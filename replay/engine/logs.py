@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 # The settings ``configure`` was given and structlog has not taken yet: (json, level).
 _pending: tuple[bool, str] | None = None
+# The logger class ``configure`` gave structlog when its level drops the rule steps (info):
+# while structlog still makes loggers of that class, ``steps`` answers None at once.
+_quiet: type | None = None
 
 
 def configure(*, json: bool = False, level: str = "warning") -> None:
@@ -40,16 +43,23 @@ def logger(name: str) -> FilteringBoundLogger:
 def steps(name: str) -> FilteringBoundLogger | None:
     """The logger of rule steps (each logged at info), or None when info is not logged: a
     server run at ``--log-level warning`` then makes no fields for the steps it would drop,
-    a dozen a command (issue 25)."""
+    a dozen a command (issue 25). Asked once a command: at a level that drops the steps it
+    makes no logger to ask (structlog makes one, with its stderr writer, at each ``bind``),
+    unless structlog was configured since with another logger class."""
     import logging
 
+    import structlog
+
+    _apply_pending()
+    if _quiet is not None and structlog.get_config()["wrapper_class"] is _quiet:
+        return None
     found = logger(name).bind()
     enabled = getattr(found, "is_enabled_for", None)
     return found if enabled is None or enabled(logging.INFO) else None
 
 
 def _apply_pending() -> None:
-    global _pending
+    global _pending, _quiet
     if _pending is None:
         return
     import logging
@@ -71,9 +81,13 @@ def _apply_pending() -> None:
         # Colour on a terminal only, and never when NO_COLOR is set (https://no-color.org).
         colors = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
         processors += [structlog.dev.ConsoleRenderer(colors=colors)]
+    number = getattr(logging, level.upper())
+    wrapper = structlog.make_filtering_bound_logger(number)
+    # the class drops every level below ``number``, whatever the instance (structlog's own)
+    _quiet = wrapper if number > logging.INFO else None
     structlog.configure(
         processors=processors,
-        wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper())),
+        wrapper_class=wrapper,
         # Look stderr up when a logger is made, not now: it may be replaced (tests, embedding).
         logger_factory=lambda *args: structlog.PrintLogger(file=sys.stderr),
         cache_logger_on_first_use=False,
