@@ -3,7 +3,9 @@ neither they nor the names every template sees (Jinja's and Litestar's globals) 
 server runs, so two things Jinja does at every render are left out (issue 25):
 
 - looking at each template file's time again whenever it is used (``auto_reload``): it did at
-  every include, a stat of ``_row.html`` for each log row;
+  every include, a stat of ``_row.html`` for each log row; and the loaded templates are kept
+  in a plain dict (``cache_size=-1``: every one, a few dozen) rather than an LRU cache that
+  takes a lock and moves the entry at each include;
 - a ``ChainMap`` of the template's own globals over the environment's, which Jinja makes for
   each template so that a template's globals could differ from its neighbours'. A context is
   made at each render and each include (a table page's parts are 5 renders and an include a
@@ -35,7 +37,10 @@ class FixedTemplates(Environment):
 def template_engine() -> JinjaTemplateEngine:
     """Litestar's Jinja engine over the package's templates, HTML escaped."""
     environment = FixedTemplates(
-        loader=FileSystemLoader(TEMPLATES), autoescape=True, auto_reload=False
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        auto_reload=False,
+        cache_size=-1,  # a plain dict of every template: no LRU bookkeeping at each include
     )
     return JinjaTemplateEngine.from_environment(environment)
 
