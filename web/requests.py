@@ -63,10 +63,15 @@ def command_of(b: BattleHead, req: PlayCommand) -> Any:
             "an option the rules offer now (GET legal)",
             f"option {req.option}: the rules offer {len(options)} now",
         )
-    try:
-        return bounded("picks", b.system.build_command(options[req.option], req.picks))
-    except OptionError as e:
-        raise ApiError(422, "picks", "a value the option allows", str(e)) from None
+    key = (req.option, tuple(sorted(req.picks.items())))
+    built = b.built.get(key)  # this head's: each typed roll sends the option again
+    if built is None:
+        try:
+            built = bounded("picks", b.system.build_command(options[req.option], req.picks))
+        except OptionError as e:
+            raise ApiError(422, "picks", "a value the option allows", str(e)) from None
+        b.built[key] = built
+    return built
 
 
 __all__ = ["command_of", "scenario_of"]

@@ -98,6 +98,13 @@ class BattleHead:
             return []
         return list(self.system.legal_commands(self.state, self.started.rulings))
 
+    @functools.cached_property
+    def built(self) -> dict[tuple[int, tuple[tuple[str, str], ...]], Any]:
+        """Commands a front end built from ``options``, by option index and picks, for the
+        requests that send the same option again (a table typing its dice sends it with each
+        roll: issue 25). Never carried to a grown head: its options are its own."""
+        return {}
+
     def grown(self, logged: Sequence[LoggedEvent], state: Any = None) -> BattleHead:
         """This battle with ``logged`` written after its last event; ``state``: the state after
         them when known, else folded from this one's when none of them voids a command."""
