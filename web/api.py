@@ -20,13 +20,14 @@ from litestar import Request, Response, get, post
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, Parameter
-from litestar.response import ServerSentEvent
+from litestar.response import Stream
 
 from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.odds.explore import Odds
 from blowbyblow.replay.store.log import BattleStore, StoreError
 from blowbyblow.web import window
 from blowbyblow.web.access import Access, Reading, describe
+from blowbyblow.web.answers import Answer
 from blowbyblow.web.catalog import rulesets
 from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.live import Hub, Note
@@ -147,7 +148,7 @@ async def read_battle(request: AnyRequest, ref: str, fn: Callable[..., T], *args
 
 
 def error_response(error: ErrorBody) -> Response[ErrorBody]:
-    return Response(error, status_code=error.status)
+    return Answer(error, status_code=error.status)
 
 
 def refused(request: AnyRequest, exc: Exception) -> Response[ErrorBody]:
@@ -349,27 +350,39 @@ async def tournament_verify(request: AnyRequest, slug: FromPath[str]) -> BulkRes
 
 # --- live -------------------------------------------------------------------------------------
 
+SSE = "Server-sent events (text/event-stream), one a note, until the server stops"
 
-@get("/api/battles/{battle:str}/stream", tags=["live"], responses=REFUSALS)
-async def battle_stream(request: AnyRequest, battle: FromPath[str]) -> ServerSentEvent:
+
+@get(
+    "/api/battles/{battle:str}/stream", tags=["live"], responses=REFUSALS, response_description=SSE
+)
+async def battle_stream(request: AnyRequest, battle: FromPath[str]) -> Stream:
     """Server-sent events: a note each time the battle is written to."""
     server(request).access(request).read()
     bid = await _battle(request, battle)
     return server(request).hub.stream(f"battle:{bid}")
 
 
-@get("/api/tournaments/{slug:str}/stream", tags=["live"], responses=REFUSALS)
-async def tournament_stream(request: AnyRequest, slug: FromPath[str]) -> ServerSentEvent:
+@get(
+    "/api/tournaments/{slug:str}/stream",
+    tags=["live"],
+    responses=REFUSALS,
+    response_description=SSE,
+)
+async def tournament_stream(request: AnyRequest, slug: FromPath[str]) -> Stream:
     """Server-sent events: a note each time any battle of the tournament is written to."""
     server(request).access(request).read()
     await work(server(request).tournaments.tournament, slug)
     return server(request).hub.stream(f"tournament:{slug}")
 
 
-@get("/api/tournaments/{slug:str}/tables/{table:int}/stream", tags=["live"], responses=REFUSALS)
-async def table_stream(
-    request: AnyRequest, slug: FromPath[str], table: FromPath[int]
-) -> ServerSentEvent:
+@get(
+    "/api/tournaments/{slug:str}/tables/{table:int}/stream",
+    tags=["live"],
+    responses=REFUSALS,
+    response_description=SSE,
+)
+async def table_stream(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> Stream:
     """Server-sent events: a note each time a battle at this table starts or is written to."""
     server(request).access(request).read()
     await work(server(request).tournaments.tournament, slug)
@@ -413,8 +426,8 @@ async def play_command(
     bid, result = await work(run)
     if result.status == "played":
         srv.publish(srv.note("played", bid, result.version))
-        return Response(result, status_code=201)
-    return Response(result, status_code=200)
+        return Answer(result, status_code=201)
+    return Answer(result, status_code=200)
 
 
 @post("/api/battles/{battle:str}/contributions", tags=["table"], responses=REFUSALS)

@@ -21,11 +21,12 @@ from blowbyblow.replay.odds.desk import DeskLimits
 from blowbyblow.replay.store.log import BattleStore, is_postgres
 from blowbyblow.replay.store.replica import Replica
 from blowbyblow.web.access import Reading
+from blowbyblow.web.answers import Answer
 from blowbyblow.web.api import EXCEPTION_HANDLERS, ROUTES, Server
 from blowbyblow.web.disputes_api import DISPUTE_ROUTES
 from blowbyblow.web.freshness import fresh_reads
 from blowbyblow.web.glance_pages import GLANCE_ROUTES
-from blowbyblow.web.guard import json_only, security_headers, static_name
+from blowbyblow.web.guard import BodyRequest, json_only, security_headers, static_name
 from blowbyblow.web.live import Hub
 from blowbyblow.web.odds_desk import ServerOdds
 from blowbyblow.web.pages import PAGES
@@ -108,6 +109,8 @@ def create_app(  # noqa: PLR0913 - each a part of how the server is set up
             render_plugins=[JsonRenderPlugin()],  # the JSON document only: no pages from a CDN
         ),
         before_request=json_only,
+        request_class=BodyRequest,  # a body that is not UTF-8 or too deep: 400 (web/guard.py)
+        response_class=Answer,  # plain JSON answers with less work each (web/answers.py)
         middleware=[security_headers, *([fresh_reads] if replica else [])],
         on_shutdown=[lambda: srv.hub.close(), service.odds_desk.close],
     )

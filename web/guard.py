@@ -15,15 +15,17 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from litestar import Request, Response
 from litestar.enums import ScopeType
-from litestar.exceptions import SerializationException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from blowbyblow.web.answers import Answer
+from blowbyblow.web.errors import ApiError
 from blowbyblow.web.schemas import ErrorBody
 
 
@@ -48,20 +50,19 @@ PATIENCE = 20.0  # seconds a half-sent request may idle
 
 
 async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
-    """None (go on) unless a POST carries a body of another type than JSON, or any request a
-    JSON body the handler could not read (``_json_body``). A coroutine: Litestar
-    runs a plain function given as a hook in a worker thread, a hand-over for every request
-    (issue 25: the server's CPU a request)."""
-    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+    """None (go on) unless a POST carries a body of another type than JSON. A coroutine:
+    Litestar runs a plain function given as a hook in a worker thread, a hand-over for every
+    request (issue 25: the server's CPU a request); it reads the request's two headers from the
+    scope as sent, without making Litestar's header map for them. A JSON body the handler could
+    not read is ``BodyRequest``'s to refuse, when the handler reads it."""
+    if request.scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
         return None
-    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if not kind and request.headers.get("content-length", "0") in ("", "0"):
+    kind, length = _content(request.scope["headers"])
+    if not kind and length in ("", "0"):
         return None  # no body at all (finish, seal): nothing for a form to smuggle
-    if kind == "application/json":
-        return await _json_body(request)
-    if request.method != "POST":  # what a form can send: a PUT is sent by a script, never a form
-        return None
-    return Response(
+    if kind == "application/json" or request.scope["method"] != "POST":
+        return None  # what a form can send is a POST: a PUT is sent by a script, never a form
+    return Answer(
         ErrorBody(
             status=415,
             field="Content-Type",
@@ -73,31 +74,37 @@ async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | No
     )
 
 
-async def _json_body(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
-    """None (go on) when the body is JSON the handler can read; parsed here once, and kept on
-    the request for the handler. Bytes that are not UTF-8, or arrays and objects nested deeper
-    than Python's recursion limit, are refused here (400): msgspec raises neither as the
-    malformed JSON Litestar refuses, and either would end the request in a 500."""
-    if "data" not in request.route_handler.parsed_fn_signature.parameters:
-        return None  # a route that reads no body (finish, seal): what is sent is never read
-    if not await request.body():
-        return None
-    try:
-        await request.json()
-    except SerializationException:  # malformed JSON: the handler refuses it as it always has
-        return None
-    except (UnicodeDecodeError, RecursionError) as e:
-        what = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "nested too deeply"
-        return Response(
-            ErrorBody(
-                status=400,
-                field="body",
-                rule="a request body is JSON: UTF-8 text, arrays and objects a few levels deep",
-                message=f"the body is {what}; nothing was written",
-            ),
-            status_code=400,
-        )
-    return None
+def _content(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str]:
+    """The media type a request's ``Content-Type`` names (lower case, no parameters), and its
+    ``Content-Length`` as sent ("" for none); the first of each, as Litestar's header map."""
+    kind: str | None = None
+    length: str | None = None
+    for name, value in headers:
+        if kind is None and name == b"content-type":
+            kind = value.decode("latin-1").split(";", 1)[0].strip().lower()
+        elif length is None and name == b"content-length":
+            length = value.decode("latin-1")
+    return kind or "", "0" if length is None else length
+
+
+class BodyRequest(Request[Any, Any, Any]):
+    """Litestar's request, whose JSON body, when a handler reads it, is refused (400) as bytes
+    that are not UTF-8 or as arrays and objects nested deeper than Python's recursion limit:
+    msgspec raises neither as the malformed JSON Litestar refuses, and either would end the
+    request in a 500. Checked as the handler's ``data`` is read (a hook before every handler
+    read each POST's body ahead of it, its route's signature and its headers again, issue 25)."""
+
+    async def json(self) -> Any:
+        try:
+            return await super().json()
+        except (UnicodeDecodeError, RecursionError) as e:
+            what = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "nested too deeply"
+            raise ApiError(
+                400,
+                "body",
+                "a request body is JSON: UTF-8 text, arrays and objects a few levels deep",
+                f"the body is {what}; nothing was written",
+            ) from None
 
 
 async def static_name(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
@@ -253,4 +260,12 @@ class OneWrite(asyncio.Transport):
         raise NotImplementedError("OneWrite: no half-close")
 
 
-__all__ = ["CSP", "PATIENCE", "OneWrite", "PatientHttp", "json_only", "security_headers"]
+__all__ = [
+    "CSP",
+    "PATIENCE",
+    "BodyRequest",
+    "OneWrite",
+    "PatientHttp",
+    "json_only",
+    "security_headers",
+]

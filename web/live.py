@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterable
 
 import msgspec
-from litestar.response import ServerSentEvent
+from litestar.response import Stream
 from litestar.response.sse import ServerSentEventMessage
 
 from blowbyblow.web.relay import Payload, PostgresRelay
@@ -30,21 +30,22 @@ from blowbyblow.web.relay import Payload, PostgresRelay
 PING = 15.0
 
 
-class Encoded(ServerSentEventMessage):
+def encoded(note: Note) -> bytes:
     """A note as its event's bytes, made once for every page listening (issue 25: a note was
     encoded again for each of them, and a tournament's judges hear every command)."""
-
-    def __init__(self, note: Note) -> None:
-        super().__init__()
-        self.raw = ServerSentEventMessage(
-            event=note.kind, data=msgspec.json.encode(note).decode()
-        ).encode()
-
-    def encode(self) -> bytes:
-        return self.raw
+    return ServerSentEventMessage(event=note.kind, data=msgspec.json.encode(note).decode()).encode()
 
 
-PINGED = ServerSentEventMessage(data=None, comment="ping")
+LISTENING = ServerSentEventMessage(data=None, comment="listening", retry=2000).encode()
+PINGED = ServerSentEventMessage(data=None, comment="ping").encode()
+# What Litestar's ServerSentEvent answers with; the events are sent as bytes made once
+# (``encoded``), through Litestar's Stream: ServerSentEvent wraps each stream in two more
+# async generators and encodes each event again for each listener (issue 25).
+STREAM_HEADERS = {
+    "Cache-Control": "no-cache",
+    "Connection": "keep-alive",
+    "X-Accel-Buffering": "no",
+}
 
 
 class Note(msgspec.Struct, kw_only=True):
@@ -62,9 +63,7 @@ class Hub:
     server process's notes too."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[asyncio.Queue[ServerSentEventMessage | None]]] = defaultdict(
-            set
-        )
+        self._queues: dict[str, set[asyncio.Queue[bytes | None]]] = defaultdict(set)
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pinger: asyncio.TimerHandle | None = None
@@ -114,10 +113,10 @@ class Hub:
             loop.call_soon_threadsafe(self._deliver, topics, note)
 
     def _deliver(self, topics: list[str], note: Note) -> None:
-        message: Encoded | None = None
+        message: bytes | None = None
         for topic in topics:
             for queue in list(self._queues.get(topic, ())):
-                message = message or Encoded(note)
+                message = message or encoded(note)
                 queue.put_nowait(message)
 
     def _ping(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -141,15 +140,17 @@ class Hub:
         if self.relay is not None:
             self.relay.close()
 
-    async def listen(self, topic: str) -> AsyncIterator[ServerSentEventMessage]:
+    async def listen(self, topic: str) -> AsyncIterator[bytes]:
+        """The events of ``topic`` as sent (``text/event-stream``): a comment first, then each
+        note published and a ping every ``PING`` seconds, until the server stops."""
         loop = asyncio.get_running_loop()
         if self._pinger is None or loop is not self._loop:
             self._pinger = loop.call_later(PING, self._ping, loop)
         self._loop = loop
-        queue: asyncio.Queue[ServerSentEventMessage | None] = asyncio.Queue()
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._queues[topic].add(queue)
         try:
-            yield ServerSentEventMessage(data=None, comment="listening", retry=2000)
+            yield LISTENING
             while not self._closed:
                 message = await queue.get()
                 if message is None:
@@ -158,11 +159,12 @@ class Hub:
         finally:
             self._queues[topic].discard(queue)
 
-    def stream(self, topic: str) -> ServerSentEvent:
-        return ServerSentEvent(self.listen(topic), headers={"Cache-Control": "no-cache"})
+    def stream(self, topic: str) -> Stream:
+        """The server-sent events response a route returns for a page to listen."""
+        return Stream(self.listen(topic), media_type="text/event-stream", headers=STREAM_HEADERS)
 
     def listeners(self, topic: str) -> int:
         return len(self._queues.get(topic, ()))
 
 
-__all__ = ["Encoded", "Hub", "Note"]
+__all__ = ["LISTENING", "PINGED", "STREAM_HEADERS", "Hub", "Note", "encoded"]

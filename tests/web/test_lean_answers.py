@@ -1,0 +1,181 @@
+"""The hot routes' framework work made smaller (issue 25) says the same as before: a plain JSON
+answer is the bytes Litestar's own ``Response`` sends (``web/answers.py``), a body the handler
+cannot read is refused by the request as it is read (``web/guard.py``'s ``BodyRequest``), a
+body of another type before anything runs, and the streams are server-sent events with the
+headers Litestar's ``ServerSentEvent`` gave them (``web/live.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+from litestar import Response
+from litestar.testing import TestClient
+from web_helpers import Client, Site, bearer, live_server
+
+from blowbyblow.web.answers import Answer, Sent
+from blowbyblow.web.schemas import ErrorBody
+
+
+class _Shape(msgspec.Struct):
+    name: str
+    sides: list[int]
+    note: str | None = None
+
+
+def _sent(answer: Any) -> tuple[type[Any], list[Any]]:
+    """What an ASGI answer sends, and its class."""
+    messages: list[Any] = []
+
+    async def send(message: Any) -> None:
+        messages.append(message)
+
+    async def receive() -> Any:
+        return {"type": "http.disconnect"}
+
+    asgi = answer.to_asgi_response(app=None, request=None)
+    asyncio.run(asgi({"type": "http"}, receive, send))
+    return type(asgi), messages
+
+
+CONTENTS = [
+    _Shape(name="brave", sides=[6, 6, 3]),
+    [_Shape(name="é ✓", sides=[]), {"a": 1.5, "b": None}],
+    ErrorBody(status=422, field="option", rule="an option", message="option 9: the rules offer 2"),
+    {},
+]
+
+
+@pytest.mark.parametrize("content", CONTENTS)
+@pytest.mark.parametrize("status", [None, 200, 201, 422])
+def test_a_plain_json_answer_is_what_litestar_sends(content: Any, status: int | None) -> None:
+    lean, sent = _sent(Answer(content, status_code=status))
+    assert lean is Sent  # the lean way was taken
+    assert sent == _sent(Response(content, status_code=status))[1]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        Answer(b"raw", media_type="application/x-ndjson"),
+        Answer("text", media_type="text/plain"),
+        Answer({"a": 1}, headers={"Content-Disposition": "attachment"}),
+        Answer({"a": 1}, cookies={"k": "v"}),
+        Answer({"a": 1}, status_code=201, media_type="application/vnd.x+json"),
+    ],
+)
+def test_any_other_answer_goes_litestars_way(answer: Answer[Any]) -> None:
+    lean, sent = _sent(answer)
+    plain = Response(
+        answer.content,
+        status_code=answer.status_code,
+        media_type=answer.media_type,
+        headers=answer.headers,
+        cookies=answer.cookies,
+    )
+    assert lean is not Sent
+    assert sent == _sent(plain)[1]
+
+
+def test_the_command_route_refuses_as_before_and_writes_nothing(
+    site: Site, client: Client, seeded_battle: str
+) -> None:
+    url = f"/api/battles/{seeded_battle}/commands"
+    table = bearer(site.tables[1])
+    cases: list[tuple[bytes, dict[str, str], int, str | None, str]] = [
+        (
+            b'{"option": "\xff"}',
+            {**table, "Content-Type": "application/json"},
+            400,
+            "body",
+            "UTF-8",
+        ),
+        (
+            b"[" * 10_000 + b"]" * 10_000,
+            {**table, "Content-Type": "application/json"},
+            400,
+            "body",
+            "deep",
+        ),
+        (
+            b'{"option": 0}',
+            {**table, "Content-Type": "text/plain"},
+            415,
+            "Content-Type",
+            "text/plain",
+        ),
+        (b'{"option": 0}', {"Content-Type": "application/json"}, 401, "Authorization", "no token"),
+        (
+            b'{"option": 0, "oops": 1}',
+            {**table, "Content-Type": "application/json"},
+            400,
+            "oops",
+            "oops",
+        ),
+        (b'{"option": 0', {**table, "Content-Type": "application/json"}, 400, None, "truncated"),
+    ]
+    before = site.written()
+    for body, headers, status, field, said in cases:
+        r = client.post(url, content=body, headers=headers)
+        assert r.status_code == status, (body[:30], r.text)
+        refusal = r.json()
+        assert refusal["status"] == status and field in (None, refusal["field"]), refusal
+        assert said in refusal["message"] and "\n" not in refusal["message"], refusal
+        assert r.headers["content-type"] == "application/json"
+        assert site.written() == before
+    for kind in ("application/json; charset=utf-8", "Application/JSON"):  # JSON, however named
+        r = client.post(url, content=b'{"option": 0}', headers={**table, "Content-Type": kind})
+        assert r.status_code == 201, r.text
+
+
+def test_a_tournaments_stream_is_server_sent_events(site: Site) -> None:
+    with TestClient(site.app()) as c:
+        r = c.post(
+            "/api/tournaments/spring/tables/2/battles",
+            json={"ruleset": "gangfight", "seed": "sse"},
+            headers=bearer(site.tables[2]),
+        )
+        assert r.status_code == 201, r.text
+        battle = str(r.json()["battle"])
+    with live_server(site.app()) as base:
+        got: dict[str, Any] = {"bytes": b""}
+        ready = threading.Event()
+
+        def listen() -> None:
+            with httpx.stream("GET", f"{base}/api/tournaments/spring/stream", timeout=10) as r:
+                got["headers"] = r.headers
+                for chunk in r.iter_raw():
+                    got["bytes"] += chunk
+                    ready.set()
+                    if b"event: played" in got["bytes"] and got["bytes"].endswith(b"\r\n\r\n"):
+                        return
+
+        thread = threading.Thread(target=listen, daemon=True)
+        thread.start()
+        assert ready.wait(10)
+        r = httpx.post(
+            f"{base}/api/battles/{battle}/commands",
+            json={"option": 0},
+            headers=bearer(site.tables[2]),
+        )
+        assert r.status_code == 201, r.text
+        version = r.json()["version"]
+        thread.join(10)
+    headers = got["headers"]
+    assert headers["content-type"] == "text/event-stream; charset=utf-8"
+    assert headers["cache-control"] == "no-cache"
+    assert headers["connection"] == "keep-alive"
+    assert headers["x-accel-buffering"] == "no"
+    assert "content-security-policy" in headers
+    first, _, rest = got["bytes"].partition(b"\r\n\r\n")
+    assert first == b": listening\r\nretry: 2000"
+    note = {"kind": "played", "battle": battle, "version": version}
+    note |= {"tournament": "spring", "table": 2}
+    assert rest == b"event: played\r\ndata: " + json.dumps(note, separators=(",", ":")).encode() + (
+        b"\r\n\r\n"
+    )
