@@ -121,11 +121,55 @@ async def work(fn: Callable[..., T], *args: Any) -> T:
     """Store work is blocking (sqlite3, psycopg): run it in a worker thread, with the request's
     context (``replay/store/replica.py``'s freshness). The standard library's pool: anyio's
     ``to_thread`` cost the server's process about 76 us of CPU a hand-over against 52-57 us
-    (its queue, limiter and cancel scope are Python), and every request makes one (issue 25)."""
+    (its queue, limiter and cancel scope are Python), and every request makes one (issue 25).
+    The answer comes back as one call on the event loop that settles an asyncio future, where
+    ``run_in_executor`` chains the pool's future to a second one and copies its state across
+    (a sixth of the event loop's work a request). Work not yet started when the request is
+    cancelled is never started, as with ``run_in_executor``."""
     if not _workers:
         _workers.append(ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="bxb-work"))
-    call = functools.partial(contextvars.copy_context().run, fn, *args)
-    return await asyncio.get_running_loop().run_in_executor(_workers[0], call)
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            result = context.run(fn, *args)
+        except BaseException as e:  # handed to the request, which raises it
+            _answer(loop, done, None, e)
+        else:
+            _answer(loop, done, result, None)
+
+    started = _workers[0].submit(run)
+    try:
+        return await done
+    except asyncio.CancelledError:
+        started.cancel()  # not started yet: never started
+        raise
+
+
+def _answer(
+    loop: asyncio.AbstractEventLoop,
+    done: asyncio.Future[T],
+    result: T | None,
+    error: BaseException | None,
+) -> None:
+    """From the worker thread: ``done`` settled on its event loop, unless that loop has closed
+    (the server stopped meanwhile: nobody waits)."""
+    try:
+        loop.call_soon_threadsafe(_settle, done, result, error)
+    except RuntimeError:  # the loop is closed
+        if not loop.is_closed():
+            raise
+
+
+def _settle(done: asyncio.Future[T], result: T | None, error: BaseException | None) -> None:
+    if done.cancelled():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)  # type: ignore[arg-type]
 
 
 async def _battle(request: AnyRequest, ref: str) -> UUID:

@@ -1,14 +1,17 @@
 """The hot routes' framework work made smaller (issue 25) says the same as before: a plain JSON
 answer is the bytes Litestar's own ``Response`` sends (``web/answers.py``), a body the handler
 cannot read is refused by the request as it is read (``web/guard.py``'s ``BodyRequest``), a
-body of another type before anything runs, and the streams are server-sent events with the
-headers Litestar's ``ServerSentEvent`` gave them (``web/live.py``)."""
+body of another type before anything runs, the streams are server-sent events with the
+headers Litestar's ``ServerSentEvent`` gave them (``web/live.py``), and store work handed to a
+worker thread comes back as ``run_in_executor`` brought it (``web/api.py``'s ``work``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -18,6 +21,7 @@ from litestar import Response
 from litestar.testing import TestClient
 from web_helpers import Client, Site, bearer, live_server
 
+from blowbyblow.web import api
 from blowbyblow.web.answers import Answer, Sent
 from blowbyblow.web.schemas import ErrorBody
 
@@ -179,3 +183,50 @@ def test_a_tournaments_stream_is_server_sent_events(site: Site) -> None:
     assert rest == b"event: played\r\ndata: " + json.dumps(note, separators=(",", ":")).encode() + (
         b"\r\n\r\n"
     )
+
+
+def test_work_answers_raises_carries_the_context_and_never_starts_what_was_cancelled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``web/api.py``'s ``work``: the worker's answer or its exception comes back to the
+    request, with the request's context; a request cancelled before its work started (every
+    worker busy) never starts it."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    monkeypatch.setattr(api, "_workers", [pool])
+    asked: contextvars.ContextVar[str] = contextvars.ContextVar("asked")
+    ran: list[str] = []
+
+    def fail() -> None:
+        raise KeyError("no such battle")
+
+    async def run() -> tuple[str, str]:
+        asked.set("table 3")
+        answer = await api.work(lambda x: f"{asked.get()}: {x}", "played")
+        with pytest.raises(KeyError, match="no such battle"):
+            await api.work(fail)
+        busy = threading.Event()
+        release = threading.Event()
+
+        def block() -> bool:
+            busy.set()
+            return release.wait(10)
+
+        blocker = asyncio.ensure_future(api.work(block))
+        await asyncio.get_running_loop().run_in_executor(None, busy.wait, 10)
+        waiting = asyncio.ensure_future(api.work(ran.append, "written"))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        release.set()
+        await blocker
+        after = await api.work(lambda: "the pool goes on")
+        return answer, after
+
+    try:
+        answer, after = asyncio.run(run())
+    finally:
+        pool.shutdown(wait=True)
+    assert answer == "table 3: played"
+    assert after == "the pool goes on"
+    assert ran == []  # cancelled before it started: never started
