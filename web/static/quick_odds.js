@@ -10,9 +10,15 @@
   let offered = [];
   let engine = null;
   let timer = null;
-  // Each game picked bumps this: an answer asked for under an earlier pick is dropped, so a slow
-  // answer for the game shown first cannot overwrite the game picked after it.
-  let shown = 0;
+  // A ticket per asking: an answer is shown only while it is its kind's latest asking and no
+  // other game was picked since (a slow answer for the game shown first, a check of an older
+  // setup or the odds of an earlier press cannot overwrite what was asked after them).
+  const tickets = { game: 0, options: 0, odds: 0 };
+  function ask(kind) {
+    const game = tickets.game;
+    const mine = ++tickets[kind];
+    return () => mine === tickets[kind] && (kind === "game" || game === tickets.game);
+  }
 
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   const estimate = (p) => p.exact !== null
@@ -56,30 +62,30 @@
   function changed() {
     clearTimeout(timer);
     timer = setTimeout(async () => {
-      const asked = shown;
+      const latest = ask("options");
       try {
         const answer = (await bxb.api("POST", api(ruleset, "/options"), { setup: engine.data, rulings })).data;
-        if (asked !== shown) return;
+        if (!latest()) return;
         offered = answer;
         $("quick-problem").textContent = "";
         showOptions();
       } catch (error) {
-        if (asked === shown) $("quick-problem").textContent = error.message;
+        if (latest()) $("quick-problem").textContent = error.message;
       }
     }, 400);
   }
 
   async function load(id) {
-    const asked = ++shown;
+    const latest = ask("game");
     clearTimeout(timer);
     let start;
     try {
       start = (await bxb.api("GET", api(id, ""))).data;
     } catch (error) {
-      if (asked === shown) $("quick-problem").textContent = error.message;
+      if (latest()) $("quick-problem").textContent = error.message;
       return;
     }
-    if (asked !== shown) return;
+    if (!latest()) return;
     ruleset = id;
     rulings = start.rulings;
     offered = start.options;
@@ -118,14 +124,14 @@
     $("quick-picks").querySelectorAll("[data-pick]").forEach((s) => { picks[s.dataset.pick] = s.value; });
     $("quick-error").textContent = "";
     $("quick-result").innerHTML = `<p class="muted">working out the odds…</p>`;
-    const asked = shown;
+    const latest = ask("odds");
     try {
       const { data } = await bxb.api("POST", api(ruleset, "/odds"), {
         setup: engine.data, rulings, option: Number($("quick-command").value), picks,
       });
-      if (asked === shown) $("quick-result").innerHTML = result(data);
+      if (latest()) $("quick-result").innerHTML = result(data);
     } catch (error) {
-      if (asked !== shown) return;
+      if (!latest()) return;
       $("quick-result").replaceChildren();
       $("quick-error").textContent = error.message;
     }
