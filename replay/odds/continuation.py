@@ -28,6 +28,11 @@ What keeps it exact:
   object of an unknown kind) raises ``Unshared``: that branch shares nothing, never wrongly.
   Each frame's values go with their types, so a tuple and a list of the same items (written
   alike) are told apart where the rules could tell them apart.
+- **Shared objects by reference.** An object that frames share and could change in place (a
+  list, a dict, a set, a dataclass, a struct that is not a value) is written in full where the
+  continuation first holds it and by reference where it holds it again: written once, and
+  two frames holding one list are not two frames holding equal copies (a change in place
+  through one shows in the other only in the first).
 - **Labels left out.** A ``Label`` (a hit's running number, which the rules declare names
   its rolls and nothing else) is written alike whatever its number: "hit 5 of 12" and "hit 3
   of 10" go on alike. The roll a frame waits on is written beside its continuation without its
@@ -328,7 +333,13 @@ _SEQUENCE_ITERATORS: set[type] = {type(iter([])), type(iter(()))}
     _EXT_CELL,
     _EXT_VALUE,
     _EXT_LABEL,
-) = range(1, 9)
+    _EXT_AGAIN,
+) = range(1, 10)
+# Written again by reference within one continuation (``Continuations._once``): what may be
+# shared by identity and changed in place, or is large and held by many frames (a dataclass,
+# a struct that is not a value, a list, a dict, a set). An immutable tuple or string is
+# written by value each time (whether two equal ones are one object is chance).
+_BY_IDENTITY = (list, dict, set)
 
 
 class Continuations:
@@ -345,6 +356,9 @@ class Continuations:
         # those written so, so that a caller knows whether a key left any out.
         self.labels = labels
         self.labelled = 0
+        # The values of frames met so far in the continuation being written, by identity (kept,
+        # so that no other object takes its id): their order of meeting.
+        self._seen: dict[int, tuple[Any, int]] = {}
 
     def close(self) -> None:
         """Let go of the values written (its encoder's hook refers back to it: a cycle that
@@ -354,7 +368,11 @@ class Continuations:
 
     def key(self, generator: Any, state: Any) -> bytes:
         """The bytes of ``generator``'s continuation and ``state``. Raises Unshared."""
-        return self.write([self.value(state), generator])
+        self._seen = {}
+        try:
+            return self.write([self.value(state), generator])
+        finally:
+            self._seen = {}
 
     def value(self, x: Any) -> msgspec.msgpack.Ext:
         """A value that never changes (``is_value``, or the state) written once: its number."""
@@ -443,9 +461,25 @@ class Continuations:
         return msgspec.msgpack.Ext(_EXT_LABEL, b"")
 
     def _once(self, x: Any) -> Any:
+        """A frame's value as written: a value written once per exploration (its number); an
+        object that may be shared (``_BY_IDENTITY``, a dataclass, a struct), in full where
+        the continuation first holds it and by its order of meeting wherever it holds it again
+        (an attack held by every frame of a sequence is written once, and two continuations
+        whose frames share an object differ from two whose frames hold equal copies, as a
+        change in place tells them apart); anything else as it is."""
         kind = type(x)
-        if kind is self.state_type or _VALUE_TYPES.get(kind) or is_value(kind):
+        how = _HOW.get(kind)
+        if how is None:
+            how = _HOW[kind] = (
+                _ONCE if is_value(kind) else _AGAIN if _shared_kind(kind) else _AS_IT_IS
+            )
+        if how == _ONCE or kind is self.state_type:
             return self.value(x)
+        if how == _AGAIN:
+            seen = self._seen.get(id(x))
+            if seen is not None and seen[0] is x:
+                return msgspec.msgpack.Ext(_EXT_AGAIN, seen[1].to_bytes(4, "big"))
+            self._seen[id(x)] = (x, len(self._seen))
         return x
 
     def _generator(self, g: types.GeneratorType[Any, Any, Any]) -> msgspec.msgpack.Ext:
@@ -470,6 +504,19 @@ class Continuations:
 
 
 _EMPTY = "\x00empty cell"
+# How a frame's value is written (``Continuations._once``), by its type: once per exploration,
+# once per continuation and by reference again, or as it is.
+_ONCE, _AGAIN, _AS_IT_IS = range(3)
+_HOW: dict[type, int] = {}
+
+
+def _shared_kind(kind: type) -> bool:
+    """Is ``kind`` written again by reference (``_BY_IDENTITY``, a dataclass, a struct)?"""
+    return (
+        kind in _BY_IDENTITY
+        or hasattr(kind, "__dataclass_fields__")
+        or issubclass(kind, msgspec.Struct)
+    )
 
 
 def _full(cell: types.CellType) -> bool:

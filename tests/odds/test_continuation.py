@@ -184,3 +184,51 @@ def test_the_roll_waited_on_is_written_without_its_name() -> None:
     a, b = _rolled(5), _rolled(3)
     next(a), next(b)
     assert _key(a) == _key(b)
+
+
+def _aliased(shared: bool) -> Gen:
+    """Two lists, one object or two equal ones: a change to the first shows in the second
+    only when they are one object."""
+    mine = [1]
+    theirs = mine if shared else [1]
+    added = yield 0
+    mine.append(added)
+    return len(theirs)
+
+
+def _sub_holding(held: list[int]) -> Gen:
+    seen = yield 0
+    held.append(seen)
+    return held
+
+
+def _outer_holding(shared: bool) -> Gen:
+    """A list held by a frame and by the sub-procedure it waits in."""
+    held = [2]
+    passed = held if shared else [2]
+    got = yield from _sub_holding(passed)
+    return len(held) + len(got)
+
+
+def _run_to_end(g: Gen, answer: int) -> Any:
+    try:
+        g.send(answer)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("the generator asked again")
+
+
+def test_one_object_held_twice_is_not_two_equal_copies() -> None:
+    """Where two frames' values (or two locals of one frame) are one list, a change in place
+    through one shows through the other; two equal copies go on otherwise, so they must not
+    meet. Each continuation is run to its end to show that they differ."""
+    for make in (_aliased, _outer_holding):
+        shared, apart = make(True), make(False)
+        next(shared), next(apart)
+        key_shared, key_apart = _key(shared), _key(apart)
+        assert key_shared != key_apart
+        assert _run_to_end(shared, 9) != _run_to_end(apart, 9)
+    # the same sharing, the same key
+    one, other = _aliased(True), _aliased(True)
+    next(one), next(other)
+    assert _key(one) == _key(other)
