@@ -193,12 +193,7 @@ def test_the_first_paint_needs_no_script(
     """The page as its HTML and styles give it, before any script runs (here: none does): its
     position's row marked current and in sight in the log's box, the later rows dimmed, the
     state panel at the position, a few dozen rows to lay out."""
-    _, battle = long
-    context, base = browser
-    page = context.new_page()
-    page.route("**/*.js", lambda route: route.abort())
-    page.set_viewport_size(LAPTOP)
-    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    page = as_styled(long, browser)
     assert page.locator(f"#ev-{FAR}.current").count() == 1
     assert in_sight(page, FAR)
     assert page.locator("#events .ev.later").count() == window.AFTER
