@@ -28,6 +28,23 @@ def record_demo(store: BattleStore, ruleset_id: str) -> Recorded:
     return record(store, game_systems()[ruleset_id].demo(), quiet=True)
 
 
+def first_action_only(folder: Path) -> Path:
+    """The Necromunda 2023 example cut to its first action, which is legal whatever the dice: for
+    tests that record with fresh dice (fair ones) and need every draw to play through. Its second
+    action, Sera's charge, is refused when Nyx's reaction leaves Grax down (about 1 draw in 300)."""
+    text = (
+        Path(__file__).resolve().parents[1] / "cli" / "scenarios" / "necromunda-2023.toml"
+    ).read_text(encoding="utf-8")
+    first, second = (
+        text.index("[[actions]]"),
+        text.index("[[actions]]", text.index("[[actions]]") + 1),
+    )
+    assert first < second
+    path = folder / "first-action.toml"
+    path.write_text(text[:second], encoding="utf-8")
+    return path
+
+
 def refused_whole(scenario: Any) -> RuleViolation:
     """Recording ``scenario`` is refused by the rules, and nothing at all is written."""
     store = BattleStore(":memory:")

@@ -114,6 +114,21 @@ def test_an_action_the_dice_made_illegal_is_named_with_its_rule_and_what_came_be
     assert "planned for its own dice" in out and "bxb play" in out
 
 
+@pytest.mark.parametrize(
+    ("ruleset_id", "seed", "rule"),
+    [("necromunda-2023", "80", "N23 Charge"), ("necromunda-legacy", "546", "N17 Charge")],
+)
+def test_the_necromunda_examples_name_the_seed_their_second_action_does_not_suit(
+    tmp_path: Path, ruleset_id: str, seed: str, rule: str
+) -> None:
+    """Their header says which seed leaves Grax down before Sera's charge (so a fresh draw, as a
+    fair recording's, is refused now and then): that seed is refused, naming action 2."""
+    path = SCENARIOS / f"{ruleset_id}.toml"
+    assert f"`--dice seed:{seed}`" in path.read_text(encoding="utf-8").split("\nruleset = ")[0]
+    out = refused(tmp_path / "b.sqlite", "record", str(path), "--dice", f"seed:{seed}")
+    assert f"actions[1] (action 2, charge) is not allowed: {rule}: grax is Prone & Seriously" in out
+
+
 def test_a_setup_without_actions_is_for_bxb_play(tmp_path: Path) -> None:
     text = (SCENARIOS / "asl.toml").read_text()
     setup = tmp_path / "setup.toml"

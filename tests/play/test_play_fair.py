@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from play_helpers import SCENARIOS, Player, setup_file
+from play_helpers import Player, setup_file
 from test_play_live import Pilot, decide
 from typer.testing import CliRunner
 
@@ -28,6 +28,8 @@ from blowbyblow.replay.evidence.receipts import parse_receipts, signature_ok
 from blowbyblow.replay.evidence.seals import load_private_key, new_keys, public_hex
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
+
+from bxbtest import first_action_only
 
 RULESET = "wh40k-2e"  # sides: Ultramarines and Orks; a new turn can always be played
 DICE_SHOWN = re.compile(r"rolled (\d+)D(\d+) for [^\n]*: ([\d ]+) \(seeded, (c\d+/\S+)\)")
@@ -206,16 +208,16 @@ def test_a_fair_setup_plays_its_actions_first_and_a_walk_out_leaves_the_start(
 ) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     new_keys(tmp_path / "config" / "blowbyblow" / "keys")
-    example = str(SCENARIOS / "necromunda-2023.toml")  # its actions play with any dice
+    example = str(first_action_only(tmp_path))  # fresh dice: an action every draw plays through
     db = tmp_path / "t.sqlite"
     result = CliRunner().invoke(
         app, ["--db", str(db), "play", example, "--fair"], input="a\nb\n" + "\n" * 30
     )
     assert result.exit_code == 0, result.output
-    assert "the setup's 2 action(s) first" in result.output
+    assert "the setup's 1 action(s) first" in result.output
     [info] = BattleStore(db).battles()
     events = [e.event for e in BattleStore(db).read(info.battle)]
-    assert [e.index for e in events if isinstance(e, CommandIssued)] == [1, 2]
+    assert [e.index for e in events if isinstance(e, CommandIssued)] == [1]
 
     # a side walks away at the prompt: the start stays, and says how to go on
     walked = tmp_path / "w.sqlite"
