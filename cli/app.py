@@ -248,7 +248,7 @@ DbOption = Annotated[
 
 # `bxb demo` and `bxb record` print every rule step in plain words on standard output: logging
 # the same steps on stderr too would show each step twice on a terminal, so they log only when
-# asked (--log-level info, or --log-json for a server's log shipping).
+# asked (--log-level info or warning, or --log-json for a server's log shipping).
 NARRATING = ("demo", "record")
 
 
@@ -315,7 +315,8 @@ def configure_logging() -> None:
     if OPTS.quiet and OPTS.log_level:
         fail("-q/--quiet and --log-level: give one of them")
     quiet_default = OPTS.narrating and not OPTS.log_json
-    level = OPTS.log_level or ("warning" if OPTS.quiet or quiet_default else "info")
+    # a narrating command's refusal is said once, by its error line: its log line only if asked
+    level = OPTS.log_level or ("warning" if OPTS.quiet else "error" if quiet_default else "info")
     if level.lower() not in ("debug", "info", "warning", "error"):
         fail(f"--log-level: expected debug, info, warning or error, not {level!r}")
     logs.configure(json=OPTS.log_json, level=level)

@@ -5,6 +5,8 @@ their actions were planned for their own dice."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -127,6 +129,13 @@ def test_the_necromunda_examples_name_the_seed_their_second_action_does_not_suit
     assert f"`--dice seed:{seed}`" in path.read_text(encoding="utf-8").split("\nruleset = ")[0]
     out = refused(tmp_path / "b.sqlite", "record", str(path), "--dice", f"seed:{seed}")
     assert f"actions[1] (action 2, charge) is not allowed: {rule}: grax is Prone & Seriously" in out
+    # as a player runs it (no --log-level): that one line on stderr, no log line restating it
+    run = subprocess.run(
+        [sys.executable, "-m", "blowbyblow", "--db", str(tmp_path / "c.sqlite"), "record",
+         str(path), "--dice", f"seed:{seed}"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 2 and run.stderr.splitlines() == [out], run.stderr
 
 
 def test_a_setup_without_actions_is_for_bxb_play(tmp_path: Path) -> None:
