@@ -1,5 +1,6 @@
-// What every page's script shares: calling the JSON API, listening for server-sent events, and
-// asking for what can wait until the page is on screen.
+// What every page's script shares: calling the JSON API, listening for server-sent events,
+// asking for what can wait until the page is on screen, and telling a stale answer (one that
+// came back after a later request's) from the one to show.
 // Hand-written on purpose (no framework, nothing from another site): a few dozen lines.
 "use strict";
 const bxb = {
@@ -64,6 +65,41 @@ const bxb = {
       observer.observe({ type: "paint", buffered: true });
     }
     setTimeout(run, 1000);
+  },
+  // Answers that can come back out of order: two requests of one kind in flight, the older one
+  // answered last (docs/web.md, stale answers). One `asking()` per kind of request a page sends;
+  // `ask(...within)` gives each request its ticket, which says:
+  // - `latest()`: no later request of this kind (nor of the kinds `within`) has been asked since,
+  //   so its answer is still the one to show; an answer it is not is dropped;
+  // - `newer()`: its answer is newer than any taken so far (then it is taken): for answers shown
+  //   as they come, each no older than the one on screen, rather than only the last one asked.
+  // `number`: the ticket's place in its kind (1, 2…); `asked`: how many were given; `drop()`:
+  // every answer asked so far is older than the one on screen (never taken).
+  asking() {
+    let asked = 0;
+    let taken = 0;
+    const kind = {
+      get asked() { return asked; },
+      since() { // true while nothing of this kind has been asked from now on
+        const now = asked;
+        return () => now === asked;
+      },
+      ask(...within) {
+        const number = ++asked;
+        const still = within.map((other) => other.since());
+        return {
+          number,
+          latest: () => number === asked && still.every((holds) => holds()),
+          newer() {
+            if (number <= taken) return false;
+            taken = number;
+            return true;
+          },
+        };
+      },
+      drop() { taken = asked; },
+    };
+    return kind;
   },
   esc(text) {
     const div = document.createElement("div");

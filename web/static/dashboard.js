@@ -5,12 +5,12 @@
   const slug = document.body.dataset.tournament;
   const $ = (id) => document.getElementById(id);
   let pending = null;
-  let asked = 0; // the rows asked for last: an earlier asking answered after it is dropped
+  const rows = bxb.asking(); // the rows asked for last: an earlier asking answered after it is dropped
   const redraw = async () => {
-    const ticket = ++asked;
+    const ticket = rows.ask();
     const response = await fetch(`/tournaments/${slug}/glance`, { credentials: "same-origin" });
     const html = response.ok ? await response.text() : null;
-    if (html !== null && ticket === asked) {
+    if (html !== null && ticket.latest()) {
       $("glance").innerHTML = html;
       $("glance").dataset.drawn = String(Number($("glance").dataset.drawn || 0) + 1); // what a test waits on
     }

@@ -12,7 +12,7 @@
   if (!battle || !$("by-command")) return;
   let step = null; // where the position shown stands among the commands (GET step)
   let shown = null; // the event at the position shown (GET at), for the correction's key
-  let asked = 0;
+  const places = bxb.asking(); // where the position shown stands: the last position's answer is shown
 
   const position = () => Number(body.dataset.position);
   const go = (target) => { // through the slider: viewer.js steps, fetches rows and the state
@@ -24,18 +24,18 @@
 
   // --- step by command ----------------------------------------------------------------------
   async function where() {
-    const ticket = ++asked;
+    const ticket = places.ask();
     const at = position();
     try {
       const [{ data: s }, { data: e }] = await Promise.all([
         bxb.api("GET", `/api/battles/${battle}/step?position=${at}`),
         bxb.api("GET", `/api/battles/${battle}/at/${at}`),
       ]);
-      if (ticket !== asked) return;
+      if (!ticket.latest()) return;
       step = s;
       shown = e.event;
     } catch (error) {
-      if (ticket === asked) $("cmd-where").textContent = error.message;
+      if (ticket.latest()) $("cmd-where").textContent = error.message;
       return;
     }
     $("cmd-where").textContent = step.command
@@ -52,14 +52,14 @@
   new MutationObserver(where).observe(body, { attributes: true, attributeFilter: ["data-position"] });
   $("cmd-prev").addEventListener("click", () => { if (step && step.previous !== null) go(step.previous); });
   $("cmd-next").addEventListener("click", () => { if (step && step.next !== null) go(step.next); });
-  let sought = 0; // the command asked for last: an earlier one answered after it is not gone to
+  const sought = bxb.asking(); // the command asked for last: an earlier one answered after it is not gone to
   $("cmd-go").addEventListener("click", async () => {
-    const ticket = ++sought;
+    const ticket = sought.ask();
     try {
       const { data } = await bxb.api("GET", `/api/battles/${battle}/step?command=${Number($("cmd-number").value)}`);
-      if (ticket === sought) go(data.position);
+      if (ticket.latest()) go(data.position);
     } catch (error) {
-      if (ticket === sought) $("cmd-where").textContent = error.message;
+      if (ticket.latest()) $("cmd-where").textContent = error.message;
     }
   });
 
@@ -67,8 +67,8 @@
   let said = new Map(); // the event's position -> what was said about it
   // Asked again at each note: the answer to the last asking is shown, an earlier one answered
   // after it (without what was just said) is dropped.
-  let spokenAsked = 0;
-  let familyAsked = 0;
+  const sayings = bxb.asking();
+  const families = bxb.asking();
   function decorate(row) {
     row.querySelectorAll(".about").forEach((el) => el.remove());
     for (const a of said.get(Number(row.dataset.position)) || []) {
@@ -77,10 +77,10 @@
     }
   }
   async function annotations() {
-    const ticket = ++spokenAsked;
+    const ticket = sayings.ask();
     try {
       const { data } = await bxb.api("GET", `/api/battles/${battle}/annotations`);
-      if (ticket !== spokenAsked) return;
+      if (!ticket.latest()) return;
       said = new Map();
       for (const a of data) said.set(a.about, [...(said.get(a.about) || []), a]);
       document.querySelectorAll("#events .ev").forEach(decorate);
@@ -101,14 +101,14 @@
   // --- the family: forks and re-runs, a diff of any two -------------------------------------
   async function family() {
     let data;
-    const ticket = ++familyAsked;
+    const ticket = families.ask();
     try {
       ({ data } = await bxb.api("GET", `/api/battles/${battle}/family`));
     } catch (error) {
-      if (ticket === familyAsked) $("family").textContent = error.message;
+      if (ticket.latest()) $("family").textContent = error.message;
       return;
     }
-    if (ticket !== familyAsked) return;
+    if (!ticket.latest()) return;
     $("family").innerHTML = data.members.map((m) =>
       `<li class="depth-${Math.min(m.depth, 3)}${m.battle === battle ? " here" : ""}" data-battle="${m.battle}">` +
       `<a href="/battles/${m.battle}">${bxb.esc(m.label)}</a> <span class="muted">${m.battle.slice(0, 8)} · ${m.version} events</span>` +
@@ -188,9 +188,9 @@
       (rows ? `<ol class="log">${rows}</ol>` : "") +
       `<h3>The child's state at its end</h3><pre>${bxb.esc(data.state)}</pre>`;
   }
-  let decided = 0; // the ruling, preview or fork sent last: an earlier preview answered after it is dropped
+  const decided = bxb.asking(); // the ruling, preview or fork sent last: an earlier preview answered after it is dropped
   async function send(preview) {
-    const ticket = ++decided;
+    const ticket = decided.ask();
     $("rule-error").textContent = "";
     const reason = $("rule-reason").value;
     try {
@@ -204,10 +204,10 @@
       else request.before = step.command;
       const { data } = await bxb.api("POST", `/api/battles/${battle}/fork`, request);
       if (data.written) family();
-      else if (ticket !== decided) return; // a preview: what is written (or asked) since stands
+      else if (!ticket.latest()) return; // a preview: what is written (or asked) since stands
       $("rule-result").innerHTML = forked(data);
     } catch (error) {
-      if (ticket === decided) $("rule-error").textContent = error.message;
+      if (ticket.latest()) $("rule-error").textContent = error.message;
     }
   }
   if (rule) {

@@ -10,15 +10,12 @@
   let offered = [];
   let engine = null;
   let timer = null;
-  // A ticket per asking: an answer is shown only while it is its kind's latest asking and no
-  // other game was picked since (a slow answer for the game shown first, a check of an older
-  // setup or the odds of an earlier press cannot overwrite what was asked after them).
-  const tickets = { game: 0, options: 0, odds: 0 };
-  function ask(kind) {
-    const game = tickets.game;
-    const mine = ++tickets[kind];
-    return () => mine === tickets[kind] && (kind === "game" || game === tickets.game);
-  }
+  // A ticket per asking (bxb.asking): an answer is shown only while it is its kind's latest
+  // asking and no other game was picked since (a slow answer for the game shown first, a check of
+  // an older setup or the odds of an earlier press cannot overwrite what was asked after them).
+  const games = bxb.asking();
+  const offers = bxb.asking(); // the commands the rules allow
+  const presses = bxb.asking(); // the odds
 
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   const estimate = (p) => p.exact !== null
@@ -62,30 +59,30 @@
   function changed() {
     clearTimeout(timer);
     timer = setTimeout(async () => {
-      const latest = ask("options");
+      const ticket = offers.ask(games);
       try {
         const answer = (await bxb.api("POST", api(ruleset, "/options"), { setup: engine.data, rulings })).data;
-        if (!latest()) return;
+        if (!ticket.latest()) return;
         offered = answer;
         $("quick-problem").textContent = "";
         showOptions();
       } catch (error) {
-        if (latest()) $("quick-problem").textContent = error.message;
+        if (ticket.latest()) $("quick-problem").textContent = error.message;
       }
     }, 400);
   }
 
   async function load(id) {
-    const latest = ask("game");
+    const ticket = games.ask();
     clearTimeout(timer);
     let start;
     try {
       start = (await bxb.api("GET", api(id, ""))).data;
     } catch (error) {
-      if (latest()) $("quick-problem").textContent = error.message;
+      if (ticket.latest()) $("quick-problem").textContent = error.message;
       return;
     }
-    if (!latest()) return;
+    if (!ticket.latest()) return;
     ruleset = id;
     rulings = start.rulings;
     offered = start.options;
@@ -124,14 +121,14 @@
     $("quick-picks").querySelectorAll("[data-pick]").forEach((s) => { picks[s.dataset.pick] = s.value; });
     $("quick-error").textContent = "";
     $("quick-result").innerHTML = `<p class="muted">working out the odds…</p>`;
-    const latest = ask("odds");
+    const ticket = presses.ask(games);
     try {
       const { data } = await bxb.api("POST", api(ruleset, "/odds"), {
         setup: engine.data, rulings, option: Number($("quick-command").value), picks,
       });
-      if (latest()) $("quick-result").innerHTML = result(data);
+      if (ticket.latest()) $("quick-result").innerHTML = result(data);
     } catch (error) {
-      if (!latest()) return;
+      if (!ticket.latest()) return;
       $("quick-result").replaceChildren();
       $("quick-error").textContent = error.message;
     }

@@ -28,12 +28,11 @@
   // Each edit asks for a check (after a pause in typing); an answer older than one already shown
   // is dropped (its setup is not the one on screen). formBox's data-asked and data-checked: the
   // last check asked and the last one answered (what a test waits on).
-  let asked = 0;
-  let checked = 0;
+  const checks = bxb.asking();
   function changed(path) {
     dirty = true;
-    const ticket = ++asked;
-    formBox.dataset.asked = String(ticket);
+    const ticket = checks.ask();
+    formBox.dataset.asked = String(ticket.number);
     clearTimeout(timer);
     timer = setTimeout(() => check(path, ticket), 200);
   }
@@ -45,9 +44,8 @@
         field: path,
       }));
     } finally {
-      if (ticket > checked) {
-        checked = ticket;
-        formBox.dataset.checked = String(ticket);
+      if (ticket.newer()) {
+        formBox.dataset.checked = String(ticket.number);
       } else {
         found = null;
       }
@@ -65,16 +63,16 @@
 
   // The form of the system picked last: a form asked for before it (the page's first, while the
   // system is being picked) and answered after it is dropped.
-  let loads = 0;
+  const loads = bxb.asking();
   async function load(ruleset, setup) {
-    const ticket = ++loads;
+    const ticket = loads.ask();
     const found = form && form.ruleset === ruleset ? form : (await bxb.api("GET", `/api/rulesets/${ruleset}/form`)).data;
-    if (ticket !== loads) return;
+    if (!ticket.latest()) return;
     if (form && form.ruleset !== found.ruleset) {
       // another game: a check asked of the last one's setup is not this one's (dropped)
       clearTimeout(timer);
-      checked = asked;
-      formBox.dataset.checked = String(asked);
+      checks.drop();
+      formBox.dataset.checked = String(checks.asked);
     }
     form = found;
     engine = bxbForms.make(formBox, form, null, changed, () => mine);
@@ -237,7 +235,7 @@
       const req = { side, revision: pending.draft.revision };
       if (mine && mine.side === side) req.key = mine.key;
       const found = (await bxb.api("POST", `${base}/confirm`, req)).data;
-      heard++;
+      heard.ask();
       pending = found;
       showPending();
       started(found);
@@ -254,7 +252,7 @@
       if (pending.draft) draft.round = pending.draft.round;
       if (mine) Object.assign(draft, { side: mine.side, key: mine.key });
       const saved = (await bxb.api("PUT", base, draft)).data;
-      heard++;
+      heard.ask();
       pending = saved;
       dirty = terms = false;
       showPending();
@@ -296,12 +294,13 @@
 
   // The other phone's saves, takes and confirmations: heard on the table's live stream. Notes
   // come close together: the setup as asked last is shown, and an answer to an earlier asking
-  // (or asked before this phone's own write was answered) is dropped, never shown over it.
-  let heard = 0;
+  // (or asked before this phone's own write was answered) is dropped, never shown over it: the
+  // answer to a write of this phone's own is the setup as it stands, an asking of its own.
+  const heard = bxb.asking();
   async function refresh() {
-    const ticket = ++heard;
+    const ticket = heard.ask();
     const found = (await bxb.api("GET", base)).data;
-    if (ticket !== heard) return;
+    if (!ticket.latest()) return;
     // gone once the battle has started (the other phone's confirmation, or a judge)
     if (!found.draft && pending.draft) found.battle = found.battle || true;
     started(found);
@@ -357,7 +356,7 @@
         only,
         revision: pending.draft ? pending.draft.revision : 0,
       })).data;
-      heard++;
+      heard.ask();
       pending = made;
       dirty = false;
       await load(pending.draft.ruleset, pending.draft.setup);

@@ -22,7 +22,7 @@
   // command is on its way, a note of a later version waits for the answer: it may be that
   // command's own note, heard before the answer came.
   let sending = false;
-  let sent = 0; // the command sent last: an earlier answer (dice typed ahead of it) is dropped
+  const sent = bxb.asking(); // the command sent last: an earlier answer (dice typed ahead of it) is dropped
   let heard = 0;
   bxb.listen(`/api/tournaments/${slug}/tables/${table}/stream`, (note) => {
     if (note.battle !== battle || note.kind !== "played") reload();
@@ -137,7 +137,7 @@
     $("play-error").textContent = "";
     const typed = pending.dice.length > 0 || Object.keys(pending.choices).length > 0;
     sending = true;
-    const ticket = ++sent;
+    const ticket = sent.ask();
     try {
       const { status, data } = await bxb.api("POST", `/api/battles/${battle}/commands`, {
         version, option: pending.option, picks: pending.picks, dice: pending.dice,
@@ -147,15 +147,15 @@
         if (!written(data)) reload();
         return;
       }
-      if (ticket !== sent) return; // a die typed since: the question is the later answer's
+      if (!ticket.latest()) return; // a die typed since: the question is the later answer's
       if (data.status === "review") review(data);
       else ask(data.need);
     } catch (error) {
-      if (ticket !== sent) return;
+      if (!ticket.latest()) return;
       $("play-error").textContent = error.message;
       if (error.status === 409) setTimeout(reload, 1500);
     } finally {
-      if (ticket === sent) sending = false;
+      if (ticket.latest()) sending = false;
       if (!sending && heard > version) reload(); // another phone wrote while this one asked: as it stands now
     }
   }

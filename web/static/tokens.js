@@ -9,16 +9,16 @@
   const url = () => `/api/tournaments/${slug}/tables/${document.getElementById("token-table").value}/token`;
   // The answer to the last press: an earlier one answered after it (a link a second re-issue
   // has already revoked) is dropped.
-  let pressed = 0;
+  const presses = bxb.asking();
   const act = async (method, say) => {
-    const ticket = ++pressed;
+    const ticket = presses.ask();
     try {
       const { data } = await bxb.api(method, url());
-      if (ticket !== pressed) return;
+      if (!ticket.latest()) return;
       result.className = "result ok";
       result.textContent = say(data);
     } catch (error) {
-      if (ticket !== pressed) return;
+      if (!ticket.latest()) return;
       result.className = "result bad";
       result.textContent = error.message;
     }

@@ -16,7 +16,7 @@
       location.reload();
     }
   };
-  let asked = 0; // the latest state asked for: older answers are dropped
+  const states = bxb.asking(); // the latest state asked for: older answers are dropped
   let divergent = 0; // the position verify found wrong (0: none)
 
   function mark(follow) {
@@ -78,7 +78,7 @@
     const [first, last] = held();
     if (first <= target && target <= last) return;
     const html = await rowsAfter(Math.max(0, target - 1 - WINDOW), Math.min(of, target + WINDOW));
-    if (html === null || ticket !== asked) return;
+    if (html === null || !ticket.latest()) return;
     list.innerHTML = html;
     added();
   });
@@ -95,12 +95,12 @@
     const url = `/battles/${battle}/at/${position}`;
     history.replaceState(null, "", url);
     $("permalink").href = url;
-    const ticket = ++asked;
+    const ticket = states.ask();
     const rows = around(position, ticket);
     mark();
     const response = await fetch(`${url}/state`, { credentials: "same-origin" });
     await rows;
-    if (ticket !== asked) return;
+    if (!ticket.latest()) return;
     mark();
     if (response.ok) $("state-panel").outerHTML = await response.text();
   }
@@ -260,9 +260,9 @@
       `<table class="side"><thead><tr><th>#</th><th>original</th><th>what-if</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   };
 
-  let rerun = 0; // the what-if asked last: an earlier one answered after it is dropped
+  const reruns = bxb.asking(); // the what-if asked last: an earlier one answered after it is dropped
   async function whatIf(save) {
-    const ticket = ++rerun;
+    const ticket = reruns.ask();
     const form = $("whatif-form");
     const rulings = {};
     let ruleset = null;
@@ -274,7 +274,7 @@
     box.textContent = "re-running…";
     try {
       const { data } = await bxb.api("POST", `/api/battles/${battle}/whatif`, { rulings, ruleset, save });
-      if (ticket !== rerun) return;
+      if (!ticket.latest()) return;
       box.innerHTML = sideBySide(data) +
         (data.stopped ? `<p class="bad">stopped: ${bxb.esc(data.stopped)}</p>` : "") +
         (data.fresh_dice.length ? `<p class="muted">dice drawn from the seed: ${bxb.esc(data.fresh_dice.join(", "))}</p>` : "") +
@@ -282,7 +282,7 @@
         `<div><h3>what-if, at the end</h3><pre>${bxb.esc(data.alternative_state)}</pre></div></div>` +
         (data.saved ? `<p>Saved as <a id="whatif-saved" href="/battles/${data.saved}">battle ${data.saved.slice(0, 8)}</a>.</p>` : "");
     } catch (error) {
-      if (ticket === rerun) box.textContent = error.message;
+      if (ticket.latest()) box.textContent = error.message;
     }
   }
   if ($("whatif-form")) {
@@ -317,18 +317,18 @@
       `<table class="side"><thead><tr><th>this battle</th><th>the other</th></tr></thead><tbody><tr class="diverged"><td>${cell(data.a_row)}</td><td>${cell(data.b_row)}</td></tr></tbody></table>`;
   }
 
-  let compared = 0; // the diff asked last: an earlier one answered after it is dropped
+  const compared = bxb.asking(); // the diff asked last: an earlier one answered after it is dropped
   $("diff-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const ticket = ++compared;
+    const ticket = compared.ask();
     const other = $("diff-other").value;
     const box = $("diff-result");
     if (!other) { box.textContent = "no other battle in the store"; return; }
     try {
       const { data } = await bxb.api("GET", `/api/diff?a=${battle}&b=${other}`);
-      if (ticket === compared) box.innerHTML = diffTable(data);
+      if (ticket.latest()) box.innerHTML = diffTable(data);
     } catch (error) {
-      if (ticket === compared) box.textContent = error.message;
+      if (ticket.latest()) box.textContent = error.message;
     }
   });
 
