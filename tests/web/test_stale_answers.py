@@ -5,7 +5,8 @@ the held answer in and checks the page still shows the later one: the setup form
 picked last, the check of the value typed last, the setup as saved last (heard on the live
 stream), the dashboard's rows after the last write, the diff and what-if asked last, the flags
 said last, the command gone to last, a fork written (not its preview), a roster's last version,
-the question after the dice typed last, the join link issued last.
+the question after the dice typed last, the join link issued last, the quick odds' commands and
+odds of the game on screen (not those of the game left while the next one loaded).
 No timing: each wait is on what the page has read (every answer body a page reads is noted by
 an init script) or on what it shows."""
 
@@ -442,3 +443,36 @@ def test_a_check_of_the_last_game_is_not_shown_on_the_next(web: Any, page: Page)
     held.release()
     reads(page, "/setup/check", 1, '"three"')
     assert problem.text_content() == shown  # not Necromunda's fighters[0] on Gangfight's form
+
+
+def test_the_odds_of_the_game_left_are_not_shown_under_the_game_picked(
+    web: Any, page: Page
+) -> None:
+    """Quick odds: the game on screen changed and "Work out the odds" pressed while another
+    game's form loads. Both are asked after the pick, but their answers are the first game's
+    commands and odds: come after the other game's form is drawn, neither is shown under it."""
+    _site, _tokens, base = web
+    shown, picked = "gangfight", "necromunda-2023"
+    page.goto(f"{base}/odds")
+    page.select_option("#quick-ruleset", shown)
+    page.wait_for_function(f"() => document.body.dataset.form === {json.dumps(shown)}")
+    page.wait_for_function("() => document.getElementById('quick-command').options.length > 0")
+    loading = Held(page, f"**/api/rulesets/{picked}/quick", lambda r: True)
+    page.select_option("#quick-ruleset", picked)
+    loading.asked()  # the picked game's form: held back
+    offered = Held(page, f"**/api/rulesets/{shown}/quick/options", lambda r: True)
+    page.fill("[data-path='fighters[0].profile.att']", "1")  # the first game's setup changed
+    offered.asked()  # the commands it allows: held back
+    weighed = Held(page, f"**/api/rulesets/{shown}/quick/odds", lambda r: True)
+    page.click("#quick-run")  # the odds of the first game's command, pressed meanwhile
+    weighed.asked()  # held back in turn
+    loading.release()
+    page.wait_for_function(f"() => document.body.dataset.form === {json.dumps(picked)}")
+    commands = page.locator("#quick-command option").all_inner_texts()
+    offered.release()
+    weighed.release()
+    reads(page, f"/api/rulesets/{shown}/quick/options", 1)
+    reads(page, f"/api/rulesets/{shown}/quick/odds", 1)
+    assert page.locator("#quick-command option").all_inner_texts() == commands
+    assert page.locator("#quick-method").count() == 0, page.locator("#quick-result").inner_text()
+    assert page.locator("#quick-result").inner_text() == "Pick a command and work out its odds."

@@ -11,9 +11,12 @@
   let engine = null;
   let timer = null;
   // A ticket per asking (bxb.asking): an answer is shown only while it is its kind's latest
-  // asking and no other game was picked since (a slow answer for the game shown first, a check of
-  // an older setup or the odds of an earlier press cannot overwrite what was asked after them).
+  // asking, no other game was picked since and the form it was asked of is still the one drawn
+  // (a slow answer for the game shown first, a check of an older setup, the odds of an earlier
+  // press, or of the last game's command pressed while the next game loads, cannot overwrite
+  // what was asked or drawn after them).
   const games = bxb.asking();
+  const drawn = bxb.asking(); // a ticket each time a game's form is drawn
   const offers = bxb.asking(); // the commands the rules allow
   const presses = bxb.asking(); // the odds
 
@@ -59,7 +62,7 @@
   function changed() {
     clearTimeout(timer);
     timer = setTimeout(async () => {
-      const ticket = offers.ask(games);
+      const ticket = offers.ask(games, drawn);
       try {
         const answer = (await bxb.api("POST", api(ruleset, "/options"), { setup: engine.data, rulings })).data;
         if (!ticket.latest()) return;
@@ -83,6 +86,7 @@
       return;
     }
     if (!ticket.latest()) return;
+    drawn.ask();
     ruleset = id;
     rulings = start.rulings;
     offered = start.options;
@@ -121,7 +125,7 @@
     $("quick-picks").querySelectorAll("[data-pick]").forEach((s) => { picks[s.dataset.pick] = s.value; });
     $("quick-error").textContent = "";
     $("quick-result").innerHTML = `<p class="muted">working out the odds…</p>`;
-    const ticket = presses.ask(games);
+    const ticket = presses.ask(games, drawn);
     try {
       const { data } = await bxb.api("POST", api(ruleset, "/odds"), {
         setup: engine.data, rulings, option: Number($("quick-command").value), picks,
