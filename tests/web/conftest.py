@@ -6,14 +6,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from litestar.testing import TestClient
+from playwright.sync_api import BrowserContext, sync_playwright
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
-from web_helpers import Client, Site, bearer, make_site  # noqa: E402 - after the path is set
+from web_helpers import Client, Site, bearer, make_site, phone  # noqa: E402 - after the path is set
 
 
 @pytest.fixture
@@ -42,3 +44,14 @@ def seeded_battle(site: Site, client: Client) -> str:
     )
     assert r.status_code == 201, r.text
     return battle
+
+
+@pytest.fixture(scope="module")
+def browser(web: Any) -> Iterator[BrowserContext]:
+    """A phone's browser (``web_helpers.phone``) for the tests of a module whose own ``web``
+    fixture serves its site: opened once the site is served, closed before it stops. (A module
+    that serves its site in its own ``browser`` fixture, as test_quick_odds does, overrides it.)"""
+    with sync_playwright() as p:
+        context = phone(p)
+        yield context
+        context.close()

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 import zipfile
 from typing import Any
 from uuid import UUID
 
-import httpx
 import pytest
 from litestar.testing import TestClient
 from typer.testing import CliRunner
-from web_helpers import Client, Site, bearer, live_server
+from web_helpers import Client, Site, bearer, live_server, played_heard
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued
@@ -352,34 +350,12 @@ def test_live_updates_reach_a_listener_as_events_land(site: Site) -> None:
     with TestClient(site.app()) as c:
         battle = start(c, site, seed="live")
     with live_server(site.app()) as base:
-        heard: list[str] = []
-        ready = threading.Event()
-
-        def listen() -> None:
-            with httpx.stream(
-                "GET", f"{base}/api/tournaments/spring/tables/1/stream", timeout=10
-            ) as r:
-                for line in r.iter_lines():
-                    if line.startswith(":"):
-                        ready.set()
-                    if line.startswith("data:"):
-                        heard.append(line)
-                        return
-
-        thread = threading.Thread(target=listen, daemon=True)
-        thread.start()
-        assert ready.wait(10)
-        r = httpx.post(
-            f"{base}/api/battles/{battle}/commands",
-            json={"option": 0},
-            headers=bearer(site.tables[1]),
-        )
-        assert r.status_code == 201
-        thread.join(10)
-        assert heard, "no server-sent event after the command was played"
-        note = json.loads(heard[0][5:])
-        assert note["kind"] == "played" and note["battle"] == battle
-        assert note["version"] == r.json()["version"]
+        stream = "/api/tournaments/spring/tables/1/stream"
+        heard, r = played_heard(base, stream, battle, site.tables[1])
+    assert heard.data(), "no server-sent event after the command was played"
+    note = json.loads(heard.data()[0])
+    assert note["kind"] == "played" and note["battle"] == battle
+    assert note["version"] == r.json()["version"]
 
 
 def test_a_server_that_kept_a_battle_sees_what_another_wrote_behind_it(

@@ -15,11 +15,11 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 from screenshots import IMAGES
 from typer.testing import CliRunner
-from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, live_server, make_site
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
@@ -46,14 +46,6 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[s
     tokens["judge"] = club.judge_token
     with live_server(site.app()) as base:
         yield site, tokens, base
-
-
-@pytest.fixture(scope="module")
-def browser(web: Any) -> Iterator[BrowserContext]:
-    with sync_playwright() as p:
-        context = phone(p)
-        yield context
-        context.close()
 
 
 def probe(page: Page) -> dict[str, str]:

@@ -14,12 +14,11 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
 import msgspec
 import pytest
 from litestar import Response
 from litestar.testing import TestClient
-from web_helpers import Client, Site, bearer, live_server
+from web_helpers import Client, Site, bearer, live_server, played_heard
 
 from blowbyblow.web import api
 from blowbyblow.web.answers import Answer, Sent
@@ -147,36 +146,16 @@ def test_a_tournaments_stream_is_server_sent_events(site: Site) -> None:
         assert r.status_code == 201, r.text
         battle = str(r.json()["battle"])
     with live_server(site.app()) as base:
-        got: dict[str, Any] = {"bytes": b""}
-        ready = threading.Event()
-
-        def listen() -> None:
-            with httpx.stream("GET", f"{base}/api/tournaments/spring/stream", timeout=10) as r:
-                got["headers"] = r.headers
-                for chunk in r.iter_raw():
-                    got["bytes"] += chunk
-                    ready.set()
-                    if b"event: played" in got["bytes"] and got["bytes"].endswith(b"\r\n\r\n"):
-                        return
-
-        thread = threading.Thread(target=listen, daemon=True)
-        thread.start()
-        assert ready.wait(10)
-        r = httpx.post(
-            f"{base}/api/battles/{battle}/commands",
-            json={"option": 0},
-            headers=bearer(site.tables[2]),
-        )
-        assert r.status_code == 201, r.text
-        version = r.json()["version"]
-        thread.join(10)
-    headers = got["headers"]
+        got, r = played_heard(base, "/api/tournaments/spring/stream", battle, site.tables[2])
+    version = r.json()["version"]
+    headers = got.headers
+    assert headers is not None
     assert headers["content-type"] == "text/event-stream; charset=utf-8"
     assert headers["cache-control"] == "no-cache"
     assert headers["connection"] == "keep-alive"
     assert headers["x-accel-buffering"] == "no"
     assert "content-security-policy" in headers
-    first, _, rest = got["bytes"].partition(b"\r\n\r\n")
+    first, _, rest = got.bytes.partition(b"\r\n\r\n")
     assert first == b": listening\r\nretry: 2000"
     note = {"kind": "played", "battle": battle, "version": version}
     note |= {"tournament": "spring", "table": 2}

@@ -23,10 +23,10 @@ from uuid import UUID
 import httpx
 import msgspec
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, Request, Route, sync_playwright
+from playwright.sync_api import BrowserContext, Locator, Page, Request, Route
 from test_setup_forms import Thumb
 from test_table_phone import start, tap_command
-from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, live_server, make_site
 
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
 from blowbyblow.replay.rosters.files import load_roster
@@ -71,14 +71,6 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, dict[i
     tokens[0] = made.judge_token
     with live_server(site.app()) as base:
         yield site, tokens, base
-
-
-@pytest.fixture(scope="module")
-def browser(web: Any) -> Iterator[BrowserContext]:
-    with sync_playwright() as p:
-        context = phone(p)
-        yield context
-        context.close()
 
 
 class Held:

@@ -1,5 +1,6 @@
 """Helpers for the tournament server's tests: a store with two tournaments and their tokens, the
-app over it, a live server on a loopback port (uvicorn in a thread) and Debian's chromium."""
+app over it, a live server on a loopback port (uvicorn in a thread), a listener to its
+server-sent events and Debian's chromium."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import httpx
 import uvicorn
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from litestar import Litestar
@@ -132,6 +134,58 @@ def live_server(app: Litestar, http: Any = "auto") -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@dataclass
+class Heard:
+    """What a listener read of a stream of server-sent events: its headers and its bytes."""
+
+    headers: httpx.Headers | None = None
+    bytes: bytes = b""
+
+    def data(self) -> list[str]:
+        """The notes' data lines, in the order heard."""
+        lines = self.bytes.decode().split("\r\n")
+        return [line.removeprefix("data: ") for line in lines if line.startswith("data:")]
+
+
+@contextmanager
+def listening(url: str, until: str = "played") -> Iterator[Heard]:
+    """Listen to the server-sent events at ``url`` in a thread while the block runs: entered once
+    the stream has sent its first bytes (the server holds the listener then, so what the block
+    writes is heard), left once a whole note of kind ``until`` is read (or after 10 s)."""
+    heard = Heard()
+    ready = threading.Event()
+    end = f"event: {until}".encode()
+
+    def listen() -> None:
+        with httpx.stream("GET", url, timeout=10) as r:
+            heard.headers = r.headers
+            for chunk in r.iter_raw():
+                heard.bytes += chunk
+                ready.set()
+                if end in heard.bytes and heard.bytes.endswith(b"\r\n\r\n"):
+                    return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    assert ready.wait(10), f"{url}: nothing heard"
+    try:
+        yield heard
+    finally:
+        thread.join(10)
+
+
+def played_heard(base: str, stream: str, battle: str, token: str) -> tuple[Heard, httpx.Response]:
+    """A command (the first option) played in ``battle`` through the server at ``base`` by the
+    table holding ``token``, while listening to the stream at ``stream`` (a path): what was
+    heard, and the command's answer (written)."""
+    with listening(f"{base}{stream}") as heard:
+        r = httpx.post(
+            f"{base}/api/battles/{battle}/commands", json={"option": 0}, headers=bearer(token)
+        )
+        assert r.status_code == 201, r.text
+    return heard, r
 
 
 def fresh_profile() -> str:
