@@ -7,13 +7,12 @@ the same setup and command; a setup the rules refuse is a 422 naming the field; 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from litestar.testing import TestClient
-from playwright.sync_api import BrowserContext, Route, sync_playwright
+from playwright.sync_api import BrowserContext, sync_playwright
 from screenshots import IMAGES
 from web_helpers import CHROMIUM, close_page, live_server, make_site, phone
 
@@ -102,82 +101,4 @@ def test_the_quick_odds_page_weighs_a_changed_profile(
     hits = next(t for t in expected["tallies"] if t["name"] == "hits")
     assert shown == [f"{t['expected']['value']:.2f}" for t in [hits, *hits["by_side"]]]
     page.locator("#quick-result-box").screenshot(path=str(IMAGES / "web-quick-odds.png"))
-    close_page(page)
-
-
-def holding_the_first(held: list[Route]) -> Callable[[Route], None]:
-    """A route handler that holds the first request it sees (in ``held``, to let through later
-    with ``continue_``) and lets every later one through."""
-
-    def hold_the_first(route: Route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    return hold_the_first
-
-
-def test_a_game_picked_while_the_first_loads_is_the_one_shown(
-    browser: tuple[BrowserContext, str],
-) -> None:
-    """The page loads its first game's setup when it opens; a game picked before that answer comes
-    is the one shown, even when the first answer comes last (it did on a faster Chromium): the
-    page's first answer is held here until the picked game's form is drawn, then let through."""
-    context, base = browser
-    page = context.new_page()
-    held: list[Route] = []
-    hold_the_first = holding_the_first(held)
-    page.route(re.compile(r"/api/rulesets/[^/]+/quick$"), hold_the_first)
-    with page.expect_request(re.compile(r"/api/rulesets/[^/]+/quick$")) as first:
-        page.goto(f"{base}/odds")
-    first_game = first.value.url.split("/")[-2]
-    picked = next(
-        v
-        for v in page.locator("#quick-ruleset option").evaluate_all("os => os.map(o => o.value)")
-        if v != first_game
-    )
-    page.select_option("#quick-ruleset", picked)
-    page.wait_for_function(f"() => document.body.dataset.form === {json.dumps(picked)}")
-    fields = page.locator("#quick-form [data-path]").evaluate_all("fs => fs.length")
-    with page.expect_response(lambda r: r.url.endswith(f"/{first_game}/quick")):
-        held[0].continue_()
-    page.evaluate("() => new Promise(r => setTimeout(r, 200))")  # the late answer handled
-    assert page.evaluate("() => document.body.dataset.form") == picked
-    assert page.locator("#quick-ruleset").input_value() == picked
-    assert page.locator("#quick-form [data-path]").evaluate_all("fs => fs.length") == fields
-    assert page.locator("#quick-problem").text_content() == ""
-    close_page(page)
-
-
-def test_the_odds_shown_are_those_of_the_last_press(
-    browser: tuple[BrowserContext, str],
-) -> None:
-    """ "Work out the odds" pressed for a fight, then for a move before the fight's answer came:
-    the move's odds stay shown when the fight's answer comes last (held here by page.route)."""
-    context, base = browser
-    page = context.new_page()
-    page.goto(f"{base}/odds")
-    page.select_option("#quick-ruleset", "gangfight")
-    page.wait_for_function("() => document.body.dataset.form === 'gangfight'")
-    types = [
-        o["type"]
-        for o in context.request.get(f"{base}/api/rulesets/gangfight/quick").json()["options"]
-    ]
-    fight, move = types.index("fight"), types.index("move")
-    held: list[Route] = []
-    hold_the_first = holding_the_first(held)
-    page.route("**/api/rulesets/gangfight/quick/odds", hold_the_first)
-    page.select_option("#quick-command", str(fight))
-    with page.expect_request("**/quick/odds"):
-        page.click("#quick-run")
-    page.select_option("#quick-command", str(move))
-    page.click("#quick-run")
-    page.wait_for_function(
-        "() => (document.getElementById('quick-method') || {}).textContent?.includes('Command: move')"
-    )
-    with page.expect_response("**/quick/odds"):
-        held[0].continue_()
-    page.evaluate("() => new Promise(r => setTimeout(r, 200))")  # the late answer handled
-    assert "Command: move;" in (page.locator("#quick-method").text_content() or "")
     close_page(page)

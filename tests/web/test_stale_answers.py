@@ -5,8 +5,10 @@ the held answer in and checks the page still shows the later one: the setup form
 picked last, the check of the value typed last, the setup as saved last (heard on the live
 stream), the dashboard's rows after the last write, the diff and what-if asked last, the flags
 said last, the command gone to last, a fork written (not its preview), a roster's last version,
-the question after the dice typed last, the join link issued last, the quick odds' commands and
-odds of the game on screen (not those of the game left while the next one loaded).
+the question after the dice typed last, the join link issued last, the viewer's state of the
+position gone to last (the body of an earlier one read after it), and on the quick odds page the
+game picked last, the odds of the last press, and the commands and odds of the game on screen
+(not those of the game left while the next one loaded).
 No timing: each wait is on what the page has read (every answer body a page reads is noted by
 an init script) or on what it shows."""
 
@@ -35,7 +37,7 @@ from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
 
 SLUG = "stale"
-TABLES = 13
+TABLES = 14
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 # Every answer body the page reads (bxb.api's json(), the rows' text()), noted once read: the
@@ -353,6 +355,40 @@ def test_the_viewer_goes_to_the_command_asked_last(web: Any, page: Page) -> None
     assert page.evaluate("() => document.body.dataset.position") == str(second)
 
 
+# The body of the first answer to a URL ending with the given path held back after its headers
+# came (a large state on a slow line): read only once the test calls window.bxbLetGo().
+SLOW_BODY = """((end) => {
+  const fetched = window.fetch;
+  window.fetch = async (url, init) => {
+    const response = await fetched(url, init);
+    if (!window.bxbLetGo && String(url).endsWith(end)) {
+      const text = response.text.bind(response);
+      response.text = () => new Promise((resolve) => { window.bxbLetGo = () => text().then(resolve); });
+    }
+    return response;
+  };
+})"""
+
+
+def test_the_viewer_shows_the_state_of_the_position_gone_to_last(web: Any, page: Page) -> None:
+    """The viewer stepped on while the state of the position before had come but not its body:
+    that body, read last, is not shown for the position stepped to."""
+    site, tokens, base = web
+    battle = battle_of_two_commands(site, 14)
+    opened(page, base, tokens[0])
+    page.add_init_script(f"{SLOW_BODY}({json.dumps(f'/battles/{battle}/at/2/state')})")
+    page.goto(f"{base}/battles/{battle}/at/1")
+    page.wait_for_selector("#state-panel[data-position='1']")
+    page.keyboard.press("ArrowRight")  # to position 2: its state's body held back
+    page.wait_for_function("() => window.bxbLetGo !== undefined")
+    page.keyboard.press("ArrowRight")  # then to 3, shown
+    page.wait_for_selector("#state-panel[data-position='3']")
+    page.evaluate("() => window.bxbLetGo()")
+    reads(page, f"/battles/{battle}/at/2/state", 1)
+    assert page.locator("#state-panel").get_attribute("data-position") == "3"
+    assert page.evaluate("() => document.body.dataset.position") == "3"
+
+
 def test_a_fork_written_is_not_hidden_by_its_preview_answered_after_it(
     web: Any, page: Page
 ) -> None:
@@ -468,3 +504,48 @@ def test_the_odds_of_the_game_left_are_not_shown_under_the_game_picked(
     assert page.locator("#quick-command option").all_inner_texts() == commands
     assert page.locator("#quick-method").count() == 0, page.locator("#quick-result").inner_text()
     assert page.locator("#quick-result").inner_text() == "Pick a command and work out its odds."
+
+
+def test_the_quick_odds_form_is_the_one_of_the_game_picked_last(web: Any, page: Page) -> None:
+    """The quick odds page loads its first game's setup as it opens; a game picked before that
+    answer comes is the one shown when the first answer comes last (it did on a faster
+    Chromium)."""
+    _site, _tokens, base = web
+    first, picked = list(game_systems())[:2]
+    held = Held(page, f"**/api/rulesets/{first}/quick", lambda r: True)
+    page.goto(f"{base}/odds")
+    held.asked()  # the first game's setup: held back
+    page.select_option("#quick-ruleset", picked)
+    page.wait_for_function(f"() => document.body.dataset.form === {json.dumps(picked)}")
+    fields = page.locator("#quick-form [data-path]").count()
+    held.release()
+    reads(page, f"/api/rulesets/{first}/quick", 1)
+    assert page.evaluate("() => document.body.dataset.form") == picked
+    assert page.locator("#quick-ruleset").input_value() == picked
+    assert page.locator("#quick-form [data-path]").count() == fields
+    assert page.locator("#quick-problem").text_content() == ""
+
+
+def test_the_quick_odds_shown_are_those_of_the_last_press(web: Any, page: Page) -> None:
+    """ "Work out the odds" pressed for a fight, then for a move before the fight's answer came:
+    the move's odds stay shown when the fight's answer comes last."""
+    _site, _tokens, base = web
+    page.goto(f"{base}/odds")
+    page.select_option("#quick-ruleset", "gangfight")
+    page.wait_for_function("() => document.body.dataset.form === 'gangfight'")
+    page.wait_for_function("() => document.getElementById('quick-command').options.length > 0")
+    offered = httpx.get(f"{base}/api/rulesets/gangfight/quick").json()["options"]
+    types = [o["type"] for o in offered]
+    fight, move = types.index("fight"), types.index("move")
+    odds = "/api/rulesets/gangfight/quick/odds"
+    held = Held(page, f"**{odds}", lambda r: f'"option":{fight},' in (r.post_data or ""))
+    page.select_option("#quick-command", str(fight))
+    page.click("#quick-run")
+    held.asked()  # the fight's odds: held back
+    page.select_option("#quick-command", str(move))
+    page.click("#quick-run")
+    method = page.locator("#quick-method")
+    method.filter(has_text="Command: move;").wait_for()
+    held.release()
+    reads(page, odds, 2)
+    assert "Command: move;" in (method.text_content() or "")

@@ -100,9 +100,10 @@
     mark();
     const response = await fetch(`${url}/state`, { credentials: "same-origin" });
     await rows;
+    const html = response.ok ? await response.text() : null; // its body may come later still
     if (!ticket.latest()) return;
     mark();
-    if (response.ok) $("state-panel").outerHTML = await response.text();
+    if (html !== null) $("state-panel").outerHTML = html;
   }
 
   slider.addEventListener("input", () => go(Number(slider.value)));
