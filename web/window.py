@@ -3,10 +3,10 @@ the state there from the store's snapshots (as ``bxb at`` reads it), and the bat
 from the store's index, so a position of a battle of a million events opens as fast as one of
 ten. The page carries few rows: ``BEFORE`` rows before its position and ``AFTER`` after it (near
 the battle's end, as many rows, more of them before), so that the position's row is in sight in
-the log's box without a script scrolling to it and the browser lays out a few dozen rows before
-it first paints; the page's script then fetches the
-rows before (``viewer.js``), and the rows past either end as the judge scrolls (``rows``: at
-most ``MOST_ROWS`` a request).
+the log's box without a script scrolling to it and the browser lays out and draws a score of
+rows before it first paints; once it is shown, the page's script fetches a hundred rows before
+and a hundred after (``viewer.js``), and the rows past either end as the judge scrolls
+(``rows``: at most ``MOST_ROWS`` a request).
 
 Reads only: the store's index row, its voids and snapshots, and the records in the window. A
 battle whose read models cannot say (a log changed behind the store) is read whole through the
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from blowbyblow.web.service import Service
 
 BEFORE = 5  # rows before the position on the viewer's page: its row in sight at the list's top
-AFTER = 40  # rows after it: more than the log's box shows, so scrolling down fetches in time
+AFTER = 15  # rows after it: more than the log's box shows (its 70vh, on a 1440-pixel screen
+# too); the rows after them are fetched once the page is shown, as the rows before are
 MOST_ROWS = 500  # rows a request for more may ask for
 _LOOK_BACK = 64  # positions read at first, back from a window's start, to find its command
 

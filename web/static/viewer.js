@@ -37,9 +37,9 @@
   }
 
   // --- the log, a window of it at a time (web/window.py) ------------------------------------
-  // The page holds the rows around its position (a few before it, more after); the rows before
-  // are fetched once it is shown, the rows past either end as the list is scrolled near it, and
-  // a step outside the rows held fetches the rows around it.
+  // The page holds the rows around its position (a few before it, a few more after); a hundred
+  // rows before and after them are fetched once it is shown, the rows past either end as the
+  // list is scrolled near it, and a step outside the rows held fetches the rows around it.
   const list = $("events");
   const WINDOW = 100; // rows fetched at a time
   const NEAR = 400; // pixels from an end of the list that fetch the rows past it
@@ -352,5 +352,8 @@
   // the row in sight (a narrow screen's taller rows); once it is on screen, fetch the rows before
   // it (a hundred rows to lay out, and the server's answer, would otherwise race its first paint).
   requestAnimationFrame(() => mark());
-  bxb.afterPaint(earlier);
+  bxb.afterPaint(() => {
+    earlier();
+    later(); // the page came with a score of rows: the next hundred, before the judge scrolls
+  });
 })();
