@@ -6,9 +6,10 @@ picked last, the check of the value typed last, the setup as saved last (heard o
 stream), the dashboard's rows after the last write, the diff and what-if asked last, the flags
 said last, the command gone to last, a fork written (not its preview), a roster's last version,
 the question after the dice typed last, the join link issued last, the viewer's state of the
-position gone to last (the body of an earlier one read after it), and on the quick odds page the
-game picked last, the odds of the last press, and the commands and odds of the game on screen
-(not those of the game left while the next one loaded).
+position gone to last (the body of an earlier one read after it) and where it stands among the
+commands, the battle's family heard last, and on the quick odds page the game picked last, the
+odds of the last press, and the commands and odds of the game on screen (not those of the game
+left while the next one loaded).
 No timing: each wait is on what the page has read (every answer body a page reads is noted by
 an init script) or on what it shows."""
 
@@ -37,7 +38,7 @@ from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
 
 SLUG = "stale"
-TABLES = 14
+TABLES = 16
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 # Every answer body the page reads (bxb.api's json(), the rows' text()), noted once read: the
@@ -387,6 +388,53 @@ def test_the_viewer_shows_the_state_of_the_position_gone_to_last(web: Any, page:
     reads(page, f"/battles/{battle}/at/2/state", 1)
     assert page.locator("#state-panel").get_attribute("data-position") == "3"
     assert page.evaluate("() => document.body.dataset.position") == "3"
+
+
+def test_the_judges_viewer_says_where_the_position_stepped_to_last_stands(
+    web: Any, page: Page
+) -> None:
+    """The judge's viewer stepped twice: where the first position stands among the commands,
+    answered last, is not said of the second."""
+    site, tokens, base = web
+    battle = battle_of_two_commands(site, 15)
+    opened(page, base, tokens[0])
+    held = Held(page, f"**/api/battles/{battle}/step?position=2", lambda r: True)
+    page.goto(f"{base}/battles/{battle}/at/1")
+    page.wait_for_function("() => document.body.dataset.stepped === '1'")
+    page.keyboard.press("ArrowRight")  # to position 2: where it stands, held back
+    held.asked()
+    page.keyboard.press("ArrowRight")  # then to 3, said
+    page.wait_for_function("() => document.body.dataset.stepped === '2'")
+    where = page.locator("#cmd-where")
+    said = where.inner_text()
+    assert said.startswith("Position 3 "), said
+    held.release()
+    reads(page, f"/api/battles/{battle}/step", 3)
+    assert where.inner_text() == said
+    assert page.evaluate("() => document.body.dataset.stepped") == "2"
+
+
+def test_the_judges_viewer_lists_the_family_heard_last(web: Any, page: Page) -> None:
+    """The judge's viewer asks for the battle's family as it opens and again when a fork is
+    heard: the family as it opened (the battle alone), answered last, does not hide the fork."""
+    site, tokens, base = web
+    battle = battle_of_two_commands(site, 16)
+    opened(page, base, tokens[0])
+    held = Held(page, f"**/api/battles/{battle}/family", lambda r: True)
+    page.goto(f"{base}/battles/{battle}")
+    page.wait_for_selector("#live.on")
+    held.asked()  # the family as the page opened: held back
+    forked = httpx.post(
+        f"{base}/api/battles/{battle}/fork",
+        json={"before": 2, "change": {"kind": "rewind"}, "reason": "command 2 played again"},
+        headers=bearer(tokens[0]),
+    )
+    assert forked.status_code == 201, forked.text
+    members = page.locator("#family li")
+    page.wait_for_function("() => document.querySelectorAll('#family li').length === 2")
+    held.release()
+    reads(page, f"/api/battles/{battle}/family", 2)
+    assert members.count() == 2
 
 
 def test_a_fork_written_is_not_hidden_by_its_preview_answered_after_it(
