@@ -488,29 +488,45 @@ _NUMBERS = re.compile(r"[0-9]+")
 class _Asks:
     """The command's choices, answered as its policy says; a choice that may be answered by
     its key marks the segment of the run under way (``_Segment.asked``). Labels are whole
-    numbers (``Label``): two keys that differ only in labels differ only in their digits, so
-    a choice whose key, its digits aside, is no key the policy answers is answered by default
-    under every label."""
+    numbers (``Label``): two keys that differ only in labels differ only in their digits. So a
+    choice is answered alike under every label when its key has no digits (after the
+    command's prefix: it holds no label), or when every answer the policy gives to a key of
+    its shape (its digits aside) is the choice's default (what its live values make it, the
+    same in every branch that meets a node): a log's record answers every choice by its key,
+    most of them as their defaults were."""
 
     def __init__(self, choices: ChoiceSource) -> None:
         self.choices = choices
         self.run: _Run | None = None
         answers: Mapping[str, str] | None = getattr(choices, "answers", None)
-        # None: a source whose keys are not known; every choice it answers may be by its key.
-        self.keys: frozenset[str] | None = (
-            None if answers is None else frozenset(_NUMBERS.sub("#", k) for k in answers)
-        )
+        # The answers given by the shape of their keys; None: a source whose keys are not
+        # known, every choice it answers may be by its key.
+        self.shapes: dict[str, set[str]] | None = None
+        if answers is not None:
+            self.shapes = {}
+            for k, answer in answers.items():
+                self.shapes.setdefault(_NUMBERS.sub("#", k), set()).add(answer)
 
     def choose(
         self, key: str, options: tuple[str, ...], default: str, prompt: str
     ) -> tuple[str, str]:
         run = self.run
         if run is not None and run.segments and not run.segments[-1].asked:
-            keys = self.keys
             short = key.split("/", 1)[1] if "/" in key else key
-            if keys is None or any(_NUMBERS.sub("#", k) in keys for k in (key, short)):
+            if _NUMBERS.search(short) is not None and self._by_key(key, short, default):
                 run.segments[-1].asked = True
         return self.choices.choose(key, options, default, prompt)
+
+    def _by_key(self, key: str, short: str, default: str) -> bool:
+        """May the policy answer this choice otherwise than by its default, under some key of
+        its shape?"""
+        if self.shapes is None:
+            return True
+        return any(
+            answer != default
+            for k in (key, short)
+            for answer in self.shapes.get(_NUMBERS.sub("#", k), ())
+        )
 
 
 def _keeps(
