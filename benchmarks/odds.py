@@ -5,7 +5,9 @@ every system at the speed of a tap (p95 <= 100 ms in process, exact or with its 
     python benchmarks/odds.py --repeat 9 --against /path/to/main/.venv/bin/python
                                                  # main beside the change, in the same sitting
     python benchmarks/odds.py --viewer --against ...   # the viewer's odds (recorded commands,
-                                                 # its budget of 500 runs and 1000 samples)
+                                                 # each checkout's own budget, 1000 samples)
+    python benchmarks/odds.py --viewer --button --cpu --against ...
+                                                 # as the odds button asks: 200 samples first
     python benchmarks/odds.py --graph 5000       # each dice command as a graph and as a tree
     python benchmarks/odds.py --server           # the viewer's odds through the server (HTTP,
                                                  # the odds desk's worker process), this checkout
@@ -24,9 +26,9 @@ command by command, so both see the same load; the commands are asked through th
 interface only (``scenario_odds``, ``recorded_odds``), which both know.
 
 Each command is timed as the odds button asks it: the scenario's choices (or the record's), the
-default budget of runs (2000; the viewer's 500), Monte Carlo past it (4000 samples; the viewer's
-1000). The first call of a process pays for its imports and caches: it is left out (one call per
-command first, then ``--repeat`` timed ones)."""
+default budget of runs (2000; the viewer's own, ``web/api.py`` ``ODDS_BUDGET``), Monte Carlo
+past it (4000 samples; the viewer's 1000). The first call of a process pays for its imports and
+caches: it is left out (one call per command first, then ``--repeat`` timed ones)."""
 
 from __future__ import annotations
 
@@ -51,6 +53,14 @@ from blowbyblow.replay.odds.explore import HowToExplore, Policy, recorded_odds, 
 demos = {s.id: s.demo() for s in game_systems().values()}
 battles = {}
 
+def viewer_budget():
+    # the viewer's own budget, as this checkout's server asks it (500 runs before 2026-11-28)
+    try:
+        from blowbyblow.web.api import ODDS_BUDGET
+    except ImportError:
+        return 500
+    return ODDS_BUDGET
+
 def positions(ruleset):
     if ruleset not in battles:
         events = play(demos[ruleset]).events
@@ -63,18 +73,32 @@ for line in sys.stdin:
     ask = json.loads(line)
     demo = demos[ask["ruleset"]]
     wall, cpu = time.perf_counter(), time.process_time()
+    first = None
     if ask["viewer"]:
         events, starts = positions(ask["ruleset"])
-        how = HowToExplore(budget=ask["budget"], samples=ask["samples"],
-                           **({"graph": False} if ask.get("graph") is False else {}))
-        odds = recorded_odds(events, starts[ask["number"] - 1], how)
+        budget = ask["budget"] or viewer_budget()
+        samples = ask["samples"] or 1000
+        at = starts[ask["number"] - 1]
+        if ask.get("button"):
+            # as the viewer's odds button asks: 200 samples first; when that is not exact,
+            # the full samples, sampled at once (the odds desk remembers the graph did not fit)
+            odds = recorded_odds(events, at, HowToExplore(budget=budget, samples=200))
+            first = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
+            if odds.method != "exact":
+                odds = recorded_odds(events, at, HowToExplore(budget=budget, samples=samples,
+                                                              graph=False))
+        else:
+            how = HowToExplore(budget=budget, samples=samples,
+                               **({"graph": False} if ask.get("graph") is False else {}))
+            odds = recorded_odds(events, at, how)
     else:
         policy = Policy(name="scripted", answers=demo.choices)
         how = HowToExplore(policy=policy, budget=ask["budget"], samples=ask["samples"])
         odds = scenario_odds(demo, ask["number"], how)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(json.dumps({"wall": wall, "cpu": cpu, "method": odds.method, "runs": odds.runs,
-                      "action": odds.action}), flush=True)
+                      "action": odds.action, "first": first, "budget": budget if ask["viewer"]
+                      else ask["budget"]}), flush=True)
 """
 
 
@@ -138,14 +162,17 @@ def every_command(args: argparse.Namespace) -> None:
     pythons = [sys.executable, *([args.against] if args.against else [])]
     names = ["this checkout", "against"][: len(pythons)]
     workers = [Worker(p) for p in pythons]
-    budget = args.budget if args.budget else (500 if args.viewer else 2000)
+    # the viewer's: each checkout's own budget (web/api.py ODDS_BUDGET) unless --budget says
+    budget = args.budget if args.budget else (0 if args.viewer else 2000)
     samples = args.samples if args.samples else (1000 if args.viewer else 4000)
     what = (
         "the viewer's odds of each recorded demo command" if args.viewer else "every demo command"
     )
+    if args.button:
+        what += " as its button asks them (200 samples first, the full ones when not exact)"
     print(
-        f"{what}: budget {budget} runs, {samples} samples past it, {args.repeat} times each, "
-        + ("processor time" if args.cpu else "wall time")
+        f"{what}: budget {budget or 'each checkout viewer default'} runs, {samples} samples "
+        f"past it, {args.repeat} times each, " + ("processor time" if args.cpu else "wall time")
     )
     print(f"before: {load()}")
     for name, python in zip(names, pythons, strict=True):
@@ -155,10 +182,13 @@ def every_command(args: argparse.Namespace) -> None:
     for name in names:
         header += f" {name}: method | runs | p50 ms | p95 ms |"
         rule += "---|---:|---:|---:|"
+        if args.button:
+            header += " first answer p50 ms |"
+            rule += "---:|"
     print(header)
     print(rule, flush=True)
     every: list[list[float]] = [[] for _ in workers]
-    clock = "cpu" if args.cpu else "wall"
+    answers: list[dict[str, Any]] = []
     for ruleset, number in commands(args.viewer):
         if args.only and f"{ruleset}#{number}" not in args.only:
             continue
@@ -168,36 +198,58 @@ def every_command(args: argparse.Namespace) -> None:
             "viewer": args.viewer,
             "budget": budget,
             "samples": samples,
+            **({"graph": False} if args.no_graph else {}),
+            **({"button": True} if args.button else {}),
         }
-        if args.no_graph:
-            request["graph"] = False
-        times: list[list[float]] = [[] for _ in workers]
-        answers: list[dict[str, Any]] = [{} for _ in workers]
-        for w in workers:  # the first call of each: imports and caches, not timed
-            w.ask(request)
-        for i in range(args.repeat):
-            order = list(range(len(workers)))
-            if i % 2:
-                order.reverse()  # each goes first half of the time
-            for k in order:
-                answers[k] = workers[k].ask(request)
-                times[k].append(answers[k][clock] * 1000)
-        row = f"| {ruleset} #{number} {answers[0]['action']} |"
-        for k in range(len(workers)):
-            every[k] += times[k]
-            method = "exact" if answers[k]["method"] == "exact" else "MC"
-            row += (
-                f" {method} | {answers[k]['runs']} | {percentile(times[k], 50):.0f} | "
-                f"{percentile(times[k], 95):.0f} |"
-            )
-        print(row, flush=True)
+        answers = one_command(args, workers, request, every)
     row = f"| all {len(every[0])} |"
     for k in range(len(workers)):
         row += f" | | {percentile(every[k], 50):.0f} | {percentile(every[k], 95):.0f} |"
+        row += " |" if args.button else ""
     print(row)
+    if args.viewer and answers:
+        budgets = ", ".join(f"{n} {a.get('budget')}" for n, a in zip(names, answers, strict=True))
+        print(f"viewer's budget (runs): {budgets}")
     print(f"after: {load()}")
     for w in workers:
         w.close()
+
+
+def one_command(
+    args: argparse.Namespace,
+    workers: list[Worker],
+    request: dict[str, Any],
+    every: list[list[float]],
+) -> list[dict[str, Any]]:
+    """One command ``--repeat`` times in each worker, taking turns: its row printed, its times
+    added to ``every``; the last answers."""
+    clock = "cpu" if args.cpu else "wall"
+    times: list[list[float]] = [[] for _ in workers]
+    firsts: list[list[float]] = [[] for _ in workers]
+    answers: list[dict[str, Any]] = [{} for _ in workers]
+    for w in workers:  # the first call of each: imports and caches, not timed
+        w.ask(request)
+    for i in range(args.repeat):
+        order = list(range(len(workers)))
+        if i % 2:
+            order.reverse()  # each goes first half of the time
+        for k in order:
+            answers[k] = workers[k].ask(request)
+            times[k].append(answers[k][clock] * 1000)
+            if answers[k].get("first"):
+                firsts[k].append(answers[k]["first"][clock] * 1000)
+    row = f"| {request['ruleset']} #{request['number']} {answers[0]['action']} |"
+    for k in range(len(workers)):
+        every[k] += times[k]
+        method = "exact" if answers[k]["method"] == "exact" else "MC"
+        row += (
+            f" {method} | {answers[k]['runs']} | {percentile(times[k], 50):.0f} | "
+            f"{percentile(times[k], 95):.0f} |"
+        )
+        if args.button:
+            row += f" {percentile(firsts[k], 50):.0f} |" if firsts[k] else " |"
+    print(row, flush=True)
+    return answers
 
 
 def tree_against_graph(budget: int) -> None:
@@ -262,7 +314,7 @@ def through_the_server(args: argparse.Namespace) -> None:
     from blowbyblow.web.tournament import TournamentStore
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
-    budget = args.budget or 500
+    budget = args.budget or 2000  # the viewer's (web/api.py ODDS_BUDGET)
     samples = args.samples or 1000
     print(f"the viewer's odds through the server: budget {budget} runs, {samples} samples past it")
     print(f"before: {load()}")
@@ -338,7 +390,12 @@ def main() -> None:
     parser.add_argument(
         "--server", action="store_true", help="the viewer's odds through the server's odds desk"
     )
-    parser.add_argument("--budget", type=int, default=0, help="runs (default 2000; viewer 500)")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=0,
+        help="runs (default 2000; the viewer's: each checkout's own, web/api.py ODDS_BUDGET)",
+    )
     parser.add_argument("--samples", type=int, default=0, help="default 4000; viewer 1000")
     parser.add_argument(
         "--no-graph",
@@ -350,6 +407,12 @@ def main() -> None:
         "--first",
         action="store_true",
         help="with --server: also the viewer's first answer (200 samples), then the full one",
+    )
+    parser.add_argument(
+        "--button",
+        action="store_true",
+        help="with --viewer: as the odds button asks, 200 samples first, then the full ones "
+        "sampled at once when that was not exact (whole time, and the first answer's p50)",
     )
     parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
     parser.add_argument(

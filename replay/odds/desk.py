@@ -18,9 +18,9 @@ processor.
 
     desk = OddsDesk(DeskLimits())          # once, at start-up; desk.close() at shutdown
     desk.warm()                            # optional: start the worker before the first asks
-    odds = desk.recorded(events, position, budget=500, samples=1000)   # blocking
-    future = desk.submit(events, position, budget=500, samples=1000)   # or a Future of it
-    odds = desk.scenario(scenario, 1, budget=500, samples=1000)        # a scenario's command
+    odds = desk.recorded(events, position, budget=2000, samples=1000)  # blocking
+    future = desk.submit(events, position, budget=2000, samples=1000)  # or a Future of it
+    odds = desk.scenario(scenario, 1, budget=2000, samples=1000)       # a scenario's command
 
 ``close`` stops the workers at once, whatever they are doing (a server shutting down does not
 wait for odds nobody will read).

@@ -17,8 +17,12 @@ import pytest
 from litestar.testing import TestClient
 from web_helpers import Client, Site, bearer
 
+from blowbyblow.domain.core import CommandIssued
+from blowbyblow.replay.battles.record import record
+from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.odds.desk import DeskLimits
 from blowbyblow.replay.odds.explore import HowToExplore, recorded_odds
+from blowbyblow.web.api import ODDS_BUDGET, ODDS_SAMPLES
 
 
 def played(site: Site, client: Client, ruleset: str) -> str:
@@ -46,9 +50,9 @@ def direct(site: Site, battle: str, position: int, budget: int, samples: int) ->
 @pytest.mark.parametrize(
     ("ruleset", "query", "budget", "samples", "method"),
     [
-        ("gangfight", "", 500, 1000, "exact"),  # the viewer's small default budget
+        ("gangfight", "", ODDS_BUDGET, ODDS_SAMPLES, "exact"),  # the viewer's defaults
         ("gangfight", "&budget=10", 10, 1000, "monte-carlo"),
-        ("asl", "&samples=10", 500, 10, "exact"),
+        ("asl", "&samples=10", ODDS_BUDGET, 10, "exact"),
     ],
 )
 def test_the_endpoint_gives_the_numbers_of_recorded_odds(  # noqa: PLR0913 - pytest parameters
@@ -64,6 +68,20 @@ def test_the_endpoint_gives_the_numbers_of_recorded_odds(  # noqa: PLR0913 - pyt
     assert got["happened"] is not None and got["happened"]["sides"]
     again = client.get(f"/api/battles/{battle}/odds?position=2{query}")  # its CommandIssued
     assert again.json() == got
+
+
+def test_the_viewers_odds_are_exact_when_the_graph_fits_a_few_thousand_runs(
+    site: Site, client: Client
+) -> None:
+    """The 2023 demo's charge: its graph needs 951 runs; the viewer's default budget takes it
+    whole, exact (a budget of 500 sampled it)."""
+    battle = record(site.store, get_game_system("necromunda-2023").demo(), quiet=True).battle
+    charge = next(e.position for e in site.store.read(battle) if isinstance(e.event, CommandIssued))
+    r = client.get(f"/api/battles/{battle}/odds?position={charge}")
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert (got["method"], got["action"]) == ("exact", "charge")
+    assert got["happened"] is not None and got["happened"]["sides"]
 
 
 def test_a_position_outside_the_commands_is_refused(site: Site, client: Client) -> None:
