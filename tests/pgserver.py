@@ -16,7 +16,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -92,6 +92,22 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _started_on_a_free_port(make: Callable[[int], Postgres], tries: int = 5) -> Postgres:
+    """``make(port)`` started on a port free a moment ago. Another program may take that port
+    before the server binds it (an outgoing connection draws from the same range): then the
+    server says so and starts again on another one, rather than fail the test."""
+    for attempt in range(tries):
+        server = make(_free_port())
+        try:
+            server.start()
+            return server
+        except RuntimeError as e:
+            if "Address already in use" not in str(e) or attempt == tries - 1:
+                raise
+            server.stop_quietly()
+    raise AssertionError("unreachable")
+
+
 @contextmanager
 def postgres_server(*, fsync: bool = False) -> Iterator[str]:
     """Yields a URL, postgresql://bxb@127.0.0.1:PORT/postgres, of a fresh server (fsync off
@@ -119,7 +135,6 @@ class Postgres:
         basebackup = str(Path(pg_ctl).with_name("pg_basebackup"))
         cluster = self._data.parent
         data = cluster / "replica"
-        port = _free_port()
         here = self.url.rsplit("@", 1)[1].split("/")[0]
         host, _, primary_port = here.partition(":")
         _run(
@@ -140,15 +155,18 @@ class Postgres:
                 "bxb",
             ]
         )
-        settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c hot_standby=on"
-        replica = Postgres(
-            f"postgresql://bxb@127.0.0.1:{port}/postgres",
-            self._pg_ctl,
-            data,
-            settings,
-            cluster / "replica.log",
-        )
-        replica.start()
+
+        def make(port: int) -> Postgres:
+            settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c hot_standby=on"
+            return Postgres(
+                f"postgresql://bxb@127.0.0.1:{port}/postgres",
+                self._pg_ctl,
+                data,
+                settings,
+                cluster / "replica.log",
+            )
+
+        replica = _started_on_a_free_port(make)
         try:
             yield replica
         finally:
@@ -158,6 +176,13 @@ class Postgres:
 
     def stop(self) -> None:
         _run([*self._pg_ctl, "-D", str(self._data), "-m", "immediate", "-w", "stop"])
+
+    def stop_quietly(self) -> None:
+        """Stop it if it runs (a start that failed may have left nothing to stop)."""
+        subprocess.run(
+            [*self._pg_ctl, "-D", str(self._data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+        )
 
     def start(self) -> None:
         start = ["-D", str(self._data), "-w", "-l", str(self._log), "-o", self._settings, "start"]
@@ -180,20 +205,22 @@ def controlled_postgres(*, fsync: bool = False) -> Iterator[Postgres]:
         (base / "cluster").mkdir()
     cluster = base / "cluster"
     data = cluster / "data"
-    port = _free_port()
     try:
         initdb = ["-D", str(data), "-U", "bxb", "--auth=trust", "-E", "UTF8", "--locale=C"]
         _run([*as_user, str(bin_dir / "initdb"), *initdb, "--no-sync"])
         durable = "on" if fsync else "off"
-        settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c fsync={durable}"
-        server = Postgres(
-            f"postgresql://bxb@127.0.0.1:{port}/postgres",
-            [*as_user, str(bin_dir / "pg_ctl")],
-            data,
-            settings,
-            cluster / "log",
-        )
-        server.start()
+
+        def make(port: int) -> Postgres:  # the port is picked once initdb is done, not before
+            settings = f"-p {port} -k {cluster} -c listen_addresses=127.0.0.1 -c fsync={durable}"
+            return Postgres(
+                f"postgresql://bxb@127.0.0.1:{port}/postgres",
+                [*as_user, str(bin_dir / "pg_ctl")],
+                data,
+                settings,
+                cluster / "log",
+            )
+
+        server = _started_on_a_free_port(make)
         try:
             yield server
         finally:

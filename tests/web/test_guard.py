@@ -8,12 +8,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import socket
-import threading
 import time
 
 import pytest
-import uvicorn
-from web_helpers import Client, Site, bearer, free_port
+from web_helpers import Client, Site, bearer, live_server
 
 from blowbyblow.web.guard import CSP, PatientHttp
 
@@ -101,17 +99,8 @@ def _closed_within(sock: socket.socket, seconds: float) -> bool:
     ids=["nothing", "headers", "body"],
 )
 def test_a_request_left_half_sent_is_closed(site: Site, half: bytes) -> None:
-    port = free_port()
-    config = uvicorn.Config(
-        site.app(), host="127.0.0.1", port=port, log_level="warning", http=_Quick
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
+    with live_server(site.app(), http=_Quick) as base:
+        port = int(base.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port)) as sock:
             sock.sendall(half)
             assert _closed_within(sock, 5.0)
@@ -122,6 +111,3 @@ def test_a_request_left_half_sent_is_closed(site: Site, half: bytes) -> None:
             time.sleep(1.0)  # idle after its answer: kept alive (uvicorn's 5 s), not cut at 0.5
             sock.sendall(b"GET /api/battles HTTP/1.1\r\nHost: x\r\n\r\n")
             assert sock.recv(4096).startswith(b"HTTP/1.1 200")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -93,6 +94,32 @@ def up(process: subprocess.Popen[bytes], base: str) -> None:
     waited(answers, f"bxb serve at {base}")
 
 
+def serving(db: str, folder: Path, tries: int = 3) -> tuple[subprocess.Popen[bytes], str]:
+    """``bxb serve`` up and answering. Its port was free a moment before it starts, but another
+    program may take it meanwhile (an outgoing connection draws from the same range): a server
+    that stopped on a port now in use starts again on another one, rather than fail the test."""
+    for attempt in range(tries):
+        process, base = serve(db, folder)
+        try:
+            up(process, base)
+            return process, base
+        except AssertionError:
+            process.terminate()
+            process.wait(timeout=30)
+            if attempt == tries - 1 or not _taken(int(base.rsplit(":", 1)[1])):
+                raise
+    raise AssertionError("unreachable")
+
+
+def _taken(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
 class Stream(threading.Thread):
     """A judge's (or a table page's) server-sent events: each note of a command played."""
 
@@ -167,10 +194,9 @@ def test_two_server_processes_serve_one_tournament(db: str, tmp_path: Path) -> N
     tournaments.new_tournament("spring")
     tables = dict(tournaments.add_tables("spring", 4).tables)
     BattleStore(db)  # the store's tables made before two servers start at once
-    servers = [serve(db, tmp_path), serve(db, tmp_path)]
+    servers: list[tuple[subprocess.Popen[bytes], str]] = []
     try:
-        for process, base in servers:
-            up(process, base)
+        servers.extend(serving(db, tmp_path) for _ in range(2))
         (_, a), (_, b) = servers
         battles: dict[int, str] = {}
         for number, token in tables.items():

@@ -111,8 +111,12 @@ def free_port() -> int:
 @contextmanager
 def live_server(app: Litestar, http: Any = "auto") -> Iterator[str]:
     """The app served by uvicorn on a free loopback port, in a thread; yields its base URL.
-    ``http``: uvicorn's HTTP protocol (``bxb serve``'s is ``web/guard.py``'s ``PatientHttp``)."""
-    port = free_port()
+    ``http``: uvicorn's HTTP protocol (``bxb serve``'s is ``web/guard.py``'s ``PatientHttp``).
+    The socket is bound here and handed to uvicorn, so no other program can take the port
+    between its choice and the bind (``free_port`` then a bind by uvicorn could lose it)."""
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = int(listening.getsockname()[1])
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -122,7 +126,7 @@ def live_server(app: Litestar, http: Any = "auto") -> Iterator[str]:
         http=http,
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
@@ -134,6 +138,7 @@ def live_server(app: Litestar, http: Any = "auto") -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        listening.close()
 
 
 @dataclass
