@@ -172,9 +172,14 @@ def test_words_break_at_spaces_and_hyphens_only(web: Any, phone: BrowserContext)
     page.locator("details summary").tap()  # the whole log too
     assert page.evaluate(WORDS_CUT) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    for other in (f"/battles/{battle}", "/tournaments/spring", "/"):  # the viewer, the dashboard
+    # the viewer (once it holds every row: it fetches those before its window after its first
+    # paint), the dashboard (listening), the front page. States the page reaches, not the
+    # network gone quiet: "networkidle" can hang or come early whatever the page does.
+    settled = {f"/battles/{battle}": "#ev-1", "/tournaments/spring": "#live.on", "/": "body"}
+    for other, state in settled.items():
         page.goto(base + other)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("load")
+        page.wait_for_selector(state, state="attached")
         assert page.evaluate(WORDS_CUT) == [], other
     close_page(page)
 
