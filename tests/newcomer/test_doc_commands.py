@@ -145,6 +145,14 @@ class Reader:
             COLUMNS="80",
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         )
+        # What the env leaves out is unset for bash (its whole environment); for the lines run
+        # in this process, CliRunner only sets what it is given: None unsets (a developer's or
+        # the suite's XDG folders would otherwise hold the reader's keys and store).
+        self.in_process: dict[str, str | None] = {
+            **self.env,
+            "XDG_DATA_HOME": None,
+            "XDG_CONFIG_HOME": None,
+        }
         self.fair_draws = itertools.count()
 
     def fair_seed(self) -> str:
@@ -169,7 +177,7 @@ class Reader:
         words = [re.sub(r"^~(?=/|$)", home, w) for w in shlex.split(line, comments=True)]
         if words[0] == "bxb" and not set(words) & {"|", ">", "<", "&&", ";"}:
             with mock.patch.object(fair_start, "new_fair_seed", self.fair_seed):
-                result = CliRunner(env=self.env).invoke(app, words[1:], input=typed)
+                result = CliRunner(env=self.in_process).invoke(app, words[1:], input=typed)
             code, output = result.exit_code, result.output
             if result.exception and not isinstance(result.exception, SystemExit):
                 raise AssertionError(f"{command}: {result.exception!r}") from result.exception
@@ -205,7 +213,7 @@ class Reader:
         return line
 
     def battles(self) -> list[str]:
-        listed = CliRunner(env=self.env).invoke(app, ["battles", "--json"])
+        listed = CliRunner(env=self.in_process).invoke(app, ["battles", "--json"])
         return [json.loads(row)["battle"] for row in listed.output.splitlines()]
 
 
