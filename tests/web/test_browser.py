@@ -203,7 +203,7 @@ def void_and_play_again(page: Page, site: Site, base: str, battle: str) -> None:
     reason = "the hammer's dice were typed for the stub-gun"
     page.fill("#void-reason", reason)
     page.click("#void")
-    page.wait_for_selector("#events .ev.voided")
+    page.wait_for_selector(f"#ev-{last}.voided")  # the rows before the page's window fetched too
     struck = page.locator("#events .ev.voided").evaluate_all(
         "rows => rows.map(r => Number(r.dataset.position))"
     )
