@@ -354,12 +354,13 @@ def traced_pages(url: str, positions: list[int], f: Figures, patience: float) ->
         try:
             for position in positions:
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
+                context.add_init_script(WATCH)  # its own word, as on_screen waits for it
                 page = context.new_page()
                 page.set_default_timeout(1000 * patience)
                 browser.start_tracing(page=page, categories=TRACED)
                 try:
-                    page.goto(url.format(position), wait_until="commit")
-                    page.wait_for_function(SHOWN, arg=position, polling="raf")
+                    with page.expect_console_message(said):  # nothing of Playwright's in it
+                        page.goto(url.format(position), wait_until="commit")
                 finally:
                     found = attributed(browser.stop_tracing())
                     context.close()
