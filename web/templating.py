@@ -3,9 +3,9 @@ neither they nor the names every template sees (Jinja's and Litestar's globals) 
 server runs, so two things Jinja does at every render are left out (issue 25):
 
 - looking at each template file's time again whenever it is used (``auto_reload``): it did at
-  every include, a stat of ``_row.html`` for each log row; and the loaded templates are kept
-  in a plain dict (``cache_size=-1``: every one, a few dozen) rather than an LRU cache that
-  takes a lock and moves the entry at each include;
+  every include (once a log row, before ``_rows.html`` rendered them all); and the loaded
+  templates are kept in a plain dict (``cache_size=-1``: every one, a few dozen) rather than
+  an LRU cache that takes a lock and moves the entry at each include;
 - a ``ChainMap`` of the template's own globals over the environment's, which Jinja makes for
   each template so that a template's globals could differ from its neighbours'. A context is
   made at each render and each include (a table page's parts are 5 renders and an include a

@@ -51,7 +51,7 @@ def test_a_page_rendered_again_does_not_look_at_its_template_files(
         monkeypatch.setattr(os.path, "getmtime", counted)
         again = client.get(f"/battles/{battle}")
         assert again.status_code == 200
-        assert again.text.count('class="ev ') > 1  # rows rendered through _row.html
+        assert again.text.count('class="ev ') > 1  # rows rendered through _rows.html
     assert looked == []
 
 
@@ -62,7 +62,7 @@ def _stock_engine() -> JinjaTemplateEngine:
 
 def test_a_template_sees_the_environments_globals_even_those_registered_after_it_loaded() -> None:
     engine = template_engine()
-    row = engine.engine.get_template("_row.html")
+    row = engine.engine.get_template("_rows.html")
     # no ChainMap of the template's globals over the environment's, made at every render
     assert row.globals is engine.engine.globals
     engine.register_template_callable("later", lambda ctx: "registered after the load")

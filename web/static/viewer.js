@@ -133,7 +133,7 @@
     if (row) go(Number(row.dataset.position));
   });
 
-  // --- odds beside each command (its button in the row's HTML: templates/_row.html) ----------
+  // --- odds beside each command (its button in the row's HTML: templates/_rows.html) ---------
 
   const QUICK_SAMPLES = 200; // the first answer's samples when the odds are not exact
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
