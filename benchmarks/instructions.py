@@ -11,8 +11,10 @@ the server process's), starts a Gangfight battle at each of 4 tables, writes 5 c
 each to warm the server, then counts the server's instructions while it writes ``--commands``
 more at each, as the table page writes them (``page: true``; seeded dice, or with ``--typed``
 physical dice typed one request a roll, reviewed, then written), with ``--judges`` streams of
-the tournament listening (each must hear every command). It prints instructions a command, all
-requests included. valgrind is not a dependency (``apt-get install valgrind``); the server runs
+the tournament listening (each must hear every command; counted from when they all listen, as
+a judge's stream stays open all through a tournament: until 2026-11-28's sixth sitting the
+count began before they opened, each stream's opening request counted too). It prints
+instructions a command, all requests included. valgrind is not a dependency (``apt-get install valgrind``); the server runs
 about 50 times slower under it, so keep the commands few."""
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,14 +75,23 @@ async def _command(
     raise RuntimeError("a command asked for more than 200 answers")
 
 
-async def _play(
-    base: str, tables: list[tuple[str, str]], commands: int, judges: int, typed: bool
+async def _play(  # noqa: PLR0913 - the run's settings, and its counter
+    base: str,
+    tables: list[tuple[str, str]],
+    commands: int,
+    judges: int,
+    typed: bool,
+    counted: Callable[[bool], None] = lambda on: None,
 ) -> None:
+    """The tables' commands, with ``judges`` streams listening; ``counted`` is told when the
+    streams are open (on) and when every note has been heard (off): a judge's stream stays open
+    all through a tournament, so its opening is not a command's cost."""
     ready = [asyncio.Event() for _ in range(judges)]
     heard = [[0] for _ in range(judges)]
     path = "/api/tournaments/load/stream"
     streams = [asyncio.create_task(listen(base, path, heard[i], ready[i])) for i in range(judges)]
     await asyncio.gather(*(r.wait() for r in ready))
+    counted(True)
 
     async def table(battle: str, token: str) -> None:
         async with httpx.AsyncClient(base_url=base, timeout=600) as client:
@@ -89,6 +101,7 @@ async def _play(
 
     await asyncio.gather(*(table(b, t) for b, t in tables))
     await asyncio.sleep(2.0)  # the last notes on their way
+    counted(False)
     for task in streams:
         task.cancel()
     await asyncio.gather(*streams, return_exceptions=True)
@@ -130,13 +143,16 @@ def measure(python: str, commands: int, judges: int, typed: bool) -> float:
                 r.raise_for_status()
                 tables.append((str(r.json()["battle"]), token))
             asyncio.run(_play(base, tables, WARM, judges, typed))
-            subprocess.run(
-                ["callgrind_control", "-i", "on", str(server.pid)], check=True, capture_output=True
-            )
-            asyncio.run(_play(base, tables, commands, judges, typed))
-            subprocess.run(
-                ["callgrind_control", "-i", "off", str(server.pid)], check=True, capture_output=True
-            )
+
+            def counted(on: bool) -> None:
+                flag = "on" if on else "off"
+                subprocess.run(
+                    ["callgrind_control", "-i", flag, str(server.pid)],
+                    check=True,
+                    capture_output=True,
+                )
+
+            asyncio.run(_play(base, tables, commands, judges, typed, counted))
         finally:
             server.terminate()
             server.wait(timeout=300)

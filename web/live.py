@@ -58,12 +58,32 @@ class Note(msgspec.Struct, kw_only=True):
     table: int = 0
 
 
+class _Mailbox:
+    """A stream's events not yet sent (``None``: the server stops), on the event loop: a list and
+    the stream's wait, where an ``asyncio.Queue`` took a dozen Python calls an event for every
+    listener (issue 25: each judge hears every command of the tournament)."""
+
+    __slots__ = ("waiter", "waiting")
+
+    def __init__(self) -> None:
+        self.waiting: list[bytes | None] = []
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put(self, message: bytes | None) -> None:
+        self.waiting.append(message)
+        waiter = self.waiter
+        if waiter is not None:
+            self.waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+
 class Hub:
     """The pages listening in this process; with a PostgreSQL ``relay`` (``attach``), every
     server process's notes too."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[asyncio.Queue[bytes | None]]] = defaultdict(set)
+        self._queues: dict[str, set[_Mailbox]] = defaultdict(set)
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pinger: asyncio.TimerHandle | None = None
@@ -117,7 +137,7 @@ class Hub:
         for topic in topics:
             for queue in list(self._queues.get(topic, ())):
                 message = message or encoded(note)
-                queue.put_nowait(message)
+                queue.put(message)
 
     def _ping(self, loop: asyncio.AbstractEventLoop) -> None:
         """Every ``PING`` seconds, a comment on every stream: one timer for them all, not one
@@ -127,7 +147,7 @@ class Hub:
         self._pinger = loop.call_later(PING, self._ping, loop)
         for queues in self._queues.values():
             for queue in queues:
-                queue.put_nowait(PINGED)
+                queue.put(PINGED)
 
     def close(self) -> None:
         """End every stream (the server is stopping), and the relay."""
@@ -136,7 +156,7 @@ class Hub:
             self._pinger.cancel()
         for queues in self._queues.values():
             for queue in queues:
-                queue.put_nowait(None)
+                queue.put(None)
         if self.relay is not None:
             self.relay.close()
 
@@ -147,15 +167,24 @@ class Hub:
         if self._pinger is None or loop is not self._loop:
             self._pinger = loop.call_later(PING, self._ping, loop)
         self._loop = loop
-        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        queue = _Mailbox()
         self._queues[topic].add(queue)
         try:
             yield LISTENING
             while not self._closed:
-                message = await queue.get()
-                if message is None:
-                    return
-                yield message
+                if not queue.waiting:
+                    queue.waiter = loop.create_future()
+                    await queue.waiter
+                # the events waiting go as one write: the same bytes, in the same order
+                waiting, queue.waiting = queue.waiting, []
+                events: list[bytes] = []
+                for message in waiting:
+                    if message is None:
+                        if events:
+                            yield b"".join(events)
+                        return
+                    events.append(message)
+                yield events[0] if len(events) == 1 else b"".join(events)
         finally:
             self._queues[topic].discard(queue)
 

@@ -119,3 +119,26 @@ def test_every_stream_hears_each_note_and_idle_ones_a_ping(monkeypatch: pytest.M
     expected = {"kind": "played", "battle": "b", "version": 7, "tournament": "spring", "table": 2}
     assert [_event(m) for m in heard] == [("played", expected)] * 3
     assert all(m == b": ping\r\n\r\n" for m in pinged)
+
+
+def test_notes_waiting_for_a_stream_go_out_together_in_order() -> None:
+    """Notes published before a stream is next served go to it as one write (the events'
+    bytes one after the other, as sent one by one), not one write each (issue 25: every judge
+    hears every command of the tournament)."""
+
+    async def run() -> tuple[bytes, list[bytes], list[bytes]]:
+        hub = Hub()
+        stream = hub.listen("tournament:spring")
+        await stream.__anext__()  # listening now
+        notes = [Note(kind="played", battle="b", version=v, tournament="spring") for v in (3, 4, 5)]
+        for note in notes:
+            hub.publish(["tournament:spring"], note)
+        together = await asyncio.wait_for(stream.__anext__(), 30)
+        hub.close()
+        rest = [m async for m in stream]
+        return together, [live.encoded(n) for n in notes], rest
+
+    together, one_by_one, rest = asyncio.run(run())
+    assert together == b"".join(one_by_one)
+    assert [_event(m)[1]["version"] for m in one_by_one] == [3, 4, 5]
+    assert rest == []
