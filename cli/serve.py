@@ -381,6 +381,9 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
         host=host,
         port=port,
         log_level="warning",
+        # uvicorn's access lines are info: never shown at warning, but with its handler in place
+        # each answer still formatted the client's address and quoted the path for one (issue 25)
+        access_log=False,
         timeout_graceful_shutdown=3,
         # A table's phone sends a command every half minute or so: kept alive past that, its
         # connection is not closed under it (uvicorn's default is 5 s) and made again each time.
