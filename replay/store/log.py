@@ -132,6 +132,10 @@ class BattleStore(StoreReader, Application[UUID]):
         self.spec = str(db) if db is not None else None
         postgres = env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
         first = connect_postgres(env, self.where) if postgres else None
+        if postgres:  # before the pool's connections are made: they copy psycopg's adapters
+            from blowbyblow.replay.store.postgres import typed_arrays
+
+            typed_arrays()
         try:
             with store_errors(self.where):
                 super().__init__(env=env)

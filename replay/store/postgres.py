@@ -55,12 +55,43 @@ _PG_SCHEMA = (
 )
 
 
+_ARRAYS: list[type[list[Any]]] = []
+
+
+def typed_arrays() -> list[type[list[Any]]]:
+    """Lists that psycopg sends as arrays of uuid, bigint, text and bytea, their types said once:
+    for a plain list psycopg works out the elements' type at every execute (each element's type,
+    the largest number to pick the smallest integer type) and makes a dumper for it, in Python
+    (issue 25: an append's four arrays). The same values reach the same columns (the statements
+    cast each array to its column's type as before). Registered with psycopg's default adapters,
+    which a connection copies as it is made: ``BattleStore`` registers them before its pool's
+    connections are made (a connection made before would send them as plain lists)."""
+    if not _ARRAYS:
+        from psycopg import adapters, postgres
+        from psycopg.types.array import ListBinaryDumper
+
+        made = []
+        for name in ("uuid", "int8", "text", "bytea"):
+            info = postgres.types[name]
+            array: type[list[Any]] = type(f"_{name.title()}Array", (list,), {})
+            dumper = type(
+                f"_{name.title()}ArrayDumper",
+                (ListBinaryDumper,),
+                {"oid": info.array_oid, "element_oid": info.oid},
+            )
+            adapters.register_dumper(array, dumper)
+            made.append(array)
+        _ARRAYS[:] = made
+    return _ARRAYS
+
+
 class PostgresRecords(Records):
     """PostgreSQL, through eventsourcing's psycopg pool (autocommit connections)."""
 
     def __init__(self, datastore: Any, table: str, *, read_only: bool = False) -> None:
         from psycopg import sql
 
+        typed_arrays()
         self.datastore = datastore
         schema = sql.Identifier(datastore.schema)
         events = sql.SQL("{}.{}").format(schema, sql.Identifier(table))
@@ -189,11 +220,12 @@ class PostgresRecords(Records):
             return [r[0] for r in cur.fetchall()]
 
     def _arrays(self, records: Sequence[Stored]) -> tuple[list[Any], ...]:
+        uuids, bigints, texts, byteas = typed_arrays()
         return (
-            [r[0] for r in records],
-            [r[1] for r in records],
-            [r[2] for r in records],
-            [r[3] for r in records],
+            uuids([r[0] for r in records]),
+            bigints([r[1] for r in records]),
+            texts([r[2] for r in records]),
+            byteas([r[3] for r in records]),
         )
 
     def write(self, w: Write) -> bool:
@@ -419,4 +451,4 @@ class PostgresRecords(Records):
                 cur.execute(self._q("delete from {s}." + table))
 
 
-__all__ = ["PostgresRecords"]
+__all__ = ["PostgresRecords", "typed_arrays"]

@@ -59,6 +59,28 @@ def test_every_demo_records_and_verifies_on_postgresql(pg_url: str) -> None:
         assert verify_battle(again, battle).ok
 
 
+def test_a_write_says_the_types_of_its_arrays_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write's four arrays (ids, positions, topics, bytes) go with their element types said,
+    not worked out by psycopg from the elements at every execute (issue 25); the battles read
+    back and verify as before."""
+    from psycopg.types.array import ListBinaryDumper
+
+    store = BattleStore(pg_url)
+
+    def worked_out(*args: object) -> None:
+        raise AssertionError("an array's element type worked out at an execute")
+
+    monkeypatch.setattr(ListBinaryDumper, "_find_list_element", worked_out)
+    ids = [record_demo(store, r).battle for r in ("gangfight", "asl")]
+    monkeypatch.undo()
+    again = BattleStore(pg_url)
+    assert [b.battle for b in again.battles()] == ids
+    for battle in ids:
+        assert verify_battle(again, battle).ok
+
+
 def test_concurrent_writers_one_wins_the_other_writes_nothing(pg_url: str) -> None:
     store = BattleStore(pg_url)
     rec = record_demo(store, RULESET_IDS[0])
