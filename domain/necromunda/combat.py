@@ -9,7 +9,8 @@ rule-step event and returns the state the driver folded it into.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import functools
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,8 @@ class Attack:
         return self.combat.edition.rule(section)
 
 
-def emit(event: Event) -> Generator[Step, Any, NecromundaState]:
-    """Record a rule step; return the state with it folded in."""
-    return (yield from core.emit(event, NecromundaState))
+# Record a rule step; return the state with it folded in: ``core.emit`` itself, no generator
+# of its own around it (a procedure yields through every generator it is in, at every step).
+emit: Callable[[Event], Generator[Step, Any, NecromundaState]] = functools.partial(
+    core.emit, state_type=NecromundaState
+)

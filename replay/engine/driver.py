@@ -131,7 +131,10 @@ class Adjudicating:
                         open_ = send(answer)
                     except StopIteration:
                         break
-                event, answer = step(open_)  # a source may raise: the step stays open
+                if isinstance(open_, Event):  # a rule step, as it is (most steps are)
+                    event, answer = open_, None
+                else:
+                    event, answer = step(open_)  # a source may raise: the step stays open
                 open_ = None
                 state = evolve(state, event)
                 events.append(event)
