@@ -1,7 +1,6 @@
 """The viewer's odds of a command past the graph's budget (web/static/viewer.js): a first
-answer from a few samples, its intervals stated, then the server's full samples, for which the
-odds desk does not run the graph again (it remembers the command did not fit); an exact command
-is asked once."""
+answer from a small graph (500 runs) and a few samples, its intervals stated, then the server's
+own budget and full samples; an exact command is asked once."""
 
 from __future__ import annotations
 
@@ -45,5 +44,29 @@ def test_a_sampled_command_shows_a_first_answer_then_the_full_one(
         close_page(page)
         context.close()
         stats = app.state.server.service.odds_desk.desk().stats()
-        # the first answer ran the graph to its budget; the full one only sampled
-        assert (stats.computed, stats.sampled_at_once) == (2, 1)
+        # the first answer ran the graph to the viewer's quick budget (500 runs), the full one
+        # to the server's (2,000: more than the quick one, so the graph is run again)
+        assert (stats.computed, stats.sampled_at_once) == (2, 0)
+
+
+def test_a_command_exact_within_the_servers_budget_is_shown_sampled_then_exact(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The Necromunda 2023 demo's charge: its graph (951 runs) is past the quick budget and
+    within the server's, so a first answer is sampled and the last one exact."""
+    site = make_site(tmp_path_factory.mktemp("exact"))
+    battle: UUID = record(site.store, get_game_system("necromunda-2023").demo(), quiet=True).battle
+    charge = next(e.position for e in site.store.read(battle) if isinstance(e.event, CommandIssued))
+    with live_server(site.app()) as base, sync_playwright() as p:
+        context = phone(p)
+        context.set_default_timeout(120_000)
+        page = context.new_page()
+        page.goto(f"{base}/battles/{battle}/at/{charge}")
+        page.locator(f"#ev-{charge} .odds-btn").click()
+        method = page.locator(f"#ev-{charge} .odds-method")
+        page.locator(f"#ev-{charge} .odds-coming").wait_for()
+        assert "Monte Carlo: 200 samples" in method.inner_text()
+        page.locator(f"#ev-{charge} .odds figure.plot img").wait_for()
+        assert "exact: 951 runs of the rules" in method.inner_text()
+        close_page(page)
+        context.close()

@@ -136,6 +136,7 @@
   // --- odds beside each command (its button in the row's HTML: templates/_rows.html) ---------
 
   const QUICK_SAMPLES = 200; // the first answer's samples when the odds are not exact
+  const QUICK_BUDGET = 500; // the first answer's runs of the graph before it samples
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   // A probability as the API gives it: exact (with its fraction) or Monte Carlo (its interval).
   const estimate = (p) => p.exact !== null
@@ -177,10 +178,11 @@
     button.setAttribute("aria-expanded", "true");
     try {
       const full = `/api/battles/${battle}/odds?position=${row.dataset.position}`;
-      // First with few samples: exact odds need none (the answer is the whole one), and a
-      // command past the graph's budget is shown at once with its wider intervals; then the
-      // server's full samples, the graph not run again (the odds desk remembers it did not fit).
-      let asked = `${full}&samples=${QUICK_SAMPLES}`;
+      // First a small graph and few samples: a command exact within it is answered whole at
+      // once, and a larger one is shown soon with its wider intervals; then the server's own
+      // budget, exact where the graph fits it (the 2023 charge's 951 runs), else its full
+      // samples (past that budget too, the odds desk remembers it and samples at once).
+      let asked = `${full}&samples=${QUICK_SAMPLES}&budget=${QUICK_BUDGET}`;
       let { data } = await bxb.api("GET", asked);
       if (data.method !== "exact") {
         box.innerHTML = oddsChart(data, "a first answer: more samples on the way…");
