@@ -7,7 +7,8 @@ every system at the speed of a tap (p95 <= 100 ms in process, exact or with its 
     python benchmarks/odds.py --viewer --against ...   # the viewer's odds (recorded commands,
                                                  # each checkout's own budget, 1000 samples)
     python benchmarks/odds.py --viewer --button --cpu --against ...
-                                                 # as the odds button asks: 200 samples first
+                                                 # as the odds button asks: 500 runs and
+                                                 # 200 samples first
     python benchmarks/odds.py --graph 5000       # each dice command as a graph and as a tree
     python benchmarks/odds.py --server           # the viewer's odds through the server (HTTP,
                                                  # the odds desk's worker process), this checkout
@@ -52,6 +53,7 @@ from blowbyblow.replay.odds.explore import HowToExplore, Policy, recorded_odds, 
 
 demos = {s.id: s.demo() for s in game_systems().values()}
 battles = {}
+QUICK_BUDGET = 500  # the odds button's first runs (web/static/viewer.js), or its whole budget
 
 def viewer_budget():
     # the viewer's own budget, as this checkout's server asks it (500 runs before 2026-11-28)
@@ -80,13 +82,15 @@ for line in sys.stdin:
         samples = ask["samples"] or 1000
         at = starts[ask["number"] - 1]
         if ask.get("button"):
-            # as the viewer's odds button asks: 200 samples first; when that is not exact,
-            # the full samples, sampled at once (the odds desk remembers the graph did not fit)
-            odds = recorded_odds(events, at, HowToExplore(budget=budget, samples=200))
+            # as the viewer's odds button asks (web/static/viewer.js): at most 500 runs and 200
+            # samples first; when that is not exact, the viewer's budget and full samples (the
+            # graph not run again when that budget is no larger: the odds desk remembers it)
+            quick = min(QUICK_BUDGET, budget)
+            odds = recorded_odds(events, at, HowToExplore(budget=quick, samples=200))
             first = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
             if odds.method != "exact":
                 odds = recorded_odds(events, at, HowToExplore(budget=budget, samples=samples,
-                                                              graph=False))
+                                                              graph=budget > quick))
         else:
             how = HowToExplore(budget=budget, samples=samples,
                                **({"graph": False} if ask.get("graph") is False else {}))
@@ -169,7 +173,10 @@ def every_command(args: argparse.Namespace) -> None:
         "the viewer's odds of each recorded demo command" if args.viewer else "every demo command"
     )
     if args.button:
-        what += " as its button asks them (200 samples first, the full ones when not exact)"
+        what += (
+            " as its button asks them (at most 500 runs and 200 samples first, the viewer's"
+            " budget and full samples when not exact)"
+        )
     print(
         f"{what}: budget {budget or 'each checkout viewer default'} runs, {samples} samples "
         f"past it, {args.repeat} times each, " + ("processor time" if args.cpu else "wall time")
@@ -411,8 +418,9 @@ def main() -> None:
     parser.add_argument(
         "--button",
         action="store_true",
-        help="with --viewer: as the odds button asks, 200 samples first, then the full ones "
-        "sampled at once when that was not exact (whole time, and the first answer's p50)",
+        help="with --viewer: as the odds button asks, at most 500 runs and 200 samples first, "
+        "then the viewer's budget and full samples when that was not exact (whole time, and "
+        "the first answer's p50)",
     )
     parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
     parser.add_argument(
