@@ -8,45 +8,52 @@ from pathlib import Path
 from uuid import UUID
 
 import pytest
+from litestar import Litestar
 from playwright.sync_api import sync_playwright
 from web_helpers import CHROMIUM, close_page, live_server, make_site, phone
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.battles.record import record
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.odds.desk import DeskStats
+
+
+def odds_as_pressed(app: Litestar, battle: UUID, position: int) -> tuple[str, str, DeskStats]:
+    """The viewer of ``app`` at ``position``, its odds button pressed on a phone: the method's
+    line at the first answer ("on the way") and once the last one's plot is shown, and the
+    server's odds desk's counts then (while it serves)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    with live_server(app) as base, sync_playwright() as p:
+        context = phone(p)
+        context.set_default_timeout(120_000)
+        page = context.new_page()
+        page.goto(f"{base}/battles/{battle}/at/{position}")
+        page.locator(f"#ev-{position} .odds-btn").click()
+        method = page.locator(f"#ev-{position} .odds-method")
+        page.locator(f"#ev-{position} .odds-coming").wait_for()
+        first = method.inner_text()
+        page.locator(f"#ev-{position} .odds figure.plot img").wait_for()
+        full = method.inner_text()
+        close_page(page)
+        context.close()
+        return first, full, app.state.server.service.odds_desk.desk().stats()
 
 
 def test_a_sampled_command_shows_a_first_answer_then_the_full_one(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
     site = make_site(tmp_path_factory.mktemp("first"))
     # the 40K demo's second fight (its 6th command): its graph needs 9,763 runs, more than the
     # viewer's budget, so sampled
     battle: UUID = record(site.store, get_game_system("wh40k-2e").demo(), quiet=True).battle
     starts = [e.position for e in site.store.read(battle) if isinstance(e.event, CommandIssued)]
-    charge = starts[5]
-    app = site.app()
-    with live_server(app) as base, sync_playwright() as p:
-        context = phone(p)
-        context.set_default_timeout(120_000)
-        page = context.new_page()
-        page.goto(f"{base}/battles/{battle}/at/{charge}")
-        page.locator(f"#ev-{charge} .odds-btn").click()
-        method = page.locator(f"#ev-{charge} .odds-method")
-        page.locator(f"#ev-{charge} .odds-coming").wait_for()
-        first = method.inner_text()
-        assert "Monte Carlo: 200 samples" in first and "95% intervals" in first
-        page.locator(f"#ev-{charge} .odds figure.plot img").wait_for()
-        full = method.inner_text()
-        assert "Monte Carlo: 1000 samples" in full and "on the way" not in full
-        close_page(page)
-        context.close()
-        stats = app.state.server.service.odds_desk.desk().stats()
-        # the first answer ran the graph to the viewer's quick budget (500 runs), the full one
-        # to the server's (2,000: more than the quick one, so the graph is run again)
-        assert (stats.computed, stats.sampled_at_once) == (2, 0)
+    first, full, stats = odds_as_pressed(site.app(), battle, starts[5])
+    assert "Monte Carlo: 200 samples" in first and "95% intervals" in first
+    assert "Monte Carlo: 1000 samples" in full and "on the way" not in full
+    # the first answer ran the graph to the viewer's quick budget (500 runs), the full one
+    # to the server's (2,000: more than the quick one, so the graph is run again)
+    assert (stats.computed, stats.sampled_at_once) == (2, 0)
 
 
 def test_a_command_exact_within_the_servers_budget_is_shown_sampled_then_exact(
@@ -57,16 +64,6 @@ def test_a_command_exact_within_the_servers_budget_is_shown_sampled_then_exact(
     site = make_site(tmp_path_factory.mktemp("exact"))
     battle: UUID = record(site.store, get_game_system("necromunda-2023").demo(), quiet=True).battle
     charge = next(e.position for e in site.store.read(battle) if isinstance(e.event, CommandIssued))
-    with live_server(site.app()) as base, sync_playwright() as p:
-        context = phone(p)
-        context.set_default_timeout(120_000)
-        page = context.new_page()
-        page.goto(f"{base}/battles/{battle}/at/{charge}")
-        page.locator(f"#ev-{charge} .odds-btn").click()
-        method = page.locator(f"#ev-{charge} .odds-method")
-        page.locator(f"#ev-{charge} .odds-coming").wait_for()
-        assert "Monte Carlo: 200 samples" in method.inner_text()
-        page.locator(f"#ev-{charge} .odds figure.plot img").wait_for()
-        assert "exact: 951 runs of the rules" in method.inner_text()
-        close_page(page)
-        context.close()
+    first, full, _ = odds_as_pressed(site.app(), battle, charge)
+    assert "Monte Carlo: 200 samples" in first
+    assert "exact: 951 runs of the rules" in full
