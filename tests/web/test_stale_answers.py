@@ -3,7 +3,7 @@
 once, the page gets it only when let go), lets a later asking be answered and shown, then lets
 the held answer in and checks the page still shows the later one: the setup form of the system
 picked last, the check of the value typed last, the setup as saved last (heard on the live
-stream), the dashboard's rows after the last write, the diff and what-if asked last, the flags
+stream, also while the page's own save is on its way), the dashboard's rows after the last write, the diff and what-if asked last, the flags
 said last, the command gone to last, a fork written (not its preview), a roster's last version,
 the question after the dice typed last, the join link issued last, the viewer's state of the
 position gone to last (the body of an earlier one read after it) and where it stands among the
@@ -204,6 +204,41 @@ def test_the_setup_saved_last_stays_when_an_earlier_one_is_heard_after_it(
     page.wait_for_function("() => document.body.dataset.revision === '2'")
     held.release()
     reads(page, pending, 2)
+    assert page.evaluate("() => document.body.dataset.revision") == "2"
+    assert page.locator("#setup-revision").inner_text() == "revision 2"
+
+
+def test_the_other_phones_save_heard_while_this_phones_own_is_on_its_way_stays(
+    web: Any, page: Page
+) -> None:
+    """This phone saves; before its answer comes, the other phone saves over it and the page
+    hears that on its stream: the page shows the other phone's save (revision 2), not its own
+    write's answer (revision 1) that came after it."""
+    _site, tokens, base = web
+    table = 11
+    opened(page, base, tokens[table])
+    pending = f"/api/tournaments/{SLUG}/tables/{table}/setup"
+    page.goto(f"{base}{pending.replace('/api', '')}")
+    page.wait_for_selector("#setup-form fieldset")
+    page.wait_for_selector("#live.on")
+    ruleset = "necromunda-2023"
+    if page.locator("#setup-ruleset").input_value() != ruleset:
+        page.select_option("#setup-ruleset", ruleset)
+    page.wait_for_function(f"() => document.body.dataset.form === '{ruleset}'")
+    held = Held(page, f"**{pending}", lambda r: r.method == "PUT")
+    page.click("#setup-save")
+    held.asked()  # saved as revision 1; the answer held back
+    setup = msgspec.json.decode(msgspec.json.encode(get_game_system(ruleset).demo().setup))
+    saved = httpx.put(  # the other phone saves over it
+        f"{base}{pending}",
+        json={"ruleset": ruleset, "setup": setup, "revision": 1},
+        headers=bearer(tokens[table]),
+    )
+    assert saved.status_code == 200, saved.text
+    page.wait_for_function("() => document.body.dataset.revision === '2'")
+    held.release()
+    reads(page, pending, 1, '"revision":0')  # this phone's own write's answer, read
+    assert page.locator("#setup-error").text_content() == ""
     assert page.evaluate("() => document.body.dataset.revision") == "2"
     assert page.locator("#setup-revision").inner_text() == "revision 2"
 

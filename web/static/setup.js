@@ -234,11 +234,12 @@
     try {
       const req = { side, revision: pending.draft.revision };
       if (mine && mine.side === side) req.key = mine.key;
+      const ticket = heard.ask();
       const found = (await bxb.api("POST", `${base}/confirm`, req)).data;
-      heard.ask();
+      started(found);
+      if (!ticket.latest()) return; // a note heard meanwhile: its setup is newer
       pending = found;
       showPending();
-      started(found);
     } catch (e) {
       $("setup-error").textContent = e.message;
     }
@@ -251,10 +252,11 @@
       Object.assign(draft, { rulings: extra.rulings, seed: extra.seed, fair: extra.fair });
       if (pending.draft) draft.round = pending.draft.round;
       if (mine) Object.assign(draft, { side: mine.side, key: mine.key });
+      const ticket = heard.ask();
       const saved = (await bxb.api("PUT", base, draft)).data;
-      heard.ask();
-      pending = saved;
       dirty = terms = false;
+      if (!ticket.latest()) return; // a note heard meanwhile: its setup is newer
+      pending = saved;
       showPending();
     } catch (e) {
       $("setup-error").textContent = e.message;
@@ -294,10 +296,12 @@
 
   // The other phone's saves, takes and confirmations: heard on the table's live stream. Notes
   // come close together: the setup as asked last is shown, and an answer to an earlier asking
-  // (or asked before this phone's own write was answered) is dropped, never shown over it: the
-  // answer to a write of this phone's own is the setup as it stands, an asking of its own.
+  // is dropped, never shown over it. A write of this phone's own is an asking too, its ticket
+  // taken as it is sent: a note heard while it is on its way (the other phone's save after it)
+  // is asked later, so its answer is shown and the write's own answer, older, is dropped.
+  // `force`: the form drawn anew even at the revision on screen.
   const heard = bxb.asking();
-  async function refresh() {
+  async function refresh(force = false) {
     const ticket = heard.ask();
     const found = (await bxb.api("GET", base)).data;
     if (!ticket.latest()) return;
@@ -307,7 +311,7 @@
     const was = pending.draft ? pending.draft.revision : 0;
     const now = found.draft ? found.draft.revision : 0;
     pending = found;
-    if (now !== was && found.draft) {
+    if ((force || now !== was) && found.draft) {
       // the rulings and dice as saved, unless this phone is changing them itself
       if (!terms) extra = { rulings: found.draft.rulings || {}, seed: found.draft.seed, fair: !!found.draft.fair };
       await load(found.draft.ruleset, merged(found.draft));
@@ -351,14 +355,17 @@
     const ticks = [...document.querySelectorAll("[data-member]")];
     const only = ticks.every((t) => t.checked) ? null : ticks.filter((t) => t.checked).map((t) => t.dataset.member);
     try {
+      const ticket = heard.ask();
       const made = (await bxb.api("POST", `${base}/rosters`, {
         rosters: picked.map((k) => ({ player: k.player, name: k.name })),
         only,
         revision: pending.draft ? pending.draft.revision : 0,
       })).data;
-      heard.ask();
-      pending = made;
       dirty = false;
+      // a note heard meanwhile: its setup is newer, but may have been drawn over this phone's
+      // side as it stood before the rosters replaced it: the setup as it stands, drawn anew
+      if (!ticket.latest()) return refresh(true);
+      pending = made;
       await load(pending.draft.ruleset, pending.draft.setup);
       showPending();
     } catch (e) {
