@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import sync_playwright
 from screenshots import IMAGES
-from web_helpers import CHROMIUM, live_server, make_site, phone
+from web_helpers import CHROMIUM, close_page, live_server, make_site, phone
 
 from blowbyblow.replay.rosters.files import load_roster
 from blowbyblow.replay.rosters.register import RosterRegister
@@ -65,6 +65,7 @@ def test_the_judge_edits_a_roster_on_a_phone(served: tuple[Any, str]) -> None:
         history = register.history("spring", "Ana", "The Iron Fists")
         assert (history[1].reason, history[1].round) == ("Lasting Injury: Eye Injury", 1)
         assert "set brak.ws = 5" in str(card.locator(".history").text_content())
+        close_page(page)
         judge.close()
         # a table's phone sees the rosters, and no edit
         table = phone(p)
@@ -74,4 +75,5 @@ def test_the_judge_edits_a_roster_on_a_phone(served: tuple[Any, str]) -> None:
         page.wait_for_selector("section.roster[data-loaded=yes]")
         assert not page.locator(".edit-box").count()
         assert "Only the tournament's judge edits a roster" in page.content()
+        close_page(page)
         table.close()
