@@ -35,10 +35,8 @@ def first_action_only(folder: Path) -> Path:
     text = (
         Path(__file__).resolve().parents[1] / "cli" / "scenarios" / "necromunda-2023.toml"
     ).read_text(encoding="utf-8")
-    first, second = (
-        text.index("[[actions]]"),
-        text.index("[[actions]]", text.index("[[actions]]") + 1),
-    )
+    first = text.index("[[actions]]")
+    second = text.index("[[actions]]", first + 1)
     assert first < second
     path = folder / "first-action.toml"
     path.write_text(text[:second], encoding="utf-8")
