@@ -35,14 +35,18 @@ of its own on a loopback port and measures the viewer at positions spread over t
   the waits apart); and, then, what carries on a busy machine: the rows and elements in a fresh
   page when shown, the requests it made before its first paint (scripts, fetches: each one the
   server answers on the cores the browser draws with), the layouts and the milliseconds of layout and style the renderer spent
-  until then, and its busy time; and the server's CPU milliseconds a page opened in the browser,
+  until then, and its busy time; chromium's own processor time from asking until shown (every
+  thread of every one of its processes, as the kernel's scheduler counts it: what the page cost
+  the two cores, a figure a busy machine moves far less than the wall time; the bare page's
+  beside it); and the server's CPU milliseconds a page opened in the browser,
   all that the page and its scripts asked of it included (its HTML, scripts, the rows before,
   the step, what was said about the events, the family...), and of it what it did from the
   page asked until it was seen shown (a fresh page's, p50): on two cores, what the server does
   meanwhile is taken from the browser.
 
-  The page says when it is on screen itself (an init script checks at each frame, from its
-  start, and says so on the console): this process waits for that message rather than with
+  The page says when it is on screen itself (an init script checks at each frame and when its
+  first contentful paint is reported, from its start, and says so on the console; the bare
+  page's says its paint the same way): this process waits for that message rather than with
   Playwright's ``wait_for_function``, whose injected script would run in the page before it is
   shown. ``--settle S``: each fresh context waits S seconds on its blank page before the
   position is asked for, so the headless browser's own start-up of a new context (an omnibox
@@ -128,6 +132,7 @@ class Figures:
     elements: list[int] = field(default_factory=list)  # elements in it then
     asked: list[int] = field(default_factory=list)  # requests it made before its first paint
     server_until: list[float] = field(default_factory=list)  # server CPU s until it was shown
+    chromium: list[float] = field(default_factory=list)  # chromium's CPU s until it was shown
     browser_cpu: float = 0.0  # the server's CPU ms a page opened in the browser, all it asked
     traced: list[Traced] = field(default_factory=list)  # --trace: fresh pages traced apart
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -136,6 +141,39 @@ class Figures:
 def cpu(process: psutil.Process) -> float:
     times = process.cpu_times()
     return float(times.user + times.system)
+
+
+def chromium() -> psutil.Process:
+    """The chromium this process launched (through Playwright's driver): one at a time."""
+    for child in psutil.Process().children(recursive=True):
+        if child.name().startswith("chrom") and not child.parent().name().startswith("chrom"):
+            return child
+    raise RuntimeError("no chromium launched")
+
+
+def threads_ns(root: psutil.Process) -> dict[tuple[int, str], int]:
+    """Each thread of ``root`` and its children: nanoseconds it has run on a processor
+    (the scheduler's own count, ``/proc/PID/task/TID/schedstat``: to the nanosecond, where
+    ``cpu_times`` counts in ticks of 10 ms)."""
+    found = {}
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            tasks = os.listdir(f"/proc/{process.pid}/task")
+        except OSError:
+            continue  # gone
+        for task in tasks:
+            try:
+                with open(f"/proc/{process.pid}/task/{task}/schedstat") as stat:
+                    found[(process.pid, task)] = int(stat.read().split()[0])
+            except OSError:
+                pass
+    return found
+
+
+def ran(root: psutil.Process, before: dict[tuple[int, str], int]) -> float:
+    """Seconds of processor all of chromium's threads used since ``before`` (the threads that
+    ended meanwhile not counted)."""
+    return sum(n - before.get(key, 0) for key, n in threads_ns(root).items()) / 1e9
 
 
 def timed(client: httpx.Client, url: str) -> tuple[float, bytes]:
@@ -186,19 +224,25 @@ SHOWN = (
     " window.bxbHeld = [document.querySelectorAll('#events > .ev').length,"
     " document.getElementsByTagName('*').length]; } return true; }"
 )
-# The page watches for itself, from its start, at each frame (an init script, before any of the
-# page's own): the moment it is on screen by its own clock, said on the console (SAID), which
-# is what this process waits for. Playwright's own waits (``wait_for_function``) put its
-# injected script into the page first: 8-15 ms of the renderer's processor, on its main thread,
-# often between the page's first frame and its paint (35-126 ms of wall time in Chrome's traces
-# at a load of 3-16): a cost of the measuring, not of the page, that no judge's browser pays.
+# The page watches for itself, from its start (an init script, before any of the page's own):
+# the moment it is on screen by its own clock, said on the console (SAID), which is what this
+# process waits for. Playwright's own waits (``wait_for_function``) put its injected script into
+# the page first: 8-15 ms of the renderer's processor, on its main thread, often between the
+# page's first frame and its paint (35-126 ms of wall time in Chrome's traces at a load of 3-16):
+# a cost of the measuring, not of the page, that no judge's browser pays. It looks at each frame
+# and as soon as its first contentful paint is reported (as the bare page's watch does): at
+# frames alone, a page whose paint is reported between two frames was seen shown a frame late
+# (16 ms and more, where the bare page was seen at its paint).
 SAID = "bxb-shown"
 WATCH = (
     "(() => { const shown = " + SHOWN + ";"
     " const at = location.pathname.match(/\\/at\\/(\\d+)$/); if (!at) return;"
-    " const tick = () => { if (!shown(Number(at[1]))) requestAnimationFrame(tick);"
-    " else console.debug('" + SAID + "'); };"
-    " requestAnimationFrame(tick); })()"
+    " let seen = false;"
+    " const look = () => { if (!seen && shown(Number(at[1]))) { seen = true;"
+    " console.debug('" + SAID + "'); } return seen; };"
+    " const tick = () => { if (!look()) requestAnimationFrame(tick); };"
+    " requestAnimationFrame(tick);"
+    " new PerformanceObserver(look).observe({ type: 'paint', buffered: true }); })()"
 )
 # The bare page's own watch: its first contentful paint, said the same way.
 PAINT_WATCH = (
@@ -232,18 +276,24 @@ class Shown:
     elements: int
     asked: int  # requests the page made before its first contentful paint (its HTML's not counted)
     server_cpu: float  # the server's CPU seconds from asking for the page until it was seen shown
+    chromium: float  # chromium's CPU seconds (all its processes) over the same time
 
 
-def shown(page: Any, cdp: Any, url: str, position: int, server: psutil.Process) -> Shown:
+def shown(
+    page: Any, cdp: Any, url: str, position: int, watched: tuple[psutil.Process, psutil.Process]
+) -> Shown:
     """``position`` opened and on screen, with the figures of the page's renderer until then
     (Chrome's metrics, which start again with each document: TaskDuration, LayoutDuration,
     RecalcStyleDuration, LayoutCount; figures that hold up better than wall time on a busy
     machine)."""
+    server, browser = watched  # the server's process, chromium's first
+    threads = threads_ns(browser)
     before, start = cpu(server), time.perf_counter()
     with page.expect_console_message(said):  # the page's own watch: nothing of Playwright's in it
         page.goto(url, wait_until="commit")
     wall = time.perf_counter() - start
     server_cpu = cpu(server) - before  # what the server did while the page was being shown
+    browser_cpu = ran(browser, threads)
     page.wait_for_function("() => window.bxbShown")
     found = {m["name"]: float(m["value"]) for m in cdp.send("Performance.getMetrics")["metrics"]}
     at, html_in, painted, rows, elements, asked = page.evaluate(COUNTS)
@@ -259,6 +309,7 @@ def shown(page: Any, cdp: Any, url: str, position: int, server: psutil.Process) 
         elements=elements,
         asked=asked,
         server_cpu=server_cpu,
+        chromium=browser_cpu,
     )
 
 
@@ -275,6 +326,7 @@ def keep(f: Figures, s: Shown, cached: bool) -> None:
         f.elements.append(s.elements)
         f.asked.append(s.asked)
         f.server_until.append(s.server_cpu)
+        f.chromium.append(s.chromium)
 
 
 # Chrome's trace of a fresh page (--trace), read until its first contentful paint: the
@@ -384,6 +436,7 @@ def on_screen(
         browser = p.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
         )
+        chrome = chromium()
         try:
             for n, position in enumerate(positions):
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -395,8 +448,9 @@ def on_screen(
                 cdp.send("Performance.enable")
                 then = positions[(n + 1) % len(positions)]
                 try:
-                    keep(f, shown(page, cdp, url.format(position), position, server), False)
-                    keep(f, shown(page, cdp, url.format(then), then, server), cached=True)
+                    watched = (server, chrome)
+                    keep(f, shown(page, cdp, url.format(position), position, watched), False)
+                    keep(f, shown(page, cdp, url.format(then), then, watched), cached=True)
                 except PlaywrightTimeout:
                     f.screen.append(math.inf)  # not on screen within --patience seconds
                     break
@@ -409,10 +463,10 @@ def on_screen(
 BARE = b"<!doctype html><html><head><meta charset=utf-8><title>bare</title></head><body><p>a bare page</p></body></html>"
 
 
-def bare_pages(loads: int, settle: float) -> tuple[list[float], list[float]]:
+def bare_pages(loads: int, settle: float) -> tuple[list[float], list[float], list[float]]:
     """A page of one paragraph from a bare HTTP server, opened ``loads`` times each in a fresh
     context of the same browser as the viewer's pages, until its first contentful paint: wall
-    seconds from asking, and the paint by the page's clock."""
+    seconds from asking, the paint by the page's clock, and chromium's CPU seconds meanwhile."""
     import http.server
     import threading
 
@@ -434,22 +488,25 @@ def bare_pages(loads: int, settle: float) -> tuple[list[float], list[float]]:
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     walls: list[float] = []
     paints: list[float] = []
+    chromiums: list[float] = []
     painted = "() => performance.getEntriesByName('first-contentful-paint').length"
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
             )
+            chrome = chromium()
             try:
                 for _ in range(loads):
                     context = browser.new_context(viewport={"width": 1280, "height": 900})
                     context.add_init_script(PAINT_WATCH)
                     page = context.new_page()
                     time.sleep(settle)
-                    start = time.perf_counter()
+                    threads, start = threads_ns(chrome), time.perf_counter()
                     with page.expect_console_message(said):
                         page.goto(url, wait_until="commit")
                     walls.append(time.perf_counter() - start)
+                    chromiums.append(ran(chrome, threads))
                     page.wait_for_function(painted)
                     paints.append(
                         page.evaluate(
@@ -463,7 +520,7 @@ def bare_pages(loads: int, settle: float) -> tuple[list[float], list[float]]:
                 browser.close()
     finally:
         server.shutdown()
-    return walls, paints
+    return walls, paints, chromiums
 
 
 def measure(server: str, db: Path, battle: str, size: int, args: argparse.Namespace) -> Figures:
@@ -512,7 +569,8 @@ def report(rows: list[Figures]) -> None:
         "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
         "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
         "| in page p50 ms: HTML in, painted, shown | rows, elements, asked before paint p50 | layouts, layout+style p50 ms "
-        "| renderer busy p50 ms | server CPU ms a page in the browser (p50 until shown) | load avg |"
+        "| renderer busy p50 ms | chromium CPU ms until shown p50 "
+        "| server CPU ms a page in the browser (p50 until shown) | load avg |"
     )
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
@@ -526,7 +584,8 @@ def report(rows: list[Figures]) -> None:
             f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)})"
             f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}"
             f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}, {mid(f.asked):.0f}"
-            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {f.browser_cpu:,.0f} ({ms(f.server_until, 0.5)})"
+            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {ms(f.chromium, 0.5)}"
+            f" | {f.browser_cpu:,.0f} ({ms(f.server_until, 0.5)})"
             f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
         )
     traced = [f for f in rows if f.traced]
@@ -609,11 +668,12 @@ def main() -> None:
     print(f"\nall of them (fresh contexts settled {args.settle:g} s before each first page):")
     report(rows)
     if args.loads:
-        walls, paints = bare_pages(args.loads, args.settle)
+        walls, paints, chromiums = bare_pages(args.loads, args.settle)
         print(
             f"\na bare page (one paragraph from a bare HTTP server, a fresh context each, the same"
             f" browser): on screen p50/max {ms(walls, 0.5)}/{ms(walls, 1.0)} ms, painted p50"
-            f" {ms(paints, 0.5)} ms by its own clock; load average"
+            f" {ms(paints, 0.5)} ms by its own clock, chromium CPU p50 {ms(chromiums, 0.5)} ms;"
+            f" load average"
             f" {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
         )
 
