@@ -64,6 +64,31 @@ class DiceSource(Protocol):
         ...
 
 
+class ExploringDice:
+    """A dice source that explores a roll's faces (the odds): it is told what the rules read of
+    the dice (``Roll.counts`` and ``Roll.highest``), which every other source ignores, as it
+    may then explore one face of each class of faces. The driver asks it ``roll_counted`` for
+    every roll; ``roll`` is that with nothing claimed, for a caller that only rolls."""
+
+    source = "explored"
+
+    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
+        return self.roll_counted(key, n, sides, purpose, (), 0)
+
+    def roll_counted(  # noqa: PLR0913 - the driver's roll, and what the rules read of it
+        self,
+        key: str,
+        n: int,
+        sides: int,
+        purpose: str,
+        counts: tuple[int, ...],
+        highest: int,
+    ) -> tuple[tuple[int, ...], str]:
+        """The faces for a roll of ``n`` dice with ``sides`` sides that the rules read only by
+        ``counts`` and their ``highest`` highest dice (``Roll``), and the source's name."""
+        raise NotImplementedError
+
+
 class SeededDice:
     source = "seeded"
 

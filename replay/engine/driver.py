@@ -30,7 +30,7 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine import logs
-from blowbyblow.replay.engine.dice import ChoiceSource, DiceError, DiceSource
+from blowbyblow.replay.engine.dice import ChoiceSource, DiceError, DiceSource, ExploringDice
 
 LOGGER = "blowbyblow.rules"  # its log lines' logger (structlog is imported when one is written)
 
@@ -159,6 +159,10 @@ class _Run:
         self.table = table
         self.prefix = f"c{index}/"
         self.keys: set[str] = set()
+        # A source that explores a roll's faces (the odds) is told what the rules read of
+        # them; every other source just rolls.
+        dice = table.dice
+        self.counted = dice.roll_counted if isinstance(dice, ExploringDice) else None
 
     def _key(self, key: str, what: str) -> str:
         full = self.prefix + key
@@ -174,16 +178,13 @@ class _Run:
         is asked again (``Adjudicating``)."""
         if isinstance(step, Roll):
             key = self._key(step.key, "roll")
-            dice = self.table.dice
-            # A source that explores a roll's faces (the odds) is told what the rules read of
-            # them; every other source just rolls.
-            counted = getattr(dice, "roll_counted", None) if step.counts else None
+            counted = self.counted
             if counted is not None:
                 values, source = counted(
                     key, step.n, step.sides, step.purpose, step.counts, step.highest
                 )
             else:
-                values, source = dice.roll(key, step.n, step.sides, step.purpose)
+                values, source = self.table.dice.roll(key, step.n, step.sides, step.purpose)
             self.keys.add(key)
             rolled = DiceRolled(
                 key=key, sides=step.sides, values=values, source=source, purpose=step.purpose

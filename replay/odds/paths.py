@@ -19,6 +19,7 @@ from blowbyblow.replay.engine.dice import (
     ChoiceSource,
     DiceError,
     DiceSource,
+    ExploringDice,
     ScriptedChoices,
     seeded_roll,
 )
@@ -138,14 +139,9 @@ def stop_here(node: Node) -> Answer:
     raise _Branch
 
 
-class _PathDice:
-    source = "explored"
-
+class _PathDice(ExploringDice):
     def __init__(self, cursor: _Cursor) -> None:
         self.cursor = cursor
-
-    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
-        return self.roll_counted(key, n, sides, purpose, ())
 
     def roll_counted(  # noqa: PLR0913 - the driver's roll, and what the rules read of it
         self,
@@ -154,7 +150,7 @@ class _PathDice:
         sides: int,
         purpose: str,
         counts: tuple[int, ...],
-        highest: int = 0,
+        highest: int,
     ) -> tuple[tuple[Any, ...], str]:
         count, faces = int(n), int(sides)
         if count < 0 or faces < 1:

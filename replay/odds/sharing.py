@@ -43,7 +43,7 @@ from fractions import Fraction
 from typing import Any
 
 from blowbyblow.domain.core import Event
-from blowbyblow.replay.engine.dice import ChoiceSource
+from blowbyblow.replay.engine.dice import ChoiceSource, ExploringDice
 from blowbyblow.replay.engine.driver import Table
 from blowbyblow.replay.odds.answers import Margins, Weights, exact_estimate
 from blowbyblow.replay.odds.chance import count_faces, ways_of
@@ -116,19 +116,14 @@ class _Run:
     pinned: set[int] = field(default_factory=set)
 
 
-class _Dice:
+class _Dice(ExploringDice):
     """A run's dice: answers from its path, then the first outcome of each new roll, where the
     continuation is written and the run stops when it is known."""
-
-    source = "explored"
 
     def __init__(self, sharer: Sharer) -> None:
         self.sharer = sharer
         self.run = _Run(answers=[], traced_from=0)  # the run under way (``Sharer._run``)
         self.path: Sequence[Answer] = ()
-
-    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[Any, ...], str]:
-        return self.roll_counted(key, n, sides, purpose, ())
 
     def roll_counted(  # noqa: PLR0913 - the driver's roll, and what the rules read of it
         self,
@@ -137,7 +132,7 @@ class _Dice:
         sides: int,
         purpose: str,
         counts: tuple[int, ...],
-        highest: int = 0,
+        highest: int,
     ) -> tuple[tuple[Any, ...], str]:
         run = self.run
         depth = len(run.answers)

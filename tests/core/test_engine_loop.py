@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from typing import Any
 
+import msgspec
 import pytest
 import structlog
 
-from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled, Event
+from blowbyblow.domain.core import BattleStarted, CommandIssued, DiceRolled, Event, Roll
 from blowbyblow.projections.battle import fold, fold_battle
 from blowbyblow.replay.engine.codec import encode
 from blowbyblow.replay.engine.dice import (
     DiceError,
+    ExploringDice,
     RecordedChoices,
     RecordedDice,
     ScriptedChoices,
+    SeededDice,
     recorded_inputs,
 )
 from blowbyblow.replay.engine.driver import Table, Turn, adjudicate_commands
@@ -160,3 +164,92 @@ def test_every_step_is_logged_at_its_position_in_the_battle() -> None:
             )
         )
     assert quiet == []
+
+
+class _Told(ExploringDice):
+    """Seeded dice that explore: each roll's key and what the rules read of it, as told."""
+
+    def __init__(self, seed: str) -> None:
+        self.dice = SeededDice(seed)
+        self.told: list[tuple[str, tuple[int, ...], int]] = []
+
+    def roll_counted(  # noqa: PLR0913 - the driver's roll, and what the rules read of it
+        self,
+        key: str,
+        n: int,
+        sides: int,
+        purpose: str,
+        counts: tuple[int, ...],
+        highest: int,
+    ) -> tuple[tuple[int, ...], str]:
+        self.told.append((key, counts, highest))
+        return self.dice.roll(key, n, sides, purpose)[0], self.source
+
+
+class _Duck(SeededDice):
+    """A source that has a ``roll_counted`` without being an exploring source: never asked."""
+
+    def roll_counted(self, *args: object) -> tuple[tuple[int, ...], str]:
+        raise AssertionError("a source that does not explore was asked roll_counted")
+
+
+def _asking(procedure: Any, asked: list[tuple[str, tuple[int, ...], int]]) -> Any:
+    """``procedure`` with every roll it asks for noted: its key, counts and highest."""
+
+    def watched(state: Any, command: Any, ctx: Any) -> Any:
+        steps = procedure(state, command, ctx)
+        answer = None
+        while True:
+            try:
+                step = steps.send(answer)
+            except StopIteration as stop:
+                return stop.value
+            if isinstance(step, Roll):
+                asked.append((f"c{ctx.command_index}/{step.key}", step.counts, step.highest))
+            answer = yield step
+
+    return watched
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_an_exploring_source_is_told_what_the_rules_read_of_every_roll(ruleset_id: str) -> None:
+    """An exploring source (the odds') is asked ``roll_counted`` for every roll, told each
+    roll's counts and highest as the rules claimed them (plain rolls: nothing claimed), and
+    gives the same events as the dice it answers from; any other source only rolls, whatever
+    methods it has."""
+    system = get_game_system(ruleset_id)
+    demo = system.demo()
+    events = play(demo).events
+    started = _started(events)
+    # the first command that rolls, and the state before it
+    at = next(
+        i
+        for i, e in enumerate(events)
+        if isinstance(e, DiceRolled) and not isinstance(events[i - 1], DiceRolled)
+    )
+    position = max(i for i in range(at) if isinstance(events[i], CommandIssued))
+    issued = events[position]
+    assert isinstance(issued, CommandIssued)
+    state = fold_battle(system, events, position)
+    asked: list[tuple[str, tuple[int, ...], int]] = []
+    watched = dataclasses.replace(system, procedure=_asking(system.procedure, asked))
+    told = _Told("s")
+    logs = []
+    for dice in (told, _Duck("s"), SeededDice("s")):
+        table = Table(
+            system=watched,
+            rulings=started.rulings,
+            dice=dice,
+            choices=ScriptedChoices(demo.choices),
+            quiet=True,
+        )
+        result = table.adjudicate(state, issued.command, issued.index)
+        logs.append(
+            [
+                encode(msgspec.structs.replace(e, source="") if isinstance(e, DiceRolled) else e)
+                for e in result.events
+            ]
+        )
+    assert logs[0] == logs[1] == logs[2]
+    assert asked
+    assert told.told == asked[: len(asked) // 3]
