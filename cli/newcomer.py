@@ -232,6 +232,13 @@ def _header(
             "battle's setup; a key that does not fit is refused with its path named, and "
             "nothing recorded."
         )
+        lines += _comment(
+            "PLANNED FOR ITS OWN DICE: the actions are the demo's, chosen knowing its dice. With "
+            "other dice a later action may no longer be legal (a fighter or unit it names may be "
+            "down): "
+            "`bxb record` then names it and writes nothing, and `bxb play` goes on from "
+            "whatever the dice give (docs/scenarios.md, The examples and other dice)."
+        )
     lines += ["", _toml("ruleset", system.id), _toml("label", demo.label)]
     if demo.dice is not None and (rosters or not actions):
         # listed dice are the recorded dice of the file's actions: a setup with none would

@@ -138,6 +138,27 @@ def test_the_necromunda_examples_name_the_seed_their_second_action_does_not_suit
     assert run.returncode == 2 and run.stderr.splitlines() == [out], run.stderr
 
 
+@pytest.mark.parametrize(
+    ("ruleset_id", "rule"), [("necromunda-2023", "N23"), ("necromunda-legacy", "N17")]
+)
+def test_the_necromunda_demo_with_its_actions_says_they_were_planned_for_its_dice(
+    tmp_path: Path, ruleset_id: str, rule: str
+) -> None:
+    """`bxb new --actions` writes the demo with its actions and says at its top that they were
+    chosen knowing its dice: seed 58 (the first of 156 in 1-3,000, docs/scenarios.md) leaves
+    Krug down after his charge, and his second command is refused, naming action 2 (the demo's
+    own seed plays through, as `bxb demo` does: tests/newcomer/test_new_and_examples.py)."""
+    file = tmp_path / "demo.toml"
+    code, out = bxb(
+        tmp_path / "a.sqlite", "new", "--ruleset", ruleset_id, "--actions", "-o", str(file)
+    )
+    assert code == 0, out
+    assert PLANNED in file.read_text(encoding="utf-8").split("\nruleset = ")[0]
+    out = refused(tmp_path / "b.sqlite", "record", str(file), "--dice", "seed:58")
+    assert f"actions[1] (action 2, fight) is not allowed: {rule} CC: krug is " in out
+    assert "planned for its own dice" in out
+
+
 def test_a_setup_without_actions_is_for_bxb_play(tmp_path: Path) -> None:
     text = (SCENARIOS / "asl.toml").read_text()
     setup = tmp_path / "setup.toml"
