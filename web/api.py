@@ -30,6 +30,7 @@ from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.answers import Answer
 from blowbyblow.web.catalog import rulesets
 from blowbyblow.web.errors import ApiError, api_error
+from blowbyblow.web.lane import lane
 from blowbyblow.web.live import Hub, Note
 from blowbyblow.web.schemas import (
     BattleSummary,
@@ -331,6 +332,7 @@ async def battle_state(request: AnyRequest, battle: FromPath[str]) -> StateAt:
     return await read_battle(request, battle, server(request).service.state_at, None)
 
 
+@lane
 @get("/api/battles/{battle:str}/legal", tags=["read"], responses=REFUSALS)
 async def battle_legal(request: AnyRequest, battle: FromPath[str]) -> LegalOptions:
     """The commands the rules allow now, under the battle's rulings."""
@@ -451,6 +453,7 @@ async def start_battle(
     return summary
 
 
+@lane
 @post("/api/battles/{battle:str}/commands", tags=["table"], responses=REFUSALS)
 async def play_command(
     request: AnyRequest, battle: FromPath[str], data: JSONBody[PlayCommand]

@@ -57,7 +57,7 @@ async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | No
     not read is ``BodyRequest``'s to refuse, when the handler reads it."""
     if request.scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
         return None
-    kind, length = _content(request.scope["headers"])
+    kind, length = content_headers(request.scope["headers"])
     if not kind and length in ("", "0"):
         return None  # no body at all (finish, seal): nothing for a form to smuggle
     if kind == "application/json" or request.scope["method"] != "POST":
@@ -74,7 +74,7 @@ async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | No
     )
 
 
-def _content(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str]:
+def content_headers(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str]:
     """The media type a request's ``Content-Type`` names (lower case, no parameters), and its
     ``Content-Length`` as sent ("" for none); the first of each, as Litestar's header map."""
     kind: str | None = None
@@ -266,6 +266,7 @@ __all__ = [
     "BodyRequest",
     "OneWrite",
     "PatientHttp",
+    "content_headers",
     "json_only",
     "security_headers",
 ]

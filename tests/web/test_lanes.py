@@ -1,0 +1,163 @@
+"""The hot routes (a command, each typed die of it, the options before it) are served by a lane
+(``web/lane.py``) below Litestar's request machinery, and say exactly what Litestar's own way
+says: every refusal the same status, headers and bytes, a command's answers the same, the
+OpenAPI document unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar._signature.model import SignatureModel
+from litestar.testing import TestClient
+from web_helpers import Site, bearer
+
+from blowbyblow.web import api
+
+LANED = (api.play_command, api.battle_legal)
+
+
+@pytest.fixture
+def two(site: Site) -> Iterator[tuple[TestClient[Litestar], TestClient[Litestar]]]:
+    """The app as served (lanes on) and the same app over the same store with its lanes taken
+    off, Litestar's own way."""
+    laned = site.app()
+    kept = [h.middleware for h in LANED]
+    for handler in LANED:
+        handler.middleware = []
+    try:
+        plain = site.app()
+    finally:
+        for handler, middleware in zip(LANED, kept, strict=True):
+            handler.middleware = middleware
+    with TestClient(laned) as a, TestClient(plain) as b:
+        yield a, b
+
+
+def _battle(client: TestClient[Litestar], site: Site, table: int = 1) -> str:
+    r = client.post(
+        f"/api/tournaments/spring/tables/{table}/battles",
+        json={"ruleset": "necromunda-2023", "seed": "lanes"},
+        headers=bearer(site.tables[table]),
+    )
+    assert r.status_code == 201, r.text
+    return str(r.json()["battle"])
+
+
+def _said(r: Any) -> tuple[int, list[tuple[str, str]], bytes]:
+    return r.status_code, sorted(r.headers.items()), r.content
+
+
+def test_every_refusal_and_question_is_litestars_own(
+    site: Site, two: tuple[TestClient[Litestar], TestClient[Litestar]]
+) -> None:
+    laned, plain = two
+    battle = _battle(laned, site)
+    table, other = bearer(site.tables[1]), bearer(site.tables[2])
+    json = {"Content-Type": "application/json"}
+    commands = f"/api/battles/{battle}/commands"
+    asked: list[tuple[str, str, dict[str, str], bytes | None]] = [
+        ("GET", f"/api/battles/{battle}/legal", {}, None),
+        ("GET", f"/api/battles/{battle[:8]}/legal", {}, None),
+        ("GET", "/api/battles/no-such-battle/legal", {}, None),
+        ("POST", commands, json, b'{"option": 0}'),  # no token
+        ("POST", commands, {**json, "Authorization": "Bearer nonsense"}, b'{"option": 0}'),
+        ("POST", commands, {**json, **other}, b'{"option": 0}'),
+        ("POST", "/api/battles/no-such-battle/commands", {**json, **table}, b'{"option": 0}'),
+        ("POST", commands, {**json, **table}, b'{"option": 99}'),
+        ("POST", commands, {**json, **table}, b'{"option": 0, "version": 7}'),
+        ("POST", commands, {**json, **table}, b'{"option": 0, "dice": [9, 9, 9, 9, 9, 9]}'),
+        ("POST", commands, {**json, **table}, b'{"option": 0, "ask": true}'),
+        ("POST", commands, {**json, **table}, b'{"option": 0, "ask": true, "dice": [3]}'),
+        ("POST", commands, {**json, **table}, b'{"option": "x"}'),
+        ("POST", commands, {**json, **table}, b'{"option": 0, "unheard": 1}'),
+        ("POST", commands, {**json, **table}, b'{"option": '),
+        ("POST", commands, {**json, **table}, b'{"option": 0, "label": "\xff"}'),
+        ("POST", commands, {**json, **table}, b"[" * 5000 + b"]" * 5000),
+        ("POST", commands, {**json, **table}, b"null"),
+        ("POST", commands, {**table, "Content-Type": "text/plain"}, b'{"option": 0}'),
+        ("POST", commands, {**table}, b""),
+        ("POST", commands, {**json, **table}, b'{"option": 0, "version": "stale"}'),
+    ]
+    before = site.written()
+    for method, path, headers, body in asked:
+        a = laned.request(method, path, headers=headers, content=body)
+        b = plain.request(method, path, headers=headers, content=body)
+        assert _said(a) == _said(b), (method, path, body)
+        assert a.status_code in (200, 400, 401, 403, 404, 409, 415, 422), (body, a.text)
+    assert site.written() == before  # none of these wrote anything, either way
+
+
+def test_a_command_written_is_answered_alike(
+    site: Site, two: tuple[TestClient[Litestar], TestClient[Litestar]]
+) -> None:
+    laned, plain = two
+    answers = []
+    for table, client in enumerate((laned, plain), start=1):
+        battle = _battle(client, site, table)
+        r = client.post(
+            f"/api/battles/{battle}/commands",
+            json={"option": 0, "page": True},
+            headers=bearer(site.tables[table]),
+        )
+        assert r.status_code == 201, r.text
+        answers.append(r)
+    a, b = answers
+    assert sorted(k for k in a.headers if k != "content-length") == sorted(
+        k for k in b.headers if k != "content-length"
+    )
+    assert a.headers["content-type"] == b.headers["content-type"] == "application/json"
+    assert a.json().keys() == b.json().keys()
+    assert a.json()["page"].keys() == b.json()["page"].keys()
+
+
+def test_the_openapi_document_is_unchanged(
+    two: tuple[TestClient[Litestar], TestClient[Litestar]],
+) -> None:
+    laned, plain = two
+    document = laned.get("/schema/openapi.json").json()
+    assert document == plain.get("/schema/openapi.json").json()
+    assert "post" in document["paths"]["/api/battles/{battle}/commands"]
+    assert "get" in document["paths"]["/api/battles/{battle}/legal"]
+
+
+def test_the_common_case_skips_litestars_signature_model(
+    site: Site,
+    two: tuple[TestClient[Litestar], TestClient[Litestar]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the lane is for: a well-formed command and the options read before it are not
+    worked out by Litestar's signature model (the request's arguments made from its path and
+    body); a body the lane cannot read strictly still is, as before."""
+    laned, plain = two
+    parsed: list[str] = []
+    parse = SignatureModel.parse_values_from_connection_kwargs.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[SignatureModel], connection: Any, kwargs: dict[str, Any]) -> Any:
+        parsed.append(connection.scope["path"])
+        return parse(cls, connection=connection, kwargs=kwargs)
+
+    monkeypatch.setattr(SignatureModel, "parse_values_from_connection_kwargs", classmethod(counted))
+    battle = _battle(laned, site)
+    parsed.clear()
+    table = bearer(site.tables[1])
+    for client in (laned, plain):
+        assert client.get(f"/api/battles/{battle}/legal").status_code == 200
+        version = client.get(f"/api/battles/{battle}/legal").json()["version"]
+        r = client.post(
+            f"/api/battles/{battle}/commands",
+            json={"option": 0, "version": version},
+            headers=table,
+        )
+        assert r.status_code == 201, r.text
+        if client is laned:
+            assert parsed == []  # the lane served all three
+    assert len(parsed) == 3  # Litestar's way, each worked out
+    parsed.clear()
+    r = laned.post(
+        f"/api/battles/{battle}/commands", json={"option": "0", "version": 99}, headers=table
+    )
+    assert r.status_code == 409, r.text  # "0" read as 0 by Litestar's lax conversion
+    assert parsed == [f"/api/battles/{battle}/commands"]
