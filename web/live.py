@@ -1,6 +1,6 @@
 """Live updates: what a write publishes, every open page hears at once (server-sent events).
 
-Each subscriber has a queue per topic (``battle:ID``, ``tournament:SLUG``, ``table:SLUG:N``); a
+Each subscriber has a mailbox per topic (``battle:ID``, ``tournament:SLUG``, ``table:SLUG:N``); a
 write publishes a small JSON note and the page fetches what changed. A comment line every
 ``PING`` seconds keeps idle connections open through proxies.
 
@@ -83,7 +83,7 @@ class Hub:
     server process's notes too."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[_Mailbox]] = defaultdict(set)
+        self._mailboxes: dict[str, set[_Mailbox]] = defaultdict(set)
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pinger: asyncio.TimerHandle | None = None
@@ -135,9 +135,9 @@ class Hub:
     def _deliver(self, topics: list[str], note: Note) -> None:
         message: bytes | None = None
         for topic in topics:
-            for queue in list(self._queues.get(topic, ())):
+            for mailbox in list(self._mailboxes.get(topic, ())):
                 message = message or encoded(note)
-                queue.put(message)
+                mailbox.put(message)
 
     def _ping(self, loop: asyncio.AbstractEventLoop) -> None:
         """Every ``PING`` seconds, a comment on every stream: one timer for them all, not one
@@ -145,18 +145,18 @@ class Hub:
         if loop is not self._loop or self._closed:
             return  # the streams listen on another loop now (a test's next client)
         self._pinger = loop.call_later(PING, self._ping, loop)
-        for queues in self._queues.values():
-            for queue in queues:
-                queue.put(PINGED)
+        for mailboxes in self._mailboxes.values():
+            for mailbox in mailboxes:
+                mailbox.put(PINGED)
 
     def close(self) -> None:
         """End every stream (the server is stopping), and the relay."""
         self._closed = True
         if self._pinger is not None:
             self._pinger.cancel()
-        for queues in self._queues.values():
-            for queue in queues:
-                queue.put(None)
+        for mailboxes in self._mailboxes.values():
+            for mailbox in mailboxes:
+                mailbox.put(None)
         if self.relay is not None:
             self.relay.close()
 
@@ -167,16 +167,16 @@ class Hub:
         if self._pinger is None or loop is not self._loop:
             self._pinger = loop.call_later(PING, self._ping, loop)
         self._loop = loop
-        queue = _Mailbox()
-        self._queues[topic].add(queue)
+        mailbox = _Mailbox()
+        self._mailboxes[topic].add(mailbox)
         try:
             yield LISTENING
             while not self._closed:
-                if not queue.waiting:
-                    queue.waiter = loop.create_future()
-                    await queue.waiter
+                if not mailbox.waiting:
+                    mailbox.waiter = loop.create_future()
+                    await mailbox.waiter
                 # the events waiting go as one write: the same bytes, in the same order
-                waiting, queue.waiting = queue.waiting, []
+                waiting, mailbox.waiting = mailbox.waiting, []
                 events: list[bytes] = []
                 for message in waiting:
                     if message is None:
@@ -186,14 +186,14 @@ class Hub:
                     events.append(message)
                 yield events[0] if len(events) == 1 else b"".join(events)
         finally:
-            self._queues[topic].discard(queue)
+            self._mailboxes[topic].discard(mailbox)
 
     def stream(self, topic: str) -> Stream:
         """The server-sent events response a route returns for a page to listen."""
         return Stream(self.listen(topic), media_type="text/event-stream", headers=STREAM_HEADERS)
 
     def listeners(self, topic: str) -> int:
-        return len(self._queues.get(topic, ()))
+        return len(self._mailboxes.get(topic, ()))
 
 
 __all__ = ["LISTENING", "PINGED", "STREAM_HEADERS", "Hub", "Note", "encoded"]
