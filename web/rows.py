@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+import msgspec
+
 from blowbyblow.domain.core import CommandIssued, Event, RuleEvent
 from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.projections.battle import VoidedCommand, voided_commands
@@ -104,4 +106,39 @@ def plain_rows(system: AnyGameSystem, events: Sequence[Event], first: int = 1) -
     return rows
 
 
-__all__ = ["event_row", "event_rows", "plain_rows"]
+class ReviewedRows:
+    """The rows of each battle's command under review (the players check what they typed before
+    it is written), kept to be that command's rows once written, each with its hash, rather than
+    narrated again (issue 25). Kept only while they are the very events written: any write of
+    the battle takes them, and a command the review did not narrate is narrated as it is written.
+    Called from the worker threads: a dict's own operations only."""
+
+    def __init__(self) -> None:
+        self._kept: dict[UUID, tuple[Sequence[Event], list[EventRow]]] = {}
+
+    def review(
+        self, battle: UUID, system: AnyGameSystem, events: Sequence[Event], first: int
+    ) -> list[EventRow]:
+        rows = plain_rows(system, events, first)
+        self._kept[battle] = (events, rows)
+        return rows
+
+    def written(
+        self, battle: UUID, system: AnyGameSystem, logged: Sequence[LoggedEvent], command: int
+    ) -> list[EventRow]:
+        """The rows of ``command``'s events as written (none voided yet)."""
+        kept = self._kept.pop(battle, None)
+        if kept is not None:
+            events, rows = kept
+            if len(events) == len(logged) and all(
+                done.event is event and row.position == done.position and row.command == command
+                for done, event, row in zip(logged, events, rows, strict=True)
+            ):
+                return [
+                    msgspec.structs.replace(row, hash=done.hash.hex())
+                    for row, done in zip(rows, logged, strict=True)
+                ]
+        return [event_row(system, done, command) for done in logged]
+
+
+__all__ = ["ReviewedRows", "event_row", "event_rows", "plain_rows"]

@@ -67,7 +67,7 @@ from blowbyblow.replay.store.replica import Replica
 from blowbyblow.web.errors import ApiError
 from blowbyblow.web.odds_desk import ServerOdds
 from blowbyblow.web.requests import command_of, scenario_of
-from blowbyblow.web.rows import event_row, event_rows, plain_rows
+from blowbyblow.web.rows import ReviewedRows, event_rows, plain_rows
 from blowbyblow.web.schemas import (
     BattleSummary,
     BulkResult,
@@ -119,6 +119,7 @@ class Service:
     # Every odds asked for, worked out away from the server's process (web/odds_desk.py).
     odds_desk: ServerOdds = field(default_factory=ServerOdds)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _rows: ReviewedRows = field(default_factory=ReviewedRows)  # a review's rows, for its write
 
     def __post_init__(self) -> None:
         self.door = Battle(self.store, key=self.key, replica=self.replica)
@@ -406,12 +407,11 @@ class Service:
             b, command, dice=typed, choices=req.choices, ask=req.ask, write=not req.review
         )
         if isinstance(found, Adjudicated):
-            rows = plain_rows(b.system, found.events, first=b.version + 1)
+            rows = self._rows.review(b.id, b.system, found.events, first=b.version + 1)
             return PlayResult(status="review", version=b.version, events=rows, command=plain)
         if not isinstance(found, Played):
             return PlayResult(status="needs", version=b.version, need=found, command=plain)
-        # the command's own rows: none of its events is voided yet
-        rows = [event_row(b.system, e, found.index) for e in found.logged]
+        rows = self._rows.written(b.id, b.system, found.logged, found.index)
         head = found.head
         return PlayResult(
             status="played",

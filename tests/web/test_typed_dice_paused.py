@@ -13,6 +13,8 @@ from test_api_play import DICE, play_typed, start
 from web_helpers import Client, Site, bearer
 
 from blowbyblow.replay.battles.battle import Battle
+from blowbyblow.replay.engine.narrate import narrate
+from blowbyblow.web import rows as rows_module
 
 
 @pytest.fixture
@@ -223,3 +225,40 @@ def test_racing_phones_on_two_servers_write_the_command_once(site: Site, client:
     ]
     assert [row["event"]["index"] for row in issued] == [1]
     assert client.get(f"/api/battles/{battle}/verify").json()["ok"] is True
+
+
+def test_a_reviewed_command_is_narrated_once_and_written_with_the_logs_rows(
+    site: Site, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows the players reviewed are the written command's rows (each now with its hash):
+    its events are narrated once, for the review, not again for the write (issue 25); the
+    answer's rows are the log's own rows of those positions, field for field."""
+    narrated: list[str] = []
+
+    def counted(system: Any, event: Any) -> str:
+        narrated.append(type(event).__name__)
+        return narrate(system, event)
+
+    monkeypatch.setattr(rows_module, "narrate", counted)
+    battle = start(client, site)
+    url = f"/api/battles/{battle}/commands"
+    body: dict[str, Any] = {"option": 0, "dice": [], "choices": {}, "ask": True, "review": True}
+    for _ in range(200):
+        r = client.post(url, json=body, headers=bearer(site.tables[1]))
+        if r.json()["status"] == "review":
+            break
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            body["dice"] += [DICE[(len(body["dice"]) + i) % len(DICE)] for i in range(need["n"])]
+        else:
+            body["choices"][need["key"]] = need["default"]
+    reviewed = r.json()["events"]
+    assert all(row["hash"] == "" for row in reviewed)
+    r = client.post(url, json={**body, "review": False}, headers=bearer(site.tables[1]))
+    assert r.status_code == 201, r.text
+    assert len(narrated) == len(reviewed)  # once each, for the review
+    written = r.json()["events"]
+    first = written[0]["position"]
+    logged = client.get(f"/api/battles/{battle}/log", params={"after": first - 1}).json()
+    assert written == logged[: len(written)]
+    assert all(row["hash"] for row in written)
