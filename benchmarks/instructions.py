@@ -2,7 +2,7 @@
 measured by hand (never by a test):
 
     python benchmarks/instructions.py [--commands 10] [--judges 0 8] [--typed]
-                                      [--server-python LABEL=PATH ...]
+                                      [--server-python LABEL=PATH ...] [--keep DIR]
 
 For each server (``--server-python``: another checkout's virtual environment, to put two
 versions side by side) and each number of judges, it starts ``bxb serve`` under valgrind's
@@ -109,9 +109,12 @@ async def _play(  # noqa: PLR0913 - the run's settings, and its counter
         raise RuntimeError("a judge did not hear every command")
 
 
-def measure(python: str, commands: int, judges: int, typed: bool) -> float:
-    """Instructions a command of the server run by ``python``."""
-    out = tempfile.mktemp(prefix="bxb-callgrind-")
+def measure(
+    python: str, commands: int, judges: int, typed: bool, keep: Path | None = None
+) -> float:
+    """Instructions a command of the server run by ``python``; with ``keep``, callgrind's
+    files are left there (``callgrind_annotate FILE``: where the instructions went)."""
+    out = tempfile.mktemp(prefix="bxb-callgrind-", dir=keep)
     with postgres_server(fsync=False) as db:
         register = TournamentStore(db)
         register.new_tournament("load")
@@ -156,17 +159,19 @@ def measure(python: str, commands: int, judges: int, typed: bool) -> float:
         finally:
             server.terminate()
             server.wait(timeout=300)
-    return callgrind_totals(out) / (TABLES * commands)
+    return callgrind_totals(out, remove=keep is None) / (TABLES * commands)
 
 
-def callgrind_totals(out: str) -> int:
-    """The instructions callgrind counted into ``out`` (each of its parts), the files removed."""
+def callgrind_totals(out: str, remove: bool = True) -> int:
+    """The instructions callgrind counted into ``out`` (each of its parts), the files removed
+    unless asked to keep them."""
     total = 0
     for part in Path(out).parent.glob(Path(out).name + "*"):
         for line in part.read_text().splitlines():
             if line.startswith("totals:"):
                 total += int(line.split()[1])
-        part.unlink()
+        if remove:
+            part.unlink()
     return total
 
 
@@ -176,6 +181,9 @@ def main() -> None:
     parser.add_argument("--judges", type=int, nargs="+", default=[0, 8])
     parser.add_argument("--typed", action="store_true", help="physical dice, typed")
     parser.add_argument("--server-python", nargs="+", default=[sys.executable])
+    parser.add_argument(
+        "--keep", type=Path, help="a folder to keep callgrind's files in, for callgrind_annotate"
+    )
     args = parser.parse_args()
     if not 1 <= args.commands <= 50 or any(not 0 <= j <= 50 for j in args.judges):
         parser.error("--commands: 1 to 50; --judges: 0 to 50 each")
@@ -184,7 +192,7 @@ def main() -> None:
     for judges in args.judges:
         for server in args.server_python:
             label, _, python = server.rpartition("=")
-            found = measure(python, args.commands, judges, args.typed)
+            found = measure(python, args.commands, judges, args.typed, args.keep)
             dice = "typed" if args.typed else "seeded"
             print(f"| {label or python} | {dice} | {judges} | {found / 1e6:.2f} M |", flush=True)
 
