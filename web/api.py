@@ -2,7 +2,10 @@
 (``web/schemas.py``), so the OpenAPI document (``/schema/openapi.json``) is made from the same
 types the handlers use. Each handler checks the token first (``web/access.py``), then runs the
 store work in a worker thread (``web/service.py``) and publishes what it wrote to the pages
-listening (``web/live.py``). A refusal is an ``ErrorBody`` naming the field and the rule."""
+listening (``web/live.py``). A refusal is an ``ErrorBody`` naming the field and the rule. The
+hot routes (a command and each typed die of it, the options before it) are served by a lane
+below Litestar's request machinery (``@lane``, ``web/lane.py``): the same function, the same
+bytes."""
 
 from __future__ import annotations
 
