@@ -46,8 +46,10 @@ versions of the server in one sitting with the same client).
 Each table stops once --commands are written (in ``race`` the phone that loses the last race may
 add one more) or when the run's --seconds are up.
 
-The load comes from this process (asyncio; each phone and each stream its own httpx
-connection, kept alive, as a phone has), the server runs in its own: the figures say how much
+The load comes from this process (each phone and each stream its own connection, kept alive,
+as a phone has: ``--client aiohttp``, aiohttp on uvloop, the default, or ``--client httpx``,
+httpx on asyncio's loop, what every figure before 2026-11-28's seventh sitting was taken with:
+``benchmarks/phones.py``), the server runs in its own: the figures say how much
 CPU each used over the run (server: the ``bxb serve`` process; database: the PostgreSQL server
 and its backends; client: this process; machine: every core busy, whatever runs on it), so a
 client that starves the server shows, and the server's CPU milliseconds per command (a read and
@@ -55,7 +57,17 @@ a write) stand apart from what else the machine runs. It prints commands/s (comm
 over the wall time of the run), p50 and p99 latency of the writes that succeeded and p50 of the
 reads, the 409s; then checks every battle: it verifies, and it holds exactly the commands the
 phones were told were written, numbered 1, 2, 3... (none lost, none
-doubled). Loopback only; bounded: at most 1000 tables, 50 commands a table."""
+doubled). Loopback only; bounded: at most 1000 tables, 50 commands a table.
+
+``--probe`` (on unless ``--no-probe``): each server runs under ``benchmarks/probe.py``, and the
+mix's second table says what the waits were made of: this process's CPU and its own event
+loop's lag (a ticker: p50/p99/max, and the seconds its loop was late past 25 ms, by cause: its
+loop busy, its other threads, or not run at all), the server's loop lag likewise, the server's
+garbage collections in the run (count by generation, pauses, the CPU each took), and, of the
+requests slower than 100 ms, the share of their time when the client's loop, the server's, or a
+server collection was late. ``BXB_PROBE_STACKS=1``: the server loop's stack at each stall past
+25 ms, the commonest printed. ``BXB_PROBE_GC=T0,T1,T2``: the server's collector thresholds
+(to try others on any checkout)."""
 
 from __future__ import annotations
 
@@ -69,12 +81,12 @@ import os
 import random
 import resource
 import signal
-import ssl
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -89,6 +101,11 @@ from blowbyblow.replay.evidence.seals import new_keys
 from blowbyblow.replay.evidence.verify import verify_battle
 from blowbyblow.replay.store.log import BattleStore
 from blowbyblow.web.tournament import TournamentStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import phones  # this folder's, as the tests' helpers below
+from phones import Link, link
+from probe import Ticker, waits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pgserver import postgres_server  # the tests' throwaway server
@@ -114,6 +131,8 @@ class TableRun:
     physical: bool = False  # mix: its dice are typed at the table
     phones: int = 1
     writes: list[float] = field(default_factory=list)  # every POST of a command (mix)
+    write_at: list[float] = field(default_factory=list)  # when each of those was sent
+    read_at: list[float] = field(default_factory=list)  # when each read was sent
     sent: dict[int, float] = field(default_factory=dict)  # version -> when its write was sent
     version: int = 0  # the latest version its phones were told they wrote
 
@@ -132,6 +151,8 @@ class Plan:
     fsync: str = "off"
     servers: int = 1  # bxb serve processes on the one database (PostgreSQL), phones spread over
     pages: bool = False  # the server's command answers carry the page's parts (found at start)
+    probe: str = ""  # a folder: each server runs under benchmarks/probe.py, its findings there
+    client: str = "aiohttp"  # the load generator's HTTP client (benchmarks/phones.py)
 
 
 @dataclass(frozen=True)
@@ -141,6 +162,7 @@ class Processes:
     servers: list[psutil.Process]
     database: psutil.Process | None
     judges: list[dict[tuple[str, int], float]]
+    ticker: Ticker = field(default_factory=Ticker)  # this process's own event loop's lag
 
 
 def free_port() -> int:
@@ -177,20 +199,25 @@ def wait_serving(  # noqa: PLR0913 - how long, each keyword-only
 def serve_all(db: str, plan: Plan) -> Iterator[list[tuple[str, psutil.Process]]]:
     """``plan.servers`` processes of ``bxb serve`` on the store, each on its own port."""
     with contextlib.ExitStack() as stack:
-        yield [stack.enter_context(serve(db, plan)) for _ in range(plan.servers)]
+        yield [stack.enter_context(serve(db, plan, n)) for n in range(plan.servers)]
 
 
 @contextmanager
-def serve(db: str, plan: Plan) -> Iterator[tuple[str, psutil.Process]]:
-    """``bxb serve`` on the store, in its own process, on a free loopback port."""
+def serve(db: str, plan: Plan, n: int = 0) -> Iterator[tuple[str, psutil.Process]]:
+    """``bxb serve`` on the store, in its own process, on a free loopback port; with
+    ``plan.probe``, under benchmarks/probe.py (its findings in ``probed(plan, n)``)."""
     port = free_port()
     key = ["--key", plan.key] if plan.key else []
+    env = dict(os.environ)
+    main = ["-m", "blowbyblow.cli.main"]
+    if plan.probe:
+        env["BXB_PROBE_OUT"] = str(probed(plan, n))
+        main = [str(Path(__file__).with_name("probe.py"))]
     process = subprocess.Popen(
         [
             *os.environ.get("BXB_SERVE_PREFIX", "").split(),
             plan.server_python,
-            "-m",
-            "blowbyblow.cli.main",
+            *main,
             "--db",
             db,
             "--log-level",
@@ -202,6 +229,7 @@ def serve(db: str, plan: Plan) -> Iterator[tuple[str, psutil.Process]]:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=env,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -210,6 +238,11 @@ def serve(db: str, plan: Plan) -> Iterator[tuple[str, psutil.Process]]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def probed(plan: Plan, n: int) -> Path:
+    """Where server ``n`` of this run writes what the probe found."""
+    return Path(plan.probe) / f"{plan.label}-{plan.scenario}-{plan.tables}-{plan.fsync}-{n}.json"
 
 
 def profile(process: psutil.Process, plan: Plan) -> subprocess.Popen[bytes] | None:
@@ -272,29 +305,14 @@ def busy_seconds() -> float:
     return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
 
 
-def connection(base: str) -> httpx.AsyncClient:
-    """A phone's or a page's own connection, kept alive, as a phone has: one pool shared by
-    hundreds of phones costs the client more than the server (httpcore looks through every
-    connection of a pool for each request)."""
-    return httpx.AsyncClient(
-        base_url=base, timeout=120, limits=httpx.Limits(max_connections=1), verify=_TLS
-    )
-
-
-# One TLS context for every phone (the server is plain HTTP on loopback): httpx makes a new one
-# for each client otherwise, about 19 ms of the client's event loop each, so that 512 phones
-# stalled it for ten seconds and then sent the requests due meanwhile in one burst.
-_TLS = ssl.create_default_context()
-
-
 async def phone(base: str, table: TableRun, plan: Plan, stop_at: float, rng: random.Random) -> None:
     """A phone: read, play from the version read, retry when beaten, think, again."""
-    async with connection(base) as client:
+    async with link(plan.client, base) as client:
         await _phone(client, table, plan, stop_at, rng)
 
 
 async def _phone(
-    client: httpx.AsyncClient, table: TableRun, plan: Plan, stop_at: float, rng: random.Random
+    client: Link, table: TableRun, plan: Plan, stop_at: float, rng: random.Random
 ) -> None:
     headers = {"Authorization": f"Bearer {table.token}"}
     read = f"/api/battles/{table.battle}" + ("/legal" if plan.scenario == "table" else "")
@@ -304,6 +322,7 @@ async def _phone(
         started = time.perf_counter()
         got = await client.get(read)
         table.reads.append(time.perf_counter() - started)
+        table.read_at.append(started)
         if got.status_code != 200:
             table.errors.append(f"read {got.status_code} {got.text[:200]}")
             return
@@ -337,7 +356,7 @@ async def typist(
     its other parts, without loading itself again: ``page``), so the phone reads the battle
     again only when it has none (its first command, a server that sends none) or the other
     phone wrote first (409)."""
-    async with connection(base) as client:
+    async with link(plan.client, base) as client:
         headers = {"Authorization": f"Bearer {table.token}"}
         await asyncio.sleep(rng.uniform(0, 6))  # tables do not all start at once
         legal: dict[str, object] | None = None
@@ -348,6 +367,7 @@ async def typist(
                 started = time.perf_counter()
                 got = await client.get(f"/api/battles/{table.battle}/legal")
                 table.reads.append(time.perf_counter() - started)
+                table.read_at.append(started)
                 if got.status_code != 200:
                     table.errors.append(f"read {got.status_code} {got.text[:200]}")
                     return
@@ -373,7 +393,7 @@ async def typist(
 
 
 async def _answer(
-    client: httpx.AsyncClient,
+    client: Link,
     table: TableRun,
     body: dict[str, object],
     headers: dict[str, str],
@@ -388,6 +408,7 @@ async def _answer(
         r = await client.post(f"/api/battles/{table.battle}/commands", json=body, headers=headers)
         elapsed = time.perf_counter() - started
         table.writes.append(elapsed)
+        table.write_at.append(started)
         if r.status_code == 201:
             answer = r.json()
             issued = [e for e in answer["events"] if e["type"] == "CommandIssued"]
@@ -419,12 +440,12 @@ async def _answer(
 
 
 async def judge(
-    base: str, path: str, heard: dict[tuple[str, int], float], ready: asyncio.Event
+    client: Link, path: str, heard: dict[tuple[str, int], float], ready: asyncio.Event
 ) -> None:
     """A judge's stream of the tournament: when each command's note arrived."""
-    async with connection(base) as client, client.stream("GET", path, timeout=None) as r:
+    async with client:
         event = ""
-        async for line in r.aiter_lines():
+        async for line in client.lines(path):
             if line.startswith(":"):
                 ready.set()
             elif line.startswith("event: "):
@@ -434,10 +455,10 @@ async def judge(
                 heard.setdefault((note["battle"], int(note["version"])), time.perf_counter())
 
 
-async def listen(base: str, path: str, heard: list[int], ready: asyncio.Event) -> None:
+async def listen(client: Link, path: str, heard: list[int], ready: asyncio.Event) -> None:
     """A page's server-sent events: count the notes of commands played."""
-    async with connection(base) as client, client.stream("GET", path, timeout=None) as r:
-        async for line in r.aiter_lines():
+    async with client:
+        async for line in client.lines(path):
             if line.startswith(":"):
                 ready.set()
             elif line == "event: played":
@@ -489,12 +510,15 @@ async def play(
         for number, path in paths:
             counts[number] = [0]
             readies.append(asyncio.Event())
-            streams.append(asyncio.create_task(listen(base, path, counts[number], readies[-1])))
+            stream = listen(link(plan.client, base), path, counts[number], readies[-1])
+            streams.append(asyncio.create_task(stream))
         for n, heard in enumerate(on.judges):  # the judges spread over the servers too
             readies.append(asyncio.Event())
             path = f"/api/tournaments/{slug}/stream"
             at = bases[n % len(bases)]
-            streams.append(asyncio.create_task(judge(at, path, heard, readies[-1])))
+            streams.append(
+                asyncio.create_task(judge(link(plan.client, at), path, heard, readies[-1]))
+            )
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
         rng = random.Random(plan.tables)
         server, pg = on.servers, on.database  # CPU from here: the battles' starts are not commands
@@ -506,6 +530,7 @@ async def play(
             "db": cpu_seconds(pg) if pg else 0.0,
         }
         stop_at = time.monotonic() + plan.seconds
+        ticking = asyncio.create_task(on.ticker.run())
         each = typist if plan.scenario == "mix" else phone
         await asyncio.gather(  # a table's racing phones on different servers
             *(
@@ -520,6 +545,7 @@ async def play(
                 for i in range(max(phones, t.phones))
             )
         )
+        ticking.cancel()
         await asyncio.sleep(1.0)  # the last notes on their way
         for task in streams:
             task.cancel()
@@ -533,6 +559,7 @@ async def play(
             "server": sum(map(cpu_seconds, server)) - server_cpu["server"],
             "db": (cpu_seconds(pg) if pg else 0.0) - server_cpu["db"],
             "dashboard": float(counts[0][0]) if watched else -1.0,
+            "began": server_cpu["wall"],
         }
 
 
@@ -551,6 +578,7 @@ def check(db: str, tables: list[TableRun]) -> tuple[int, int]:
 
 
 QUANTILES = (0.5, 0.9, 0.99, 0.999)
+SLOW = 0.1  # a request slower than the goal's p99: what its time was spent waiting on
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -576,15 +604,28 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         judges = [{} for _ in range(math.ceil(plan.tables / 20))]
     pg = database(db)
     load_before = os.getloadavg()[0]
+    on = Processes([], pg, judges)
     with serve_all(db, plan) as served:
         bases, processes = [b for b, _ in served], [p for _, p in served]
         spy = profile(processes[0], plan)
-        used = asyncio.run(play(bases, slug, tables, plan, Processes(processes, pg, judges)))
+        on = dataclasses.replace(on, servers=processes)
+        used = phones.run(plan.client, play(bases, slug, tables, plan, on))
         server, db_cpu = used["server"], used["db"]
         if spy is not None:
             spy.send_signal(signal.SIGINT)
             spy.wait(timeout=60)
     verified, lost_or_doubled = check(db, tables)
+    found = [json.loads(probed(plan, n).read_text()) for n in range(plan.servers) if plan.probe]
+    slow = [
+        (at, at + took)
+        for t in tables
+        for at, took in [
+            *zip(t.write_at, t.writes, strict=True),
+            *zip(t.read_at, t.reads, strict=True),
+        ]
+        if took > SLOW
+    ]
+    window = (used["began"], used["began"] + used["wall"])
     latencies = [x for t in tables for x in t.latencies]
     written = len(latencies)
     wall = used["wall"]
@@ -604,6 +645,7 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
             deaf += 1
     return {
         "label": plan.label + (f" x{plan.servers}" if plan.servers > 1 else ""),
+        "client": plan.client,
         "fsync": plan.fsync if backend == "postgresql" else "",
         "load": os.getloadavg(),
         "load_before": load_before,
@@ -634,6 +676,8 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         "client_cpu": 100 * used["client"] / wall if wall else 0.0,
         "machine_cpu": 100 * used["busy"] / wall if wall else 0.0,
         "first_error": next((e for t in tables for e in t.errors), ""),
+        "probed": bool(found),
+        **waits(on.ticker, found, slow, window),
     }
 
 
@@ -691,6 +735,52 @@ def report_mix(rows: list[dict[str, object]]) -> None:
             print(
                 f"{r['label']} {r['backend']} {r['tables']} tables, first error: {r['first_error']}"
             )
+    report_waits(rows)
+
+
+def _ms(values: object) -> str:
+    assert isinstance(values, tuple | list)
+    return " / ".join(f"{v:.0f}" for v in values)
+
+
+def _s(seconds: object) -> str:
+    assert isinstance(seconds, dict)
+    return " / ".join(f"{v:.1f}" for v in seconds.values())
+
+
+def report_waits(rows: list[dict[str, object]]) -> None:
+    """What the waits were made of (benchmarks/probe.py): the load generator's own CPU and
+    event-loop lag beside the server's, the server's garbage collections, and how much of the
+    slow requests' time (over SLOW) each loop was late."""
+    print(
+        "\n| server | fsync | client | client CPU % | client loop lag ms p50 / p99 / max "
+        "| client stalls s: busy / threads / not run | server CPU % | server loop lag ms p50 / p99 / max "
+        "| server stalls s: busy / threads / not run | collections gen 0 / 1 / 2 | GC pauses ms: sum / max "
+        "| GC CPU ms p50/max: gen 0 ; 1 ; 2 "
+        "| requests over 100 ms | their time with client loop late % | server loop late % | in a GC % "
+        "| load 1 min before |"
+    )
+    print("|---|---|---|" + "---:|" * 13 + "---:|")
+    for r in rows:
+        server = (
+            f"{_ms(r['server_lag'])} | {_s(r['server_stalls'])} | {_ms(r['gc'])} "
+            f"| {_ms(r['gc_ms'])} | {' ; '.join(_ms(g) for g in r['gc_cpu'])}"  # type: ignore[attr-defined]
+            if r["probed"]
+            else "- | - | - | - | -"
+        )
+        print(
+            f"| {r['label']} | {r['fsync']} | {r['client']} | {r['client_cpu']:.0f} | {_ms(r['client_lag'])} "
+            f"| {_s(r['client_stalls'])} | {r['server_cpu']:.0f} | {server} | {r['slow']} "
+            f"| {100 * r['slow_client']:.0f} "  # type: ignore[operator]
+            f"| {100 * r['slow_server']:.0f} | {100 * r['slow_gc']:.0f} "  # type: ignore[operator]
+            f"| {r['load_before']:.1f} |"
+        )
+    for r in rows:
+        print(f"{r['label']}: collections by thread {dict(r['gc_threads'])}")  # type: ignore[call-overload]
+        stacks = r["stacks"]
+        assert isinstance(stacks, Counter)
+        for stack, count in stacks.most_common(8):
+            print(f"{r['label']}: {count} stalls in {stack}")
 
 
 def main() -> None:
@@ -716,6 +806,20 @@ def main() -> None:
         help="sign a receipt for each write (default: with --scenario mix)",
     )
     parser.add_argument(
+        "--client",
+        default="aiohttp",
+        choices=phones.CLIENTS,
+        help="the load's HTTP client (benchmarks/phones.py): aiohttp on uvloop, or httpx on "
+        "asyncio's loop (every figure before the seventh sitting of 2026-11-28)",
+    )
+    parser.add_argument(
+        "--probe",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run each server under benchmarks/probe.py: its event loop's lag and its garbage "
+        "collections (BXB_PROBE_STACKS=1: the loop's stack at each stall too)",
+    )
+    parser.add_argument(
         "--servers",
         type=int,
         default=1,
@@ -737,6 +841,7 @@ def main() -> None:
         parser.error("--servers: 1 to 8, on PostgreSQL only (SQLite: one server process)")
     rows: list[dict[str, object]] = []
     folder = tempfile.mkdtemp(prefix="bxb-load-")
+    probe = folder if args.probe else ""
     signing = args.key if args.key is not None else "mix" in args.scenario
     key = str(new_keys(Path(folder) / "keys").private) if signing else ""
     for backend in args.backend:
@@ -757,6 +862,8 @@ def main() -> None:
                             label or python,
                             fsync,
                             args.servers,
+                            probe=probe,
+                            client=args.client,
                         )
                         print(
                             f"{backend} fsync {fsync}, {scenario}, {n} tables, {plan.label}…",
