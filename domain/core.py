@@ -25,8 +25,12 @@ St = TypeVar("St")
 T = TypeVar("T")
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
-    """Base of every logged event. ``type`` (the tag) is the class name."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, gc=False):
+    """Base of every logged event. ``type`` (the tag) is the class name.
+
+    Not tracked by the garbage collector (``gc=False``, every subclass too): an event is a frozen
+    value that can take no part in a reference cycle, and a server holds thousands of them (each
+    battle's log at its head), which every full collection walked otherwise."""
 
 
 class RuleEvent(Event, frozen=True, kw_only=True):
@@ -35,11 +39,11 @@ class RuleEvent(Event, frozen=True, kw_only=True):
     rule: str
 
 
-class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=str.lower):
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=str.lower, gc=False):
     """Base of a player's command (an action to adjudicate). Tag: the class name, lower-cased."""
 
 
-class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One modifier to a roll, with its cause and the rule that grants it."""
 
     value: int

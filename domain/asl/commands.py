@@ -62,7 +62,7 @@ class ExtraDrm(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     rule: str = "other"
 
 
-class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """One CC attack (A11.12): ``by`` units (or one vehicle) against ``targets`` (Personnel, or
     one vehicle). ``leader`` names the directing leader (A11.141; default: the best eligible one).
     ``capture``: a Capture attempt (A20.22). ``hth``: Hand-to-Hand (red KN) where the ruling

@@ -101,7 +101,7 @@ class CXRemoved(RuleEvent, frozen=True, kw_only=True):
     turn: int
 
 
-class AmbushRoll(msgspec.Struct, frozen=True, kw_only=True):
+class AmbushRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     side: str
     original: int
     modifiers: tuple[Modifier, ...]
@@ -179,7 +179,7 @@ class CCAttackRolled(RuleEvent, frozen=True, kw_only=True):
     original: int
 
 
-class TargetOutcome(msgspec.Struct, frozen=True, kw_only=True):
+class TargetOutcome(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     unit: str
     modifiers: tuple[Modifier, ...]
     final_dr: int

@@ -17,7 +17,7 @@ from blowbyblow.domain.gangfight.state import Gap
 AttackKind = Literal["fight", "power", "finesse", "slam", "trample", "free-strike"]
 
 
-class PoolTest(msgspec.Struct, frozen=True, kw_only=True):
+class PoolTest(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One test (Game Terms): roll ``dice`` D6 of a ``pool`` against a Target Number.
 
     ``tn`` = max(2, ``tn_base`` + modifiers). Above 6, ``dropped_forced`` dice bring it to 6

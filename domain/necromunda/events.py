@@ -17,7 +17,7 @@ InjuryResult = Literal["Flesh Wound", "Serious Injury", "Out of Action"]
 Location = Literal["Body", "Drive", "Engine"]
 
 
-class DiceGroup(msgspec.Struct, frozen=True, kw_only=True):
+class DiceGroup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Attack dice of one weapon (or ``unarmed``) against one target."""
 
     weapon: str
@@ -25,7 +25,7 @@ class DiceGroup(msgspec.Struct, frozen=True, kw_only=True):
     dice: int
 
 
-class WeaponDice(msgspec.Struct, frozen=True, kw_only=True):
+class WeaponDice(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     weapon: str
     dice: int
 

@@ -76,9 +76,10 @@ def chain_hash(link: Link) -> bytes:
     ).digest()
 
 
-class LoggedEvent(msgspec.Struct, frozen=True, kw_only=True):
+class LoggedEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A battle's event as the store holds it (eventsourcing's domain event protocol). A
-    msgspec Struct: a battle's reads make one per record, at a fraction of a dataclass's cost."""
+    msgspec Struct: a battle's reads make one per record, at a fraction of a dataclass's cost.
+    Not tracked by the garbage collector, as events are not (``domain/core.py``)."""
 
     originator_id: UUID
     originator_version: int  # the event's position in its battle, from 1
