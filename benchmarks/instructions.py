@@ -34,6 +34,7 @@ import httpx
 from blowbyblow.web.tournament import TournamentStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from phones import link
 from server import free_port, listen, wait_serving  # benchmarks/server.py's own
 
 from pgserver import postgres_server  # the tests' throwaway server
@@ -89,7 +90,10 @@ async def _play(  # noqa: PLR0913 - the run's settings, and its counter
     ready = [asyncio.Event() for _ in range(judges)]
     heard = [[0] for _ in range(judges)]
     path = "/api/tournaments/load/stream"
-    streams = [asyncio.create_task(listen(base, path, heard[i], ready[i])) for i in range(judges)]
+    streams = [
+        asyncio.create_task(listen(link("httpx", base), path, heard[i], ready[i]))
+        for i in range(judges)
+    ]
     await asyncio.gather(*(r.wait() for r in ready))
     counted(True)
 

@@ -73,6 +73,9 @@ class Collections:
     took (its thread's), what it freed, and the name of the thread it stopped."""
 
     done: list[tuple[float, int, float, float, int, str]] = field(default_factory=list)
+    # after each full collection: when, the objects left for the next one to walk, and (with
+    # BXB_PROBE_HEAP=1, which costs a walk of its own) the commonest of them by type
+    heaps: list[tuple[float, int, list[tuple[str, int]]]] = field(default_factory=list)
     _started: tuple[float, float] = (0.0, 0.0)
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
@@ -90,6 +93,13 @@ class Collections:
                     threading.current_thread().name,
                 )
             )
+            if info["generation"] == 2:
+                left = gc.get_objects(2)
+                kinds: list[tuple[str, int]] = []
+                if os.environ.get("BXB_PROBE_HEAP"):
+                    kinds = Counter(type(o).__qualname__ for o in left).most_common(15)
+                self.heaps.append((at, len(left), kinds))
+                del left
 
 
 def stalled_stacks(ticker: Ticker, loop_thread: int, stacks: list[tuple[float, str]]) -> None:
@@ -183,7 +193,15 @@ def waits(
         "gc_ms": (1000 * sum(pauses), 1000 * max(pauses, default=0.0)),
         # CPU a collection by generation, its median and most: what a pause is on a quiet machine
         "gc_cpu": [(statistics.median(c), max(c)) if c else (0.0, 0.0) for c in cpu],
-        "gc_threads": Counter(str(c[5]) for c in collected),
+        "gc_heap": max(
+            (h for srv in servers for h in srv.get("heaps", []) if began <= h[0] <= ended),
+            key=lambda h: h[1],
+            default=(0.0, 0, []),
+        ),
+        "gc_threads": Counter(
+            "loop" if c[5] == "MainThread" else "workers" if "work" in c[5] else "other"
+            for c in collected
+        ),
         "slow": len(slow),
         "slow_client": covered(slow, client.stalls) / slow_time,
         "slow_server": covered(slow, inside) / slow_time,
@@ -230,6 +248,7 @@ def serve_probed() -> None:
                     "late": ticker.late,
                     "stalls": ticker.stalls,
                     "gc": collections.done,
+                    "heaps": collections.heaps,
                     "stacks": stacks,
                     "threshold": gc.get_threshold(),
                     # what the collector walks at a full pass, by type (not the frozen start-up)

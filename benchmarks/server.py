@@ -776,7 +776,15 @@ def report_waits(rows: list[dict[str, object]]) -> None:
             f"| {r['load_before']:.1f} |"
         )
     for r in rows:
-        print(f"{r['label']}: collections by thread {dict(r['gc_threads'])}")  # type: ignore[call-overload]
+        threads = r["gc_threads"]
+        assert isinstance(threads, Counter)
+        print(
+            f"{r['label']}: collections in the thread of the event loop {threads['loop']}, "
+            f"of the store's workers {threads['workers']}, others {threads['other']}"
+        )
+        heap = r["gc_heap"]
+        assert isinstance(heap, tuple | list)
+        print(f"{r['label']}: most objects left after a full collection {heap[1]}: {heap[2]}")
         stacks = r["stacks"]
         assert isinstance(stacks, Counter)
         for stack, count in stacks.most_common(8):
