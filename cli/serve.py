@@ -27,6 +27,8 @@ from blowbyblow.replay.evidence.seals import (
 )
 from blowbyblow.replay.store.persistence import is_postgres
 
+FULL_AFTER = 100  # the server's collections of generation 1 before a full one (Python's: 10)
+
 tournament_app = typer.Typer(help="Tournaments on the server's store.", no_args_is_help=True)
 tables_app = typer.Typer(help="A tournament's tables and their tokens.", no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
@@ -376,6 +378,11 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
     # p99 at 512 tables: 17-22 ms before, 13.5-13.7 ms after, benchmarks/server.py).
     gc.collect()
     gc.freeze()
+    # A full collection stops the whole server while it walks every request in flight: at 512
+    # tables 80-150 ms of CPU, every 8-10 s at the default (one after 10 middle collections).
+    # One after 100 of them: about once in two minutes, the cyclic garbage meanwhile a few MB.
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_AFTER)
     uvicorn.run(
         application,
         host=host,

@@ -172,7 +172,7 @@ class StateView(msgspec.Struct, frozen=True, kw_only=True):
     notes: tuple[str, ...] = ()
 
 
-class CommandOption(msgspec.Struct, frozen=True, kw_only=True):
+class CommandOption(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A command the rules allow now, as a front end offers it: who may give it, with what.
 
     ``fields`` are values already fixed (``{"attacker": "krug"}``); ``options`` maps a field to

@@ -3,7 +3,8 @@
 The server keeps up to 2,048 battles at their head, each with its whole log in memory
 (``replay/battles/head.py``). Every full collection walked every one of those events, their
 commands and their dice: at 512 tables of 300 events each, about 290,000 objects and 140 ms of
-one core, during which no request moves. Events, commands and the values they carry are frozen
+one core, during which no request moves. Events, commands, the values they carry and the
+commands on offer are frozen
 and can take no part in a reference cycle, so they are kept out of the collector's walk
 (msgspec's ``gc=False``): this checks it for every game system's demo, as read from a store."""
 
@@ -49,3 +50,8 @@ def test_a_logs_events_are_not_walked_by_the_collector(tmp_path: Path, ruleset_i
     tracked = {type(s).__name__ for e in walked for s in structs(e) if gc.is_tracked(s)}
     assert not tracked
     assert not any(gc.is_tracked(e) for e in logged)
+    # ... nor the commands on offer, which the server keeps with each battle's head
+    started = logged[0].event
+    assert isinstance(started, BattleStarted)
+    offered = recorded.ruleset.legal_commands(recorded.state, started.rulings)
+    assert offered and not any(gc.is_tracked(o) for o in offered)
