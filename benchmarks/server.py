@@ -775,7 +775,7 @@ def report_waits(rows: list[dict[str, object]]) -> None:
             f"| {100 * r['slow_server']:.0f} | {100 * r['slow_gc']:.0f} "  # type: ignore[operator]
             f"| {r['load_before']:.1f} |"
         )
-    for r in rows:
+    for r in (r for r in rows if r["probed"]):
         threads = r["gc_threads"]
         assert isinstance(threads, Counter)
         print(
