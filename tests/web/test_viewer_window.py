@@ -261,6 +261,31 @@ def test_the_page_asks_the_server_for_nothing_before_it_is_painted(
     close_page(page)
 
 
+# The test's own record of each EventSource the page makes: its URL, and whether the page had
+# been painted when it was made (an init script, before the page's own).
+STREAMS = """window.bxbStreams = []; const Source = window.EventSource;
+window.EventSource = class extends Source { constructor(url, options) { super(url, options);
+  window.bxbStreams.push([url, performance.getEntriesByName('first-contentful-paint').length]); } };"""
+
+
+def test_the_page_listens_to_its_battle_once_it_is_painted(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """The battle's live stream (a request the server answers, then the badge's change and a
+    frame more) is opened once the page has been painted, not while its first frame is drawn on
+    the same two cores; and it is opened, once: the badge says live."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    page.add_init_script(STREAMS)
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    page.wait_for_selector("#live.on")
+    streams = page.evaluate("() => window.bxbStreams")
+    assert [(url.split("/")[-1], painted) for url, painted in streams] == [("stream", 1)]
+    close_page(page)
+
+
 def as_styled(long: tuple[Site, UUID], browser: tuple[BrowserContext, str]) -> Page:
     """A far position opened on a laptop as its HTML and styles give it (its scripts refused)."""
     _, battle = long

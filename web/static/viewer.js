@@ -198,8 +198,10 @@
     }
   }
 
-  // New events as they are written: append them; follow the end if we were at it.
-  bxb.listen(`/api/battles/${battle}/stream`, async (note) => {
+  // New events as they are written: append them; follow the end if we were at it. Listened to
+  // once the page is on screen: the stream's request is one more answer of the server (and the
+  // badge's change one more frame) that would race its first paint on two cores.
+  const listen = () => bxb.listen(`/api/battles/${battle}/stream`, async (note) => {
     if (note.kind === "voided") {
       reload(); // earlier rows are struck through now: show the log afresh
       return;
@@ -355,6 +357,7 @@
   // it (a hundred rows to lay out, and the server's answer, would otherwise race its first paint).
   requestAnimationFrame(() => mark());
   bxb.afterPaint(() => {
+    listen();
     earlier();
     later(); // the page came with a score of rows: the next hundred, before the judge scrolls
   });
