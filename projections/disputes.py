@@ -6,7 +6,7 @@ read disputes here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from blowbyblow.domain.core import CommandIssued, Event
@@ -116,10 +116,7 @@ class Disputes:
     @property
     def superseded_by(self) -> str | None:
         """The child battle a judge's ruling made this one give way to (None: it goes on)."""
-        for _, ruling in reversed(self.rulings):
-            if ruling.ruling.child is not None:
-                return ruling.ruling.child
-        return None
+        return superseding(ruling for _, ruling in reversed(self.rulings))
 
     def about(self, position: int) -> list[tuple[int, Event]]:
         """The flags, rulings and notes attached to the event at ``position`` (a flag and a
@@ -129,6 +126,13 @@ class Disputes:
         found += [(at, r) for at, r in self.rulings if r.ruling.command_position == position]
         found += [(at, n) for at, n in self.notes if n.note.position == position]
         return sorted(found, key=lambda pair: pair[0])
+
+
+def superseding(rulings: Iterable[RulingGiven]) -> str | None:
+    """The child battle a battle gives way to: the one the newest ruling naming a child names
+    (``rulings`` newest first, taken only as far as that one: a reader may fetch them lazily);
+    None when no ruling names one, and the battle goes on."""
+    return next((r.ruling.child for r in rulings if r.ruling.child is not None), None)
 
 
 def disputes_of(events: Sequence[Event]) -> Disputes:
@@ -151,4 +155,5 @@ __all__ = [
     "command_position",
     "commands_played",
     "disputes_of",
+    "superseding",
 ]

@@ -15,7 +15,7 @@ from uuid import UUID
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
 from blowbyblow.domain.judging import BattleForked, Change, ForkLink, RulingGiven
-from blowbyblow.projections.disputes import command_position
+from blowbyblow.projections.disputes import command_position, superseding
 from blowbyblow.replay.battles import fork as forking
 from blowbyblow.replay.battles.fork import DisputeRefused, Forked, ForkPreview, Judge
 from blowbyblow.replay.battles.refusals import Behind, Refused, Unreachable
@@ -245,14 +245,23 @@ class DisputeDoor:
     def _said(self, battle: UUID, of: int) -> list[tuple[int, str]]:
         """``said_at`` with each record's type: those after the version looked at last read
         now (a request that read the version before another moved it on takes those up to its
-        own)."""
-        with self.said.lock:  # held while looking: a request racing this one takes its answer
+        own).
+
+        The lock is one for every battle, so it is held only to look at and to keep what is
+        kept, never while the store is read: held across the read, each table's page (which
+        looks through ``chain``) and each judge's viewer waited on every other battle's read.
+        Two requests racing on one battle may each read the same few new records, and get the
+        same answer; what is kept only moves forward (a look at an earlier version that ends
+        last keeps nothing over a later one's)."""
+        with self.said.lock:
             upto, found = self.said.kept.get(battle, (0, ()))
-            if of > upto:
-                topics = self.store.records.topics(battle, upto, of + 1)
-                names = ((p, topic.rsplit("/", 1)[-1]) for p, topic in topics)
-                found += tuple((p, name) for p, name in names if name in SAID)
-                self.said.kept[battle] = (of, found)
+        if of > upto:
+            topics = self.store.records.topics(battle, upto, of + 1)
+            names = ((p, topic.rsplit("/", 1)[-1]) for p, topic in topics)
+            found += tuple((p, name) for p, name in names if name in SAID)
+            with self.said.lock:
+                if of > self.said.kept.get(battle, (0, ()))[0]:
+                    self.said.kept[battle] = (of, found)
         return [(p, name) for p, name in found if p <= of]
 
     def superseded_by(self, battle: UUID, version: int | None = None) -> UUID | None:
@@ -261,12 +270,14 @@ class DisputeDoor:
         ``version``: the battle's, when the caller has it already."""
         of = self.store.version(battle) if version is None else version
         rulings = [p for p, name in self._said(battle, of) if name == "RulingGiven"]
-        for position in reversed(rulings):
-            for logged in self.store.logged(battle, gt=position - 1, lte=position):
-                event = logged.event
-                if isinstance(event, RulingGiven) and event.ruling.child is not None:
-                    return UUID(event.ruling.child)
-        return None
+        given = (  # read one by one, newest first, only as far as the projection's rule looks
+            event
+            for position in reversed(rulings)
+            for event in (e.event for e in self.store.logged(battle, gt=position - 1, lte=position))
+            if isinstance(event, RulingGiven)
+        )
+        child = superseding(given)
+        return None if child is None else UUID(child)
 
     # --- a battle's family ----------------------------------------------------------------
 
