@@ -3,8 +3,8 @@
 once, the page gets it only when let go), lets a later asking be answered and shown, then lets
 the held answer in and checks the page still shows the later one: the setup form of the system
 picked last, the check of the value typed last, the setup as saved last (heard on the live
-stream, also while the page's own save is on its way), the dashboard's rows after the last write, the diff and what-if asked last, the flags
-said last, the command gone to last, a fork written (not its preview), a roster's last version,
+stream, also while the page's own save is on its way or is refused), the dashboard's rows after
+the last write, the diff and what-if asked last, the flags said last, the command gone to last, a fork written (not its preview), a roster's last version,
 the question after the dice typed last, the join link issued last, the viewer's state of the
 position gone to last (the body of an earlier one read after it) and where it stands among the
 commands, the battle's family heard last, and on the quick odds page the game picked last, the
@@ -38,7 +38,7 @@ from blowbyblow.web.schemas import PlayCommand, StartBattle
 from blowbyblow.web.service import Service
 
 SLUG = "stale"
-TABLES = 16
+TABLES = 17
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 # Every answer body the page reads (bxb.api's json(), the rows' text()), noted once read: the
@@ -241,6 +241,35 @@ def test_the_other_phones_save_heard_while_this_phones_own_is_on_its_way_stays(
     assert page.locator("#setup-error").text_content() == ""
     assert page.evaluate("() => document.body.dataset.revision") == "2"
     assert page.locator("#setup-revision").inner_text() == "revision 2"
+
+
+def test_a_refused_save_keeps_the_other_phones_save_heard_before_it(web: Any, page: Page) -> None:
+    """The other phone saves; the page hears it and asks for the setup, that answer held back;
+    this phone's own save (of the revision it still shows) is refused meanwhile. The held
+    answer, dropped for the save's sake, is asked again: the page shows the other phone's save."""
+    _site, tokens, base = web
+    table = 17
+    opened(page, base, tokens[table])
+    pending = f"/api/tournaments/{SLUG}/tables/{table}/setup"
+    page.goto(f"{base}{pending.replace('/api', '')}")
+    page.wait_for_selector("#setup-form fieldset")
+    page.wait_for_selector("#live.on")
+    held = Held(page, f"**{pending}", lambda r: r.method == "GET")
+    ruleset = "necromunda-2023"
+    setup = msgspec.json.decode(msgspec.json.encode(get_game_system(ruleset).demo().setup))
+    saved = httpx.put(  # the other phone saves
+        f"{base}{pending}",
+        json={"ruleset": ruleset, "setup": setup, "revision": 0},
+        headers=bearer(tokens[table]),
+    )
+    assert saved.status_code == 200, saved.text
+    held.asked()  # the page asks for revision 1: that answer held back
+    page.click("#setup-save")  # of revision 0, as the page still shows it: refused
+    page.wait_for_function("() => document.getElementById('setup-error').textContent !== ''")
+    held.release()
+    reads(page, pending, 2)  # the refusal and the held answer, read
+    page.wait_for_function("() => document.body.dataset.revision === '1'")
+    assert page.locator("#setup-revision").inner_text() == "revision 1"
 
 
 def test_the_dashboard_keeps_the_rows_after_the_last_write(web: Any, page: Page) -> None:

@@ -234,8 +234,7 @@
     try {
       const req = { side, revision: pending.draft.revision };
       if (mine && mine.side === side) req.key = mine.key;
-      const ticket = heard.ask();
-      const found = (await bxb.api("POST", `${base}/confirm`, req)).data;
+      const { found, ticket } = await write("POST", `${base}/confirm`, req);
       started(found);
       if (!ticket.latest()) return; // a note heard meanwhile: its setup is newer
       pending = found;
@@ -252,8 +251,7 @@
       Object.assign(draft, { rulings: extra.rulings, seed: extra.seed, fair: extra.fair });
       if (pending.draft) draft.round = pending.draft.round;
       if (mine) Object.assign(draft, { side: mine.side, key: mine.key });
-      const ticket = heard.ask();
-      const saved = (await bxb.api("PUT", base, draft)).data;
+      const { found: saved, ticket } = await write("PUT", base, draft);
       dirty = terms = false;
       if (!ticket.latest()) return; // a note heard meanwhile: its setup is newer
       pending = saved;
@@ -301,6 +299,17 @@
   // is asked later, so its answer is shown and the write's own answer, older, is dropped.
   // `force`: the form drawn anew even at the revision on screen.
   const heard = bxb.asking();
+  // A write of this phone's own, its ticket taken as it is sent. Refused, it asks for the setup
+  // again: a refresh asked before it and answered after it was dropped for its sake.
+  async function write(method, url, body) {
+    const ticket = heard.ask();
+    try {
+      return { found: (await bxb.api(method, url, body)).data, ticket };
+    } catch (e) {
+      refresh();
+      throw e;
+    }
+  }
   async function refresh(force = false) {
     const ticket = heard.ask();
     const found = (await bxb.api("GET", base)).data;
@@ -355,12 +364,11 @@
     const ticks = [...document.querySelectorAll("[data-member]")];
     const only = ticks.every((t) => t.checked) ? null : ticks.filter((t) => t.checked).map((t) => t.dataset.member);
     try {
-      const ticket = heard.ask();
-      const made = (await bxb.api("POST", `${base}/rosters`, {
+      const { found: made, ticket } = await write("POST", `${base}/rosters`, {
         rosters: picked.map((k) => ({ player: k.player, name: k.name })),
         only,
         revision: pending.draft ? pending.draft.revision : 0,
-      })).data;
+      });
       dirty = false;
       // a note heard meanwhile: its setup is newer, but may have been drawn over this phone's
       // side as it stood before the rosters replaced it: the setup as it stands, drawn anew
