@@ -63,8 +63,10 @@ def _served(fn: Callable[..., Any], body: type[Any] | None) -> Callable[[ASGIApp
                         return
                     try:
                         kwargs["data"] = msgspec.json.decode(await request.body(), type=body)
-                    except (msgspec.DecodeError, msgspec.ValidationError):
-                        await litestar_way(scope, receive, send)  # its reading, the body kept
+                    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                        # its reading, the body kept: its 400 names the field, or the body as
+                        # nested too deeply (web/guard.py), where a RecursionError here was a 500
+                        await litestar_way(scope, receive, send)
                         return
                 answer = await fn(request, **kwargs)
                 if not isinstance(answer, Response):  # a value: the route's own answer of it
