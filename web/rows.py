@@ -3,6 +3,8 @@ citation, its numbers and modifiers, and which void leaves it out."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -16,6 +18,11 @@ from blowbyblow.replay.engine.codec import to_builtins
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.store.log import LoggedEvent
 from blowbyblow.web.schemas import EventRow, ModifierRow
+
+# Reviews kept at once in a process, the least recently reviewed put aside first: a review the
+# players never write (they went back, the battle ended, the phone was put down) is not kept
+# for ever. The biggest events have 400 tables, each with one review at a time.
+REVIEWS_KEPT = 1024
 
 
 def _modifiers(data: Any, system: AnyGameSystem, found: list[ModifierRow]) -> None:
@@ -111,23 +118,36 @@ class ReviewedRows:
     it is written), kept to be that command's rows once written, each with its hash, rather than
     narrated again (issue 25). Kept only while they are the very events written: any write of
     the battle takes them, and a command the review did not narrate is narrated as it is written.
-    Called from the worker threads: a dict's own operations only."""
+    At most ``kept`` reviews are held, the least recently reviewed put aside first (its command
+    is then narrated as it is written). Shared by the worker threads, behind one lock."""
 
-    def __init__(self) -> None:
-        self._kept: dict[UUID, tuple[Sequence[Event], list[EventRow]]] = {}
+    def __init__(self, kept: int = REVIEWS_KEPT) -> None:
+        self._most = kept
+        self._kept: OrderedDict[UUID, tuple[Sequence[Event], list[EventRow]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        """How many reviews are held now."""
+        with self._lock:
+            return len(self._kept)
 
     def review(
         self, battle: UUID, system: AnyGameSystem, events: Sequence[Event], first: int
     ) -> list[EventRow]:
         rows = plain_rows(system, events, first)
-        self._kept[battle] = (events, rows)
+        with self._lock:
+            self._kept[battle] = (events, rows)
+            self._kept.move_to_end(battle)
+            while len(self._kept) > self._most:
+                self._kept.popitem(last=False)
         return rows
 
     def written(
         self, battle: UUID, system: AnyGameSystem, logged: Sequence[LoggedEvent], command: int
     ) -> list[EventRow]:
         """The rows of ``command``'s events as written (none voided yet)."""
-        kept = self._kept.pop(battle, None)
+        with self._lock:
+            kept = self._kept.pop(battle, None)
         if kept is not None:
             events, rows = kept
             if len(events) == len(logged) and all(
@@ -141,4 +161,4 @@ class ReviewedRows:
         return [event_row(system, done, command) for done in logged]
 
 
-__all__ = ["ReviewedRows", "event_row", "event_rows", "plain_rows"]
+__all__ = ["REVIEWS_KEPT", "ReviewedRows", "event_row", "event_rows", "plain_rows"]
