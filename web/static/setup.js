@@ -235,7 +235,7 @@
       const req = { side, revision: pending.draft.revision };
       if (mine && mine.side === side) req.key = mine.key;
       const { found, ticket } = await write("POST", `${base}/confirm`, req);
-      started(found);
+      started(found); // before the ticket's check: a started battle is final, never stale
       if (!ticket.latest()) return; // a note heard meanwhile: its setup is newer
       pending = found;
       showPending();
