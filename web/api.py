@@ -95,10 +95,12 @@ class Server:
     def heard(self, note: Note) -> None:
         """A note another server process published (``web/relay.py``): a run paused here at a
         version of that battle now written past is put aside at once (it could only be refused
-        when it completes). Kept heads need nothing: every read checks the store's head, and an
-        append at a stale version is refused by the store."""
+        when it completes), and the battle's head kept here is read before a command is played
+        on it (a phone's stale version is refused at once, as on one process, not asked its dice
+        first). Every read checks the store's head anyway, and an append at a stale version is
+        refused by the store: the record was right before; the phones' answers now are too."""
         if note.battle and note.version:
-            self.service.door.pending.drop(UUID(note.battle), note.version)
+            self.service.door.written_past(UUID(note.battle), note.version)
 
     def note(self, kind: str, battle: UUID | str, version: int = 0) -> Note:
         place = self.tournaments.place_of(UUID(str(battle)))

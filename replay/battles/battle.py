@@ -230,8 +230,16 @@ class Battle:
 
     def kept(self, battle: UUID) -> BattleHead | None:
         """The head this process last saw, unread (a command appended at its version is the
-        check: the store refuses it if anyone wrote since)."""
-        return self.heads.get(battle)
+        check: the store refuses it if anyone wrote since); None once another process is known
+        to have written past it (``written_past``)."""
+        return self.heads.unread(battle)
+
+    def written_past(self, battle: UUID, version: int) -> None:
+        """Another server process wrote ``battle`` up to ``version``: the head kept here is not
+        taken unread (a phone's stale version is told so at once, not asked its dice and refused
+        at the write), and a run paused before that version is put aside."""
+        self.heads.written_past(battle, version)
+        self.pending.drop(battle, version)
 
     def _grown(self, source: BattleStore, kept: BattleHead, version: int) -> BattleHead | None:
         """``kept`` with the records after it up to ``version``, if they carry on its chain."""

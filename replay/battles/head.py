@@ -161,6 +161,9 @@ class Heads:
     def __init__(self, kept: int = HEADS_KEPT) -> None:
         self._kept = kept
         self._heads: OrderedDict[UUID, BattleHead] = OrderedDict()
+        # A kept head another server process has written past (its note heard): the version
+        # written, until a head that far is kept. Only battles kept here have one.
+        self._past: dict[UUID, int] = {}
         self._lock = threading.Lock()
         self._whole = [threading.Lock() for _ in range(WHOLE_READS)]
 
@@ -176,20 +179,42 @@ class Heads:
                 self._heads.move_to_end(battle)
             return head
 
+    def unread(self, battle: UUID) -> BattleHead | None:
+        """The head kept, to be taken as it stands unread; None if another process has written
+        past it (``written_past``): the battle is to be read."""
+        with self._lock:
+            head = self._heads.get(battle)
+            if head is None or self._past.get(battle, 0) > head.version:
+                return None
+            self._heads.move_to_end(battle)
+            return head
+
+    def written_past(self, battle: UUID, version: int) -> None:
+        """Another process wrote the battle up to ``version`` (its note heard): a head kept
+        here before that is not taken unread any more (``unread``), only grown by a read."""
+        with self._lock:
+            head = self._heads.get(battle)
+            if head is not None and head.version < version:
+                self._past[battle] = max(version, self._past.get(battle, 0))
+
     def keep(self, head: BattleHead) -> BattleHead:
         """Keep ``head``, unless a later one is kept already; ``head`` is returned."""
         with self._lock:
             kept = self._heads.get(head.id)
             if kept is None or kept.version <= head.version:
                 self._heads[head.id] = head
+                if self._past.get(head.id, 0) <= head.version:
+                    self._past.pop(head.id, None)
             self._heads.move_to_end(head.id)
             while len(self._heads) > self._kept:
-                self._heads.popitem(last=False)
+                gone, _ = self._heads.popitem(last=False)
+                self._past.pop(gone, None)
         return head
 
     def forget(self, battle: UUID) -> None:
         with self._lock:
             self._heads.pop(battle, None)
+            self._past.pop(battle, None)
 
     def __contains__(self, battle: UUID) -> bool:
         with self._lock:

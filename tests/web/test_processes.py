@@ -361,3 +361,37 @@ def test_a_run_paused_in_one_process_is_put_aside_when_the_other_writes_past_it(
     assert len(door.pending) == 0
     r = a.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
     assert r.status_code == 409, r.text  # the same answers again at A: written past, refused
+
+
+def test_a_phone_behind_the_other_process_is_refused_at_once_not_asked_its_dice(
+    two: tuple[Site, TestClient[Litestar], TestClient[Litestar]],
+) -> None:
+    """B keeps the battle at its head; A writes a command past it, and B hears that. A phone
+    still at the old version that sends B its command is told at once that someone has played
+    (409, as one process tells it), not asked to roll dice for a command that could only be
+    refused when written; nothing is written; B then plays on from the battle as it stands."""
+    site, a, b = two
+    t1 = bearer(site.tables[1])
+    r = a.post("/api/tournaments/spring/tables/1/battles", json={"ruleset": RULESET}, headers=t1)
+    battle = r.json()["battle"]
+    assert b.get(f"/api/battles/{battle}/legal", headers=t1).json()["version"] == 1  # B keeps it
+    before = relay_of(b.app).heard
+    body: dict[str, Any] = {"option": 0, "version": 1, "dice": [], "choices": {}}
+    while True:  # A plays the first command through, a die a request
+        r = a.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
+        if r.status_code == 201:
+            break
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            body["dice"].append(1)
+        else:
+            body["choices"][need["key"]] = need["default"]
+    written = r.json()["version"]
+    _heard_after(b, before)
+    stale = {"option": 0, "version": 1, "dice": [], "choices": {}}
+    r = b.post(f"/api/battles/{battle}/commands", json=stale, headers=t1)
+    assert r.status_code == 409, r.text  # not 200 "needs" (roll the dice)
+    assert b.get(f"/api/battles/{battle}/legal", headers=t1).json()["version"] == written
+    r = b.post(f"/api/battles/{battle}/commands", json={**stale, "version": written}, headers=t1)
+    assert r.status_code == 200 and r.json()["status"] == "needs", r.text
+    assert b.get(f"/api/battles/{battle}/verify", headers=t1).json()["ok"] is True
