@@ -56,6 +56,7 @@ _PG_SCHEMA = (
 
 
 _ARRAYS: list[type[list[Any]]] = []
+_KEPT = "_bxb_cursor"  # the attribute a pooled connection keeps the store's cursor in
 
 
 def typed_arrays() -> list[type[list[Any]]]:
@@ -146,18 +147,28 @@ class PostgresRecords(Records):
     @contextmanager
     def _cursor(self, *, transaction: bool = False, durable: bool = True) -> Iterator[Any]:
         """A cursor, in a transaction of its own if asked. Not ``durable``: a read model's write
-        that a read makes commits without waiting for the server's disk."""
-        from psycopg.rows import tuple_row
+        that a read makes commits without waiting for the server's disk.
 
+        Each pooled connection keeps one cursor for the store's statements, used by one thread
+        at a time (the thread that holds the connection): a new cursor starts with no dumper
+        made, so every execute on one made each of its parameters' dumpers again, in Python (an
+        append's four arrays each a dumper with a dumper of its elements and a transformer of
+        its own; issue 25). The cursor is kept on the connection itself, so both go together
+        when the pool drops the connection; it holds its last result until its next statement."""
         with self.datastore.get_connection() as conn:
+            cur = getattr(conn, _KEPT, None)
+            if cur is None or cur.closed:
+                from psycopg.rows import tuple_row
+
+                cur = conn.cursor(row_factory=tuple_row)
+                setattr(conn, _KEPT, cur)
             if transaction or not durable:
-                with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
+                with conn.transaction():
                     if not durable:
                         cur.execute("set local synchronous_commit = off")
                     yield cur
             else:
-                with conn.cursor(row_factory=tuple_row) as cur:
-                    yield cur
+                yield cur
 
     def page(self, battle: UUID, gt: int, lte: int | None, limit: int) -> list[Record]:
         with self._cursor() as cur:

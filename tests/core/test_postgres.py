@@ -11,6 +11,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import msgspec
@@ -79,6 +80,41 @@ def test_a_write_says_the_types_of_its_arrays_once(
     assert [b.battle for b in again.battles()] == ids
     for battle in ids:
         assert verify_battle(again, battle).ok
+
+
+def test_a_pooled_connection_keeps_its_cursor(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pooled connection keeps the cursor the store's statements run on: a cursor made
+    for every statement started with none of its parameters' dumpers made, and made them all
+    again at every write (issue 25). What is written reads back and verifies as before."""
+    from blowbyblow.replay.battles.battle import Battle
+
+    store = BattleStore(pg_url)
+    door = Battle(store)
+    system = get_game_system("gangfight")
+    scenario = msgspec.structs.replace(system.demo(), commands=[], seed="cursor", dice=None)
+    battle = door.start(scenario, quiet=True).id
+    made: list[object] = []
+    cursor = psycopg.Connection.cursor
+
+    def counted(self: psycopg.Connection[Any], *args: Any, **kwargs: Any) -> Any:
+        made.append(self)
+        return cursor(self, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "cursor", counted)
+    pool = store.records.datastore.pool  # type: ignore[attr-defined]
+    writes = 0
+    for _ in range(3 * pool.max_size):  # each connection of the pool used more than once
+        head = door.read(battle)
+        if not head.options:
+            break
+        door.answer(head, system.build_command(head.options[0], {}), dice=None, choices={})
+        writes += 1
+    monkeypatch.undo()
+    assert writes > 2 * pool.max_size
+    assert len(made) <= pool.max_size  # one a connection, whatever it ran
+    again = BattleStore(pg_url)
+    assert verify_battle(again, battle).ok
+    assert again.head(battle).version == door.read(battle).version  # type: ignore[union-attr]
 
 
 def test_concurrent_writers_one_wins_the_other_writes_nothing(pg_url: str) -> None:
