@@ -51,8 +51,9 @@
       ? [Number(rows[0].dataset.position), Number(rows[rows.length - 1].dataset.position)]
       : [0, 0];
   };
-  async function rowsAfter(after, upto) {
-    const response = await fetch(`/battles/${battle}/rows/${after}?upto=${upto}`, { credentials: "same-origin" });
+  async function rowsAfter(after, upto) { // upto: the battle's end when left out
+    const query = upto === undefined ? "" : `?upto=${upto}`;
+    const response = await fetch(`/battles/${battle}/rows/${after}${query}`, { credentials: "same-origin" });
     return response.ok ? response.text() : null;
   }
   const added = () => mark(false);
@@ -198,33 +199,67 @@
     }
   }
 
-  // New events as they are written: append them; follow the end if we were at it. Listened to
-  // once the page is on screen: the stream's request is one more answer of the server (and the
-  // badge's change one more frame) that would race its first paint on two cores.
-  const listen = () => bxb.listen(`/api/battles/${battle}/stream`, async (note) => {
-    if (note.kind === "voided") {
-      reload(); // earlier rows are struck through now: show the log afresh
-      return;
-    }
-    if (note.version <= of) {
-      if (note.kind === "sealed") location.reload();
-      return;
-    }
-    const atEnd = position === of;
-    const before = of;
-    of = note.version;
-    await serial(async () => {
+  // --- following the battle live -------------------------------------------------------------
+  // The rows written after the battle's end as the page knows it (`of`) are asked for when a
+  // note says it grew, and each time its live stream opens: the first time once the page is
+  // shown, and after each reconnection. What was written between the page's answer and the
+  // stream's opening (or while it was down) is told by no note. One fetch of the list at a time
+  // (`serial`), each for the rows after the list's end as it then is, so no two answers add the
+  // same row, whichever comes first; and `of` only grows, so an answer older than the page adds
+  // nothing. A void among them strikes earlier rows through: the page is read afresh.
+  const FULL = 500; // rows a fetch may give (web/window.py MOST_ROWS): a full answer has more after it
+  let told = 0; // the newest version a note told of
+  const grown = (version, seal = false) => serial(async () => {
+    for (;;) {
       const [, last] = held();
-      if (last !== before) return; // the end is not held: it is fetched when scrolled to
-      const html = await rowsAfter(last, of);
-      if (html !== null) list.insertAdjacentHTML("beforeend", html);
-    });
+      const holds = last === of; // the list holds the battle's end: it grows there
+      if (!holds && version !== null) {
+        if (version > of) ends(version, seal); // the end is fetched when scrolled or stepped to
+        return;
+      }
+      const html = await rowsAfter(of);
+      if (html === null) return;
+      const fetched = document.createElement("template");
+      fetched.innerHTML = html;
+      const rows = fetched.content.children;
+      const count = rows.length; // the rows move into the list below
+      if (fetched.content.querySelector(".ev-CommandVoided")) {
+        reload();
+        return;
+      }
+      const end = count ? Number(rows[count - 1].dataset.position) : 0;
+      if (end <= of) return;
+      const sealed = seal || fetched.content.querySelector(".ev-BattleSealed") !== null;
+      if (holds && held()[1] === last) list.append(fetched.content);
+      ends(end, sealed);
+      if (count < FULL) return;
+    }
+  });
+  function ends(end, sealed) {
+    const atEnd = position === of;
+    of = end;
     slider.max = of;
     $("of").textContent = of;
     $("of2").textContent = of;
-    if (atEnd || note.kind === "sealed") go(of);
+    if (atEnd || sealed) go(of);
     else mark();
-  }, $("live"));
+  }
+  const listen = () => {
+    const source = bxb.listen(`/api/battles/${battle}/stream`, (note) => {
+      if (note.kind === "voided") {
+        reload(); // earlier rows are struck through now: show the log afresh
+        return;
+      }
+      if (note.version <= of) {
+        if (note.kind === "sealed") location.reload();
+        return;
+      }
+      if (note.version <= told) return; // already asked for
+      told = note.version;
+      grown(note.version, note.kind === "sealed");
+    }, $("live"));
+    source.addEventListener("open", () => grown(null));
+  };
 
   $("verify").addEventListener("click", async () => {
     const box = $("verify-result");
