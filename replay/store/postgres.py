@@ -4,6 +4,7 @@ battle's index row, with no table lock and no NOTIFY."""
 
 from __future__ import annotations
 
+import struct
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -57,6 +58,28 @@ _PG_SCHEMA = (
 
 _ARRAYS: list[type[list[Any]]] = []
 _KEPT = "_bxb_cursor"  # the attribute a pooled connection keeps the store's cursor in
+# PostgreSQL's binary array (array_send): dimensions, has-null flag, element type; then each
+# dimension's length and lower bound; then each element's length and bytes
+_FLAT_HEAD = struct.Struct("!IIIII").pack  # one dimension, from 1
+_ELEMENT_LENGTH = struct.Struct("!i").pack
+
+
+def _dump_flat(self: Any, obj: list[Any]) -> Any:
+    """A flat list without nulls (every array an append sends) as psycopg's ``ListBinaryDumper``
+    dumps it, byte for byte, in one pass: psycopg's own works out the list's dimensions and
+    nesting element by element, in Python (a third of an append's statement; issue 25). A null,
+    or an empty list, goes psycopg's own way."""
+    sub = self.sub_dumper
+    if not obj or sub is None:
+        return super(type(self), self).dump(obj)
+    dump, raw = sub.dump, self.raw_bytes
+    parts = [_FLAT_HEAD(1, 0, sub.oid, len(obj), 1)]
+    for item in obj:
+        if item is None:
+            return super(type(self), self).dump(obj)
+        data = item if raw and type(item) is bytes else dump(item)  # bytea's dumper returns it
+        parts += (_ELEMENT_LENGTH(len(data)), data)
+    return b"".join(parts)
 
 
 def typed_arrays() -> list[type[list[Any]]]:
@@ -78,7 +101,12 @@ def typed_arrays() -> list[type[list[Any]]]:
             dumper = type(
                 f"_{name.title()}ArrayDumper",
                 (ListBinaryDumper,),
-                {"oid": info.array_oid, "element_oid": info.oid},
+                {
+                    "oid": info.array_oid,
+                    "element_oid": info.oid,
+                    "dump": _dump_flat,
+                    "raw_bytes": name == "bytea",
+                },
             )
             adapters.register_dumper(array, dumper)
             made.append(array)

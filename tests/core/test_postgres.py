@@ -82,6 +82,48 @@ def test_a_write_says_the_types_of_its_arrays_once(
         assert verify_battle(again, battle).ok
 
 
+def test_an_append_dumps_its_arrays_in_one_pass(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An append's arrays are dumped flat in one pass, not through psycopg's element-by-element
+    walk of nested lists (issue 25), and the bytes sent are psycopg's own, byte for byte: for
+    every array type, one element or several, empty, and with a null (psycopg's way)."""
+    from uuid import UUID
+
+    from psycopg.adapt import PyFormat, Transformer
+    from psycopg.types.array import ListBinaryDumper
+
+    from blowbyblow.replay.store.postgres import typed_arrays
+
+    values: list[list[Any]] = [
+        [UUID(int=0), uuid4(), UUID(int=2**128 - 1)],
+        [1, 0, -5, 2**40, 2**63 - 1],
+        ["gangfight/HitRolled", "ünïcödé ✓", ""],
+        [b"", b"\x00\x01", bytes(range(256)), bytearray(b"xy")],
+    ]
+    tx = Transformer()
+    for array, items in zip(typed_arrays(), values, strict=True):
+        dumper = tx.get_dumper(array(items), PyFormat.BINARY)
+        assert isinstance(dumper, ListBinaryDumper)
+        for some in (items, items[:1], [], [*items, None]):
+            sent = dumper.dump(array(some))
+            theirs = ListBinaryDumper.dump(dumper, array(some))
+            assert sent is not None and theirs is not None
+            assert bytes(sent) == bytes(theirs)
+
+    def walked(*args: object) -> None:
+        raise AssertionError("an append's array walked element by element")
+
+    store = BattleStore(pg_url)
+    monkeypatch.setattr(ListBinaryDumper, "_dump_list", walked)
+    ids = [record_demo(store, r).battle for r in ("gangfight", "necromunda-2023")]
+    monkeypatch.undo()
+    again = BattleStore(pg_url)
+    assert [b.battle for b in again.battles()] == ids
+    for battle in ids:
+        assert verify_battle(again, battle).ok
+
+
 def test_a_pooled_connection_keeps_its_cursor(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each pooled connection keeps the cursor the store's statements run on: a cursor made
     for every statement started with none of its parameters' dumpers made, and made them all
