@@ -27,6 +27,7 @@ class ServerOdds:
     limits: DeskLimits = field(default_factory=DeskLimits)
     _desk: OddsDesk | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _closes: int = 0  # how many times it was closed: a warm-up begun before one is abandoned
 
     def desk(self) -> OddsDesk:
         with self._lock:
@@ -36,13 +37,34 @@ class ServerOdds:
 
     def warm(self) -> None:
         """Start the desk's workers now, in the background (``bxb serve`` at start-up): the
-        first odds asked for then wait for no process to start and load the rules."""
-        threading.Thread(target=lambda: self.desk().warm(), name="odds-warm", daemon=True).start()
+        first odds asked for then wait for no process to start and load the rules. A server
+        stopped before or while it warms up (Ctrl-C at once) starts no desk after its close and
+        says nothing of the warm-up it cut short (it printed a thread's traceback)."""
+        with self._lock:
+            closes = self._closes
+
+        def start() -> None:
+            with self._lock:
+                if self._closes != closes:
+                    return  # closed before the warm-up began
+                if self._desk is None:
+                    self._desk = OddsDesk(self.limits)
+                desk = self._desk
+            try:
+                desk.warm()
+            except Exception:
+                with self._lock:
+                    if self._closes == closes:
+                        raise
+                # closed under it (cancelled, broken, or no more work taken): nothing to say
+
+        threading.Thread(target=start, name="odds-warm", daemon=True).start()
 
     def close(self) -> None:
         """Stop the desk's workers (at shutdown): odds being worked out are abandoned."""
         with self._lock:
             desk, self._desk = self._desk, None
+            self._closes += 1
         if desk is not None:
             desk.close()
 

@@ -1,0 +1,93 @@
+"""The server's odds desk warmed up at start-up (``ServerOdds.warm``, called by ``bxb serve``):
+its worker processes are started before any odds are asked for, so the first odds wait for no
+process to start and load the rules; a server stopped before or while it warms up (Ctrl-C at
+once) starts no desk after its close and prints no thread's traceback."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from blowbyblow.cli import serve
+from blowbyblow.cli.main import app as cli
+from blowbyblow.web.odds_desk import ServerOdds
+
+
+def waited(done: Callable[[], bool], what: str, patience: float = 120.0) -> None:
+    """Wait until ``done()`` (a guard against a hang, not a measure)."""
+    deadline = time.monotonic() + patience
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still waiting for {what} after {patience:.0f} s")
+        time.sleep(0.05)
+
+
+def warming() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "odds-warm"]
+
+
+@pytest.fixture
+def thread_errors(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BaseException]]:
+    """What a thread raised and did not catch (printed as a traceback outside a test)."""
+    raised: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    yield raised
+
+
+def test_warm_starts_every_worker_before_any_odds_are_asked(
+    thread_errors: list[BaseException],
+) -> None:
+    odds = ServerOdds()
+    try:
+        odds.warm()
+        for thread in warming():
+            thread.join(120)
+        assert not warming(), "the warm-up never ended"
+        desk = odds._desk  # started by the warm-up, not by a request
+        assert desk is not None
+        assert len(desk.workers()) == odds.limits.workers
+        assert desk.stats().computed == 0  # nothing asked for yet
+    finally:
+        odds.close()
+    assert thread_errors == []
+
+
+@pytest.mark.parametrize("pause", [0.0, 0.2])
+def test_a_server_closed_as_it_warms_up_starts_no_desk_and_says_nothing(
+    thread_errors: list[BaseException], pause: float
+) -> None:
+    """Closed at once, or while the workers start (whichever comes first under the machine's
+    load, the answer is the same): no desk is left and the warm-up raises nothing."""
+    odds = ServerOdds()
+    odds.warm()
+    time.sleep(pause)  # a close at some point of the warm-up, not a wait for a state
+    odds.close()
+    for thread in warming():
+        thread.join(120)
+    assert not warming(), "the warm-up never ended"
+    assert odds._desk is None  # none started after the close, none left running
+    assert thread_errors == []
+
+
+def test_bxb_serve_warms_its_odds_desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    monkeypatch.setattr(serve, "_check_free", lambda host, port: None)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    db = tmp_path / "t.sqlite"
+    done = CliRunner().invoke(cli, ["--db", str(db), "--log-level", "error", "serve"])
+    assert done.exit_code == 0, done.output
+    [app] = served
+    odds: ServerOdds = app.state.server.service.odds_desk
+    try:
+        waited(lambda: odds._desk is not None and len(odds._desk.workers()) > 0, "the workers")
+    finally:
+        odds.close()
