@@ -99,7 +99,21 @@ class ServerOdds:
             raise ApiError(422, "budget", e.expected, e.reason) from None
         except BlowByBlowError as e:
             raise ApiError(422, field_name, expected, str(e)) from None
-        except (cf.CancelledError, cf.BrokenExecutor):  # the desk closed under it
+        except cf.BrokenExecutor:  # its worker stopped: closed, or killed (out of memory)
+            with self._lock:
+                stopping = self._desk is None
+            if stopping:
+                raise ApiError(
+                    503, field_name, "a server that is running", "the server is stopping; try again"
+                ) from None
+            raise ApiError(
+                503,
+                field_name,
+                "a worker that finishes its work",
+                "the process working out these odds stopped before its answer (out of memory, "
+                "or stopped by a signal); nothing was computed; ask again",
+            ) from None
+        except cf.CancelledError:  # the desk closed under it
             raise ApiError(
                 503, field_name, "a server that is running", "the server is stopping; try again"
             ) from None

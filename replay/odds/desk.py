@@ -164,6 +164,7 @@ class OddsDesk:
         self._past: collections.OrderedDict[bytes, int] = collections.OrderedDict()
         self._counters = _Counters()
         self._running = 0
+        self._closed = False
         self._pool = self._new_pool()
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
@@ -174,15 +175,30 @@ class OddsDesk:
             initializer=_lower_priority,
         )
 
+    def _working(self) -> cf.ProcessPoolExecutor:
+        """The pool, or a new one in place of a pool a worker's death broke (killed by the
+        kernel out of memory, or by a signal): a broken pool refuses all work, so every odds
+        asked for after it was refused until the server restarted."""
+        with self._lock:
+            broken = None
+            if not self._closed and getattr(self._pool, "_broken", False):
+                broken, self._pool = self._pool, self._new_pool()
+            pool = self._pool
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+        return pool
+
     def warm(self) -> None:
         """Start the workers now (a first request would otherwise wait for them)."""
-        for f in [self._pool.submit(_warm) for _ in range(self.limits.workers)]:
+        pool = self._working()
+        for f in [pool.submit(_warm) for _ in range(self.limits.workers)]:
             f.result()
 
     def close(self) -> None:
         """Stop the workers now: what they were working out is abandoned (its requests fail),
         and no process is left behind."""
         with self._lock:
+            self._closed = True
             pool = self._pool
             processes = list(getattr(pool, "_processes", {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
@@ -295,7 +311,7 @@ class OddsDesk:
             answer: cf.Future[Odds] = cf.Future()
             self._computing[key] = answer
         try:
-            task = self._pool.submit(_compute, work, args, self.limits.seconds)
+            task = self._working().submit(_compute, work, args, self.limits.seconds)
         except RuntimeError as e:  # the desk is closed
             task = cf.Future()
             task.set_exception(OddsBusy("odds", "a server that is running", str(e)))

@@ -91,3 +91,46 @@ def test_bxb_serve_warms_its_odds_desk(tmp_path: Path, monkeypatch: pytest.Monke
         waited(lambda: odds._desk is not None and len(odds._desk.workers()) > 0, "the workers")
     finally:
         odds.close()
+
+
+def test_a_worker_killed_is_said_for_its_odds_and_the_next_are_answered(
+    thread_errors: list[BaseException],
+) -> None:
+    """The worker working out a judge's odds killed (out of memory): that request is told so
+    (503, ask again), not "the server is stopping"; the odds asked next are answered (a broken
+    pool refused them all until the server restarted)."""
+    import os
+    import signal
+
+    from blowbyblow.domain.core import CommandIssued
+    from blowbyblow.replay.engine.registry import get_game_system
+    from blowbyblow.replay.engine.script import play
+    from blowbyblow.web.errors import ApiError
+
+    events = play(get_game_system("necromunda-2023").demo()).events
+    charge = next(i for i, e in enumerate(events, 1) if isinstance(e, CommandIssued))
+    odds = ServerOdds()
+    try:
+        odds.desk().warm()
+        [worker] = odds.desk().workers()
+        said: list[BaseException] = []
+
+        def ask() -> None:
+            try:
+                odds.recorded(events, charge, budget=5000, samples=4000)  # seconds of work
+            except ApiError as e:
+                said.append(e)
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        waited(lambda: odds.desk().stats().running == 1, "the odds asked")
+        os.kill(worker, signal.SIGKILL)
+        asking.join(120)
+        [error] = said
+        assert isinstance(error, ApiError) and error.status == 503
+        assert "stopped before its answer" in error.message and "ask again" in error.message
+        answered = odds.scenario(get_game_system("gangfight").demo(), 500, 200, "setup")
+        assert answered.method == "exact"
+    finally:
+        odds.close()
+    assert thread_errors == []
