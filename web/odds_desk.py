@@ -52,11 +52,10 @@ class ServerOdds:
                 desk = self._desk
             try:
                 desk.warm()
-            except Exception:
-                with self._lock:
-                    if self._closes == closes:
-                        raise
-                # closed under it (cancelled, broken, or no more work taken): nothing to say
+            except (Exception, KeyboardInterrupt):  # a warm-up is for speed only
+                # cut short: closed under it, or a worker stopped as it started (Ctrl-C at
+                # once); the first odds asked for start what is missing, or say what is wrong
+                return
 
         threading.Thread(target=start, name="odds-warm", daemon=True).start()
 

@@ -107,7 +107,11 @@ class _OutOfTime(BaseException):
 
 
 def _lower_priority() -> None:
+    """A worker's start: a lower priority; and Ctrl-C left to the server, which stops its
+    workers as it stops (a terminal sends it to every process of the group: each worker printed
+    a KeyboardInterrupt traceback when ``bxb serve`` was stopped)."""
     os.nice(NICE)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _alarm(signum: int, frame: Any) -> None:
