@@ -142,3 +142,63 @@ def test_notes_waiting_for_a_stream_go_out_together_in_order() -> None:
     assert together == b"".join(one_by_one)
     assert [_event(m)[1]["version"] for m in one_by_one] == [3, 4, 5]
     assert rest == []
+
+
+def test_a_tournaments_notes_gather_where_a_tables_go_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tournament's stream (its judges) hears every command of every table: notes published
+    while it waits are gathered and sent together, where a table's stream hears each at once
+    (issue 25). The gathering here outlasts the test: the server's stop sends what was gathered,
+    in order, before the stream ends."""
+    monkeypatch.setattr(live, "LINGER", 3600.0, raising=False)
+
+    async def run() -> tuple[list[bytes], list[bytes], list[bytes], list[bytes]]:
+        hub = Hub()
+        judge, table = hub.listen("tournament:spring"), hub.listen("table:spring:1")
+        await judge.__anext__()  # listening now
+        await table.__anext__()
+        waiting = asyncio.ensure_future(judge.__anext__())
+        await asyncio.sleep(0)  # the judge's stream waits for notes
+        notes = [
+            Note(kind="played", battle="b", version=v, tournament="spring", table=1)
+            for v in (3, 4, 5)
+        ]
+        heard_by_table = []
+        for note in notes:
+            hub.publish(["tournament:spring", "table:spring:1"], note)
+            heard_by_table.append(await asyncio.wait_for(table.__anext__(), 30))
+        assert not waiting.done()  # still gathering
+        hub.close()
+        heard_by_judge = [await asyncio.wait_for(waiting, 30)]
+        heard_by_judge += [m async for m in judge]
+        rest = [m async for m in table]
+        return heard_by_table, heard_by_judge, [live.encoded(n) for n in notes], rest
+
+    by_table, by_judge, one_by_one, rest = asyncio.run(run())
+    assert by_table == one_by_one
+    assert by_judge == [b"".join(one_by_one)]
+    assert rest == []
+
+
+def test_a_gathering_ends_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notes gathered for a tournament's streams go out when the gathering ends, to every
+    stream that waits, without any other note or the server's stop to push them."""
+    monkeypatch.setattr(live, "LINGER", 0.05, raising=False)
+
+    async def run() -> tuple[list[bytes], bytes]:
+        hub = Hub()
+        judges = [hub.listen("tournament:spring") for _ in range(3)]
+        for judge in judges:
+            await judge.__anext__()
+        waiting = [asyncio.ensure_future(j.__anext__()) for j in judges]
+        await asyncio.sleep(0)
+        notes = [Note(kind="played", battle="b", version=v, tournament="spring") for v in (3, 4)]
+        for note in notes:
+            hub.publish(["tournament:spring"], note)
+        heard = [await asyncio.wait_for(w, 30) for w in waiting]
+        hub.close()
+        return heard, b"".join(live.encoded(n) for n in notes)
+
+    heard, together = asyncio.run(run())
+    assert heard == [together] * 3
