@@ -11,7 +11,10 @@ server runs, so two things Jinja does at every render are left out (issue 25):
   made at each render and each include (a table page's parts are 5 renders and an include a
   log row), and each read every key of that ``ChainMap`` in Python: about a sixth of rendering
   a command's parts. No template here has globals of its own, so each is given the
-  environment's own dict, and a name registered later is still seen by every template."""
+  environment's own dict, and a name registered later is still seen by every template.
+
+And one thing is done with less work: escaping each value a template shows (``escape``), about
+a third of rendering a command's parts, called for every ``{{ }}``, ten a log row."""
 
 from __future__ import annotations
 
@@ -20,13 +23,54 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.nodes import Template
 from litestar.plugins.jinja import JinjaTemplateEngine
+from markupsafe import Markup
+from markupsafe import escape as markupsafe_escape
 
 TEMPLATES = Path(__file__).parent / "templates"
 
 
+_markup = str.__new__  # a Markup of a str, without Markup's own __new__ (Python) around it
+
+
+def escape(s: Any, /) -> Markup:
+    """MarkupSafe's ``escape``, the same ``Markup`` of the same text: a str or an int (nearly
+    every value a template shows) escaped here, the five characters MarkupSafe replaces replaced
+    the same way, without the Python wrapper and ``Markup.__new__`` MarkupSafe calls around its
+    C replacement (issue 25); anything else (a ``Markup``, an object with ``__html__``, a bool,
+    None, an ``Undefined``) through MarkupSafe's own."""
+    kind = type(s)
+    if kind is str:
+        if "&" in s or "<" in s or ">" in s or "'" in s or '"' in s:
+            s = (
+                s.replace("&", "&amp;")
+                .replace(">", "&gt;")
+                .replace("<", "&lt;")
+                .replace("'", "&#39;")
+                .replace('"', "&#34;")
+            )
+        return _markup(Markup, s)
+    if kind is int:
+        return _markup(Markup, str(s))
+    return markupsafe_escape(s)
+
+
+class _EscapedHere(CodeGenerator):
+    """Jinja's code generator (``Environment.code_generator_class``), each compiled template's
+    ``escape`` being ``escape`` above: the name is bound last in the template's module, which
+    its render functions look up when called."""
+
+    def visit_Template(self, node: Template, frame: Frame | None = None) -> None:
+        super().visit_Template(node, frame)
+        self.writeline("from blowbyblow.web.templating import escape")
+
+
 class FixedTemplates(Environment):
     """Jinja's environment for templates and globals that do not change while it runs."""
+
+    code_generator_class = _EscapedHere
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         # Jinja's own: ChainMap(d, self.globals). A template given globals of its own (none
@@ -45,4 +89,4 @@ def template_engine() -> JinjaTemplateEngine:
     return JinjaTemplateEngine.from_environment(environment)
 
 
-__all__ = ["FixedTemplates", "template_engine"]
+__all__ = ["FixedTemplates", "escape", "template_engine"]

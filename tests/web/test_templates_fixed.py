@@ -9,14 +9,18 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import jinja2.runtime
+import markupsafe
 import pytest
-from jinja2 import Environment
+from jinja2 import Environment, Undefined
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.testing import TestClient
+from markupsafe import Markup
 from web_helpers import Site, bearer, grow, make_site
 
 from blowbyblow.web import app as web_app
-from blowbyblow.web.schemas import PlayCommand, StartBattle, VoidRequest
+from blowbyblow.web import templating
+from blowbyblow.web.schemas import EventRow, ModifierRow, PlayCommand, StartBattle, VoidRequest
 from blowbyblow.web.service import Service
 from blowbyblow.web.table_parts import table_parts
 from blowbyblow.web.templating import template_engine
@@ -120,3 +124,73 @@ def test_the_pages_are_what_jinjas_own_environment_renders(
     for path, a, b in zip(paths, ours, theirs, strict=True):
         assert a.status_code == b.status_code == 200, path
         assert a.text == b.text, path
+
+
+HOSTILE = [
+    "",
+    "plain words, a hit roll of 4",
+    "<script>alert('x')</script>",
+    'a "quoted" & <b>bold</b> fighter',
+    "&amp; already &#39; escaped &lt;",
+    "Krüg the ürk — 4+ «»\u2028\x00",
+    "'",
+]
+
+
+class _Html:
+    def __html__(self) -> str:
+        return "<i>its own</i>"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [*HOSTILE, 0, 7, -3, 10**30, True, None, 2.5, Markup("<b>kept</b>"), _Html(), Undefined()],
+)
+def test_escape_is_markupsafes(value: Any) -> None:
+    ours = templating.escape(value)
+    assert type(ours) is Markup
+    assert ours == markupsafe.escape(value)
+
+
+def test_the_log_rows_with_hostile_text_are_what_jinjas_own_environment_renders() -> None:
+    rows = [
+        EventRow(
+            position=i + 1,
+            type="HitRoll" if i else "CommandIssued",
+            text=text,
+            rule=HOSTILE[(i + 1) % len(HOSTILE)],
+            citation=HOSTILE[(i + 2) % len(HOSTILE)],
+            modifiers=[ModifierRow(value=-1, cause=text, rule=text, citation=text)],
+            numbers={"natural_roll": i, "needs": 3},
+            command=1,
+            voided_at=9 if i % 2 else 0,
+            void_reason=text,
+        )
+        for i, text in enumerate(HOSTILE)
+    ]
+    for context in ({}, {"current_at": 3, "odds_buttons": True}):
+        ours = template_engine().get_template("_rows.html").render(log=rows, **context)
+        stock = _stock_engine().get_template("_rows.html").render(log=rows, **context)
+        assert ours == stock
+        assert "<script>" not in ours
+
+
+def test_a_templates_values_are_escaped_without_markupsafes_wrapper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each value a template shows is escaped by ``web/templating.py``'s ``escape`` (issue 25:
+    MarkupSafe's Python wrapper and ``Markup.__new__`` around its C replacement, ten a log row,
+    were about a third of rendering a command's parts): MarkupSafe's own is asked only for what
+    is not a str or an int."""
+    asked: list[Any] = []
+
+    def counted(value: Any) -> Markup:
+        asked.append(value)
+        return markupsafe.escape(value)
+
+    monkeypatch.setattr(jinja2.runtime, "escape", counted)  # what compiled templates import
+    monkeypatch.setattr(templating, "markupsafe_escape", counted, raising=False)
+    row = EventRow(position=4, type="HitRoll", text="<a> 4", rule="GF 5", citation="GF p.5")
+    shown = template_engine().get_template("_rows.html").render(log=[row])
+    assert "&lt;a&gt; 4" in shown
+    assert asked == []
