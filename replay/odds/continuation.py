@@ -49,7 +49,7 @@ from __future__ import annotations
 import dis
 import gc
 import types
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -174,7 +174,7 @@ def live_after(code: types.CodeType, lasti: int) -> Live:
 class _Layout:
     """What the fingerprint needs of a code object, worked out once."""
 
-    __slots__ = ("_resumes", "cells", "code", "names_only", "number", "slots")
+    __slots__ = ("_resumes", "cells", "code", "names_only", "number", "plans", "slots")
 
     def __init__(self, code: types.CodeType, number: int) -> None:
         self.code = code  # kept, so that no other code object takes its id
@@ -186,6 +186,10 @@ class _Layout:
         self.cells = frozenset(code.co_cellvars) | frozenset(code.co_freevars)
         self.names_only = _NAMES_ONLY.get(code, frozenset())
         self._resumes: dict[int, Live] | None = None
+        # How a suspended frame's values are read (``_frame_values``), by the place it stands
+        # at and the locals bound there: where its locals start among its referents, the names
+        # written, and where its stack starts.
+        self.plans: dict[tuple[int, frozenset[str]], _Plan] = {}
 
     def resumes(self) -> dict[int, Live]:
         """``_resumes`` of its code, worked out when first asked."""
@@ -209,42 +213,97 @@ def _layout(code: types.CodeType) -> _Layout:
     return found
 
 
-def _frame_values(g: types.GeneratorType[Any, Any, Any]) -> tuple[list[str], list[Any], list[Any]]:
+# Where a frame's locals start among its referents, the names of its values written (the live
+# bound locals, in slot order) and where its stack starts.
+_Plan = tuple[int, tuple[str, ...], int]
+
+
+def _frame_values(
+    g: types.GeneratorType[Any, Any, Any], layout: _Layout | None = None
+) -> tuple[list[str], list[Any], list[Any]]:
     """A suspended generator's live bound locals (names, values) and the values on its stack.
     When its referents cannot be matched with its slots, every referent that is not the frame's
-    own furniture comes back as its stack, with no locals: more is written, never less."""
+    own furniture comes back as its stack, with no locals: more is written, never less.
+
+    The match of referents with slots depends only on the code, the place it stands at and which
+    of its locals are bound (CPython lays out a frame's referents as its furniture, its bound
+    slots in order, then its stack), so it is made once for each (``_match``) and kept in the
+    code's layout (``plans``): a rule procedure is suspended at the same few places over and
+    over, and walking every slot of every frame of every continuation was most of the cost of
+    reading a frame (``frame.f_locals`` itself is cheap). The values are read from the locals as before, and the first referent past
+    the furniture is checked to be none of it, so a plan gives what the match would."""
     frame = g.gi_frame
     assert frame is not None
     code = g.gi_code
-    layout = _layout(code)
+    if layout is None:
+        layout = _layout(code)
     bound = frame.f_locals
     referents = gc.get_referents(g)
+    where = (frame.f_lasti, frozenset(bound))
+    plan = layout.plans.get(where)
+    if plan is not None:
+        start, names, stack = plan
+        if start >= len(referents) or not _furniture(referents[start], g, code, bound, start):
+            return list(names), [bound[n] for n in names], referents[stack:]
+    found = _match(g, layout, bound, referents)
+    if found is None:
+        start = _furniture_count(g, code, bound, referents)
+        return [], [], [r for r in referents[start:] if r is not bound]
+    start, matched, stack = found
+    if start >= 3:  # past the generator's own name and qualified name: never taken for a local
+        layout.plans[where] = (start, tuple(matched), stack)
+    return matched, [bound[n] for n in matched], referents[stack:]
+
+
+def _furniture(r: Any, g: Any, code: types.CodeType, bound: dict[str, Any], start: int) -> bool:
+    """Is referent ``r``, at ``start``, the generator's or the frame's own (not a value)?"""
+    return (
+        r is code
+        or r is bound
+        or type(r) is types.FrameType
+        or (type(r) is types.FunctionType and r.__code__ is code)
+        or (type(r) is str and start < 3 and r in (g.__name__, g.__qualname__))
+    )
+
+
+def _furniture_count(
+    g: Any, code: types.CodeType, bound: dict[str, Any], referents: list[Any]
+) -> int:
+    """How many of the referents come first as the generator's and the frame's furniture."""
     start = 0
-    for r in referents:  # the generator's and the frame's furniture come first
-        if (
-            r is code
-            or r is bound
-            or type(r) is types.FrameType
-            or (type(r) is types.FunctionType and r.__code__ is code)
-            or (type(r) is str and start < 3 and r in (g.__name__, g.__qualname__))
-        ):
-            start += 1
-            continue
-        break
+    for r in referents:
+        if not _furniture(r, g, code, bound, start):
+            break
+        start += 1
+    return start
+
+
+def _match(
+    g: types.GeneratorType[Any, Any, Any],
+    layout: _Layout,
+    bound: dict[str, Any],
+    referents: list[Any],
+) -> tuple[int, list[str], int] | None:
+    """Match a suspended generator's referents with its slots: where its locals start, the
+    names of its live bound locals (in slot order), and where its stack starts; None when
+    they cannot be matched one by one."""
+    start = _furniture_count(g, g.gi_code, bound, referents)
     slots: list[str] = []
     i = start
     cells = layout.cells
     for name in layout.slots:
         if name in cells:
             if i >= len(referents) or type(referents[i]) is not types.CellType:
-                return [], [], [r for r in referents[start:] if r is not bound]
+                return None
         elif name in bound:
             if i >= len(referents) or referents[i] is not bound[name]:
-                return [], [], [r for r in referents[start:] if r is not bound]
+                return None
         else:
             continue
         slots.append(name)
         i += 1
+    frame = g.gi_frame
+    assert frame is not None
     live = layout.resumes().get(frame.f_lasti)
     names_only = layout.names_only
     names = [
@@ -252,7 +311,7 @@ def _frame_values(g: types.GeneratorType[Any, Any, Any]) -> tuple[list[str], lis
         for n in slots
         if (live is None or n in live or n in cells) and n in bound and n not in names_only
     ]
-    return names, [bound[n] for n in names], referents[i:]
+    return start, names, i
 
 
 # --- values written once -----------------------------------------------------------------------
@@ -393,16 +452,6 @@ class Continuations:
         except (TypeError, ValueError, OverflowError, RecursionError) as e:
             raise Unshared(str(e)) from e
 
-    def _typed(self, values: Iterable[Any]) -> list[int]:
-        out = []
-        for v in values:
-            t = int if type(v) is Die else type(v)  # a die is its number
-            number = _TYPES.get(t)
-            if number is None:
-                number = _TYPES[t] = len(_TYPES)
-            out.append(number)
-        return out
-
     def _ext(self, code: int, x: Any) -> msgspec.msgpack.Ext:
         return msgspec.msgpack.Ext(code, self.write(x))
 
@@ -486,21 +535,34 @@ class Continuations:
         frame = g.gi_frame
         if frame is None:  # finished: it will only stop again
             return self._ext(_EXT_GENERATOR, [_layout(g.gi_code).number])
-        names, values, stack = _frame_values(g)
-        values = [self._once(v) for v in values]
-        stack = [self._once(v) for v in stack]
+        layout = _layout(g.gi_code)
+        names, values, stack = _frame_values(g, layout)
+        values, value_types = self._frame_part(values)
+        stack, stack_types = self._frame_part(stack)
         return self._ext(
             _EXT_GENERATOR,
-            [
-                _layout(g.gi_code).number,
-                frame.f_lasti,
-                names,
-                self._typed(values),
-                values,
-                self._typed(stack),
-                stack,
-            ],
+            [layout.number, frame.f_lasti, names, value_types, values, stack_types, stack],
         )
+
+    def _frame_part(self, values: list[Any]) -> tuple[list[Any], list[int]]:
+        """A frame's values (its locals', or its stack's) as written (``_once``), with the
+        numbers of their types as written (a die as a number), in one pass: most of them
+        (numbers, strings, tuples) are written as they are."""
+        out: list[Any] = []
+        numbers: list[int] = []
+        state_type = self.state_type
+        for v in values:
+            kind = type(v)
+            if _HOW.get(kind) != _AS_IT_IS or kind is state_type:
+                v = self._once(v)
+                kind = type(v)
+            out.append(v)
+            t = int if kind is Die else kind  # a die is its number
+            number = _TYPES.get(t)
+            if number is None:
+                number = _TYPES[t] = len(_TYPES)
+            numbers.append(number)
+        return out, numbers
 
 
 _EMPTY = "\x00empty cell"

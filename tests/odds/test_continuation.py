@@ -14,7 +14,13 @@ import msgspec
 import pytest
 
 from blowbyblow.domain.core import Procedure, numbered, roll
-from blowbyblow.replay.odds.continuation import Continuations, Unshared, is_value, live_after
+from blowbyblow.replay.odds.continuation import (
+    Continuations,
+    Unshared,
+    _layout,
+    is_value,
+    live_after,
+)
 from blowbyblow.replay.odds.traced import Die
 
 Gen = Generator[int, Any, Any]
@@ -83,6 +89,37 @@ def test_a_local_never_read_again_is_left_out() -> None:
     assert _key(c) != _key(d)
     frame = c.gi_frame  # type: ignore[attr-defined]
     assert live_after(_kept.__code__, frame.f_lasti) == frozenset({"first"})
+
+
+def _maybe(flag: bool, x: int) -> Gen:
+    """``y`` is bound at the yield only when ``flag``: one place, two sets of bound locals."""
+    if flag:
+        y = x * 2
+    seen = yield 0
+    if flag:
+        return y + seen
+    return x + seen
+
+
+def test_a_frame_is_matched_once_per_place_and_bound_locals() -> None:
+    """Reading a frame's values from its referents is planned once for each place it stands at
+    and each set of locals bound there (``_Layout.plans``), and the plan gives what matching
+    every slot again gives: a frame with ``y`` bound and one without it at the same yield take
+    two plans, and neither is read by the other's."""
+    layout = _layout(_maybe.__code__)
+    layout.plans.clear()
+    made = [_maybe(True, 3), _maybe(False, 3), _maybe(True, 4), _maybe(True, 3), _maybe(False, 3)]
+    for g in made:
+        next(g)
+    planned = [_key(g) for g in made]
+    assert len(layout.plans) == 2
+    matched = []
+    for g in made:
+        layout.plans.clear()
+        matched.append(_key(g))
+    assert planned == matched
+    assert planned[0] == planned[3] != planned[2]
+    assert planned[1] == planned[4] != planned[0]
 
 
 def _outer(n: int) -> Gen:
