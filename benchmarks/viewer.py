@@ -32,7 +32,9 @@ of its own on a loopback port and measures the viewer at positions spread over t
   clock gives the same moment from the navigation's start in the browser (**in page**: without
   Playwright's and the browser's own steps before the request leaves), after the moments the
   page's HTML was all in and it was first painted (so the server's part, the renderer's and
-  the waits apart); and, then, what carries on a busy machine: the rows and elements in a fresh
+  the waits apart), and before the moment its scripts had run (a tap or a key does something
+  from then: a page whose scripts come once it is on screen says so, ``data-ready`` on its
+  body; for deferred scripts, its DOMContentLoaded); and, then, what carries on a busy machine: the rows and elements in a fresh
   page when shown, the requests it made before its first paint (scripts, fetches: each one the
   server answers on the cores the browser draws with), the layouts and the milliseconds of layout and style the renderer spent
   until then, and its busy time; chromium's own processor time from asking until shown (every
@@ -133,6 +135,7 @@ class Figures:
     asked: list[int] = field(default_factory=list)  # requests it made before its first paint
     server_until: list[float] = field(default_factory=list)  # server CPU s until it was shown
     chromium: list[float] = field(default_factory=list)  # chromium's CPU s until it was shown
+    ready: list[float] = field(default_factory=list)  # the page's clock: navigation to scripts run
     browser_cpu: float = 0.0  # the server's CPU ms a page opened in the browser, all it asked
     traced: list[Traced] = field(default_factory=list)  # --trace: fresh pages traced apart
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -234,6 +237,18 @@ SHOWN = (
 # frames alone, a page whose paint is reported between two frames was seen shown a frame late
 # (16 ms and more, where the bare page was seen at its paint).
 SAID = "bxb-shown"
+# The moment the page's scripts have run, by its clock (``window.bxbReady``): a page whose scripts
+# come once it is on screen (its body's ``data-after-paint``) says so itself (``data-ready``);
+# a page with deferred scripts has run them when its DOMContentLoaded fires.
+READY = (
+    " const ready = () => { const body = document.body;"
+    " if (window.bxbReady === undefined && body && ('ready' in body.dataset"
+    " || (document.readyState !== 'loading' && !('afterPaint' in body.dataset))))"
+    " window.bxbReady = performance.now(); };"
+    " document.addEventListener('DOMContentLoaded', ready);"
+    " new MutationObserver(ready).observe(document,"
+    " { attributes: true, subtree: true, attributeFilter: ['data-ready'] });"
+)
 WATCH = (
     "(() => { const shown = " + SHOWN + ";"
     " const at = location.pathname.match(/\\/at\\/(\\d+)$/); if (!at) return;"
@@ -242,7 +257,7 @@ WATCH = (
     " console.debug('" + SAID + "'); } return seen; };"
     " const tick = () => { if (!look()) requestAnimationFrame(tick); };"
     " requestAnimationFrame(tick);"
-    " new PerformanceObserver(look).observe({ type: 'paint', buffered: true }); })()"
+    " new PerformanceObserver(look).observe({ type: 'paint', buffered: true });" + READY + " })()"
 )
 # The bare page's own watch: its first contentful paint, said the same way.
 PAINT_WATCH = (
@@ -277,6 +292,7 @@ class Shown:
     asked: int  # requests the page made before its first contentful paint (its HTML's not counted)
     server_cpu: float  # the server's CPU seconds from asking for the page until it was seen shown
     chromium: float  # chromium's CPU seconds (all its processes) over the same time
+    ready: float  # by the page's clock, its scripts run (window.bxbReady), after it is shown
 
 
 def shown(
@@ -297,6 +313,8 @@ def shown(
     page.wait_for_function("() => window.bxbShown")
     found = {m["name"]: float(m["value"]) for m in cdp.send("Performance.getMetrics")["metrics"]}
     at, html_in, painted, rows, elements, asked = page.evaluate(COUNTS)
+    page.wait_for_function("() => window.bxbReady !== undefined")  # once shown: not in its time
+    ready = float(page.evaluate("() => window.bxbReady"))
     return Shown(
         wall=wall,
         in_page=at / 1000,
@@ -310,6 +328,7 @@ def shown(
         asked=asked,
         server_cpu=server_cpu,
         chromium=browser_cpu,
+        ready=ready / 1000,
     )
 
 
@@ -327,6 +346,7 @@ def keep(f: Figures, s: Shown, cached: bool) -> None:
         f.asked.append(s.asked)
         f.server_until.append(s.server_cpu)
         f.chromium.append(s.chromium)
+        f.ready.append(s.ready)
 
 
 # Chrome's trace of a fresh page (--trace), read until its first contentful paint: the
@@ -568,7 +588,7 @@ def report(rows: list[Figures]) -> None:
     head = (
         "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
         "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
-        "| in page p50 ms: HTML in, painted, shown | rows, elements, asked before paint p50 | layouts, layout+style p50 ms "
+        "| in page p50 ms: HTML in, painted, shown, scripts run | rows, elements, asked before paint p50 | layouts, layout+style p50 ms "
         "| renderer busy p50 ms | chromium CPU ms until shown p50 "
         "| server CPU ms a page in the browser (p50 until shown) | load avg |"
     )
@@ -582,7 +602,7 @@ def report(rows: list[Figures]) -> None:
             f" | {ms(f.scroll, 0.5)}/{ms(f.scroll, 0.95)} ({f.scroll_bytes / 1000:,.0f})"
             f" | {ms(f.screen, 0.5)}/{ms(f.screen, 1.0)}"
             f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)})"
-            f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}"
+            f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}, {ms(f.ready, 0.5)}"
             f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}, {mid(f.asked):.0f}"
             f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {ms(f.chromium, 0.5)}"
             f" | {f.browser_cpu:,.0f} ({ms(f.server_until, 0.5)})"

@@ -19,7 +19,7 @@ from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 from screenshots import IMAGES
 from typer.testing import CliRunner
-from web_helpers import CHROMIUM, Site, close_page, live_server, make_site
+from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, ready
 
 from blowbyblow.cli.main import app as cli
 from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
@@ -169,6 +169,7 @@ def test_a_phone_plays_a_battle_then_the_viewer_steps_through_it(
     # the judge's viewer: step with the keys and the slider; the state is `bxb at`'s
     total = len(events)
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     assert describe(page) in bxb_at(site, total, battle)
     page.locator("body").press("Home")
     wait_position(page, 1)
@@ -186,6 +187,7 @@ def test_a_phone_plays_a_battle_then_the_viewer_steps_through_it(
 
     # a URL with a position opens at that step
     page.goto(f"{base}/battles/{battle}/at/{middle}")
+    ready(page)
     assert page.locator("#slider").input_value() == str(middle)
     assert page.locator("#events .ev.current").get_attribute("data-position") == str(middle)
     assert describe(page) in bxb_at(site, middle, battle)
@@ -232,8 +234,10 @@ def test_a_judge_verifies_runs_a_what_if_and_seals(web: Any, browser: BrowserCon
     battle = play_at_the_table(page, base, tokens["necromunda-2023"], "necromunda-2023")
     page.goto(f"{base}/join/{tokens['judge']}")
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     void_and_play_again(page, site, base, battle)
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     page.click("#verify")
     page.wait_for_selector("#verify-result .ok")
     rulings = {"nerve-tests": "off", "extra-serious-injury": "no-effect"}
@@ -258,6 +262,7 @@ def test_a_judge_verifies_runs_a_what_if_and_seals(web: Any, browser: BrowserCon
     other = service.start("club", 3, StartBattle(ruleset="necromunda-2023", seed="other"))
     service.play(UUID(other.battle), PlayCommand(option=0))
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     page.select_option("#diff-other", other.battle)
     page.click("#diff-run")
     a, b = (site.store.read(UUID(x)) for x in (battle, other.battle))
@@ -270,6 +275,7 @@ def test_a_judge_verifies_runs_a_what_if_and_seals(web: Any, browser: BrowserCon
     problem = verify_battle(site.store, UUID(other.battle)).problem
     assert problem is not None
     page.goto(f"{base}/battles/{other.battle}")
+    ready(page)
     page.click("#verify")
     page.wait_for_selector("#verify-result .bad")
     assert page.locator(".ev.divergent").get_attribute("data-position") == str(problem.position)

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 from screenshots import IMAGES
 from test_table_phone import commands, start, tap_command, type_until_review, write
-from web_helpers import CHROMIUM, Site, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, live_server, make_site, phone, ready
 
 from blowbyblow.domain.core import CommandIssued, DiceRolled
 from blowbyblow.domain.judging import CORRECTED_BY_JUDGE, CommandFlagged, DieCorrected, RulingGiven
@@ -106,6 +106,7 @@ def test_a_phone_flags_the_judge_forks_with_a_corrected_die_and_the_phone_plays_
         shot(board, "dispute-dashboard.png")
         badge.tap()
         board.wait_for_url(f"**/battles/{parent}/at/{flag.position}")
+        ready(board)
         viewer = board
         expect(viewer.locator("#cmd-where")).to_contain_text("command 2")
         expect(viewer.locator(f"#ev-{flag.position}")).to_have_class("ev ev-CommandIssued current")
@@ -152,6 +153,7 @@ def test_a_phone_flags_the_judge_forks_with_a_corrected_die_and_the_phone_plays_
 
         # The family and the diff of parent and child, in the child's viewer.
         viewer.goto(f"{base}/battles/{child}")
+        ready(viewer)
         expect(viewer.locator("#family li")).to_have_count(2)
         viewer.locator(".family-diff").tap()
         expect(viewer.locator("#diff-divergence")).to_have_text(str(fixed_at))

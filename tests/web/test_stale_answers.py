@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, Request, Route
 from test_setup_forms import Thumb
 from test_table_phone import start, tap_command
-from web_helpers import CHROMIUM, Site, close_page, live_server, make_site
+from web_helpers import CHROMIUM, Site, close_page, live_server, make_site, ready
 
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
 from blowbyblow.replay.rosters.files import load_roster
@@ -316,6 +316,7 @@ def test_the_viewer_shows_the_diff_asked_last(web: Any, page: Page) -> None:
     opened(page, base, tokens[0])
     held = Held(page, "**/api/diff*", lambda r: alike in r.url)
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     page.select_option("#diff-other", alike)
     page.click("#diff-run")
     held.asked()  # "identical": held back
@@ -334,6 +335,7 @@ def test_the_viewer_shows_the_what_if_run_last(web: Any, page: Page) -> None:
     opened(page, base, tokens[0])
     held = Held(page, "**/whatif", lambda r: '"save":false' in (r.post_data or ""))
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     page.click("#whatif-run")
     held.asked()  # the what-if run and not saved: held back
     page.click("#whatif-save")  # then run and saved as a battle
@@ -355,6 +357,7 @@ def test_a_flag_said_meanwhile_stays_on_its_event(web: Any, page: Page) -> None:
     opened(page, base, tokens[0])
     held = Held(page, f"**/api/battles/{battle}/annotations", lambda r: True)
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     page.wait_for_selector("#live.on")
     held.asked()  # what was said once the page was on screen (nothing yet): held back
     flagged = httpx.post(
@@ -409,6 +412,7 @@ def test_the_viewer_goes_to_the_command_asked_last(web: Any, page: Page) -> None
     opened(page, base, tokens[0])
     held = Held(page, "**/step?command=1", lambda r: True)
     page.goto(f"{base}/battles/{battle}/at/1")
+    ready(page)
     page.fill("#cmd-number", "1")
     page.click("#cmd-go")
     held.asked()  # command 1's place: held back
@@ -443,6 +447,7 @@ def test_the_viewer_shows_the_state_of_the_position_gone_to_last(web: Any, page:
     opened(page, base, tokens[0])
     page.add_init_script(f"{SLOW_BODY}({json.dumps(f'/battles/{battle}/at/2/state')})")
     page.goto(f"{base}/battles/{battle}/at/1")
+    ready(page)
     page.wait_for_selector("#state-panel[data-position='1']")
     page.keyboard.press("ArrowRight")  # to position 2: its state's body held back
     page.wait_for_function("() => window.bxbLetGo !== undefined")
@@ -464,6 +469,7 @@ def test_the_judges_viewer_says_where_the_position_stepped_to_last_stands(
     opened(page, base, tokens[0])
     held = Held(page, f"**/api/battles/{battle}/step?position=2", lambda r: True)
     page.goto(f"{base}/battles/{battle}/at/1")
+    ready(page)
     page.wait_for_function("() => document.body.dataset.stepped === '1'")
     page.keyboard.press("ArrowRight")  # to position 2: where it stands, held back
     held.asked()
@@ -486,6 +492,7 @@ def test_the_judges_viewer_lists_the_family_heard_last(web: Any, page: Page) -> 
     opened(page, base, tokens[0])
     held = Held(page, f"**/api/battles/{battle}/family", lambda r: True)
     page.goto(f"{base}/battles/{battle}")
+    ready(page)
     page.wait_for_selector("#live.on")
     held.asked()  # the family as the page opened: held back
     forked = httpx.post(
@@ -510,6 +517,7 @@ def test_a_fork_written_is_not_hidden_by_its_preview_answered_after_it(
     held = Held(page, "**/fork", lambda r: '"preview":true' in (r.post_data or ""))
     second = httpx.get(f"{base}/api/battles/{battle}/step?command=2").json()["position"]
     page.goto(f"{base}/battles/{battle}/at/{second}")
+    ready(page)
     page.wait_for_function("() => document.body.dataset.stepped")
     page.check("input[name=decision][value=rewind]")
     page.fill("#rule-reason", "both players agree to play command 2 again")

@@ -10,7 +10,7 @@ from uuid import UUID
 import pytest
 from litestar import Litestar
 from playwright.sync_api import sync_playwright
-from web_helpers import CHROMIUM, close_page, live_server, make_site, phone
+from web_helpers import CHROMIUM, close_page, live_server, make_site, phone, ready
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.battles.record import record
@@ -29,6 +29,7 @@ def odds_as_pressed(app: Litestar, battle: UUID, position: int) -> tuple[str, st
         context.set_default_timeout(120_000)
         page = context.new_page()
         page.goto(f"{base}/battles/{battle}/at/{position}")
+        ready(page)
         page.locator(f"#ev-{position} .odds-btn").click()
         method = page.locator(f"#ev-{position} .odds-method")
         page.locator(f"#ev-{position} .odds-coming").wait_for()

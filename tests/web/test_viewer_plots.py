@@ -16,7 +16,7 @@ import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, sync_playwright
 from screenshots import IMAGES
-from web_helpers import CHROMIUM, Site, close_page, grow, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, grow, live_server, make_site, phone, ready
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.battles.record import record
@@ -102,6 +102,7 @@ def test_the_odds_of_a_command_show_their_plot(
     context, base = browser
     page = context.new_page()
     page.goto(f"{base}/battles/{battle}/at/{first}")
+    ready(page)
     page.locator(f"#ev-{first} .odds-btn").click()
     plot = page.locator(f"#ev-{first} .odds figure.plot img")
     plot.wait_for()
@@ -120,6 +121,7 @@ def test_the_luck_up_to_a_step_shows_as_a_line(
     end = site.store.version(battle)
     page = context.new_page()
     page.goto(f"{base}/battles/{battle}/at/{end}")
+    ready(page)
     page.click("#luck")
     page.wait_for_selector("#luck-result[data-state=shown]")
     plot = page.locator("#luck-result figure.plot img")

@@ -16,7 +16,7 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 from playwright.sync_api import BrowserContext, Page, ViewportSize, sync_playwright
-from web_helpers import CHROMIUM, Site, close_page, grow, live_server, make_site, phone
+from web_helpers import CHROMIUM, Site, close_page, grow, live_server, make_site, phone, ready
 
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.replay.battles.record import void_command
@@ -139,6 +139,7 @@ def test_a_far_position_opens_with_its_row_and_state_and_scrolling_fetches_more(
     page = context.new_page()
     page.set_viewport_size(LAPTOP)  # its row in sight at once: nothing scrolls the log
     page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    ready(page)
     current = page.locator(f"#ev-{FAR}")
     assert current.is_visible() and "current" in str(current.get_attribute("class"))
     expected = window.state(Service(store=site.store, tournaments=site.tournaments), battle, FAR)
@@ -182,6 +183,7 @@ def test_on_a_phone_the_rows_fetched_before_keep_its_row_in_sight(
     context, base = browser
     page = context.new_page()
     page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    ready(page)
     first, last = FAR - window.BEFORE, FAR + window.AFTER
     page.wait_for_selector(f"#ev-{first - 100}", state="attached", timeout=10_000)
     page.wait_for_selector(f"#ev-{last + 100}", state="attached", timeout=10_000)
@@ -258,6 +260,32 @@ def test_the_page_asks_the_server_for_nothing_before_it_is_painted(
         ".length"
     )
     assert icons == 0
+    close_page(page)
+
+
+def test_the_viewers_own_scripts_are_asked_for_once_it_is_painted(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
+) -> None:
+    """Run before the first paint, the viewer's scripts were its largest own cost there: the page
+    comes with bxb.js alone, which asks for the viewer's scripts once the page is on screen and
+    says when they have run (``data-ready``); then the keys step."""
+    _, battle = long
+    context, base = browser
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    ready(page)
+    painted, asked = page.evaluate(
+        """() => [performance.getEntriesByName('first-contentful-paint')[0].startTime,
+          performance.getEntriesByType('resource').filter(r => r.initiatorType === 'script')
+            .map(r => [r.startTime, r.name.split('/').pop()])]"""
+    )
+    early = [name for start, name in asked if start < painted]
+    later = [name for start, name in asked if start >= painted]
+    assert early == ["bxb.js"], f"asked before the first paint ({painted:.0f} ms): {early}"
+    assert later == ["plots.js", "viewer.js", "dispute_viewer.js"]
+    page.keyboard.press("ArrowLeft")
+    state_at(page, FAR - 1)
     close_page(page)
 
 

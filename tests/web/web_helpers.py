@@ -230,6 +230,13 @@ def close_page(page: Page) -> None:
     raise AssertionError(f"{page.url} would not close: asked ten times")
 
 
+def ready(page: Page) -> Page:
+    """Wait for a page whose scripts run once it is on screen (the judge's viewer: its body's
+    ``data-after-paint``) to say they have run: before that, a tap or a key does nothing."""
+    page.locator("body[data-ready]").wait_for(state="attached")
+    return page
+
+
 def grow(store: BattleStore, battle: UUID, until: int, seed: str = "long") -> None:
     """Play Gangfight commands in ``battle`` (seeded dice, the rules' options taken in turn) until
     it has at least ``until`` events, a hundred commands to a transaction: a long battle made
