@@ -205,12 +205,18 @@ class OddsDesk:
             self._closed = True
             pool = self._pool
             processes = list(getattr(pool, "_processes", {}).values())
+            manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:  # Python 3.14's ``terminate_workers``, by hand
             if process.is_alive():
                 process.terminate()
         for process in processes:
             process.join(timeout=10)
+        # The pool's manager thread closes its wake-up pipe as it ends, and CPython 3.11's exit
+        # hook writes to that pipe without a lock: a server exiting while the thread ended
+        # printed an EBADF traceback. Closed means that thread has ended too.
+        if manager is not None:
+            manager.join(timeout=10)
 
     def workers(self) -> list[int]:
         """The process ids of the workers now running."""
