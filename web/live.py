@@ -28,13 +28,6 @@ from litestar.response.sse import ServerSentEventMessage
 from blowbyblow.web.relay import Payload, PostgresRelay
 
 PING = 15.0
-# A tournament's stream (its judges, its dashboard) hears every command of every table: its notes
-# gather this long before they are sent together, where each went as a write of its own, a wake
-# of the stream and a send for each judge (issue 25: at 512 tables, 26 judges, about a tenth of
-# the server's processor a command). A battle's or a table's stream hears one note a command:
-# sent at once.
-LINGER = 0.1
-LINGERING = "tournament:"  # the topics whose streams' notes gather
 
 
 def encoded(note: Note) -> bytes:
@@ -70,20 +63,14 @@ class _Mailbox:
     the stream's wait, where an ``asyncio.Queue`` took a dozen Python calls an event for every
     listener (issue 25: each judge hears every command of the tournament)."""
 
-    __slots__ = ("due", "lingers", "waiter", "waiting")
+    __slots__ = ("waiter", "waiting")
 
-    def __init__(self, lingers: bool = False) -> None:
+    def __init__(self) -> None:
         self.waiting: list[bytes | None] = []
         self.waiter: asyncio.Future[None] | None = None
-        self.lingers = lingers  # its notes gather ``LINGER`` seconds (``Hub._deliver``)
-        self.due = False  # woken at the hub's next gathering's end
 
     def put(self, message: bytes | None) -> None:
         self.waiting.append(message)
-        self.wake()
-
-    def wake(self) -> None:
-        self.due = False
         waiter = self.waiter
         if waiter is not None:
             self.waiter = None
@@ -100,8 +87,6 @@ class Hub:
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pinger: asyncio.TimerHandle | None = None
-        self._due: list[_Mailbox] = []  # lingering streams with notes, waiting for ``_gathered``
-        self._gathering: asyncio.TimerHandle | None = None
         self.relay: PostgresRelay | None = None
 
     def attach(
@@ -152,23 +137,7 @@ class Hub:
         for topic in topics:
             for mailbox in list(self._mailboxes.get(topic, ())):
                 message = message or encoded(note)
-                if not mailbox.lingers:
-                    mailbox.put(message)
-                    continue
-                mailbox.waiting.append(message)
-                # a stream busy sending takes what waits when it is next served; an idle one is
-                # woken once, with every stream due, when the gathering ends: one timer for all
-                if mailbox.waiter is not None and not mailbox.due:
-                    mailbox.due = True
-                    self._due.append(mailbox)
-                    if self._gathering is None and self._loop is not None:
-                        self._gathering = self._loop.call_later(LINGER, self._gathered)
-
-    def _gathered(self) -> None:
-        due, self._due, self._gathering = self._due, [], None
-        for mailbox in due:
-            if mailbox.due:
-                mailbox.wake()
+                mailbox.put(message)
 
     def _ping(self, loop: asyncio.AbstractEventLoop) -> None:
         """Every ``PING`` seconds, a comment on every stream: one timer for them all, not one
@@ -185,9 +154,6 @@ class Hub:
         self._closed = True
         if self._pinger is not None:
             self._pinger.cancel()
-        if self._gathering is not None:
-            self._gathering.cancel()
-            self._gathering = None
         for mailboxes in self._mailboxes.values():
             for mailbox in mailboxes:
                 mailbox.put(None)
@@ -200,9 +166,8 @@ class Hub:
         loop = asyncio.get_running_loop()
         if self._pinger is None or loop is not self._loop:
             self._pinger = loop.call_later(PING, self._ping, loop)
-            self._due, self._gathering = [], None  # a timer of another loop never fires here
         self._loop = loop
-        mailbox = _Mailbox(lingers=topic.startswith(LINGERING))
+        mailbox = _Mailbox()
         self._mailboxes[topic].add(mailbox)
         try:
             yield LISTENING
@@ -231,4 +196,4 @@ class Hub:
         return len(self._mailboxes.get(topic, ()))
 
 
-__all__ = ["LINGER", "LISTENING", "PINGED", "STREAM_HEADERS", "Hub", "Note", "encoded"]
+__all__ = ["LISTENING", "PINGED", "STREAM_HEADERS", "Hub", "Note", "encoded"]
