@@ -189,6 +189,22 @@ def phone(base: str, table: Table, errors: list[str]) -> None:
                     body["choices"][need["key"]] = need["default"]
 
 
+def played_through(
+    client: TestClient[Litestar], battle: str, body: dict[str, Any], headers: dict[str, str]
+) -> Any:
+    """The command in ``body`` played through at ``client``, a die a request (every die a 1,
+    every choice its default, added to ``body``): the answer that wrote it."""
+    while True:
+        r = client.post(f"/api/battles/{battle}/commands", json=body, headers=headers)
+        if r.status_code == 201:
+            return r
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            body["dice"].append(1)
+        else:
+            body["choices"][need["key"]] = need["default"]
+
+
 def test_two_server_processes_serve_one_tournament(db: str, tmp_path: Path) -> None:
     tournaments = TournamentStore(db)
     tournaments.new_tournament("spring")
@@ -348,15 +364,7 @@ def test_a_run_paused_in_one_process_is_put_aside_when_the_other_writes_past_it(
     door = a.app.state.server.service.door
     assert len(door.pending) == 1  # A keeps the command's run paused at its first roll
     before = relay_of(a.app).heard
-    while True:  # B plays the same command through, a die a request
-        r = b.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
-        if r.status_code == 201:
-            break
-        need = r.json()["need"]
-        if need["kind"] == "dice":
-            body["dice"].append(1)
-        else:
-            body["choices"][need["key"]] = need["default"]
+    played_through(b, battle, body, t1)  # B plays the same command through
     _heard_after(a, before)
     assert len(door.pending) == 0
     r = a.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
@@ -377,15 +385,7 @@ def test_a_phone_behind_the_other_process_is_refused_at_once_not_asked_its_dice(
     assert b.get(f"/api/battles/{battle}/legal", headers=t1).json()["version"] == 1  # B keeps it
     before = relay_of(b.app).heard
     body: dict[str, Any] = {"option": 0, "version": 1, "dice": [], "choices": {}}
-    while True:  # A plays the first command through, a die a request
-        r = a.post(f"/api/battles/{battle}/commands", json=body, headers=t1)
-        if r.status_code == 201:
-            break
-        need = r.json()["need"]
-        if need["kind"] == "dice":
-            body["dice"].append(1)
-        else:
-            body["choices"][need["key"]] = need["default"]
+    r = played_through(a, battle, body, t1)  # A plays the first command through
     written = r.json()["version"]
     _heard_after(b, before)
     stale = {"option": 0, "version": 1, "dice": [], "choices": {}}
