@@ -98,21 +98,18 @@ class ServerOdds:
             raise ApiError(422, "budget", e.expected, e.reason) from None
         except BlowByBlowError as e:
             raise ApiError(422, field_name, expected, str(e)) from None
-        except cf.BrokenExecutor:  # its worker stopped: closed, or killed (out of memory)
+        except (cf.BrokenExecutor, cf.CancelledError) as e:
             with self._lock:
                 stopping = self._desk is None
-            if stopping:
+            if isinstance(e, cf.BrokenExecutor) and not stopping:  # its worker killed
                 raise ApiError(
-                    503, field_name, "a server that is running", "the server is stopping; try again"
+                    503,
+                    field_name,
+                    "a worker that finishes its work",
+                    "the process working out these odds stopped before its answer (out of "
+                    "memory, or stopped by a signal); nothing was computed; ask again",
                 ) from None
-            raise ApiError(
-                503,
-                field_name,
-                "a worker that finishes its work",
-                "the process working out these odds stopped before its answer (out of memory, "
-                "or stopped by a signal); nothing was computed; ask again",
-            ) from None
-        except cf.CancelledError:  # the desk closed under it
+            # the desk closed under it
             raise ApiError(
                 503, field_name, "a server that is running", "the server is stopping; try again"
             ) from None
