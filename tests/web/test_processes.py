@@ -395,3 +395,37 @@ def test_a_phone_behind_the_other_process_is_refused_at_once_not_asked_its_dice(
     r = b.post(f"/api/battles/{battle}/commands", json={**stale, "version": written}, headers=t1)
     assert r.status_code == 200 and r.json()["status"] == "needs", r.text
     assert b.get(f"/api/battles/{battle}/verify", headers=t1).json()["ok"] is True
+
+
+def test_notes_travel_byte_for_byte_without_the_text_arrays_quoting(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note's JSON goes to PostgreSQL as it is (the binary array format): psycopg's text
+    format quoted each of its '"' with a regular expression in Python, about a quarter of a
+    million instructions a note. What the other process hears is the same text, whatever it
+    holds (quotes, backslashes, braces, commas, NULL, non-ASCII)."""
+    from psycopg.types.array import ListDumper
+
+    from blowbyblow.web.relay import Payload, PostgresRelay
+
+    def quoted(self: Any, obj: Any) -> Any:
+        raise AssertionError("a note went through the text array's quoting")
+
+    monkeypatch.setattr(ListDumper, "dump", quoted)
+    heard: list[Payload] = []
+    listener = PostgresRelay(db, "listener", heard.append)
+    sender = PostgresRelay(db, "sender", lambda p: None)
+    try:
+        assert listener.listening.wait(30) and sender.listening.wait(30)
+        odd = ['"quoted" \\ back\\slash', "{a,b}", "NULL", "é ☃ \u2028", "", "'"]
+        sent = [
+            Payload(origin="sender", topics=[t], note={"kind": t, "n": i})
+            for i, t in enumerate(odd)
+        ]
+        for payload in sent:
+            sender.send(payload)
+        waited(lambda: len(heard) >= len(sent), "the sender's notes", patience=20)
+        assert heard == sent
+    finally:
+        sender.close()
+        listener.close()
