@@ -53,6 +53,15 @@ class Access:
             principal=tournaments.principal(token), presented=token is not None, reading=reading
         )
 
+    @classmethod
+    def kept(
+        cls, request: Request[Any, Any, Any], tournaments: TournamentStore, reading: Reading
+    ) -> Access | None:
+        """``of``, from the tokens this process remembers alone (None: the token is to be read,
+        or there is none)."""
+        principal = tournaments.remembered(presented_token(request))
+        return None if principal is None else cls(principal, presented=True, reading=reading)
+
     def _who(self, action: str) -> Principal:
         if self.principal is None:
             if self.presented:

@@ -28,10 +28,11 @@ from blowbyblow.domain.core import (
 )
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.projections.battle import voided_commands
-from blowbyblow.replay.battles.battle import Adjudicated, Battle, Played
+from blowbyblow.replay.battles.battle import Adjudicated, Battle
 from blowbyblow.replay.battles.diff import diff_battles
 from blowbyblow.replay.battles.fair_start import untouched_starts
 from blowbyblow.replay.battles.head import BattleHead
+from blowbyblow.replay.battles.inputs import Need
 from blowbyblow.replay.battles.record import AlreadyRecorded, VoidRefused
 from blowbyblow.replay.battles.refusals import Behind, Refused
 from blowbyblow.replay.engine.codec import to_builtins
@@ -100,6 +101,14 @@ from blowbyblow.web.tournament import TableBattle, TournamentError, TournamentSt
 from blowbyblow.web.window import position_in
 
 MAX_ROUND = 1000  # a tournament's rounds; the register's column holds far more, never 10^30
+
+
+@dataclass(frozen=True)
+class ToWrite:
+    """A command adjudicated, complete, not yet written (``Service.write``)."""
+
+    done: Adjudicated
+    command: Any  # as the answer shows it
 
 
 @dataclass
@@ -385,13 +394,46 @@ class Service:
         kept = self.door.kept(battle)
         if kept is not None and req.version in (None, kept.version):
             try:
-                return self._play(kept, req)
+                return self.write(self._play(kept, req), req)
             except Behind:
                 if req.version is not None:
                     raise
-        return self._play(self.read(battle), req)
+        return self.write(self._play(self.read(battle), req), req)
 
-    def _play(self, b: BattleHead, req: PlayCommand) -> PlayResult:
+    def play_kept(self, kept: BattleHead, req: PlayCommand) -> PlayResult | ToWrite | None:
+        """``play`` on the head kept here (``Battle.kept``), nothing read or written: the rules'
+        question, the command to review, or it adjudicated to be written (``write``); None: the
+        battle is to be read (the player saw another version). For ``web/api.py``'s loop."""
+        if req.version not in (None, kept.version):
+            return None
+        return self._play(kept, req)
+
+    def write(self, found: PlayResult | ToWrite, req: PlayCommand) -> PlayResult:
+        """Write a command adjudicated (``_play``, ``play_kept``); sent without a version and
+        written past meanwhile, it is adjudicated again from the battle as it stands."""
+        if isinstance(found, PlayResult):
+            return found  # nothing to write
+        head = found.done.head
+        try:
+            played = self.door.commit(found.done)
+        except Behind:
+            if req.version is not None:
+                raise
+            return self.write(self._play(self.read(head.id), req), req)
+        return PlayResult(
+            status="played",
+            version=played.head.version,
+            events=self._rows.written(head.id, head.system, played.logged, played.index),
+            command=found.command,
+            receipt=self._receipt(head.id, played.logged[-1]),
+            next=LegalOptions(
+                battle=str(head.id), version=played.head.version, options=played.head.options
+            ),
+        )
+
+    def _play(self, b: BattleHead, req: PlayCommand) -> PlayResult | ToWrite:
+        """The command's next word from its run (``Battle.answer``), nothing written: the
+        question, the rows to review, or the command adjudicated to be written (``write``)."""
         if req.version is not None and req.version != b.version:
             raise Behind(
                 f"the battle is at version {b.version}, not {req.version}: someone has played "
@@ -404,23 +446,15 @@ class Service:
         # each roll typed is a request with every answer so far: the door resumes the command
         # where the rules asked, rather than adjudicating it again from its start
         found = self.door.answer(
-            b, command, dice=typed, choices=req.choices, ask=req.ask, write=not req.review
+            b, command, dice=typed, choices=req.choices, ask=req.ask, write=False
         )
-        if isinstance(found, Adjudicated):
+        if isinstance(found, Need):
+            return PlayResult(status="needs", version=b.version, need=found, command=plain)
+        assert isinstance(found, Adjudicated)
+        if req.review:
             rows = self._rows.review(b.id, b.system, found.events, first=b.version + 1)
             return PlayResult(status="review", version=b.version, events=rows, command=plain)
-        if not isinstance(found, Played):
-            return PlayResult(status="needs", version=b.version, need=found, command=plain)
-        rows = self._rows.written(b.id, b.system, found.logged, found.index)
-        head = found.head
-        return PlayResult(
-            status="played",
-            version=head.version,
-            events=rows,
-            command=plain,
-            receipt=self._receipt(b.id, found.logged[-1]),
-            next=LegalOptions(battle=str(b.id), version=head.version, options=head.options),
-        )
+        return ToWrite(done=found, command=plain)
 
     def void(self, battle: UUID, req: VoidRequest, by: str) -> VoidResult:
         """Record that the last command that stands is not played, who voided it and why

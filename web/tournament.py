@@ -284,11 +284,9 @@ class TournamentStore:
         if not token:
             return None
         digest = token_hash(token)
-        known = self._principals.get(digest)
-        relayed = self.listening is not None and self.listening.is_set()
-        memory = TOKEN_MEMORY_RELAYED if relayed else TOKEN_MEMORY
-        if known is not None and time.monotonic() - known[1] < memory:
-            return known[0]
+        known = self._remembered(digest)
+        if known is not None:
+            return known
         with self._db.cursor() as cur:
             rows = cur.run(
                 "select hash, tournament, role, table_number from bxb_tokens where hash = ?",
@@ -306,6 +304,19 @@ class TournamentStore:
         )
         self._principals[digest] = (found, time.monotonic())
         return found
+
+    def remembered(self, token: str | None) -> Principal | None:
+        """Whom ``token`` speaks for as this process remembers it, nothing read (None: not
+        remembered, ``principal`` reads it)."""
+        return self._remembered(token_hash(token)) if token else None
+
+    def _remembered(self, digest: str) -> Principal | None:
+        known = self._principals.get(digest)
+        relayed = self.listening is not None and self.listening.is_set()
+        memory = TOKEN_MEMORY_RELAYED if relayed else TOKEN_MEMORY
+        if known is not None and time.monotonic() - known[1] < memory:
+            return known[0]
+        return None
 
     def forget_tokens(self) -> None:
         """Read every token again at its next use (this process revoked or re-issued one)."""
@@ -389,6 +400,10 @@ class TournamentStore:
             return None
         self._places[battle] = found[0]
         return found[0]
+
+    def kept_place(self, battle: UUID) -> TableBattle | None:
+        """``place_of`` as kept in memory, nothing read (None: not kept)."""
+        return self._places.get(battle)
 
     def battles(self, tournament: str, table: int | None = None) -> list[TableBattle]:
         """The battles of a tournament (of one of its tables), oldest first."""

@@ -182,6 +182,15 @@ class Battle:
             _reachable(e)
             raise
 
+    def kept_id(self, ref: str) -> UUID | None:
+        """The battle ``ref`` names when it is a battle's full id whose head is kept here (None:
+        ``find`` it, maybe by a read)."""
+        try:
+            exact = UUID(ref)
+        except ValueError:
+            return None
+        return exact if str(exact) == ref and exact in self.heads else None
+
     def _indexed(self, battle: UUID) -> bool:
         try:
             return self.reading().models.head(battle) is not None
