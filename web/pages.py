@@ -22,7 +22,7 @@ from blowbyblow.web.api import server, work
 from blowbyblow.web.disputes import goes_on_in, table_view
 from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.glance import ago, glance
-from blowbyblow.web.guard import INLINE_STYLES
+from blowbyblow.web.guard import AFTER_PAINT, INLINE_STYLES
 from blowbyblow.web.schemas import EventRow
 
 AnyRequest = Request[Any, Any, Any]
@@ -193,6 +193,8 @@ async def _viewer(request: AnyRequest, battle: str, position: int | None) -> Tem
             "current_at": shown.state.position,  # its row marked current in the page's HTML
             "odds_buttons": True,
             "inline_styles": INLINE_STYLES,
+            "after_paint": AFTER_PAINT,
+            "most_rows": window.MOST_ROWS,  # a fetch of rows gives at most so many (viewer.js)
             "first": shown.first,
             "last": shown.last,
             "rulings": [] if system is None else system.rulings,

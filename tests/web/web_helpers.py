@@ -232,8 +232,11 @@ def close_page(page: Page) -> None:
 
 def ready(page: Page) -> Page:
     """Wait for a page whose scripts run once it is on screen (the judge's viewer: its body's
-    ``data-after-paint``) to say they have run: before that, a tap or a key does nothing."""
+    ``data-after-paint``) to say they have run: before that, a tap or a key does nothing; and
+    that none of them failed to come (it would say which, ``data-failed``)."""
     page.locator("body[data-ready]").wait_for(state="attached")
+    failed = page.get_attribute("body", "data-failed")
+    assert failed is None, f"{page.url}: its scripts {failed} did not load"
     return page
 
 

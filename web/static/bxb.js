@@ -109,20 +109,3 @@ const bxb = {
     return div.innerHTML;
   },
 };
-// A page's own scripts, run once it is on screen: its body's `data-after-paint` names them, run in
-// that order. Run before its first paint, they were the judge's viewer's largest own cost there,
-// on the two cores its first frame is laid out and rastered on (docs/web.md, the judge's viewer
-// on long battles). Once they have run the page says so: `data-ready` on its body, what a test
-// (or anything driving the page) waits for before it taps, types or listens.
-{
-  const later = (document.body.dataset.afterPaint || "").split(" ").filter(Boolean);
-  if (later.length) {
-    bxb.afterPaint(() => {
-      const scripts = later.map((src) => Object.assign(document.createElement("script"), { src, async: false }));
-      scripts[scripts.length - 1].addEventListener("load", () => {
-        document.body.dataset.ready = "";
-      });
-      document.body.append(...scripts);
-    }, true); // asked for at once: the page is on screen, and nothing taps before they have run
-  }
-}

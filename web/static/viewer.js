@@ -207,7 +207,7 @@
   // (`serial`), each for the rows after the list's end as it then is, so no two answers add the
   // same row, whichever comes first; and `of` only grows, so an answer older than the page adds
   // nothing. A void among them strikes earlier rows through: the page is read afresh.
-  const FULL = 500; // rows a fetch may give (web/window.py MOST_ROWS): a full answer has more after it
+  const FULL = Number(body.dataset.mostRows); // rows a fetch may give: a full answer has more after it
   let told = 0; // the newest version a note told of
   const grown = (version, seal = false) => serial(async () => {
     for (;;) {
