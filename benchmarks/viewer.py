@@ -34,17 +34,19 @@ of its own on a loopback port and measures the viewer at positions spread over t
   page's HTML was all in and it was first painted (so the server's part, the renderer's and
   the waits apart), and before the moment its scripts had run (a tap or a key does something
   from then: a page whose scripts come once it is on screen says so, ``data-ready`` on its
-  body; for deferred scripts, its DOMContentLoaded); and, then, what carries on a busy machine: the rows and elements in a fresh
-  page when shown, the requests it made before its first paint (scripts, fetches: each one the
-  server answers on the cores the browser draws with), the layouts and the milliseconds of layout and style the renderer spent
-  until then, and its busy time; chromium's own processor time from asking until shown (every
-  thread of every one of its processes, as the kernel's scheduler counts it: what the page cost
-  the two cores, a figure a busy machine moves far less than the wall time; the bare page's
-  beside it); and the server's CPU milliseconds a page opened in the browser,
-  all that the page and its scripts asked of it included (its HTML, scripts, the rows before,
-  the step, what was said about the events, the family...), and of it what it did from the
-  page asked until it was seen shown (a fresh page's, p50): on two cores, what the server does
-  meanwhile is taken from the browser.
+  body; for deferred scripts, its DOMContentLoaded); and, then, what carries on a busy machine:
+  the rows and elements in a fresh page when shown, the requests it made before its first
+  paint (scripts, fetches: each one the server answers on the cores the browser draws with),
+  the layouts and the milliseconds of layout and style the renderer spent until then, and its
+  busy time; chromium's own processor time from asking until shown (every thread of every one
+  of its processes, as the kernel's scheduler counts it: what the page cost the two cores, a
+  figure a busy machine moves far less than the wall time; the bare page's beside it), and of
+  it the page's renderer's (its own cost) and the omnibox popup's (headless Chromium's, in each
+  fresh context: none of the page's); and the server's CPU milliseconds a page opened in the
+  browser, all that the page and its scripts asked of it included (its HTML, scripts, the rows
+  before, the step, what was said about the events, the family...), and of it what it did from
+  the page asked until it was seen shown (a fresh page's, p50): on two cores, what the server
+  does meanwhile is taken from the browser.
 
   The page says when it is on screen itself (an init script checks at each frame and when its
   first contentful paint is reported, from its start, and says so on the console; the bare
@@ -80,6 +82,8 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
@@ -135,6 +139,8 @@ class Figures:
     asked: list[int] = field(default_factory=list)  # requests it made before its first paint
     server_until: list[float] = field(default_factory=list)  # server CPU s until it was shown
     chromium: list[float] = field(default_factory=list)  # chromium's CPU s until it was shown
+    renderers: list[float] = field(default_factory=list)  # of it, the pages' renderers'
+    omnibox: list[float] = field(default_factory=list)  # and headless Chromium's omnibox popup's
     ready: list[float] = field(default_factory=list)  # the page's clock: navigation to scripts run
     browser_cpu: float = 0.0  # the server's CPU ms a page opened in the browser, all it asked
     traced: list[Traced] = field(default_factory=list)  # --trace: fresh pages traced apart
@@ -154,10 +160,27 @@ def chromium() -> psutil.Process:
     raise RuntimeError("no chromium launched")
 
 
-def threads_ns(root: psutil.Process) -> dict[tuple[int, str], int]:
-    """Each thread of ``root`` and its children: nanoseconds it has run on a processor
-    (the scheduler's own count, ``/proc/PID/task/TID/schedstat``: to the nanosecond, where
-    ``cpu_times`` counts in ticks of 10 ms)."""
+KINDS: dict[int, str] = {}  # each chromium process's kind, by its pid
+
+
+def kind(process: psutil.Process) -> str:
+    """``omnibox``: the renderer of headless Chromium's omnibox popup (a WebUI page started with
+    each fresh context, whatever the page); ``renderer``: the pages'; ``other``: the rest (the
+    browser's own process, its GPU and utility processes)."""
+    if process.pid not in KINDS:
+        try:
+            line = process.cmdline()
+        except psutil.Error:
+            return "other"  # gone
+        renderer = "--type=renderer" in line
+        KINDS[process.pid] = "omnibox" if "--top-chrome-webui" in line else "renderer" * renderer
+    return KINDS[process.pid] or "other"
+
+
+def threads_ns(root: psutil.Process) -> dict[tuple[int, str, str], int]:
+    """Each thread of ``root`` and its children (with its process's kind): nanoseconds it has run
+    on a processor (the scheduler's own count, ``/proc/PID/task/TID/schedstat``: to the
+    nanosecond, where ``cpu_times`` counts in ticks of 10 ms)."""
     found = {}
     for process in [root, *root.children(recursive=True)]:
         try:
@@ -167,16 +190,20 @@ def threads_ns(root: psutil.Process) -> dict[tuple[int, str], int]:
         for task in tasks:
             try:
                 with open(f"/proc/{process.pid}/task/{task}/schedstat") as stat:
-                    found[(process.pid, task)] = int(stat.read().split()[0])
+                    found[(process.pid, task, kind(process))] = int(stat.read().split()[0])
             except OSError:
                 pass
     return found
 
 
-def ran(root: psutil.Process, before: dict[tuple[int, str], int]) -> float:
-    """Seconds of processor all of chromium's threads used since ``before`` (the threads that
-    ended meanwhile not counted)."""
-    return sum(n - before.get(key, 0) for key, n in threads_ns(root).items()) / 1e9
+def ran(root: psutil.Process, before: dict[tuple[int, str, str], int]) -> dict[str, float]:
+    """Seconds of processor chromium's threads used since ``before``, in all ("") and by kind of
+    process (the threads that ended meanwhile not counted)."""
+    used = {"": 0.0, "renderer": 0.0, "omnibox": 0.0, "other": 0.0}
+    for key, n in threads_ns(root).items():
+        used[""] += (n - before.get(key, 0)) / 1e9
+        used[key[2]] += (n - before.get(key, 0)) / 1e9
+    return used
 
 
 def timed(client: httpx.Client, url: str) -> tuple[float, bytes]:
@@ -291,7 +318,7 @@ class Shown:
     elements: int
     asked: int  # requests the page made before its first contentful paint (its HTML's not counted)
     server_cpu: float  # the server's CPU seconds from asking for the page until it was seen shown
-    chromium: float  # chromium's CPU seconds (all its processes) over the same time
+    chromium: dict[str, float]  # chromium's CPU seconds over the same time, by kind (ran)
     ready: float  # by the page's clock, its scripts run (window.bxbReady), after it is shown
 
 
@@ -345,7 +372,9 @@ def keep(f: Figures, s: Shown, cached: bool) -> None:
         f.elements.append(s.elements)
         f.asked.append(s.asked)
         f.server_until.append(s.server_cpu)
-        f.chromium.append(s.chromium)
+        f.chromium.append(s.chromium[""])
+        f.renderers.append(s.chromium["renderer"])
+        f.omnibox.append(s.chromium["omnibox"])
         f.ready.append(s.ready)
 
 
@@ -414,9 +443,9 @@ def attributed(trace: bytes) -> Traced | None:
     return Traced(len(asks), sum(e.get("dur", 0) for e in asks) / 1e6, cpu / 1e6)
 
 
-def traced_pages(url: str, positions: list[int], f: Figures, patience: float) -> None:
-    """Each position opened again in a fresh context of a browser of its own, traced (tracing
-    slows the browser: these pages are not timed)."""
+@contextmanager
+def launched() -> Iterator[tuple[Any, psutil.Process]]:
+    """Debian's chromium, headless, driven by Playwright, and its first process."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -424,22 +453,35 @@ def traced_pages(url: str, positions: list[int], f: Figures, patience: float) ->
             executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
         )
         try:
-            for position in positions:
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                context.add_init_script(WATCH)  # its own word, as on_screen waits for it
-                page = context.new_page()
-                page.set_default_timeout(1000 * patience)
-                browser.start_tracing(page=page, categories=TRACED)
-                try:
-                    with page.expect_console_message(said):  # nothing of Playwright's in it
-                        page.goto(url.format(position), wait_until="commit")
-                finally:
-                    found = attributed(browser.stop_tracing())
-                    context.close()
-                if found is not None:
-                    f.traced.append(found)
+            yield browser, chromium()
         finally:
             browser.close()
+
+
+def fresh(browser: Any, watch: str, patience: float = 300) -> tuple[Any, Any]:
+    """A fresh context (nothing cached) and its page, watched by ``watch`` from its start."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(watch)
+    page = context.new_page()
+    page.set_default_timeout(1000 * patience)
+    return context, page
+
+
+def traced_pages(url: str, positions: list[int], f: Figures, patience: float) -> None:
+    """Each position opened again in a fresh context of a browser of its own, traced (tracing
+    slows the browser: these pages are not timed)."""
+    with launched() as (browser, _):
+        for position in positions:
+            context, page = fresh(browser, WATCH, patience)  # its own word, as on_screen's
+            browser.start_tracing(page=page, categories=TRACED)
+            try:
+                with page.expect_console_message(said):  # nothing of Playwright's in it
+                    page.goto(url.format(position), wait_until="commit")
+            finally:
+                found = attributed(browser.stop_tracing())
+                context.close()
+            if found is not None:
+                f.traced.append(found)
 
 
 def on_screen(
@@ -448,49 +490,37 @@ def on_screen(
     """Each position opened in a fresh browser context (nothing cached: the first link a judge
     follows), then the next one in the same page (the scripts and style sheet cached); the
     fresh context left ``--settle`` seconds on its blank page first."""
-    patience, settle = args.patience, args.settle
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
-        )
-        chrome = chromium()
-        try:
-            for n, position in enumerate(positions):
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                page = context.new_page()
-                page.set_default_timeout(1000 * patience)
-                context.add_init_script(WATCH)
-                time.sleep(settle)  # the new context's own start-up (see --settle)
-                cdp = context.new_cdp_session(page)
-                cdp.send("Performance.enable")
-                then = positions[(n + 1) % len(positions)]
-                try:
-                    watched = (server, chrome)
-                    keep(f, shown(page, cdp, url.format(position), position, watched), False)
-                    keep(f, shown(page, cdp, url.format(then), then, watched), cached=True)
-                except PlaywrightTimeout:
-                    f.screen.append(math.inf)  # not on screen within --patience seconds
-                    break
-                finally:
-                    context.close()
-        finally:
-            browser.close()
+    with launched() as (browser, chrome):
+        for n, position in enumerate(positions):
+            context, page = fresh(browser, WATCH, args.patience)
+            time.sleep(args.settle)  # the new context's own start-up (see --settle)
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            then = positions[(n + 1) % len(positions)]
+            try:
+                watched = (server, chrome)
+                keep(f, shown(page, cdp, url.format(position), position, watched), False)
+                keep(f, shown(page, cdp, url.format(then), then, watched), cached=True)
+            except PlaywrightTimeout:
+                f.screen.append(math.inf)  # not on screen within --patience seconds
+                break
+            finally:
+                context.close()
 
 
 BARE = b"<!doctype html><html><head><meta charset=utf-8><title>bare</title></head><body><p>a bare page</p></body></html>"
 
 
-def bare_pages(loads: int, settle: float) -> tuple[list[float], list[float], list[float]]:
+def bare_pages(
+    loads: int, settle: float
+) -> tuple[list[float], list[float], list[dict[str, float]]]:
     """A page of one paragraph from a bare HTTP server, opened ``loads`` times each in a fresh
     context of the same browser as the viewer's pages, until its first contentful paint: wall
-    seconds from asking, the paint by the page's clock, and chromium's CPU seconds meanwhile."""
+    seconds from asking, the paint by the page's clock, and chromium's CPU seconds meanwhile (ran)."""
     import http.server
     import threading
-
-    from playwright.sync_api import sync_playwright
 
     class Bare(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -508,36 +538,20 @@ def bare_pages(loads: int, settle: float) -> tuple[list[float], list[float], lis
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     walls: list[float] = []
     paints: list[float] = []
-    chromiums: list[float] = []
-    painted = "() => performance.getEntriesByName('first-contentful-paint').length"
+    chromiums: list[dict[str, float]] = []
+    painted = "() => performance.getEntriesByName('first-contentful-paint')[0].startTime"
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
-            )
-            chrome = chromium()
-            try:
-                for _ in range(loads):
-                    context = browser.new_context(viewport={"width": 1280, "height": 900})
-                    context.add_init_script(PAINT_WATCH)
-                    page = context.new_page()
-                    time.sleep(settle)
-                    threads, start = threads_ns(chrome), time.perf_counter()
-                    with page.expect_console_message(said):
-                        page.goto(url, wait_until="commit")
-                    walls.append(time.perf_counter() - start)
-                    chromiums.append(ran(chrome, threads))
-                    page.wait_for_function(painted)
-                    paints.append(
-                        page.evaluate(
-                            "() => performance.getEntriesByName('first-contentful-paint')[0]"
-                            ".startTime"
-                        )
-                        / 1000
-                    )
-                    context.close()
-            finally:
-                browser.close()
+        with launched() as (browser, chrome):
+            for _ in range(loads):
+                context, page = fresh(browser, PAINT_WATCH)
+                time.sleep(settle)
+                threads, start = threads_ns(chrome), time.perf_counter()
+                with page.expect_console_message(said):  # painted: its entry is there
+                    page.goto(url, wait_until="commit")
+                walls.append(time.perf_counter() - start)
+                chromiums.append(ran(chrome, threads))
+                paints.append(page.evaluate(painted) / 1000)
+                context.close()
     finally:
         server.shutdown()
     return walls, paints, chromiums
@@ -589,7 +603,7 @@ def report(rows: list[Figures]) -> None:
         "| events | server | page KB (+assets) | first open ms | page p50/p95 ms | CPU ms a page "
         "| step p50/p95 ms | scroll p50/p95 ms (KB) | on screen p50/max ms (cached) "
         "| in page p50 ms: HTML in, painted, shown, scripts run | rows, elements, asked before paint p50 | layouts, layout+style p50 ms "
-        "| renderer busy p50 ms | chromium CPU ms until shown p50 "
+        "| renderer busy p50 ms | chromium CPU ms until shown p50 (the page's renderer, the omnibox's) "
         "| server CPU ms a page in the browser (p50 until shown) | load avg |"
     )
     print(head)
@@ -604,7 +618,8 @@ def report(rows: list[Figures]) -> None:
             f" ({ms(f.screen_cached, 0.5)}/{ms(f.screen_cached, 1.0)})"
             f" | {ms(f.html_in, 0.5)}, {ms(f.painted, 0.5)}, {ms(f.in_page, 0.5)}, {ms(f.ready, 0.5)}"
             f" | {mid(f.rows):.0f}, {mid(f.elements):,.0f}, {mid(f.asked):.0f}"
-            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)} | {ms(f.chromium, 0.5)}"
+            f" | {mid(f.layouts):.0f}, {ms(f.layout, 0.5)} | {ms(f.busy, 0.5)}"
+            f" | {ms(f.chromium, 0.5)} ({ms(f.renderers, 0.5)}, {ms(f.omnibox, 0.5)})"
             f" | {f.browser_cpu:,.0f} ({ms(f.server_until, 0.5)})"
             f" | {f.load[0]:.1f} {f.load[1]:.1f} {f.load[2]:.1f} |"
         )
@@ -628,35 +643,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--requests", type=int, default=20, help="positions asked of the server")
     parser.add_argument("--loads", type=int, default=3, help="pages opened in chromium")
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=1,
-        help="sittings of every server, in turn order then reversed (A B, B A, ...)",
-    )
-    parser.add_argument(
-        "--trace",
-        type=int,
-        default=0,
-        help="fresh pages opened again with Chrome's trace: font asks, renderer CPU (not timed)",
-    )
-    parser.add_argument(
-        "--patience", type=float, default=300, help="seconds a page may take to show (then: inf)"
-    )
-    parser.add_argument(
-        "--settle",
-        type=float,
-        default=0.0,
-        help="seconds each fresh context waits on its blank page before the position is asked"
-        " (headless Chromium starts an omnibox popup renderer for each new context: 100-250 ms"
-        " of the processor during a page's first 300 ms; a judge's browser has it already)",
-    )
-    parser.add_argument(
-        "--server-python",
-        nargs="+",
-        default=[sys.executable],
-        help="the Python of each server to measure, as LABEL=PATH or PATH",
-    )
+    parser.add_argument("--rounds", type=int, default=1, help="every server again: A B, B A...")
+    parser.add_argument("--trace", type=int, default=0, help="fresh pages traced apart, untimed")
+    parser.add_argument("--patience", type=float, default=300, help="seconds a page may take")
+    parser.add_argument("--settle", type=float, default=0.0, help="seconds a context idles first")
+    parser.add_argument("--server-python", nargs="+", default=[sys.executable], help="LABEL=PATH")
     args = parser.parse_args()
     if any(not 10 <= n <= 1_000_000 for n in args.sizes) or not 1 <= args.requests <= 1000:
         parser.error("--sizes: 10 to 10^6 events each; --requests: 1 to 1000")
@@ -688,11 +679,13 @@ def main() -> None:
     print(f"\nall of them (fresh contexts settled {args.settle:g} s before each first page):")
     report(rows)
     if args.loads:
-        walls, paints, chromiums = bare_pages(args.loads, args.settle)
+        walls, paints, used = bare_pages(args.loads, args.settle)
+        cpus = {kind: ms([u[kind] for u in used], 0.5) for kind in ("", "renderer", "omnibox")}
         print(
             f"\na bare page (one paragraph from a bare HTTP server, a fresh context each, the same"
             f" browser): on screen p50/max {ms(walls, 0.5)}/{ms(walls, 1.0)} ms, painted p50"
-            f" {ms(paints, 0.5)} ms by its own clock, chromium CPU p50 {ms(chromiums, 0.5)} ms;"
+            f" {ms(paints, 0.5)} ms by its own clock, chromium CPU p50 {cpus['']} ms (its renderer"
+            f" {cpus['renderer']}, the omnibox's {cpus['omnibox']});"
             f" load average"
             f" {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
         )
