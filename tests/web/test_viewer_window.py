@@ -300,12 +300,7 @@ def test_a_script_that_does_not_come_is_named_and_the_rest_works(
     """One of the viewer's scripts refused (a proxy, a dropped connection): the page still says
     it is ready once the others have run, names the one that did not come, at its top and on its
     body (``data-failed``), and what the others do works: the keys step."""
-    _, battle = long
-    context, base = browser
-    page = context.new_page()
-    page.route("**/static/dispute_viewer.js", lambda route: route.abort())
-    page.set_viewport_size(LAPTOP)
-    page.goto(f"{base}/battles/{battle}/at/{FAR}")
+    page = as_styled(long, browser, refused="dispute_viewer.js")
     page.locator("body[data-ready]").wait_for(state="attached")
     assert page.get_attribute("body", "data-failed") == "dispute_viewer.js"
     said = page.locator("main > [role=alert]")
@@ -341,12 +336,15 @@ def test_the_page_listens_to_its_battle_once_it_is_painted(
     close_page(page)
 
 
-def as_styled(long: tuple[Site, UUID], browser: tuple[BrowserContext, str]) -> Page:
-    """A far position opened on a laptop as its HTML and styles give it (its scripts refused)."""
+def as_styled(
+    long: tuple[Site, UUID], browser: tuple[BrowserContext, str], refused: str = "*.js"
+) -> Page:
+    """A far position opened on a laptop, its scripts named ``refused`` refused (all of them by
+    default: the page as its HTML and styles give it)."""
     _, battle = long
     context, base = browser
     page = context.new_page()
-    page.route("**/*.js", lambda route: route.abort())
+    page.route(f"**/{refused}", lambda route: route.abort())
     page.set_viewport_size(LAPTOP)
     page.goto(f"{base}/battles/{battle}/at/{FAR}")
     return page
