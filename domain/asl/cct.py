@@ -32,6 +32,8 @@ CCT: tuple[tuple[str, Fraction, int], ...] = (
     (">10-1", Fraction(11), 13),
 )
 
+_HIGHEST_FIRST = CCT[::-1]  # the first column a ratio reaches, from the top, is the highest
+
 RED_KN_BONUS = 2  # red (HtH) Kill Number = black + 2, on every column of the CCT
 
 
@@ -41,16 +43,19 @@ def odds_column(attack: Fraction, defense: Fraction, above_ten: str) -> tuple[st
     ``above_ten`` is the ruling odds-above-10: "beyond" sends every ratio above exactly
     10-1 to the ">10-1" column; "round-down" rounds 10.x-1 down to 10-1 like every other ratio
     (">10-1" from 11-1)."""
-    if defense <= 0:
+    if defense.numerator <= 0:
         return CCT[-1][0], CCT[-1][2]
-    ratio = attack / defense
-    if ratio > 10 and above_ten == "beyond":
+    # The ratio as whole numbers, top over bottom (bottom > 0), compared by cross-multiplying:
+    # the same columns as comparing Fractions, without building one per comparison (every
+    # replay of an attack asks again, the odds' runs by the hundred).
+    top = attack.numerator * defense.denominator
+    bottom = attack.denominator * defense.numerator
+    if above_ten == "beyond" and top > 10 * bottom:
         return CCT[-1][0], CCT[-1][2]
-    label, black = CCT[0][0], CCT[0][2]
-    for name, lowest, kn in CCT:
-        if ratio >= lowest:
-            label, black = name, kn
-    return label, black
+    for name, lowest, kn in _HIGHEST_FIRST:
+        if top * lowest.denominator >= lowest.numerator * bottom:
+            return name, kn
+    return CCT[0][0], CCT[0][2]
 
 
 def kill_number(black: int, red: bool) -> int:

@@ -198,14 +198,15 @@ def _strengths(blow: Blow) -> tuple[Fraction, Fraction, list[str]]:
             halvings.append(f"{v.id} in Motion (A11.62)")
         defense = Fraction(defender_ccv(src, blow.targets))
     else:
-        attack = Fraction(0)
+        whole = halved = 0  # the attackers' FP, the pinned ones' to be halved (A7.8)
         for a in blow.attackers:
             u = src.units[a]
-            fp = Fraction(cc_fp(u))
             if u.pinned:
-                fp /= 2
+                halved += cc_fp(u)
                 halvings.append(f"{a} pinned (A7.8)")
-            attack += fp
+            else:
+                whole += cc_fp(u)
+        attack = Fraction(2 * whole + halved, 2)
         defense = Fraction(sum(cc_fp(src.units[t]) for t in blow.targets))
     if any(src.units[t].concealed or src.units[t].hidden for t in blow.targets):
         attack /= 2

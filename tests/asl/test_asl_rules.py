@@ -72,6 +72,21 @@ def test_odds_just_above_10_to_1_ruling(ruling: str, column: str, kn: int) -> No
     assert odds_column(Fraction(21), Fraction(2), ruling) == (column, kn)
 
 
+def test_odds_column_is_the_highest_column_the_ratio_reaches() -> None:
+    """The CCT read as printed (the highest column whose lowest ratio the FP ratio reaches) for
+    halved and quartered strengths on either side, either ruling above 10-1, and a defense of 0."""
+    strengths = sorted({Fraction(n, d) for n in range(0, 49) for d in (1, 2, 4)})
+    for attack in strengths:
+        for defense in strengths:
+            for ruling in ("beyond", "round-down"):
+                if defense <= 0 or (ruling == "beyond" and attack / defense > 10):
+                    expected = (CCT[-1][0], CCT[-1][2])
+                else:
+                    reached = [(name, kn) for name, low, kn in CCT if attack / defense >= low]
+                    expected = reached[-1]
+                assert odds_column(attack, defense, ruling) == expected, (attack, defense)
+
+
 # --- validation (nothing is written) ------------------------------------------------------------
 
 
