@@ -189,10 +189,19 @@ def engaged_with(state: NecromundaState, fighter_id: str) -> list[str]:
     if me.is_vehicle or not me.standing:
         return []
     found: list[str] = []
+    # ``Link.touches``, ``Link.other`` and ``wide`` written out: every fold of a charge asks
+    # this of each fighter (``secondary_statuses``), and the odds fold it by the thousand.
+    barricades = state.barricades
     for link in state.links:
-        if not link.touches(fighter_id) or wide(state, link):
+        if fighter_id == link.a:
+            other_id = link.b
+        elif fighter_id == link.b:
+            other_id = link.a
+        else:
             continue
-        other = state.fighters[link.other(fighter_id)]
+        if link.across is not None and barricades.get(link.across, 0) >= 10:
+            continue
+        other = state.fighters[other_id]
         if other.is_vehicle or other.gang == me.gang or not other.standing:
             continue
         found.append(other.id)
@@ -202,11 +211,23 @@ def engaged_with(state: NecromundaState, fighter_id: str) -> list[str]:
 def secondary_statuses(state: NecromundaState) -> dict[str, FighterStatus]:
     """Standing fighters whose Active/Engaged status does not match the engagement graph, with
     the status they should have."""
+    # Who is engaged with anybody, in one pass over the links (``engaged_with`` of each fighter
+    # would walk them all once a fighter): every resync and fold of a charge asks this.
+    fighters, barricades = state.fighters, state.barricades
+    engaged: set[str] = set()
+    for link in state.links:
+        if link.across is not None and barricades.get(link.across, 0) >= 10:
+            continue  # too wide a barricade between them (``wide``)
+        x, y = fighters[link.a], fighters[link.b]
+        if x.is_vehicle or y.is_vehicle or x.gang == y.gang or not (x.standing and y.standing):
+            continue
+        engaged.add(link.a)
+        engaged.add(link.b)
     changes: dict[str, FighterStatus] = {}
-    for fid, f in state.fighters.items():
+    for fid, f in fighters.items():
         if not f.standing:
             continue
-        want: FighterStatus = STANDING_ENGAGED if engaged_with(state, fid) else STANDING_ACTIVE
+        want: FighterStatus = STANDING_ENGAGED if fid in engaged else STANDING_ACTIVE
         if want != f.status:
             changes[fid] = want
     return changes

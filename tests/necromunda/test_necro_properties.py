@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
+from typing import get_args
 
 import msgspec
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,14 @@ from hypothesis import strategies as st
 from necro_helpers import NecroScenario
 from necro_random import Battle, battles, check_battle, keep_legal
 
+from blowbyblow.domain.necromunda.state import (
+    STANDING_ACTIVE,
+    STANDING_ENGAGED,
+    FighterStatus,
+    engaged_with,
+    make_link,
+    secondary_statuses,
+)
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.engine.script import play
 
@@ -67,3 +76,35 @@ def test_random_battles_replay_byte_identical_in_a_fresh_process() -> None:
         env={"PYTHONHASHSEED": "4242", "PATH": ""},
     )
     assert out.stdout.decode().split() == [d for _, d in _BATCH]
+
+
+# every status, the two that stand twice as likely (only a standing fighter is resynced)
+ALL_STATUSES = (STANDING_ACTIVE, STANDING_ENGAGED, *get_args(FighterStatus))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(battles(), st.data())
+def test_secondary_statuses_follow_engaged_with(data: Battle, draw: st.DataObject) -> None:
+    """Who should be Standing & Engaged or Standing & Active, found in one pass over the links,
+    is what ``engaged_with`` says of each standing fighter: any status, friends linked too,
+    across barricades low and wide."""
+    scenario, _ = data
+    state = play(scenario).state
+    fighters = {
+        fid: msgspec.structs.replace(f, status=draw.draw(st.sampled_from(ALL_STATUSES)))
+        for fid, f in state.fighters.items()
+    }
+    ids = sorted(fighters)
+    across = st.sampled_from([None, "low", "wall"])  # no barricade, 0.5" and 1.5" wide
+    pair = st.tuples(st.sampled_from(ids), st.sampled_from(ids), across)
+    extra = draw.draw(st.lists(pair, min_size=1))
+    links = (*state.links, *(make_link(a, b, c) for a, b, c in extra if a != b))
+    state = msgspec.structs.replace(state, fighters=fighters, links=links)
+    expected = {
+        fid: STANDING_ENGAGED if engaged_with(state, fid) else STANDING_ACTIVE
+        for fid, f in fighters.items()
+        if f.standing
+    }
+    assert secondary_statuses(state) == {
+        fid: want for fid, want in expected.items() if want != fighters[fid].status
+    }
