@@ -7,6 +7,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -144,19 +145,25 @@ class Weights:
     def total(self) -> int:
         return 1 if self.exact else sum(int(w) for w in self.weights)
 
+    @cached_property
+    def _over(self) -> tuple[list[int], int]:
+        """Exact weights as whole numbers over one common denominator: every question is then
+        added up in whole numbers, one Fraction made for its answer (a Fraction's sum costs a
+        gcd at every step), the same Fraction in the end."""
+        den = math.lcm(*(w.denominator for w in self.weights))
+        return [w.numerator * (den // w.denominator) for w in self.weights], den
+
     def probability(self, flags: Sequence[bool]) -> Estimate:
         if self.exact:
-            p = sum(
-                (Fraction(w) for w, f in zip(self.weights, flags, strict=True) if f), Fraction(0)
-            )
-            return _exact(p)
+            nums, den = self._over
+            return _exact(Fraction(sum(n for n, f in zip(nums, flags, strict=True) if f), den))
         hits = sum(int(w) for w, f in zip(self.weights, flags, strict=True) if f)
         return wilson(hits, self.total)
 
     def expected(self, values: Sequence[int]) -> Estimate:
         if self.exact:
-            mean = sum((w * v for w, v in zip(self.weights, values, strict=True)), Fraction(0))
-            return _exact(mean)
+            nums, den = self._over
+            return _exact(Fraction(sum(n * v for n, v in zip(nums, values, strict=True)), den))
         n = self.total
         pairs = [(v, int(w)) for w, v in zip(self.weights, values, strict=True)]
         average = sum(v * w for v, w in pairs) / n
@@ -168,12 +175,16 @@ class Weights:
         """The variance of ``values``: exact, or the samples' with a 95% interval from the
         fourth central moment (normal approximation)."""
         if self.exact:
-            mean = sum((w * v for w, v in zip(self.weights, values, strict=True)), Fraction(0))
-            var = sum(
-                (w * (v - mean) ** 2 for w, v in zip(self.weights, values, strict=True)),
-                Fraction(0),
-            )
-            return _exact(var)
+            # sum of w (v - mean)^2, mean = s1 / den, each w = n / den: over den^3 in whole
+            # numbers, (den^2 s2 - 2 den s1^2 + s0 s1^2) with s0, s1, s2 the sums of n, n v,
+            # n v^2.
+            nums, den = self._over
+            s0 = s1 = s2 = 0
+            for n, v in zip(nums, values, strict=True):
+                s0 += n
+                s1 += n * v
+                s2 += n * v * v
+            return _exact(Fraction(den * den * s2 - 2 * den * s1 * s1 + s0 * s1 * s1, den**3))
         n = self.total
         pairs = [(float(v), int(w)) for w, v in zip(self.weights, values, strict=True)]
         average = sum(v * w for v, w in pairs) / n
@@ -185,6 +196,16 @@ class Weights:
 
     def shares(self, values: Sequence[Hashable], numeric: bool = False) -> list[Share]:
         """Each distinct value with its probability: most likely first, or in numeric order."""
+        if self.exact:
+            nums, den = self._over
+            sums: dict[Hashable, int] = {}
+            for n, v in zip(nums, values, strict=True):
+                sums[v] = sums.get(v, 0) + n
+            if numeric:
+                order = sorted(sums, key=lambda v: int(str(v)))
+            else:
+                order = sorted(sums, key=lambda v: (-sums[v], str(v)))
+            return [Share(value=str(v), p=_exact(Fraction(sums[v], den))) for v in order]
         totals: dict[Hashable, Fraction] = {}
         for w, v in zip(self.weights, values, strict=True):
             totals[v] = totals.get(v, Fraction(0)) + w

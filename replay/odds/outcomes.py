@@ -255,8 +255,20 @@ class Measure:
             total += max(v for s, v in self.rules.flag_severity.items() if flag.startswith(s))
         return total
 
+    @functools.cached_property
+    def _harms(self) -> dict[tuple[int, UnitOutcome], int]:
+        """``harm`` of each unit outcome met: an answer asks it of every outcome for each
+        side's loss, net loss and the percentiles of what happened, of few distinct ones."""
+        return {}
+
     def harm(self, i: int, unit: UnitOutcome) -> int:
         """How much worse off unit ``i`` of the view before is after this outcome."""
+        found = self._harms.get((i, unit))
+        if found is None:
+            found = self._harms[i, unit] = self._harm(i, unit)
+        return found
+
+    def _harm(self, i: int, unit: UnitOutcome) -> int:
         before = self.before.units[i]
         rise = self.severity(unit.status, unit.marks) - self.severity(before.status, before.flags)
         if unit.gone or unit.captured:
