@@ -96,7 +96,7 @@ def units_in(state: State, location: str, side: str | None = None) -> list[UnitS
     return [
         u
         for u in state.units.values()
-        if active(u)
+        if u.status == ACTIVE  # ``active``, written out: the rules ask this at every step
         and u.location == location
         and (side is None or u.side == side)
         and u.guard is None
