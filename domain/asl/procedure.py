@@ -21,8 +21,6 @@ units reinforcing a Melee must attack) ask about.
 
 from __future__ import annotations
 
-import msgspec
-
 from blowbyblow.domain.asl import capture, withdrawal
 from blowbyblow.domain.asl.ambush import ambush_possible, ambush_step
 from blowbyblow.domain.asl.commands import (
@@ -45,7 +43,7 @@ from blowbyblow.domain.asl.reaction import reaction_fire
 from blowbyblow.domain.asl.sequence import resolve
 from blowbyblow.domain.asl.state import State, other_side
 from blowbyblow.domain.asl.vehicles import paatc
-from blowbyblow.domain.core import Context, Procedure, emit
+from blowbyblow.domain.core import Context, LastAnswer, Procedure, emit
 
 BetweenPhases = Advance | Move | Restack | ReactionFire | FireIntoMelee
 
@@ -75,36 +73,14 @@ def between_phases(state: State, command: BetweenPhases, ctx: Context) -> Proced
         yield from reaction_fire(state, command, ctx)
 
 
-# The last close combat found legal, by the bytes of its state, command and context (the type
-# of each beside): the odds run one command from one state hundreds of times (each run replays
-# its path), and checking it again was a tenth of each run. Bytes, not identity: a state
-# changed in place (which the engine never does) is checked again.
-_last_legal: list[tuple[object, ...] | None] = [None]
-
-
-def _validate(state: State, command: CloseCombat, cc: CCContext) -> None:
-    """``validate``, unless this very command in this very state was found legal last."""
-    try:
-        encode = msgspec.msgpack.encode
-        key: tuple[object, ...] | None = (
-            type(state),
-            type(command),
-            encode(state),
-            encode(command),
-            encode(cc),
-        )
-    except (TypeError, ValueError, OverflowError):
-        key = None  # something msgspec does not write: checked every time
-    if key is not None and key == _last_legal[0]:
-        return
-    validate(state, command, cc)
-    if key is not None:
-        _last_legal[0] = key
+# The last close combat found legal (``LastAnswer``): checking it again was a tenth of each of
+# the odds' runs.
+_legal: LastAnswer[None] = LastAnswer()
 
 
 def close_combat(state: State, command: CloseCombat, ctx: Context) -> Procedure:
     cc = CCContext.of(ctx, command)
-    _validate(state, command, cc)
+    _legal(lambda: validate(state, command, cc), state, command, cc)
     state = yield from withdrawal.rest_cx(state, command.turn, command.attacker, ctx)
     loc = command.location
     lock = state.melee.get(loc)

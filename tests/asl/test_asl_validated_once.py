@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from blowbyblow.domain.asl import procedure
-from blowbyblow.domain.core import Context, RuleViolation
+from blowbyblow.domain.asl import legal, procedure
+from blowbyblow.domain.core import Context, LastAnswer, RuleViolation
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.odds.explore import scenario_command
 
@@ -17,14 +17,14 @@ from blowbyblow.replay.odds.explore import scenario_command
 def _asked(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, Context, list[int]]:
     situation, _ = scenario_command(get_game_system("asl").demo(), 2)
     checked: list[int] = []
-    validate = procedure.validate
+    validate = legal.validate
 
     def counted(state: Any, command: Any, ctx: Any) -> None:
         checked.append(1)
         validate(state, command, ctx)
 
     monkeypatch.setattr(procedure, "validate", counted)
-    monkeypatch.setattr(procedure, "_last_legal", [None])  # not what playing it found
+    monkeypatch.setattr(procedure, "_legal", LastAnswer())  # not what playing it found
     ctx = Context(rulings=dict(situation.rulings), command_index=situation.index)
     return situation.state, situation.command, ctx, checked
 
