@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from blowbyblow.domain.core import BattleStarted, RuleViolation
+from blowbyblow.domain.core import BattleStarted, Context, RuleViolation
 from blowbyblow.replay.battles.record import Recorded, record
 from blowbyblow.replay.battles.whatif import what_if
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
@@ -135,3 +135,29 @@ def quick_demo_data() -> tuple[dict[str, Any], dict[str, Any]]:
     demo = get_game_system("gangfight").demo()
     setup = msgspec.json.decode(msgspec.json.encode(demo.setup))
     return setup, msgspec.json.decode(msgspec.json.encode(demo.commands[0]))
+
+
+def steps_to_first_roll(situation: Any, state: Any = None) -> list[bytes]:
+    """A command's steps up to its first roll, as bytes: what its procedure yields, each rule
+    step told the state it leads to (from ``state``, or the situation's)."""
+    system = situation.system
+    now = situation.state if state is None else state
+    ctx = Context(rulings=dict(situation.rulings), command_index=situation.index)
+    run = system.procedure(now, situation.command, ctx)
+    steps = [next(run)]
+    while type(steps[-1]).__name__ != "Roll":
+        now = system.evolve(now, steps[-1])
+        steps.append(run.send(now))
+    return [msgspec.msgpack.encode(s) for s in steps]
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, real: Any) -> list[int]:
+    """``module.name`` (the rules' ``real`` function) counting its calls: one 1 a call."""
+    calls: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
