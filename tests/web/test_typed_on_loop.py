@@ -89,3 +89,22 @@ def test_the_loops_answers_are_the_workers(
     worker_answers = typed_as_the_page(client, site, in_worker, 2)
     assert [s for s, _ in loop_answers] == [s for s, _ in worker_answers]
     assert loop_answers[:-1] == worker_answers[:-1]  # every question and the review, byte for byte
+
+
+def test_another_tables_token_is_refused_on_the_loop(
+    site: Site, client: Client, handed: list[str]
+) -> None:
+    """The loop checks the token as the worker's way does: table 2's token, remembered here (it
+    has played its own battle), typing for table 1's battle, kept here with its place, is
+    refused (403) on the loop itself, with no hand-over to a worker; nothing is written."""
+    mine = start(client, site, table=1)
+    theirs = start(client, site, table=2)
+    typed_as_the_page(client, site, mine, 1)  # table 1's battle and its place kept
+    typed_as_the_page(client, site, theirs, 2)  # table 2's token remembered
+    version = client.get(f"/api/battles/{mine}/legal").json()["version"]
+    body = {"option": 0, "dice": [], "choices": {}, "ask": True, "version": version}
+    before = len(handed)
+    r = client.post(f"/api/battles/{mine}/commands", json=body, headers=bearer(site.tables[2]))
+    assert r.status_code == 403, r.text
+    assert len(handed) == before, handed  # answered on the loop: the loop's own check
+    assert client.get(f"/api/battles/{mine}/legal").json()["version"] == version
