@@ -24,7 +24,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
 from jinja2.compiler import CodeGenerator, Frame
-from jinja2.nodes import Template
+from jinja2.nodes import Block, Extends, Include, Node, Template
 from litestar.plugins.jinja import JinjaTemplateEngine
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
@@ -57,14 +57,55 @@ def escape(s: Any, /) -> Markup:
     return markupsafe_escape(s)
 
 
+def _writes_only_through_its_buffer(node: Node) -> bool:
+    """Whether all a template's (or a block's) output goes through its frame's writes: Jinja
+    yields a block's output (``{% block %}``), a parent's (``{% extends %}``) and an include's
+    without context straight from the render function, buffer or not."""
+    return (
+        node.find(Extends) is None
+        and node.find(Block) is None
+        and all(include.with_context for include in node.find_all(Include))
+    )
+
+
 class _EscapedHere(CodeGenerator):
     """Jinja's code generator (``Environment.code_generator_class``), each compiled template's
     ``escape`` being ``escape`` above: the name is bound last in the template's module, which
-    its render functions look up when called."""
+    its render functions look up when called.
+
+    And a template's (or a block's) render function collects its output in a list, as Jinja
+    does for a macro's or a filter block's, and yields it once, joined (issue 25): Jinja's own
+    yields each piece, text and value alike (some 250 a command's parts, each a generator
+    resumed, twice over through an include), while the writes of one output tag go into the
+    list as one tuple. Only where every piece goes through the frame's writes (no block, no
+    parent, no include without context inside): anything else is compiled as Jinja does."""
+
+    _buffered: Frame | None = None
 
     def visit_Template(self, node: Template, frame: Frame | None = None) -> None:
+        self._buffer_root = not self.environment.is_async and _writes_only_through_its_buffer(node)
         super().visit_Template(node, frame)
         self.writeline("from blowbyblow.web.templating import escape")
+
+    def enter_frame(self, frame: Frame) -> None:
+        super().enter_frame(frame)
+        if frame.buffer is not None or self.environment.is_async:
+            return
+        if frame.rootlevel:
+            buffered = self._buffer_root
+        elif frame.block_frame and frame.block is not None and not frame.soft_frame:
+            buffered = _writes_only_through_its_buffer(self.blocks[frame.block])
+        else:
+            return
+        if buffered:
+            self.buffer(frame)  # ``t_N = []``: every write of the frame is appended to it
+            self._buffered = frame
+
+    def leave_frame(self, frame: Frame, with_python_scope: bool = False) -> None:
+        super().leave_frame(frame, with_python_scope)
+        if frame is self._buffered:
+            self.writeline(f"yield concat({frame.buffer})")
+            self._buffered = None
 
 
 class FixedTemplates(Environment):

@@ -194,3 +194,30 @@ def test_a_templates_values_are_escaped_without_markupsafes_wrapper(
     shown = template_engine().get_template("_rows.html").render(log=[row])
     assert "&lt;a&gt; 4" in shown
     assert asked == []
+
+
+def test_a_templates_render_yields_its_output_once() -> None:
+    """A part's template collects its output and yields it once, joined (issue 25: Jinja's own
+    yields each piece, text and value alike, some 250 a command's parts), the same text; a
+    template with blocks, a parent or an include without context is compiled as Jinja does."""
+    rows = [
+        EventRow(position=i, type="HitRoll", text=f"<roll> {i}", numbers={"needs": i})
+        for i in range(1, 6)
+    ]
+    ours, stock = template_engine().engine, _stock_engine().engine
+    pieces: dict[str, list[str]] = {}
+    for name, env in (("ours", ours), ("stock", stock)):
+        template = env.get_template("_table_last.html")
+        context = template.new_context({"last": rows, "last_row": rows[-1]})
+        pieces[name] = list(template.root_render_func(context))
+    assert len(pieces["ours"]) == 1
+    assert len(pieces["stock"]) > 50
+    assert pieces["ours"] == ["".join(pieces["stock"])]
+    source = '{% extends "_luck.html" %}{% block x %}{{ a }}{% endblock %}'
+    for text in (
+        "{% block a %}<{{ a }}>{% block b %}[{{ a }}]{% endblock %}{% endblock %}!",
+        '{% include "_luck.html" without context %}{{ a }}',
+        source,
+    ):
+        template = ours.from_string(text)
+        assert template.render(a="<x>") == stock.from_string(text).render(a="<x>")
