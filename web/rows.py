@@ -26,9 +26,16 @@ REVIEWS_KEPT = 1024
 
 
 def _modifiers(data: Any, system: AnyGameSystem, found: list[ModifierRow]) -> None:
-    """Every Modifier anywhere in an event's plain data, in order."""
+    """Every Modifier anywhere in an event's plain data, in order. Only a dict or a list is
+    looked into (issue 25: a call for each number and word of every event was a third of a
+    row's making)."""
     if isinstance(data, dict):
-        if {"value", "cause", "rule"} <= data.keys() and isinstance(data["value"], int):
+        if (
+            "value" in data
+            and "cause" in data
+            and "rule" in data
+            and isinstance(data["value"], int)
+        ):
             found.append(
                 ModifierRow(
                     value=data["value"],
@@ -38,10 +45,13 @@ def _modifiers(data: Any, system: AnyGameSystem, found: list[ModifierRow]) -> No
                 )
             )
             return
-        for value in data.values():
-            _modifiers(value, system, found)
+        values: Any = data.values()
     elif isinstance(data, list):
-        for value in data:
+        values = data
+    else:
+        return
+    for value in values:
+        if isinstance(value, (dict, list)):
             _modifiers(value, system, found)
 
 
