@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
-from jinja2.compiler import CodeGenerator, Frame
-from jinja2.nodes import Block, Extends, Include, Node, Template
+from jinja2.compiler import CodeGenerator, Frame, optimizeconst
+from jinja2.nodes import Block, Extends, Getattr, Include, Node, Template
 from litestar.plugins.jinja import JinjaTemplateEngine
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
@@ -81,6 +81,22 @@ class _EscapedHere(CodeGenerator):
     parent, no include without context inside): anything else is compiled as Jinja does."""
 
     _buffered: Frame | None = None
+
+    @optimizeconst
+    def visit_Getattr(self, node: Getattr, frame: Frame) -> None:
+        """``a.b``: Python's ``getattr`` with a default, and the environment's own lookup (an
+        item, else undefined) only when ``a`` has no attribute ``b``, where Jinja calls the
+        environment's ``getattr`` method each time (issue 25: some 200 a command's parts, a
+        Python call each). An environment with a ``getattr`` of its own (a sandbox) is asked
+        each time, as in Jinja."""
+        if self.environment.is_async or type(self.environment).getattr is not Environment.getattr:
+            super().visit_Getattr(node, frame)
+            return
+        # ``_o`` and ``_a`` are set and read within this one expression, inner lookups first
+        self.write("(_a if (_a := getattr((_o := ")
+        self.visit(node.node, frame)
+        self.write(f"), {node.attr!r}, missing)) is not missing else environment.getattr(_o, ")
+        self.write(f"{node.attr!r}))")
 
     def visit_Template(self, node: Template, frame: Frame | None = None) -> None:
         self._buffer_root = not self.environment.is_async and _writes_only_through_its_buffer(node)

@@ -221,3 +221,53 @@ def test_a_templates_render_yields_its_output_once() -> None:
     ):
         template = ours.from_string(text)
         assert template.render(a="<x>") == stock.from_string(text).render(a="<x>")
+
+
+class _Looked:
+    """An attribute, an item only, and a property that raises AttributeError."""
+
+    shown = "<attr>"
+
+    def __getitem__(self, key: str) -> str:
+        if key == "lost":
+            raise KeyError(key)
+        return f"<item {key}>"
+
+    @property
+    def broken(self) -> str:
+        raise AttributeError("broken")
+
+    def called(self) -> str:
+        return "<called>"
+
+
+def test_a_templates_lookups_are_jinjas_without_the_environments_method_for_an_attribute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``a.b`` is Python's getattr, and the environment's own lookup (an item, else undefined)
+    only when ``a`` has no attribute ``b`` (issue 25: a Python call for each, some 200 a
+    command's parts): the same text as Jinja's stock environment."""
+    text = (
+        "{{ o.shown }} {{ o.only_item }} {{ o.broken }} {{ o.lost }}|{{ o.called() }}"
+        " {{ d.k.shown }} {{ d.missing }} {{ (o.shown ~ o.shown).upper() }}"
+        "{% for r in rows %}{{ r.text }}{% endfor %}"
+    )
+    context: dict[str, Any] = {
+        "o": _Looked(),
+        "d": {"k": _Looked()},
+        "rows": [EventRow(position=1, type="A", text="<t>")],
+    }
+    ours = template_engine().engine
+    assert ours.from_string(text).render(**context) == (
+        _stock_engine().engine.from_string(text).render(**context)
+    )
+    asked: list[str] = []
+    lookup = ours.getattr
+
+    def counted(obj: Any, attribute: str) -> Any:
+        asked.append(attribute)
+        return lookup(obj, attribute)
+
+    monkeypatch.setattr(ours, "getattr", counted)
+    ours.from_string(text).render(**context)
+    assert sorted(asked) == ["broken", "k", "lost", "missing", "only_item"]  # no attribute
