@@ -18,7 +18,8 @@ a third of rendering a command's parts, called for every ``{{ }}``, ten a log ro
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+import functools
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,11 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
 
+from blowbyblow.domain.system import UnitView
+
 TEMPLATES = Path(__file__).parent / "templates"
+# Units' HTML kept (``unit_html``): a tournament of 512 tables shows some 3,000 units at once
+UNITS_KEPT = 8192
 
 
 _markup = str.__new__  # a Markup of a str, without Markup's own __new__ (Python) around it
@@ -135,6 +140,24 @@ class FixedTemplates(Environment):
         return self.globals if not d else {**self.globals, **d}
 
 
+def unit_html(environment: Environment, kept: int = UNITS_KEPT) -> Callable[[Any], Markup]:
+    """``unit_html(u)``, the global ``_units.html`` shows each unit with: ``_unit.html``
+    rendered for ``u``. A ``UnitView`` is frozen: its HTML is kept by its value, the ``kept``
+    most recently shown (issue 25: most of a battle's units do not change in a command, and
+    their stats were most of the state's rendering, on the table page and in the answer to each
+    of its commands); any other value is rendered each time."""
+
+    def render(unit: Any) -> Markup:
+        return Markup(environment.get_template("_unit.html").render(u=unit))
+
+    shown = functools.lru_cache(maxsize=kept)(render)  # thread-safe: the worker threads'
+
+    def unit(u: Any) -> Markup:
+        return shown(u) if type(u) is UnitView else render(u)
+
+    return unit
+
+
 def template_engine() -> JinjaTemplateEngine:
     """Litestar's Jinja engine over the package's templates, HTML escaped."""
     environment = FixedTemplates(
@@ -143,7 +166,8 @@ def template_engine() -> JinjaTemplateEngine:
         auto_reload=False,
         cache_size=-1,  # a plain dict of every template: no LRU bookkeeping at each include
     )
+    environment.globals["unit_html"] = unit_html(environment)
     return JinjaTemplateEngine.from_environment(environment)
 
 
-__all__ = ["FixedTemplates", "escape", "template_engine"]
+__all__ = ["UNITS_KEPT", "FixedTemplates", "escape", "template_engine", "unit_html"]

@@ -11,6 +11,7 @@ from uuid import UUID
 
 import jinja2.runtime
 import markupsafe
+import msgspec
 import pytest
 from jinja2 import Environment, Undefined
 from litestar.plugins.jinja import JinjaTemplateEngine
@@ -18,6 +19,7 @@ from litestar.testing import TestClient
 from markupsafe import Markup
 from web_helpers import Site, bearer, grow, make_site
 
+from blowbyblow.domain.system import Stat, StateView, UnitView
 from blowbyblow.web import app as web_app
 from blowbyblow.web import templating
 from blowbyblow.web.schemas import EventRow, ModifierRow, PlayCommand, StartBattle, VoidRequest
@@ -60,8 +62,11 @@ def test_a_page_rendered_again_does_not_look_at_its_template_files(
 
 
 def _stock_engine() -> JinjaTemplateEngine:
-    """Litestar's Jinja engine as it comes: Jinja's own environment, ChainMap globals and all."""
-    return JinjaTemplateEngine(directory=TEMPLATES)
+    """Litestar's Jinja engine as it comes: Jinja's own environment, ChainMap globals and all;
+    with the templates' one global of ours, each unit rendered afresh (none kept)."""
+    engine = JinjaTemplateEngine(directory=TEMPLATES)
+    engine.engine.globals["unit_html"] = templating.unit_html(engine.engine, kept=0)
+    return engine
 
 
 def test_a_template_sees_the_environments_globals_even_those_registered_after_it_loaded() -> None:
@@ -271,3 +276,39 @@ def test_a_templates_lookups_are_jinjas_without_the_environments_method_for_an_a
     monkeypatch.setattr(ours, "getattr", counted)
     ours.from_string(text).render(**context)
     assert sorted(asked) == ["broken", "k", "lost", "missing", "only_item"]  # no attribute
+
+
+def test_a_units_html_is_kept_by_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state's units: each value a unit takes rendered once (issue 25: most units do not
+    change in a command), a changed unit rendered anew, anything but a UnitView each time;
+    the text is the stock environment's each time."""
+    hurt = Stat(name="wounds", value="<1>/2")
+    krug = UnitView(id="krug", name="Krug <the> ürk", side="a", status="ok", stats=(hurt,))
+    vex = UnitView(id="vex", name="Vex", side="b", status="down", flags=("prone",))
+    ours, stock = template_engine(), _stock_engine()
+    rendered: list[str] = []
+    environment = ours.engine
+    template = environment.get_template("_unit.html")
+    render = template.render
+
+    def counted(**context: Any) -> str:
+        rendered.append(context["u"].id if isinstance(context["u"], UnitView) else "plain")
+        return render(**context)
+
+    monkeypatch.setattr(template, "render", counted)
+    moved = msgspec.structs.replace(krug, status="<moved>")
+    views = [
+        StateView(sides=("a", "b"), units=(krug, vex)),
+        StateView(sides=("a", "b"), units=(krug, vex), phase="turn 2"),
+        StateView(sides=("a", "b"), units=(moved, vex)),
+    ]
+    for view in views:
+        shown = ours.get_template("_table_state.html").render(view=view)
+        assert shown == stock.get_template("_table_state.html").render(view=view)
+        assert "&lt;the&gt;" in shown
+    assert rendered == ["krug", "vex", "krug"]
+    plain = {"sides": ["a"], "units": [msgspec.to_builtins(krug)]}
+    for _ in range(2):
+        shown = ours.get_template("_table_state.html").render(view=plain)
+        assert shown == stock.get_template("_table_state.html").render(view=plain)
+    assert rendered[3:] == ["plain", "plain"]
