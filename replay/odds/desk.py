@@ -114,6 +114,24 @@ def _lower_priority() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _forkserver() -> multiprocessing.context.ForkServerContext:
+    """The forkserver context, its server process (the one each worker is forked from) started
+    with Ctrl-C blocked, as multiprocessing starts its resource tracker: a worker inherits that,
+    so a Ctrl-C in a terminal (sent to every process of its group) cannot interrupt a worker
+    before ``_lower_priority`` has run, nor the forkserver as it starts. Each printed a
+    traceback when ``bxb serve`` was stopped in its first seconds."""
+    from multiprocessing import forkserver, resource_tracker
+
+    # first: it starts with SIGINT blocked too, and unblocks it here after (whatever it was)
+    resource_tracker.ensure_running()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # this thread's only
+    try:
+        forkserver.ensure_running()  # at once when it runs already
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return multiprocessing.get_context("forkserver")
+
+
 def _alarm(signum: int, frame: Any) -> None:
     raise _OutOfTime
 
@@ -169,24 +187,33 @@ class OddsDesk:
         self._counters = _Counters()
         self._running = 0
         self._closed = False
+        self._retired: list[threading.Thread] = []  # broken pools' manager threads, ending
         self._pool = self._new_pool()
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
         # forkserver: workers start from a clean process, never a fork of the server's threads
         return cf.ProcessPoolExecutor(
             max_workers=self.limits.workers,
-            mp_context=multiprocessing.get_context("forkserver"),
+            mp_context=_forkserver(),
             initializer=_lower_priority,
         )
 
     def _working(self) -> cf.ProcessPoolExecutor:
         """The pool, or a new one in place of a pool a worker's death broke (killed by the
         kernel out of memory, or by a signal): a broken pool refuses all work, so every odds
-        asked for after it was refused until the server restarted."""
+        asked for after it was refused until the server restarted. A closed desk starts
+        nothing (RuntimeError, as a pool shut down says)."""
         with self._lock:
+            if self._closed:
+                raise RuntimeError("the odds desk is closed")
             broken = None
-            if not self._closed and getattr(self._pool, "_broken", False):
+            if getattr(self._pool, "_broken", False):
                 broken, self._pool = self._pool, self._new_pool()
+                # its manager thread may still be ending: close() waits for it (see there)
+                ending = getattr(broken, "_executor_manager_thread", None)
+                self._retired = [t for t in self._retired if t.is_alive()]
+                if ending is not None:
+                    self._retired.append(ending)
             pool = self._pool
         if broken is not None:
             broken.shutdown(wait=False, cancel_futures=True)
@@ -204,7 +231,12 @@ class OddsDesk:
         with self._lock:
             self._closed = True
             pool = self._pool
-            processes = list(getattr(pool, "_processes", {}).values())
+            retired, self._retired = self._retired, []
+        # Under the pool's own lock: a worker being started (the warm-up's first task, a server
+        # stopped in its first seconds) has been started and is seen here; it was left running
+        # and printed a traceback as its pool's semaphores went away under it.
+        with pool._shutdown_lock:
+            processes = list((getattr(pool, "_processes", None) or {}).values())
             manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:  # Python 3.14's ``terminate_workers``, by hand
@@ -214,9 +246,11 @@ class OddsDesk:
             process.join(timeout=10)
         # The pool's manager thread closes its wake-up pipe as it ends, and CPython 3.11's exit
         # hook writes to that pipe without a lock: a server exiting while the thread ended
-        # printed an EBADF traceback. Closed means that thread has ended too.
-        if manager is not None:
-            manager.join(timeout=10)
+        # printed an EBADF traceback. Closed means that thread has ended too, and so have those
+        # of the pools a killed worker broke (replaced by ``_working``: shut down, not waited
+        # for).
+        for thread in [*retired, *([manager] if manager is not None else [])]:
+            thread.join(timeout=10)
 
     def workers(self) -> list[int]:
         """The process ids of the workers now running."""

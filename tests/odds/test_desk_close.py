@@ -6,6 +6,11 @@ descriptor`` traceback as it stopped (seen under load in test_serve_stops)."""
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
 import time
 from concurrent.futures import process
 
@@ -28,3 +33,79 @@ def test_close_waits_for_the_pools_manager_thread(monkeypatch: pytest.MonkeyPatc
     assert manager is not None and manager.is_alive()
     desk.close()
     assert not manager.is_alive(), "close() returned while the pool's thread was still ending"
+
+
+def test_close_waits_for_a_broken_pools_manager_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed breaks its pool, and the next request puts a new pool in its place
+    (shut down without waiting): that pool's manager thread, still ending, is the same exit
+    race as the pool the desk closes."""
+    ending = process._ExecutorManagerThread.join_executor_internals
+    slow: list[process._ExecutorManagerThread] = []
+
+    def slowly(self: process._ExecutorManagerThread) -> None:
+        slow.append(self)
+        time.sleep(2)  # the broken pool's thread still ending when the desk is closed
+        ending(self)
+
+    desk = OddsDesk(DeskLimits(workers=1))
+    try:
+        desk.warm()
+        [worker] = desk.workers()
+        monkeypatch.setattr(process._ExecutorManagerThread, "join_executor_internals", slowly)
+        os.kill(worker, signal.SIGKILL)
+        waited = time.monotonic() + 120
+        while not slow and time.monotonic() < waited:  # the break seen by its thread
+            time.sleep(0.01)
+        [broken] = slow
+        monkeypatch.setattr(process._ExecutorManagerThread, "join_executor_internals", ending)
+        desk.warm()  # a new pool in the broken one's place
+        assert broken.is_alive()
+    finally:
+        desk.close()
+    assert not broken.is_alive(), "close() returned while the broken pool's thread was ending"
+
+
+def test_a_process_the_workers_are_forked_from_ignores_ctrl_c_from_its_start() -> None:
+    """A terminal's Ctrl-C reaches every process of its group: a worker still starting (before
+    its initializer, ``_lower_priority``) printed a KeyboardInterrupt traceback. A process
+    started as the desk's workers are, sent SIGINT as its first act, goes on and ends well."""
+    desk = OddsDesk(DeskLimits(workers=1))  # the forkserver: started by the desk
+    try:
+        started = multiprocessing.get_context("forkserver").Process(
+            target=signal.raise_signal, args=(signal.SIGINT,)
+        )
+        started.start()
+        started.join(120)
+        assert started.exitcode == 0
+    finally:
+        desk.close()
+
+
+def test_close_stops_a_worker_being_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closed while its first worker is being started (``bxb serve`` stopped in its first
+    seconds, the warm-up under way): that worker was not yet among the pool's processes when
+    close() looked, and was left starting after close() returned."""
+    adjust = process.ProcessPoolExecutor._adjust_process_count
+    spawning = threading.Event()
+
+    def slowly(self: process.ProcessPoolExecutor) -> None:
+        spawning.set()
+        time.sleep(0.5)  # a loaded machine's slow start, the pool's lock held as submit holds it
+        adjust(self)
+
+    monkeypatch.setattr(process.ProcessPoolExecutor, "_adjust_process_count", slowly)
+    desk = OddsDesk(DeskLimits(workers=1))
+    pool = desk._pool
+    started = pool._processes  # shutdown forgets it: the same dict, filled as workers start
+
+    def warm() -> None:
+        with contextlib.suppress(Exception):  # cut short by the close: not this test's
+            desk.warm()
+
+    warming = threading.Thread(target=warm)
+    warming.start()
+    assert spawning.wait(120)
+    desk.close()
+    assert started, "no worker was started"
+    assert not any(p.is_alive() for p in started.values()), "a worker left running"
+    warming.join(120)
