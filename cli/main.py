@@ -45,20 +45,26 @@ COMMANDS = {
     "witness": "witness",
 }
 _TAKES_VALUE = ("--db", "--log-level")  # the global options followed by a value
+STOPPED = "bxb serve: stopped before it was serving (Ctrl-C or SIGTERM)"
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command ``bxb`` is run with (its first word after the global options), if any."""
+    words = iter(argv)
+    for word in words:
+        if word in _TAKES_VALUE:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def modules_for(argv: list[str]) -> tuple[str, ...]:
     """The command modules to import to run ``bxb`` with ``argv``."""
     if any(k.endswith("_COMPLETE") for k in os.environ):  # shell completion: every command
         return MODULES
-    words = iter(argv)
-    for word in words:
-        if word in _TAKES_VALUE:
-            next(words, None)
-        elif not word.startswith("-"):
-            module = COMMANDS.get(word)
-            return (module,) if module is not None else MODULES
-    return MODULES  # no command: the help lists them all
+    module = COMMANDS.get(command_of(argv) or "")
+    return (module,) if module is not None else MODULES  # no command: the help lists them all
 
 
 def register(modules: tuple[str, ...] = MODULES) -> None:
@@ -87,7 +93,17 @@ def main() -> None:
         said = quick.at(argv)
         if said is not None:
             sys.exit(quick.write(said))
-    register(modules_for(argv))
+    serving = command_of(argv) == "serve"
+    if serving:  # a server's stop (SIGTERM) from its first instant is a Ctrl-C: cli/serve.py
+        import signal
+
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        register(modules_for(argv))
+    except KeyboardInterrupt:  # Ctrl-C while the command's modules load: no traceback
+        if serving:
+            print(STOPPED, file=sys.stderr)
+        sys.exit(0 if serving else 130)  # 130: as typer ends a command stopped by Ctrl-C
     from blowbyblow.cli.app import app
 
     try:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import errno
 import gc
 import io
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from blowbyblow.cli.app import OPTS, app, fail, open_store, require_store
+from blowbyblow.cli.main import STOPPED
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.evidence.seals import (
@@ -294,12 +296,70 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
     """Run the tournament server (table pages, judge's viewer, dashboard, JSON API) on the
     store. Bound to 127.0.0.1 unless --host says otherwise. With a key, every write is answered
     with a signed receipt and tables may play with fair dice."""
-    import uvicorn
+    # SIGINT (Ctrl-C) and SIGTERM (a service manager's stop): ours until uvicorn's handlers
+    # are in place, and ours again when uvicorn raises the signal it caught once it has shut
+    # down. SIGTERM's default then ended the process (exit -15) before multiprocessing's
+    # finalizers ran (sometimes a warning of leaked semaphores); a stop is a clean exit 0.
+    stops = _Stops()
+    previous = {sig: signal.signal(sig, stops) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        _serve(host, port, key, reading, judge_key, witnesses, origin, read_db, stops)
+    except KeyboardInterrupt:  # stopped before it served (typer's way: exit 130, no word)
+        typer.echo(STOPPED, err=True)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
+
+class _Stops:
+    """``bxb serve``'s SIGINT and SIGTERM before uvicorn's own handlers are in place: the
+    first remembered and acted on at the next step of the start-up (``check``), a second at
+    once (a KeyboardInterrupt). Raised at once, the first was lost when it fell in a finalizer
+    or a weakref's callback (Python prints and drops it: the collection before uvicorn runs),
+    and the server went on serving. Within ``uvicorn.run`` (``raising`` off) each is only
+    remembered, and sent again once uvicorn's handlers are in place (``started``, the app's
+    last start-up hook): raised in uvicorn's start, it ended the server with exit 3 and a
+    warning of a coroutine never awaited, or asyncio's handler took it and the server went on
+    serving."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+        self.raising = True
+        self.serving = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.serving:  # uvicorn's own, raised again as it ends: it has stopped
+            return
+        self.asked.append(signum)
+        if self.raising and len(self.asked) > 1:  # asked again: a start-up step that hangs
+            raise KeyboardInterrupt
+
+    def check(self) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+
+    def started(self) -> None:
+        self.serving = True
+        if self.asked:
+            signal.raise_signal(self.asked[0])  # to uvicorn's handler: a stop of its own
+
+
+def _serve(  # noqa: PLR0913 - cmd_serve's options
+    host: str,
+    port: int,
+    key: Path | None,
+    reading: str,
+    judge_key: list[str] | None,
+    witnesses: Path | None,
+    origin: str | None,
+    read_db: str | None,
+    stops: _Stops,
+) -> None:
+    """``bxb serve``: its options checked, the server started and run until it is stopped."""
     from blowbyblow.web.app import create_app
-    from blowbyblow.web.guard import PatientHttp
     from blowbyblow.web.tournament import TournamentStore
 
+    stops.check()
     if reading not in ("open", "tokens"):
         fail(f"--reading: expected open or tokens, not {reading!r}")
     if not 0 < port < 65536:
@@ -332,6 +392,7 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
             fail(f"--read-db: {e}")
     tournaments = _tournaments()
     assert isinstance(tournaments, TournamentStore)
+    stops.check()
     application = create_app(
         store,
         tournaments,
@@ -341,11 +402,29 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
         witnesses=terms,
         read_store=replica,
     )
-    application.state.server.service.odds_desk.warm()  # the viewer's first odds wait for no start
+    odds = application.state.server.service.odds_desk
+    try:
+        stops.check()
+        odds.warm()  # the viewer's first odds wait for no start
+        _say_serving(host, port, reading, path if signing else None, escrow, terms, store.where)
+        _run(application, host, port, stops)
+    finally:  # stopped before the server's own shutdown closed it (or uvicorn.run stubbed)
+        odds.close()
+
+
+def _say_serving(  # noqa: PLR0913 - what the server says as it starts
+    host: str,
+    port: int,
+    reading: str,
+    signing: Path | None,
+    escrow: list[str],
+    terms: Any,
+    where: str,
+) -> None:
     typer.echo(
         f"serving http://{host}:{port}/ (reading {reading}; "
         + (
-            f"seals and signs receipts with {path}"
+            f"seals and signs receipts with {signing}"
             if signing
             else "no signing key: seals refused, no receipts"
         )
@@ -360,7 +439,7 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
         + ")",
         err=True,
     )
-    if not is_postgres(store.where) and store.where != ":memory:":
+    if not is_postgres(where) and where != ":memory:":
         typer.echo(
             "one server process on this SQLite store: live notes stay in this process "
             "(several `bxb serve` processes share one tournament on PostgreSQL only)",
@@ -373,6 +452,11 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
             "it speaks plain HTTP (put it behind HTTPS on an untrusted network)",
             err=True,
         )
+
+
+def _run(application: Any, host: str, port: int, stops: _Stops) -> None:
+    """uvicorn serving ``application`` until it is stopped."""
+    stops.check()
     # What start-up made (modules, the app, the rules' tables) lives as long as the server: kept
     # out of the collector's full passes, which walked it all every time (pauses of 30-70 ms;
     # p99 at 512 tables: 17-22 ms before, 13.5-13.7 ms after, benchmarks/server.py).
@@ -383,6 +467,18 @@ def cmd_serve(  # noqa: PLR0913 - typer makes each parameter a command-line opti
     # One after 100 of them: about once in two minutes, the cyclic garbage meanwhile a few MB.
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_AFTER)
+    stops.check()
+    stops.raising = False
+    application.on_startup.append(stops.started)
+    _uvicorn(application, host, port)
+    stops.check()  # stopped before it served: said so
+
+
+def _uvicorn(application: Any, host: str, port: int) -> None:
+    import uvicorn
+
+    from blowbyblow.web.guard import PatientHttp
+
     uvicorn.run(
         application,
         host=host,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import socket
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,14 @@ from blowbyblow.cli import serve
 from blowbyblow.cli.main import app as cli
 from blowbyblow.web.guard import PatientHttp
 from blowbyblow.web.tournament import TournamentStore, token_hash
+
+
+def warm_ups_ended() -> None:
+    """The odds desks' warm-ups (``ServerOdds.warm``: a thread) have ended, whatever they did."""
+    for thread in threading.enumerate():
+        if thread.name == "odds-warm":
+            thread.join(120)
+            assert not thread.is_alive(), "a warm-up never ended"
 
 
 def bxb(db: Path, *args: str) -> Any:
@@ -125,3 +134,81 @@ def test_serve_on_a_port_taken_says_so_at_any_log_level(tmp_path: Path, level: l
     assert result.exit_code == 1, result.output
     assert f"error: --port: {port} on 127.0.0.1 is taken by another program" in result.output
     assert "serving" not in result.output and "Traceback" not in result.output
+
+
+def test_serve_stopped_as_it_starts_says_so_and_leaves_no_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C (or SIGTERM) before uvicorn's own handlers are in place: typer ended the command
+    with exit 130 and left the warmed odds desk's workers running. Now one line, exit 0, the
+    desk closed, and the signals' handlers as they were."""
+    import signal
+
+    import uvicorn
+
+    served: list[Any] = []
+
+    def interrupted(app: Any, **kw: Any) -> None:
+        served.append(app)
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C before uvicorn's handlers are in place
+
+    monkeypatch.setattr(uvicorn, "run", interrupted)
+    monkeypatch.setattr(serve, "_check_free", lambda host, port: None)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    result = bxb(tmp_path / "t.sqlite", "serve")
+    assert result.exit_code == 0, result.output
+    assert "bxb serve: stopped before it was serving" in result.output
+    assert "Traceback" not in result.output
+    [app] = served
+    warm_ups_ended()
+    assert app.state.server.service.odds_desk._desk is None  # closed: no worker left
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_serve_whose_uvicorn_returns_leaves_no_odds_desk_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvicorn.run returned without the app's shutdown (a stub in these tests, or a stop
+    before its lifespan began): the desk warmed up at start-up was left running, its worker
+    processes until the process exited."""
+    import uvicorn
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    monkeypatch.setattr(serve, "_check_free", lambda host, port: None)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert bxb(tmp_path / "t.sqlite", "serve").exit_code == 0
+    [app] = served
+    warm_ups_ended()
+    assert app.state.server.service.odds_desk._desk is None
+
+
+@pytest.mark.parametrize(("command", "code"), [("serve", 0), ("battles", 130)])
+def test_ctrl_c_while_a_command_loads_is_no_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str, code: int
+) -> None:
+    """Ctrl-C while ``bxb``'s modules load (its first few tenths of a second) printed
+    Python's KeyboardInterrupt traceback. ``bxb serve`` says it stopped, as it does later in
+    its start-up; any other command ends as typer ends one stopped by Ctrl-C (130, no word)."""
+    import signal
+
+    from blowbyblow.cli import main as cli_main
+
+    def interrupted(modules: tuple[str, ...]) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "register", interrupted)
+    monkeypatch.setattr("sys.argv", ["bxb", "--db", "x.sqlite", command])
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as ended:
+            cli_main.main()
+    except KeyboardInterrupt:  # left to Python: its traceback (and pytest's session ended)
+        pytest.fail("the KeyboardInterrupt escaped bxb")
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert ended.value.code == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert ("bxb serve: stopped before it was serving" in err) == (command == "serve")

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from web_helpers import free_port
 
 from blowbyblow.replay.odds.desk import NICE, DeskLimits
@@ -51,10 +52,10 @@ def waited(done: object, what: str, patience: float = 120.0) -> None:
         time.sleep(0.1)
 
 
-def test_ctrl_c_in_the_terminal_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
-    port = free_port()
+def serving(tmp_path: Path, port: int) -> subprocess.Popen[str]:
+    """``bxb serve`` on ``port``, in a process group of its own, as a terminal's job."""
     serve = ["serve", "--port", str(port)]
-    server = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "blowbyblow.cli.main", "--db", str(tmp_path / "t.sqlite"), *serve],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -62,28 +63,91 @@ def test_ctrl_c_in_the_terminal_stops_the_server_without_a_traceback(tmp_path: P
         start_new_session=True,  # a group of its own, as a terminal's job
         env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")},
     )
+
+
+def up_and_warm(server: subprocess.Popen[str], port: int) -> None:
+    """Wait until the server answers and its odds desk's workers have started."""
+
+    def up() -> bool:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 200
+        except httpx.HTTPError:
+            return server.poll() is not None  # stopped: the asserts below say why
+
+    waited(up, "the server")
+    workers = DeskLimits().workers
+    # the desk's workers, warmed up at start-up (children of the forkserver, a child of
+    # the server), each past its start
+    waited(
+        lambda: sum(started(w) for c in children(server.pid) for w in children(c)) >= workers,
+        "the odds desk's workers",
+    )
+
+
+def stopped(server: subprocess.Popen[str]) -> str:
+    """The server's stderr once it has ended (killed, with all its group, if it hangs)."""
     try:
-
-        def up() -> bool:
-            try:
-                return httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 200
-            except httpx.HTTPError:
-                return server.poll() is not None  # stopped: the asserts below say why
-
-        waited(up, "the server")
-        workers = DeskLimits().workers
-        # the desk's workers, warmed up at start-up (children of the forkserver, a child of
-        # the server), each past its start: Ctrl-C while a worker starts is not this test's
-        waited(
-            lambda: sum(started(w) for c in children(server.pid) for w in children(c)) >= workers,
-            "the odds desk's workers",
-        )
-        os.killpg(server.pid, signal.SIGINT)  # Ctrl-C
-        _out, err = server.communicate(timeout=120)
+        return server.communicate(timeout=120)[1]
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
             server.communicate()
+
+
+def left(session: int) -> list[int]:
+    """The processes still running in ``session`` (the server's: every process it started)."""
+    return [
+        int(e.name)
+        for e in Path("/proc").iterdir()
+        if e.name.isdigit() and (f := stat(int(e.name))) and int(f[3]) == session and f[0] != "Z"
+    ]
+
+
+def test_ctrl_c_in_the_terminal_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
+    port = free_port()
+    server = serving(tmp_path, port)
+    try:
+        up_and_warm(server, port)  # Ctrl-C while a worker starts: the next test
+        os.killpg(server.pid, signal.SIGINT)  # Ctrl-C
+    finally:
+        err = stopped(server)
     assert server.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "serving http://" in err
+
+
+def test_ctrl_c_as_the_server_starts_is_one_line_and_a_clean_exit(tmp_path: Path) -> None:
+    """Ctrl-C before uvicorn's own handlers were in place (the server's first seconds) ended
+    ``bxb serve`` with exit 130, and a worker of the odds desk still starting printed a
+    traceback (a KeyboardInterrupt, or its pool's semaphores gone under it)."""
+    port = free_port()
+    server = serving(tmp_path, port)
+    try:
+        # its first child: multiprocessing's resource tracker, as the odds desk starts
+        waited(lambda: bool(children(server.pid)) or server.poll() is not None, "a child")
+        os.killpg(server.pid, signal.SIGINT)  # Ctrl-C
+    finally:
+        err = stopped(server)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    if "serving http://" not in err:  # stopped before it served: said so
+        assert "bxb serve: stopped before it was serving" in err, err
+    waited(lambda: not left(server.pid), "the server's processes to end", patience=30)
+
+
+@pytest.mark.parametrize("whom", ["server", "group"])
+def test_sigterm_stops_the_server_with_exit_0(tmp_path: Path, whom: str) -> None:
+    """A service manager's stop: SIGTERM to the server (``kill PID``), or to all its processes
+    (systemd's default). uvicorn shut down and raised the signal again, and its default ended
+    the process (exit -15) before multiprocessing's finalizers ran: sometimes a warning of
+    leaked semaphores."""
+    port = free_port()
+    server = serving(tmp_path, port)
+    try:
+        up_and_warm(server, port)
+        (os.kill if whom == "server" else os.killpg)(server.pid, signal.SIGTERM)
+    finally:
+        err = stopped(server)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err and "leaked" not in err and "warn" not in err.lower(), err
+    waited(lambda: not left(server.pid), "the server's processes to end", patience=30)
