@@ -203,12 +203,16 @@ def _wrapped(texts: list[str]) -> list[str]:
 
 
 def write(text: str) -> int:
-    """Print ``text``; the exit status. A reader gone (`bxb at 3 | head -1`): 1, as click has it."""
+    """Print ``text``; the exit status. A reader gone (`bxb at 3 | head -1`): 1, as click has it;
+    an output that cannot be written (a full disk): its one error line, as the full command says
+    it, and 1 (it was a traceback)."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
-    except BrokenPipeError:
+    except OSError as e:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
+        if not isinstance(e, BrokenPipeError):
+            sys.stderr.write(f"error: {e.strerror or e}\n")
         return 1
     return 0
 

@@ -202,3 +202,20 @@ def test_the_console_script_prints_the_same_and_says_the_same_errors(
         assert (done.returncode, done.stdout) == (code, printed), argv
         if code:
             assert done.stderr == runner.invoke(app, ["--db", str(db), *argv]).stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_output_that_cannot_be_written_is_one_error_line(
+    store: tuple[Path, dict[str, UUID]], as_json: bool
+) -> None:
+    """`bxb at 5 > /dev/full` (a full disk): the quick path printed a traceback of the
+    OSError; the full command (`bxb log > /dev/full`) says it in one line."""
+    db, battles = store
+    argv = ["at", "5", str(battles["asl"]), *(["--json"] if as_json else [])]
+    bxb = str(Path(sys.executable).with_name("bxb"))
+    with open("/dev/full", "w") as full_disk:
+        done = subprocess.run(
+            [bxb, "--db", str(db), *argv], stdout=full_disk, stderr=subprocess.PIPE, text=True
+        )
+    assert done.returncode == 1
+    assert done.stderr == "error: No space left on device\n"
