@@ -13,7 +13,8 @@ import pytest
 from test_api_play import DICE, start
 from web_helpers import Client, Site, bearer
 
-from blowbyblow.web import api
+from blowbyblow.web import api, tournament
+from blowbyblow.web.tokens import revoke
 
 
 @pytest.fixture
@@ -108,3 +109,21 @@ def test_another_tables_token_is_refused_on_the_loop(
     assert r.status_code == 403, r.text
     assert len(handed) == before, handed  # answered on the loop: the loop's own check
     assert client.get(f"/api/battles/{mine}/legal").json()["version"] == version
+
+
+def test_a_token_revoked_by_another_process_stops_on_the_loop_too(
+    site: Site, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token this process remembers is trusted on the loop only as long as the worker's way
+    trusts it (``TOKEN_MEMORY``): revoked by another process (``bxb tables revoke`` beside a
+    SQLite server, which hears no note), table 1's token is refused (401) once that memory has
+    run out, though its battle and place are kept here; nothing is written."""
+    battle = start(client, site, table=1)
+    typed_as_the_page(client, site, battle, 1)  # the battle, its place and the token kept
+    version = client.get(f"/api/battles/{battle}/legal").json()["version"]
+    assert revoke(tournament.TournamentStore(site.db), "spring", 1) == 1  # another process
+    monkeypatch.setattr(tournament, "TOKEN_MEMORY", 0.0)  # its few seconds gone by
+    body = {"option": 0, "dice": [], "choices": {}, "ask": True, "version": version}
+    r = client.post(f"/api/battles/{battle}/commands", json=body, headers=bearer(site.tables[1]))
+    assert r.status_code == 401, r.text
+    assert client.get(f"/api/battles/{battle}/legal").json()["version"] == version
