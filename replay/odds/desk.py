@@ -112,6 +112,18 @@ def _lower_priority() -> None:
     a KeyboardInterrupt traceback when ``bxb serve`` was stopped)."""
     os.nice(NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    server = multiprocessing.parent_process()  # the process that asked for this worker
+    if server is not None:
+        threading.Thread(target=_orphaned, args=(server,), name="server-gone", daemon=True).start()
+
+
+def _orphaned(server: Any) -> None:
+    """In a worker: end once the server is gone. A server killed outright (``kill -9``, out of
+    memory) left its worker, the fork server and the resource tracker running for ever: the
+    worker waits on its task queue, of which it holds both ends, and holds the pipe whose end
+    tells the fork server that the server has gone."""
+    server.join()  # its sentinel: a pipe the server alone writes to
+    os._exit(0)
 
 
 def _forkserver() -> multiprocessing.context.ForkServerContext:

@@ -10,9 +10,12 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import process
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +112,27 @@ def test_close_stops_a_worker_being_started(monkeypatch: pytest.MonkeyPatch) -> 
     assert started, "no worker was started"
     assert not any(p.is_alive() for p in started.values()), "a worker left running"
     warming.join(120)
+
+
+def test_a_server_killed_outright_leaves_no_worker() -> None:
+    """A process with an odds desk killed outright (``kill -9``, the kernel out of memory): its
+    worker waited on its task queue for ever, and kept the fork server and the resource
+    tracker alive with it."""
+    script = (
+        "from blowbyblow.replay.odds.desk import DeskLimits, OddsDesk\n"
+        "desk = OddsDesk(DeskLimits(workers=1)); desk.warm(); print(*desk.workers(), flush=True)\n"
+        "import time; time.sleep(600)\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    [worker] = map(int, server.stdout.readline().split())
+    server.kill()
+    server.wait()
+    try:
+        deadline = time.monotonic() + 60  # a guard against a hang, not a measure
+        while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not Path(f"/proc/{worker}").exists(), "the worker outlived its server"
+    finally:
+        if Path(f"/proc/{worker}").exists():  # only the worker this test's process started
+            os.kill(worker, signal.SIGKILL)
