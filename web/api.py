@@ -127,7 +127,8 @@ async def work(fn: Callable[..., T], *args: Any) -> T:
     """Store work is blocking (sqlite3, psycopg): run it in a worker thread, with the request's
     context (``replay/store/replica.py``'s freshness). The standard library's pool: anyio's
     ``to_thread`` cost the server's process about 76 us of CPU a hand-over against 52-57 us
-    (its queue, limiter and cancel scope are Python), and every request makes one (issue 25).
+    (its queue, limiter and cancel scope are Python), and nearly every request makes one (a
+    typed die of a battle kept here is answered on the loop: ``_kept``) (issue 25).
     The answer comes back as one call on the event loop that settles an asyncio future, where
     ``run_in_executor`` chains the pool's future to a second one and copies its state across
     (a sixth of the event loop's work a request). Work not yet started when the request is

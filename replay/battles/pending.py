@@ -7,7 +7,8 @@ rules asked (``Pending``: short-lived, in this process's memory, keyed by battle
 command), and the next request's new answers take it on from there. A run is the driver's
 ``Adjudicating``: the procedure is a generator, suspended at its question between two requests,
 so a paused run is a few objects in memory, with no thread and no hand-over between threads;
-the request that brings the answers runs it on to the next question, in its own thread.
+the request that brings the answers runs it on to the next question, in the thread that serves
+it (the server's event loop for a typed die of a battle it keeps, ``web/api.py``; else a worker).
 Nothing is written until the command completes; the door then writes it as any other. A command
 completed for the players to review (the table page's last roll, ``write=False``) is kept,
 finished, for the request that writes it: what was reviewed is written without running it again.

@@ -198,7 +198,8 @@ def test_on_a_phone_the_rows_fetched_before_keep_its_row_in_sight(
 def test_the_first_paint_needs_no_script(
     long: tuple[Site, UUID], browser: tuple[BrowserContext, str]
 ) -> None:
-    """The page as its HTML and styles give it, before any script runs (here: none does): its
+    """The page as its HTML and styles give it, before any script runs (here only the inline
+    loader does, every script it asks for refused, its line saying so above the log): its
     position's row marked current and in sight in the log's box, the later rows dimmed, the
     state panel at the position, a few dozen rows to lay out."""
     page = as_styled(long, browser)
