@@ -176,9 +176,12 @@ def make_link(a: str, b: str, across: str | None = None, facing: Facing | None =
 # --- queries the rules ask of a state ---------------------------------------------------------
 
 
+WIDE = 10  # tenths of an inch: a barricade 1" wide or more parts two fighters (``wide``)
+
+
 def wide(state: NecromundaState, link: Link) -> bool:
     """A barricade at least 1" wide lies between the two (only Versatile weapons reach)."""
-    return link.across is not None and state.barricades.get(link.across, 0) >= 10
+    return link.across is not None and state.barricades.get(link.across, 0) >= WIDE
 
 
 def engaged_with(state: NecromundaState, fighter_id: str) -> list[str]:
@@ -199,7 +202,7 @@ def engaged_with(state: NecromundaState, fighter_id: str) -> list[str]:
             other_id = link.a
         else:
             continue
-        if link.across is not None and barricades.get(link.across, 0) >= 10:
+        if link.across is not None and barricades.get(link.across, 0) >= WIDE:
             continue
         other = state.fighters[other_id]
         if other.is_vehicle or other.gang == me.gang or not other.standing:
@@ -216,7 +219,7 @@ def secondary_statuses(state: NecromundaState) -> dict[str, FighterStatus]:
     fighters, barricades = state.fighters, state.barricades
     engaged: set[str] = set()
     for link in state.links:
-        if link.across is not None and barricades.get(link.across, 0) >= 10:
+        if link.across is not None and barricades.get(link.across, 0) >= WIDE:
             continue  # too wide a barricade between them (``wide``)
         x, y = fighters[link.a], fighters[link.b]
         if x.is_vehicle or y.is_vehicle or x.gang == y.gang or not (x.standing and y.standing):
