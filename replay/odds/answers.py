@@ -195,25 +195,24 @@ class Weights:
         return Estimate(value=sample_var, low=max(sample_var - half, 0.0), high=sample_var + half)
 
     def shares(self, values: Sequence[Hashable], numeric: bool = False) -> list[Share]:
-        """Each distinct value with its probability: most likely first, or in numeric order."""
-        if self.exact:
-            nums, den = self._over
-            sums: dict[Hashable, int] = {}
-            for n, v in zip(nums, values, strict=True):
-                sums[v] = sums.get(v, 0) + n
-            if numeric:
-                order = sorted(sums, key=lambda v: int(str(v)))
-            else:
-                order = sorted(sums, key=lambda v: (-sums[v], str(v)))
-            return [Share(value=str(v), p=_exact(Fraction(sums[v], den))) for v in order]
-        totals: dict[Hashable, Fraction] = {}
-        for w, v in zip(self.weights, values, strict=True):
-            totals[v] = totals.get(v, Fraction(0)) + w
+        """Each distinct value with its probability: most likely first, or in numeric order.
+        Added up in whole numbers: exact weights over their common denominator, samples as
+        counts."""
+        nums, den = self._over if self.exact else ([int(w) for w in self.weights], self.total)
+        sums: dict[Hashable, int] = {}
+        for n, v in zip(nums, values, strict=True):
+            sums[v] = sums.get(v, 0) + n
         if numeric:
-            order = sorted(totals, key=lambda v: int(str(v)))
+            order = sorted(sums, key=lambda v: int(str(v)))
         else:
-            order = sorted(totals, key=lambda v: (-totals[v], str(v)))
-        return [Share(value=str(v), p=self.probability([x == v for x in values])) for v in order]
+            order = sorted(sums, key=lambda v: (-sums[v], str(v)))
+        return [
+            Share(
+                value=str(v),
+                p=_exact(Fraction(sums[v], den)) if self.exact else wilson(sums[v], den),
+            )
+            for v in order
+        ]
 
 
 @dataclass
