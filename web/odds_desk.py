@@ -67,12 +67,17 @@ class ServerOdds:
         if desk is not None:
             desk.close()
 
-    def recorded(self, events: Sequence[Event], position: int, budget: int, samples: int) -> Odds:
-        """The odds of the recorded command holding ``position`` of the battle's ``events``."""
+    def recorded(
+        self, events: Sequence[Event], position: int, budget: int, samples: int, first: bool = False
+    ) -> Odds:
+        """The odds of the recorded command holding ``position`` of the battle's ``events``
+        (``first``: its first answer, samples drawn at once by a worker of its own)."""
         return self._asked(
             "position",
             "a position of one of the battle's recorded commands",
-            lambda desk: desk.recorded(events, position, budget=budget, samples=samples),
+            lambda desk: desk.recorded(
+                events, position, budget=budget, samples=samples, first=first
+            ),
         )
 
     def scenario(self, scenario: AnyScenario, budget: int, samples: int, field_name: str) -> Odds:

@@ -247,12 +247,16 @@ class Service:
             state=to_builtins(state),
         )
 
-    def odds(self, battle: UUID, position: int, budget: int, samples: int) -> Odds:
+    def odds(
+        self, battle: UUID, position: int, budget: int, samples: int, first: bool = False
+    ) -> Odds:
         """The odds of the recorded command holding ``position`` (``bxb odds --battle ID
-        --position N``): exact within ``budget`` runs, else ``samples`` Monte Carlo samples;
-        worked out by the odds desk (``web/odds_desk.py``), kept there by what decides them
-        (the events up to the command's end, the budget, the samples)."""
-        return self.odds_desk.recorded(list(self.read(battle).plain), position, budget, samples)
+        --position N``): exact within ``budget`` runs, else ``samples`` Monte Carlo samples
+        (``first``: ``samples`` drawn at once, the graph not tried, a first answer); worked out
+        by the odds desk (``web/odds_desk.py``), kept there by what decides them (the events up
+        to the command's end, the budget, the samples)."""
+        events = list(self.read(battle).plain)
+        return self.odds_desk.recorded(events, position, budget, samples, first)
 
     # --- starting and playing ---------------------------------------------------------------
 

@@ -8,8 +8,9 @@ what decides them (the battle's events up to the end of the command, the budget,
 the seed: never by a position, so two positions of one command are one answer); a recorded
 command whose graph went past its budget is remembered, and asked again with as small a budget
 (fewer or more samples, another seed) it is sampled at once, without the runs the graph would
-spend again before it gave up (the same answer: the graph is the rules' own, with no clock); the
-same
+spend again before it gave up (the same answer: the graph is the rules' own, with no clock); a
+first answer (``first``: a few samples drawn at once, the graph not tried) has a worker and slots
+of its own, so it never waits behind a full answer's graph; the same
 question asked while it is being computed waits for that computation; at most ``waiting``
 requests are running or waiting at once, and any more are refused at once (``OddsBusy``) rather
 than queued for ever; and the work runs in worker processes of their own at a lower CPU priority
@@ -21,6 +22,7 @@ processor.
     odds = desk.recorded(events, position, budget=2000, samples=1000)  # blocking
     future = desk.submit(events, position, budget=2000, samples=1000)  # or a Future of it
     odds = desk.scenario(scenario, 1, budget=2000, samples=1000)       # a scenario's command
+    first = desk.submit(events, position, budget=2000, samples=200, first=True)  # beside it
 
 ``close`` stops the workers at once, whatever they are doing (a server shutting down does not
 wait for odds nobody will read).
@@ -67,6 +69,7 @@ class DeskLimits:
     workers: int = 1  # processes computing odds (leave the server its processors)
     waiting: int = 4  # requests running or waiting at once; any more are refused
     kept: int = 256  # answers kept
+    first_samples: int = 1000  # a first answer's samples at most (drawn at once, no graph)
 
 
 class OddsRefused(BlowByBlowError):
@@ -98,6 +101,7 @@ class DeskStats(msgspec.Struct, frozen=True, kw_only=True):
     refused: int  # busy or too much asked
     timed_out: int
     sampled_at_once: int  # answers sampled without the graph, known past their budget
+    first: int  # first answers worked out (samples drawn at once, beside the full answer)
     running: int  # now, running or waiting
 
 
@@ -156,6 +160,16 @@ def _warm() -> int:
     return os.getpid()
 
 
+FIRST_NOTE = "a first answer: {samples} samples drawn at once, the exact odds not tried"
+
+
+def first_odds(events: Sequence[Event], position: int, how: HowToExplore) -> Odds:
+    """A recorded command's first answer: ``how.samples`` seeded samples drawn at once, the
+    graph not tried (``how.graph`` False), said so in its note; the same answer every time."""
+    odds = recorded_odds(events, position, how)
+    return msgspec.structs.replace(odds, note=FIRST_NOTE.format(samples=how.samples))
+
+
 def _compute(work: Callable[..., Odds], args: tuple[Any, ...], seconds: float) -> Any:
     """In a worker: ``work(*args)`` (``recorded_odds`` or ``scenario_odds``), or ``None`` when
     the alarm went off first."""
@@ -182,6 +196,7 @@ class _Counters:
     refused: int = 0
     timed_out: int = 0
     sampled_at_once: int = 0
+    first: int = 0
 
 
 @dataclass
@@ -191,6 +206,10 @@ class OddsDesk:
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(self.limits.waiting)
+        # First answers have a worker and slots of their own: a first answer never waits
+        # behind a full one (seconds of a charge's graph), and a tap's two asks take one slot
+        # of each, as one ask did before.
+        self._first_slots = threading.BoundedSemaphore(self.limits.waiting)
         self._answers: collections.OrderedDict[bytes, Odds] = collections.OrderedDict()
         self._computing: dict[bytes, cf.Future[Odds]] = {}
         # A recorded command (what decides it: ``_key``) and the largest budget its graph was
@@ -201,40 +220,47 @@ class OddsDesk:
         self._closed = False
         self._retired: list[threading.Thread] = []  # broken pools' manager threads, ending
         self._pool = self._new_pool()
+        self._first_pool: cf.ProcessPoolExecutor | None = None  # started with the first asked
 
-    def _new_pool(self) -> cf.ProcessPoolExecutor:
+    def _new_pool(self, workers: int | None = None) -> cf.ProcessPoolExecutor:
         # forkserver: workers start from a clean process, never a fork of the server's threads
         return cf.ProcessPoolExecutor(
-            max_workers=self.limits.workers,
+            max_workers=workers or self.limits.workers,
             mp_context=_forkserver(),
             initializer=_lower_priority,
         )
 
-    def _working(self) -> cf.ProcessPoolExecutor:
-        """The pool, or a new one in place of a pool a worker's death broke (killed by the
-        kernel out of memory, or by a signal): a broken pool refuses all work, so every odds
-        asked for after it was refused until the server restarted. A closed desk starts
-        nothing (RuntimeError, as a pool shut down says)."""
+    def _working(self, first: bool = False) -> cf.ProcessPoolExecutor:
+        """The pool (``first``: the first answers' one, of one worker, started now if need
+        be), or a new one in place of a pool a worker's death broke (killed by the kernel out
+        of memory, or by a signal): a broken pool refuses all work, so every odds asked for
+        after it was refused until the server restarted. A closed desk starts nothing
+        (RuntimeError, as a pool shut down says)."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("the odds desk is closed")
+            pool = self._first_pool if first else self._pool
             broken = None
-            if getattr(self._pool, "_broken", False):
-                broken, self._pool = self._pool, self._new_pool()
+            if pool is None or getattr(pool, "_broken", False):
+                broken, pool = pool, self._new_pool(1 if first else None)
+                if first:
+                    self._first_pool = pool
+                else:
+                    self._pool = pool
                 # its manager thread may still be ending: close() waits for it (see there)
                 ending = getattr(broken, "_executor_manager_thread", None)
                 self._retired = [t for t in self._retired if t.is_alive()]
                 if ending is not None:
                     self._retired.append(ending)
-            pool = self._pool
         if broken is not None:
             broken.shutdown(wait=False, cancel_futures=True)
         return pool
 
     def warm(self) -> None:
-        """Start the workers now (a first request would otherwise wait for them)."""
-        pool = self._working()
-        for f in [pool.submit(_warm) for _ in range(self.limits.workers)]:
+        """Start the workers now, the first answers' one too (a first request would otherwise
+        wait for them)."""
+        pools = [(self._working(), self.limits.workers), (self._working(first=True), 1)]
+        for f in [pool.submit(_warm) for pool, n in pools for _ in range(n)]:
             f.result()
 
     def close(self) -> None:
@@ -242,15 +268,18 @@ class OddsDesk:
         and no process is left behind."""
         with self._lock:
             self._closed = True
-            pool = self._pool
+            pools = [p for p in (self._pool, self._first_pool) if p is not None]
             retired, self._retired = self._retired, []
-        # Under the pool's own lock: a worker being started (the warm-up's first task, a server
-        # stopped in its first seconds) has been started and is seen here; it was left running
-        # and printed a traceback as its pool's semaphores went away under it.
-        with pool._shutdown_lock:
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
-        pool.shutdown(wait=False, cancel_futures=True)
+        processes, managers = [], []
+        for pool in pools:
+            # Under the pool's own lock: a worker being started (the warm-up's first task, a
+            # server stopped in its first seconds) has been started and is seen here; it was
+            # left running and printed a traceback as its pool's semaphores went away under it.
+            with pool._shutdown_lock:
+                processes += list((getattr(pool, "_processes", None) or {}).values())
+                manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
+            pool.shutdown(wait=False, cancel_futures=True)
+            managers += [manager] if manager is not None else []
         for process in processes:  # Python 3.14's ``terminate_workers``, by hand
             if process.is_alive():
                 process.terminate()
@@ -261,12 +290,13 @@ class OddsDesk:
         # printed an EBADF traceback. Closed means that thread has ended too, and so have those
         # of the pools a killed worker broke (replaced by ``_working``: shut down, not waited
         # for).
-        for thread in [*retired, *([manager] if manager is not None else [])]:
+        for thread in [*retired, *managers]:
             thread.join(timeout=10)
 
-    def workers(self) -> list[int]:
-        """The process ids of the workers now running."""
-        processes = getattr(self._pool, "_processes", {}) or {}
+    def workers(self, first: bool = False) -> list[int]:
+        """The process ids of the workers now running (``first``: the first answers' one)."""
+        pool = self._first_pool if first else self._pool
+        processes = getattr(pool, "_processes", {}) or {}
         return [p.pid for p in processes.values() if p.pid is not None and p.is_alive()]
 
     def stats(self) -> DeskStats:
@@ -278,10 +308,11 @@ class OddsDesk:
             refused=c.refused,
             timed_out=c.timed_out,
             sampled_at_once=c.sampled_at_once,
+            first=c.first,
             running=self._running,
         )
 
-    def recorded(
+    def recorded(  # noqa: PLR0913 - keyword-only, each a part of what is asked
         self,
         events: Sequence[Event],
         position: int,
@@ -289,12 +320,16 @@ class OddsDesk:
         budget: int,
         samples: int,
         seed: str = DEFAULT_SEED,
+        first: bool = False,
     ) -> Odds:
         """The odds of the recorded command holding ``position`` of a battle's ``events``
-        (``bxb odds --battle ID --position N``), within the limits; blocks until answered."""
-        return self.submit(events, position, budget=budget, samples=samples, seed=seed).result()
+        (``bxb odds --battle ID --position N``), within the limits; blocks until answered.
+        ``first``: its first answer (``first_odds``), worked out by a worker of its own."""
+        return self.submit(
+            events, position, budget=budget, samples=samples, seed=seed, first=first
+        ).result()
 
-    def submit(
+    def submit(  # noqa: PLR0913 - keyword-only, each a part of what is asked
         self,
         events: Sequence[Event],
         position: int,
@@ -302,11 +337,15 @@ class OddsDesk:
         budget: int,
         samples: int,
         seed: str = DEFAULT_SEED,
+        first: bool = False,
     ) -> cf.Future[Odds]:
         """The same as ``recorded``, as a Future (``asyncio.wrap_future`` awaits it)."""
-        self._check(budget, samples, seed)
-        how = HowToExplore(budget=budget, samples=samples, seed=seed)
+        self._check(budget, samples, seed, first)
+        how = HowToExplore(budget=budget, samples=samples, seed=seed, graph=not first)
         key, end, command = self._key(events, position, how)
+        if first:
+            # never remembered as past its budget: the graph was not tried
+            return self._ask(key, first_odds, (list(events[:end]), position, how), first=True)
         with self._lock:
             if self._past.get(command, 0) >= budget:
                 self._past.move_to_end(command)
@@ -339,10 +378,13 @@ class OddsDesk:
         work: Callable[..., Odds],
         args: tuple[Any, ...],
         past: tuple[bytes, HowToExplore] | None = None,
+        first: bool = False,
     ) -> cf.Future[Odds]:
         """The answer kept under ``key``, the work under way for it, or ``work(*args)`` sent
         to a worker: in a slot, or refused at once when none is free. ``past``: the recorded
-        command and how it is explored, remembered when its graph goes past the budget."""
+        command and how it is explored, remembered when its graph goes past the budget.
+        ``first``: a first answer, in the first answers' slots and worker."""
+        slots = self._first_slots if first else self._slots
         with self._lock:
             kept = self._answers.get(key)
             if kept is not None:
@@ -355,7 +397,7 @@ class OddsDesk:
             if running is not None:
                 self._counters.joined += 1
                 return running
-            if not self._slots.acquire(blocking=False):
+            if not slots.acquire(blocking=False):
                 self._counters.refused += 1
                 raise OddsBusy(
                     "odds",
@@ -367,11 +409,11 @@ class OddsDesk:
             answer: cf.Future[Odds] = cf.Future()
             self._computing[key] = answer
         try:
-            task = self._working().submit(_compute, work, args, self.limits.seconds)
+            task = self._working(first).submit(_compute, work, args, self.limits.seconds)
         except RuntimeError as e:  # the desk is closed
             task = cf.Future()
             task.set_exception(OddsBusy("odds", "a server that is running", str(e)))
-        task.add_done_callback(lambda w: self._done(key, w, answer, past))
+        task.add_done_callback(lambda w: self._done(key, w, answer, past, first))
         return answer
 
     def _done(
@@ -380,6 +422,7 @@ class OddsDesk:
         work: cf.Future[Any],
         answer: cf.Future[Odds],
         past: tuple[bytes, HowToExplore] | None,
+        first: bool,
     ) -> None:
         try:
             result = work.result()
@@ -399,9 +442,10 @@ class OddsDesk:
         with self._lock:
             self._computing.pop(key, None)
             self._running -= 1
-            self._slots.release()
+            (self._first_slots if first else self._slots).release()
             if error is None:
                 self._counters.computed += 1
+                self._counters.first += first
                 self._answers[key] = result
                 while len(self._answers) > self.limits.kept:
                     self._answers.popitem(last=False)
@@ -418,16 +462,24 @@ class OddsDesk:
         else:
             answer.set_exception(error)
 
-    def _check(self, budget: int, samples: int, seed: str) -> None:
+    def _check(self, budget: int, samples: int, seed: str, first: bool = False) -> None:
         limits = self.limits
         for name, value, low, high in (
             ("budget", budget, 1, limits.max_budget),
-            ("samples", samples, 0, limits.max_samples),
+            # a first answer is samples alone, and few: its worker is soon free again
+            (
+                "samples",
+                samples,
+                *((1, limits.first_samples) if first else (0, limits.max_samples)),
+            ),
         ):
             if not low <= value <= high:
                 self._counters.refused += 1
+                within = " for a first answer" if first and name == "samples" else ""
                 raise TooMuchAsked(
-                    name, f"{low} to {high:,}", f"must be {low} to {high:,}, not {value}"
+                    name,
+                    f"{low} to {high:,}{within}",
+                    f"must be {low} to {high:,}{within}, not {value}",
                 )
         if not 1 <= len(seed) <= 200:
             self._counters.refused += 1
@@ -455,7 +507,9 @@ class OddsDesk:
         digest = hashlib.sha256(msgspec.msgpack.encode(command))
         digest.update(msgspec.msgpack.encode(list(events[:end])))
         which = digest.digest()
-        asked = hashlib.sha256(which + msgspec.msgpack.encode([how.budget, how.samples, how.seed]))
+        asked = hashlib.sha256(
+            which + msgspec.msgpack.encode([how.budget, how.samples, how.seed, how.graph])
+        )
         return asked.digest(), end, which
 
 

@@ -164,3 +164,53 @@ def test_a_command_past_its_budget_is_sampled_at_once_when_asked_again(
     # a larger budget may fit: the graph is tried again
     assert desk.recorded(gangfight, at_start, budget=500, samples=40).method == "exact"
     assert desk.stats().sampled_at_once == 3
+
+
+def test_a_first_answer_is_samples_drawn_at_once_seeded_and_never_taken_for_past_budget(
+    desk: OddsDesk, necromunda: list[Event]
+) -> None:
+    """The viewer's first answer (``first``): its samples drawn at once, the graph not tried
+    (said so in its note), the same answer every time; and the command is not remembered past
+    its budget, so the full answer asked after it is still the graph's (the 2023 charge:
+    exact in 951 runs)."""
+    charge, _ = _fight(necromunda)
+    first = desk.recorded(necromunda, charge, budget=2000, samples=200, first=True)
+    how = HowToExplore(budget=2000, samples=200, graph=False)
+    assert first == msgspec.structs.replace(
+        recorded_odds(necromunda, charge, how),
+        note="a first answer: 200 samples drawn at once, the exact odds not tried",
+    )
+    assert (first.method, first.runs, first.samples) == ("monte-carlo", 200, 200)
+    # kept apart from the full answer with the same budget and samples
+    full = desk.recorded(necromunda, charge, budget=2000, samples=200)
+    assert (full.method, full.runs) == ("exact", 951)
+    assert desk.stats().sampled_at_once == 0
+    assert (desk.stats().first, desk.stats().computed) == (1, 2)
+    # reproducible: another desk draws the same first answer
+    other = OddsDesk(DeskLimits())
+    try:
+        assert other.recorded(necromunda, charge, budget=2000, samples=200, first=True) == first
+    finally:
+        other.close()
+
+
+def test_a_first_answer_does_not_wait_behind_a_full_one(
+    desk: OddsDesk, gangfight: list[Event]
+) -> None:
+    """A first answer has a worker of its own: asked while a full answer holds the desk's one
+    worker for seconds, it is answered before that one."""
+    at_start, _ = _fight(gangfight)
+    full = desk.submit(gangfight, at_start, budget=1, samples=20_000)
+    first = desk.submit(gangfight, at_start, budget=1, samples=20, first=True)
+    assert first.result(timeout=60).runs == 20
+    assert not full.done()
+    assert full.result(timeout=120).runs == 20_000
+    assert desk.workers(first=True) and desk.workers(first=True) != desk.workers()
+
+
+def test_a_first_answer_is_a_few_samples(desk: OddsDesk, gangfight: list[Event]) -> None:
+    at_start, _ = _fight(gangfight)
+    for samples in (0, 1001):
+        with pytest.raises(TooMuchAsked, match="for a first answer") as refused:
+            desk.recorded(gangfight, at_start, budget=10, samples=samples, first=True)
+        assert refused.value.field == "samples"

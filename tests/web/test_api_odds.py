@@ -84,6 +84,30 @@ def test_the_viewers_odds_are_exact_when_the_graph_fits_a_few_thousand_runs(
     assert got["happened"] is not None and got["happened"]["sides"]
 
 
+def test_a_first_answer_is_a_few_samples_drawn_at_once_and_the_full_one_unchanged(
+    site: Site, client: Client
+) -> None:
+    """``first=true`` (the viewer asks it beside the full answer): the 2023 demo's charge
+    sampled at once, 200 samples, the graph not tried and said so; the full answer asked after
+    it is the one asked alone, exact (the first is not taken for a graph past its budget); more
+    samples than a first answer's are refused, naming them."""
+    battle = record(site.store, get_game_system("necromunda-2023").demo(), quiet=True).battle
+    charge = next(e.position for e in site.store.read(battle) if isinstance(e.event, CommandIssued))
+    url = f"/api/battles/{battle}/odds?position={charge}"
+    r = client.get(f"{url}&first=true&samples=200")
+    assert r.status_code == 200, r.text
+    first = r.json()
+    assert (first["method"], first["samples"], first["runs"]) == ("monte-carlo", 200, 200)
+    assert first["note"] == "a first answer: 200 samples drawn at once, the exact odds not tried"
+    assert client.get(f"{url}&first=true&samples=200").json() == first  # seeded: the same
+    full = client.get(url).json()
+    assert full == direct(site, str(battle), charge, ODDS_BUDGET, ODDS_SAMPLES)
+    assert (full["method"], full["runs"]) == ("exact", 951)
+    r = client.get(f"{url}&first=true&samples=5000")
+    assert r.status_code == 422, r.text
+    assert r.json()["field"] == "samples"
+
+
 def test_a_position_outside_the_commands_is_refused(site: Site, client: Client) -> None:
     battle = played(site, client, "gangfight")
     for position in (1, 999):

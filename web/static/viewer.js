@@ -136,8 +136,7 @@
 
   // --- odds beside each command (its button in the row's HTML: templates/_rows.html) ---------
 
-  const QUICK_SAMPLES = 200; // the first answer's samples when the odds are not exact
-  const QUICK_BUDGET = 500; // the first answer's runs of the graph before it samples
+  const FIRST_SAMPLES = 200; // the first answer's samples, drawn at once beside the full answer
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   // A probability as the API gives it: exact (with its fraction) or Monte Carlo (its interval).
   const estimate = (p) => p.exact !== null
@@ -178,18 +177,19 @@
     box = row.querySelector(".odds");
     button.setAttribute("aria-expanded", "true");
     try {
-      const full = `/api/battles/${battle}/odds?position=${row.dataset.position}`;
-      // First a small graph and few samples: a command exact within it is answered whole at
-      // once, and a larger one is shown soon with its wider intervals; then the server's own
-      // budget, exact where the graph fits it (the 2023 charge's 951 runs), else its full
-      // samples (past that budget too, the odds desk remembers it and samples at once).
-      let asked = `${full}&samples=${QUICK_SAMPLES}&budget=${QUICK_BUDGET}`;
-      let { data } = await bxb.api("GET", asked);
-      if (data.method !== "exact") {
-        box.innerHTML = oddsChart(data, "a first answer: more samples on the way…");
-        asked = full;
-        ({ data } = await bxb.api("GET", asked));
-      }
+      const asked = `/api/battles/${battle}/odds?position=${row.dataset.position}`;
+      // Both at once: the full answer (exact where the graph fits the server's budget, else
+      // its samples) and a first one, a few samples drawn at once by a worker of their own
+      // (seeded, its intervals stated). Whichever comes first is shown: the first answer
+      // marked as such until the full one replaces it; a full one first is shown alone.
+      const full = bxb.api("GET", asked);
+      let done = false;
+      bxb.api("GET", `${asked}&first=true&samples=${FIRST_SAMPLES}`).then(({ data: first }) => {
+        if (!done && box.isConnected) {
+          box.innerHTML = oddsChart(first, "the full answer on the way…");
+        }
+      }, () => {}); // a first answer refused or lost: the full one is still awaited
+      const { data } = await full.finally(() => { done = true; });
       box.innerHTML = oddsChart(data);
       // the same odds drawn by matplotlib on the server (web/plots.py): bars, what happened marked
       bxbPlots.show(box.querySelector(".odds-plot"), asked.replace("/odds?", "/odds/plot?"),
