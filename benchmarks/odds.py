@@ -7,11 +7,16 @@ every system at the speed of a tap (p95 <= 100 ms in process, exact or with its 
     python benchmarks/odds.py --viewer --against ...   # the viewer's odds (recorded commands,
                                                  # each checkout's own budget, 1000 samples)
     python benchmarks/odds.py --viewer --button --cpu --against ...
-                                                 # as the odds button asks: 500 runs and
-                                                 # 200 samples first
+                                                 # as each checkout's odds button asks: a
+                                                 # first answer (200 samples at once) beside
+                                                 # the full one (before 2026-11-29: 500 runs
+                                                 # and 200 samples first, then the full one)
     python benchmarks/odds.py --graph 5000       # each dice command as a graph and as a tree
     python benchmarks/odds.py --server           # the viewer's odds through the server (HTTP,
                                                  # the odds desk's worker process), this checkout
+    python benchmarks/odds.py --server --first   # as the page asks them: the full answer and a
+                                                 # first one at once, from the tap to the first
+                                                 # shown and to the full one
     python benchmarks/odds.py --viewer --cpu --only necromunda-2023#1 --against ...
                                                  # processor time, one command (repeatable)
     python benchmarks/odds.py --viewer --samples 200 --against ...
@@ -53,7 +58,11 @@ from blowbyblow.replay.odds.explore import HowToExplore, Policy, recorded_odds, 
 
 demos = {s.id: s.demo() for s in game_systems().values()}
 battles = {}
-QUICK_BUDGET = 500  # the odds button's first runs (web/static/viewer.js), or its whole budget
+QUICK_BUDGET = 500  # before 2026-11-29: the odds button's first runs, then the full answer
+try:  # since 2026-11-29 the button asks a first answer (samples alone) beside the full one
+    from blowbyblow.replay.odds.desk import first_odds
+except ImportError:
+    first_odds = None
 
 def viewer_budget():
     # the viewer's own budget, as this checkout's server asks it (500 runs before 2026-11-28)
@@ -75,14 +84,25 @@ for line in sys.stdin:
     ask = json.loads(line)
     demo = demos[ask["ruleset"]]
     wall, cpu = time.perf_counter(), time.process_time()
-    first = None
+    first = took = None
     if ask["viewer"]:
         events, starts = positions(ask["ruleset"])
         budget = ask["budget"] or viewer_budget()
         samples = ask["samples"] or 1000
         at = starts[ask["number"] - 1]
-        if ask.get("button"):
-            # as the viewer's odds button asks (web/static/viewer.js): at most 500 runs and 200
+        if ask.get("button") and first_odds is not None:
+            # as this viewer's odds button asks (web/static/viewer.js): the full answer and a
+            # first one (200 samples drawn at once) together, each by a worker of its own; here
+            # one after the other, each timed alone: the page is shown the sooner of the two
+            odds = recorded_odds(events, at, HowToExplore(budget=budget, samples=samples))
+            took = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
+            w, c = time.perf_counter(), time.process_time()
+            first_odds(events, at, HowToExplore(budget=budget, samples=200, graph=False))
+            first = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c}
+            spent = took["cpu"] + first["cpu"]
+            first = {k: min(first[k], took[k]) for k in first}
+        elif ask.get("button"):
+            # as the viewer's odds button asked before 2026-11-29: at most 500 runs and 200
             # samples first; when that is not exact, the viewer's budget and full samples (the
             # graph not run again when that budget is no larger: the odds desk remembers it)
             quick = min(QUICK_BUDGET, budget)
@@ -99,8 +119,10 @@ for line in sys.stdin:
         policy = Policy(name="scripted", answers=demo.choices)
         how = HowToExplore(policy=policy, budget=ask["budget"], samples=ask["samples"])
         odds = scenario_odds(demo, ask["number"], how)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(json.dumps({"wall": wall, "cpu": cpu, "method": odds.method, "runs": odds.runs,
+    if took is None:
+        took = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
+        spent = took["cpu"]
+    print(json.dumps({**took, "spent": spent, "method": odds.method, "runs": odds.runs,
                       "action": odds.action, "first": first, "budget": budget if ask["viewer"]
                       else ask["budget"]}), flush=True)
 """
@@ -174,8 +196,10 @@ def every_command(args: argparse.Namespace) -> None:
     )
     if args.button:
         what += (
-            " as its button asks them (at most 500 runs and 200 samples first, the viewer's"
-            " budget and full samples when not exact)"
+            " as each checkout's button asks them (a first answer of 200 samples beside the full"
+            " one, each timed alone, the sooner shown; before 2026-11-29: at most 500 runs and"
+            " 200 samples first, the viewer's budget and full samples when not exact); the tap's"
+            " processor time: all its work"
         )
     print(
         f"{what}: budget {budget or 'each checkout viewer default'} runs, {samples} samples "
@@ -190,8 +214,8 @@ def every_command(args: argparse.Namespace) -> None:
         header += f" {name}: method | runs | p50 ms | p95 ms |"
         rule += "---|---:|---:|---:|"
         if args.button:
-            header += " first answer p50 ms |"
-            rule += "---:|"
+            header += " first answer p50 ms | the tap's processor time p50 ms |"
+            rule += "---:|---:|"
     print(header)
     print(rule, flush=True)
     every: list[list[float]] = [[] for _ in workers]
@@ -212,7 +236,7 @@ def every_command(args: argparse.Namespace) -> None:
     row = f"| all {len(every[0])} |"
     for k in range(len(workers)):
         row += f" | | {percentile(every[k], 50):.0f} | {percentile(every[k], 95):.0f} |"
-        row += " |" if args.button else ""
+        row += " | |" if args.button else ""
     print(row)
     if args.viewer and answers:
         budgets = ", ".join(f"{n} {a.get('budget')}" for n, a in zip(names, answers, strict=True))
@@ -233,6 +257,7 @@ def one_command(
     clock = "cpu" if args.cpu else "wall"
     times: list[list[float]] = [[] for _ in workers]
     firsts: list[list[float]] = [[] for _ in workers]
+    spent: list[list[float]] = [[] for _ in workers]
     answers: list[dict[str, Any]] = [{} for _ in workers]
     for w in workers:  # the first call of each: imports and caches, not timed
         w.ask(request)
@@ -243,6 +268,7 @@ def one_command(
         for k in order:
             answers[k] = workers[k].ask(request)
             times[k].append(answers[k][clock] * 1000)
+            spent[k].append(answers[k].get("spent", answers[k]["cpu"]) * 1000)
             if answers[k].get("first"):
                 firsts[k].append(answers[k]["first"][clock] * 1000)
     row = f"| {request['ruleset']} #{request['number']} {answers[0]['action']} |"
@@ -255,6 +281,7 @@ def one_command(
         )
         if args.button:
             row += f" {percentile(firsts[k], 50):.0f} |" if firsts[k] else " |"
+            row += f" {percentile(spent[k], 50):.0f} |"
     print(row, flush=True)
     return answers
 
@@ -306,8 +333,14 @@ def through_the_server(args: argparse.Namespace) -> None:
     SQLite store in a temporary folder) whose odds desk was warmed first, as ``bxb serve`` warms
     it. Each ask is worked out by the desk's worker (its budget one run more each time, so that
     no answer is kept from the ask before, nor a command remembered past a budget at least as
-    large), then asked once more (kept). ``--first``: then, as the viewer's button asks, 200
-    samples first and, when that is not exact, the full samples (the graph not run again)."""
+    large), then asked once more (kept). ``--first``: then, as the viewer's button asks, the
+    full answer and a first one (``first=true``, 200 samples) at once, from two threads: the
+    time from the tap to the first answer shown (the sooner of the two: a full one first is
+    shown alone) and to the full one, each tap the first on its command (a new desk, warmed), how often the first shown was the sampled one, and the
+    processor time the desk's workers spent on the tap (their /proc counts). A checkout without
+    first answers (before 2026-11-29; run this file with its interpreter) is asked as its page
+    asked: 500 runs and 200 samples, then, when that was not exact, the full answer."""
+    import concurrent.futures as cf
     import logging
     import tempfile
     from pathlib import Path
@@ -327,9 +360,24 @@ def through_the_server(args: argparse.Namespace) -> None:
     print(f"before: {load()}")
     print(
         "| command | method | runs | worked out p50 ms | p95 ms | kept p50 ms |"
-        + (" viewer's first answer p50 ms | then the full one p50 ms |" if args.first else "")
+        + (
+            " tap to the first shown p50 ms | p95 | tap to the full one p50 ms | p95 |"
+            " sampled first shown | workers' processor time a tap p50 ms |"
+            if args.first
+            else ""
+        )
     )
-    print("|---|---|---:|---:|---:|---:|" + ("---:|---:|" if args.first else ""), flush=True)
+    print(
+        "|---|---|---:|---:|---:|---:|" + ("---:|---:|---:|---:|---:|---:|" if args.first else ""),
+        flush=True,
+    )
+    taps = cf.ThreadPoolExecutor(max_workers=2)  # the page's two asks at once
+    try:
+        from blowbyblow.replay.odds.desk import first_odds  # noqa: F401 - only whether it is
+    except ImportError:
+        beside = False  # a checkout from before first answers
+    else:
+        beside = True
     every: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "odds.sqlite")
@@ -350,7 +398,42 @@ def through_the_server(args: argparse.Namespace) -> None:
                 if args.only and f"{ruleset}#{number}" not in args.only:
                     continue
                 url = f"/api/battles/{battle}/odds?position={position}&samples={samples}"
-                times, kept, first, full = [], [], [], []
+                times, kept, first, full, spent = [], [], [], [], []
+                sampled = 0
+                odds_desk = app.state.server.service.odds_desk
+                for _ in range(args.repeat if args.first else 0):
+                    # each tap the first on its command: a new desk (warmed, untimed), nothing
+                    # kept or remembered past its budget
+                    odds_desk.close()
+                    desk = odds_desk.desk()
+                    desk.warm()
+                    asked = f"/api/battles/{battle}/odds?position={position}"
+                    before = _workers_cpu(desk, beside)
+                    t = time.perf_counter()
+                    if not beside:  # as the page asked before 2026-11-29, one after the other
+                        quick = client.get(f"{asked}&budget=500&samples=200")
+                        first.append((time.perf_counter() - t) * 1000)
+                        if quick.json()["method"] != "exact":
+                            sampled += 1
+                            client.get(f"{asked}&budget={budget}&samples={samples}")
+                        full.append((time.perf_counter() - t) * 1000)
+                        spent.append(_workers_cpu(desk, beside) - before)
+                        continue
+                    whole = taps.submit(client.get, f"{asked}&budget={budget}&samples={samples}")
+                    sooner = taps.submit(
+                        client.get, f"{asked}&budget={budget}&samples=200&first=true"
+                    )
+                    shown, _ = cf.wait([whole, sooner], return_when=cf.FIRST_COMPLETED)
+                    first.append((time.perf_counter() - t) * 1000)
+                    sampled += whole not in shown
+                    if whole.result().status_code != 200:
+                        raise SystemExit(f"{ruleset} #{number}: {whole.result().text}")
+                    full.append((time.perf_counter() - t) * 1000)
+                    sooner.result()
+                    spent.append(_workers_cpu(desk, beside) - before)
+                if args.first:  # a new desk again: nothing remembered from the taps
+                    odds_desk.close()
+                    odds_desk.desk().warm()
                 for i in range(args.repeat):
                     t = time.perf_counter()
                     r = client.get(f"{url}&budget={budget + i}")
@@ -360,17 +443,6 @@ def through_the_server(args: argparse.Namespace) -> None:
                     t = time.perf_counter()
                     client.get(f"{url}&budget={budget + i}")
                     kept.append((time.perf_counter() - t) * 1000)
-                for i in range(args.repeat if args.first else 0):
-                    # budgets past those above: nothing kept, nothing remembered
-                    asked = f"/api/battles/{battle}/odds?position={position}"
-                    asked += f"&budget={budget + args.repeat + i}"
-                    t = time.perf_counter()
-                    quick = client.get(f"{asked}&samples=200").json()
-                    first.append((time.perf_counter() - t) * 1000)
-                    t = time.perf_counter()
-                    if quick["method"] != "exact":
-                        client.get(f"{asked}&samples={samples}")
-                    full.append((time.perf_counter() - t) * 1000)
                 odds = r.json()
                 every += times
                 method = "exact" if odds["method"] == "exact" else "MC"
@@ -379,7 +451,9 @@ def through_the_server(args: argparse.Namespace) -> None:
                     f"{percentile(times, 50):.0f} | {percentile(times, 95):.0f} | "
                     f"{percentile(kept, 50):.1f} |"
                     + (
-                        f" {percentile(first, 50):.0f} | {percentile(full, 50):.0f} |"
+                        f" {percentile(first, 50):.0f} | {percentile(first, 95):.0f} |"
+                        f" {percentile(full, 50):.0f} | {percentile(full, 95):.0f} |"
+                        f" {sampled} of {len(first)} | {percentile(spent, 50):.0f} |"
                         if args.first
                         else ""
                     ),
@@ -387,6 +461,18 @@ def through_the_server(args: argparse.Namespace) -> None:
                 )
     print(f"| all {len(every)} | | | {percentile(every, 50):.0f} | {percentile(every, 95):.0f} | |")
     print(f"after: {load()}")
+
+
+def _workers_cpu(desk: Any, beside: bool) -> float:
+    """The processor time (ms, user and system) of the odds desk's workers so far (``beside``:
+    the first answers' one too), from /proc (in clock ticks: 10 ms on most Linux machines)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    ms = 0.0
+    for pid in [*desk.workers(), *(desk.workers(first=True) if beside else [])]:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        ms += (int(fields[11]) + int(fields[12])) * 1000 / tick
+    return ms
 
 
 def main() -> None:
@@ -413,14 +499,16 @@ def main() -> None:
     parser.add_argument(
         "--first",
         action="store_true",
-        help="with --server: also the viewer's first answer (200 samples), then the full one",
+        help="with --server: also as the page asks, the full answer and a first one (200 "
+        "samples) at once: tap to the first shown and to the full one",
     )
     parser.add_argument(
         "--button",
         action="store_true",
-        help="with --viewer: as the odds button asks, at most 500 runs and 200 samples first, "
-        "then the viewer's budget and full samples when that was not exact (whole time, and "
-        "the first answer's p50)",
+        help="with --viewer: as each checkout's odds button asks (a first answer of 200 samples "
+        "beside the full one; before 2026-11-29, at most 500 runs and 200 samples first, then "
+        "the full answer when that was not exact): the full answer's time, the first shown's "
+        "p50 and the processor time of all the tap's work",
     )
     parser.add_argument("--graph", type=int, default=0, help="only: graph against tree, N runs")
     parser.add_argument(
