@@ -117,22 +117,26 @@ def test_close_stops_a_worker_being_started(monkeypatch: pytest.MonkeyPatch) -> 
 def test_a_server_killed_outright_leaves_no_worker() -> None:
     """A process with an odds desk killed outright (``kill -9``, the kernel out of memory): its
     worker waited on its task queue for ever, and kept the fork server and the resource
-    tracker alive with it."""
+    tracker alive with it. The first answers' worker ends too."""
     script = (
         "from blowbyblow.replay.odds.desk import DeskLimits, OddsDesk\n"
-        "desk = OddsDesk(DeskLimits(workers=1)); desk.warm(); print(*desk.workers(), flush=True)\n"
+        "desk = OddsDesk(DeskLimits(workers=1)); desk.warm()\n"
+        "print(*desk.workers(), *desk.workers(first=True), flush=True)\n"
         "import time; time.sleep(600)\n"
     )
     server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
-    [worker] = map(int, server.stdout.readline().split())
+    workers = list(map(int, server.stdout.readline().split()))
+    assert len(workers) == 2, workers
     server.kill()
     server.wait()
     try:
         deadline = time.monotonic() + 60  # a guard against a hang, not a measure
-        while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not Path(f"/proc/{worker}").exists(), "the worker outlived its server"
+        for worker in workers:
+            while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not Path(f"/proc/{worker}").exists(), "a worker outlived its server"
     finally:
-        if Path(f"/proc/{worker}").exists():  # only the worker this test's process started
-            os.kill(worker, signal.SIGKILL)
+        for worker in workers:
+            if Path(f"/proc/{worker}").exists():  # only the workers this test's process started
+                os.kill(worker, signal.SIGKILL)
