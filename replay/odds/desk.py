@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures as cf
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -275,7 +276,8 @@ class OddsDesk:
             # Under the pool's own lock: a worker being started (the warm-up's first task, a
             # server stopped in its first seconds) has been started and is seen here; it was
             # left running and printed a traceback as its pool's semaphores went away under it.
-            with pool._shutdown_lock:
+            # A private name, as those below (CPython 3.11-3.13 have it): without it, unlocked.
+            with getattr(pool, "_shutdown_lock", None) or contextlib.nullcontext():
                 processes += list((getattr(pool, "_processes", None) or {}).values())
                 manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
             pool.shutdown(wait=False, cancel_futures=True)

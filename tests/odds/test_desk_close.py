@@ -140,3 +140,27 @@ def test_a_server_killed_outright_leaves_no_worker() -> None:
         for worker in workers:
             if Path(f"/proc/{worker}").exists():  # only the workers this test's process started
                 os.kill(worker, signal.SIGKILL)
+
+
+class _WithoutShutdownLock:
+    """A pool as a Python whose ``ProcessPoolExecutor`` has no ``_shutdown_lock`` shows it (a
+    private name): every other name is the real pool's."""
+
+    def __init__(self, pool: process.ProcessPoolExecutor) -> None:
+        self._inner = pool
+
+    def __getattr__(self, name: str) -> object:
+        if name == "_shutdown_lock":
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+
+def test_close_stops_the_workers_of_a_pool_without_its_shutdown_lock() -> None:
+    """``close`` reads the pool's private names with defaults: one that is missing on another
+    Python is no AttributeError as the server stops, and the workers still end."""
+    desk = OddsDesk(DeskLimits(workers=1))
+    desk._pool = _WithoutShutdownLock(desk._pool)  # type: ignore[assignment]
+    desk.warm()
+    [worker] = desk.workers()
+    desk.close()
+    assert not Path(f"/proc/{worker}").exists(), "a worker left running"
