@@ -16,6 +16,8 @@ import os
 import sys
 from typing import Any
 
+from blowbyblow.cli import STOPPED
+
 MODULES = (
     "battles",
     "disputes",
@@ -45,7 +47,6 @@ COMMANDS = {
     "witness": "witness",
 }
 _TAKES_VALUE = ("--db", "--log-level")  # the global options followed by a value
-STOPPED = "bxb serve: stopped before it was serving (Ctrl-C or SIGTERM)"
 
 
 def command_of(argv: list[str]) -> str | None:

@@ -17,8 +17,8 @@ from typing import Annotated, Any
 
 import typer
 
+from blowbyblow.cli import STOPPED
 from blowbyblow.cli.app import OPTS, app, fail, open_store, require_store
-from blowbyblow.cli.main import STOPPED
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.evidence.seals import (

@@ -151,3 +151,16 @@ def test_sigterm_stops_the_server_with_exit_0(tmp_path: Path, whom: str) -> None
     assert server.returncode == 0, err
     assert "Traceback" not in err and "leaked" not in err and "warn" not in err.lower(), err
     waited(lambda: not left(server.pid), "the server's processes to end", patience=30)
+
+
+def test_the_serve_command_does_not_load_the_entry_point() -> None:
+    """``bxb serve``'s module and the entry point share the line a stop before serving prints
+    (``STOPPED``): it lives in the package, so the command does not import ``cli/main.py``."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, blowbyblow.cli.serve; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert "blowbyblow.cli.serve" in loaded
+    assert "blowbyblow.cli.main" not in loaded
