@@ -236,7 +236,10 @@ def serve_probed() -> None:
 
     async def shutdown(self: uvicorn.server.Server, sockets: Any = None) -> None:
         await stopping(self, sockets)
-        write()  # uvicorn raises the SIGTERM that stopped it again once served: no atexit
+        # here rather than at exit: every checkout reaches uvicorn's shutdown; an older one's
+        # serve ended by the SIGTERM uvicorn raised again, with no atexit (since c241e7b a
+        # stop exits 0 and atexit runs, but the probe measures older checkouts too)
+        write()
 
     uvicorn.server.Server.startup = startup  # type: ignore[method-assign]
     uvicorn.server.Server.shutdown = shutdown  # type: ignore[method-assign]
