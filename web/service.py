@@ -100,6 +100,7 @@ from blowbyblow.web.schemas import (
 from blowbyblow.web.tournament import TableBattle, TournamentError, TournamentStore
 from blowbyblow.web.window import position_in
 
+AGAIN = 3  # re-adjudications of a command without a version, written past (docs/web.md)
 MAX_ROUND = 1000  # a tournament's rounds; the register's column holds far more, never 10^30
 
 
@@ -389,20 +390,12 @@ class Service:
 
     def play(self, battle: UUID, req: PlayCommand) -> PlayResult:
         """Adjudicate one command against the battle as it stands; written in one transaction
-        only if it completes, every typed die is used and nobody wrote first.
-
-        The battle as this process last saw it is taken as it stands, unread: the append at its
-        version is the check (the store refuses it if anyone wrote since). Then, or when the
-        player saw another version, the battle is read; a command sent without a version is
-        adjudicated again from what was read."""
+        only if it completes, every typed die is used and nobody wrote first. The battle as this
+        process last saw it is taken unread: the append at its version is the check. The battle
+        is read when the player saw another version, or by ``write`` when written past."""
         kept = self.door.kept(battle)
-        if kept is not None and req.version in (None, kept.version):
-            try:
-                return self.write(self._play(kept, req), req)
-            except Behind:
-                if req.version is not None:
-                    raise
-        return self.write(self._play(self.read(battle), req), req)
+        b = kept if kept is not None and req.version in (None, kept.version) else self.read(battle)
+        return self.write(self._play(b, req), req)
 
     def play_kept(self, kept: BattleHead, req: PlayCommand) -> PlayResult | ToWrite | None:
         """``play`` on the head kept here (``Battle.kept``), nothing read or written: the rules'
@@ -414,26 +407,33 @@ class Service:
 
     def write(self, found: PlayResult | ToWrite, req: PlayCommand) -> PlayResult:
         """Write a command adjudicated (``_play``, ``play_kept``); sent without a version and
-        written past meanwhile, it is adjudicated again from the battle as it stands."""
-        if isinstance(found, PlayResult):
-            return found  # nothing to write
-        head = found.done.head
-        try:
-            played = self.door.commit(found.done)
-        except Behind:
-            if req.version is not None:
-                raise
-            return self.write(self._play(self.read(head.id), req), req)
-        return PlayResult(
-            status="played",
-            version=played.head.version,
-            events=self._rows.written(head.id, head.system, played.logged, played.index),
-            command=found.command,
-            receipt=self._receipt(head.id, played.logged[-1]),
-            next=LegalOptions(
-                battle=str(head.id), version=played.head.version, options=played.head.options
-            ),
-        )
+        written past, it is adjudicated again from the battle as it stands (``AGAIN`` times)."""
+        again = 0
+        while not isinstance(found, PlayResult):  # else nothing to write
+            try:
+                played = self.door.commit(found.done)
+            except Behind:
+                if req.version is not None:
+                    raise
+                if again == AGAIN:
+                    raise Behind(
+                        f"the battle was written past {AGAIN + 1} times as this command was "
+                        "adjudicated (others play at this table); nothing was written: send it again"
+                    ) from None
+                found, again = self._play(self.read(found.done.head.id), req), again + 1
+                continue
+            head = found.done.head
+            return PlayResult(
+                status="played",
+                version=played.head.version,
+                events=self._rows.written(head.id, head.system, played.logged, played.index),
+                command=found.command,
+                receipt=self._receipt(head.id, played.logged[-1]),
+                next=LegalOptions(
+                    battle=str(head.id), version=played.head.version, options=played.head.options
+                ),
+            )
+        return found
 
     def _play(self, b: BattleHead, req: PlayCommand) -> PlayResult | ToWrite:
         """The command's next word from its run (``Battle.answer``), nothing written: the
