@@ -10,6 +10,7 @@
 "use strict";
 {
   const body = document.body;
+  body.dataset.loader = ""; // at once: the page's line saying its scripts never ran stays hidden
   const later = (body.dataset.afterPaint || "").split(" ").filter(Boolean);
   let asked = false;
   const ask = () => {
