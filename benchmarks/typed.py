@@ -14,7 +14,13 @@ CPU, so the figure carries on a loaded machine), the requests a command, and how
 command's rules procedure was started from its beginning (the game system's ``procedure``
 called): 1 means typed dice do not adjudicate the command again at each roll. Run it with
 another checkout's Python to measure that one (``/path/to/main/.venv/bin/python
-benchmarks/typed.py``): it uses only ``Battle.answer``, which both have."""
+benchmarks/typed.py``): it uses only ``Battle.answer``, which both have.
+
+With ``--held``, it prints instead how long each typed request holds its command's paused run
+(``replay/battles/pending.py``: the run's lock, held while the rules go on from one question to
+the next): the longest the server's event loop can wait when two phones race on one command and
+the other's request took the run on in a worker thread (docs/web.md). Wall and thread CPU time
+of each ``_Run.answer``, which runs under that lock."""
 
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from typing import Any
 
 import msgspec
 
+from blowbyblow.replay.battles import pending
 from blowbyblow.replay.battles.battle import Battle
 from blowbyblow.replay.battles.inputs import Need
 from blowbyblow.replay.engine import logs
@@ -108,14 +115,59 @@ def measure(ruleset: str, commands: int, typed: bool, folder: Path, seed: int) -
     }
 
 
+def held(ruleset: str, commands: int, seeds: range, folder: Path) -> list[tuple[float, float]]:
+    """Wall and thread CPU seconds of every ``_Run.answer`` (the run's lock held) over
+    typed battles of ``commands`` commands, one a seed."""
+    answer = pending._Run.answer
+    times: list[tuple[float, float]] = []
+
+    def timed(run: Any, *args: Any) -> Any:
+        if run._go_on is None:  # a fresh run: no other request can find it before it speaks
+            return answer(run, *args)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return answer(run, *args)
+        finally:
+            times.append((time.perf_counter() - wall, time.thread_time() - cpu))
+
+    pending._Run.answer = timed  # type: ignore[method-assign,assignment]
+    try:
+        for seed in seeds:
+            measure(ruleset, commands, True, folder, seed)
+    finally:
+        pending._Run.answer = answer  # type: ignore[method-assign]
+    return times
+
+
+def print_held(args: argparse.Namespace) -> None:
+    print("| system | requests | held ms p50 | p99 | max | thread CPU ms p50 | p99 | max |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for ruleset in args.ruleset:
+            held(
+                ruleset, 2, range(-1, 0), Path(tmp)
+            )  # warm: the rules' modules imported, not measured
+            times = held(ruleset, args.commands, range(args.rounds), Path(tmp))
+            cells = []
+            for figures in (sorted(1000 * w for w, _ in times), sorted(1000 * c for _, c in times)):
+                p99 = figures[min(len(figures) - 1, int(0.99 * len(figures)))]
+                cells += [statistics.median(figures), p99, figures[-1]]
+            print(f"| {ruleset} | {len(times)} | " + " | ".join(f"{x:.2f}" for x in cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--commands", type=int, default=12, help="per battle")
     parser.add_argument("--rounds", type=int, default=3, help="battles per system and way")
     parser.add_argument("--ruleset", nargs="+", default=SYSTEMS)
+    parser.add_argument("--held", action="store_true", help="how long a request holds its run")
     args = parser.parse_args()
     logs.configure(level="warning")  # as ``bxb serve --log-level warning``: no line a rule step
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the start")
+    if args.held:
+        print_held(args)
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
+        return
     print(
         "| system | way | commands | requests a command | procedure started a command | "
         "CPU ms a command (median of rounds) |"
