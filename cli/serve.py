@@ -56,8 +56,12 @@ def cmd_tournament_new(
     name: Annotated[str, typer.Option("--name", help="The tournament's name in full.")] = "",
 ) -> None:
     """Create a tournament (then `bxb tables add` gives it tables and tokens)."""
-    from blowbyblow.web.tournament import TournamentStore
+    from blowbyblow.web.tournament import TournamentStore, check_new
 
+    try:  # before the store is opened (which makes the register's tables): a refusal keeps it
+        check_new(slug, name)
+    except BlowByBlowError as e:
+        fail(str(e))
     store = _tournaments(create=True)
     assert isinstance(store, TournamentStore)
     try:

@@ -191,6 +191,20 @@ class _Cursor:
         return list(self._cur.fetchall()) if self._cur.description else []
 
 
+def check_new(slug: str, name: str = "") -> None:
+    """Refuse (``TournamentError``) a tournament's id or name that ``new_tournament`` would:
+    ``bxb tournament new`` asks before it opens the store, so a refusal leaves it untouched."""
+    if not SLUG.match(slug):
+        raise TournamentError(
+            f"tournament id {slug!r}: expected 1 to 40 lower-case letters, digits or "
+            "hyphens, starting with a letter or digit (e.g. 'spring-open')"
+        )
+    if len(name) > MAX_NAME:
+        raise TournamentError(
+            f"tournament name: {len(name)} characters; expected at most {MAX_NAME}"
+        )
+
+
 class TournamentStore:
     """Tournaments, their tables and tokens, and the battles played at each table."""
 
@@ -213,15 +227,7 @@ class TournamentStore:
     # --- tournaments and tables -------------------------------------------------------------
 
     def new_tournament(self, slug: str, name: str = "") -> Tournament:
-        if not SLUG.match(slug):
-            raise TournamentError(
-                f"tournament id {slug!r}: expected 1 to 40 lower-case letters, digits or "
-                "hyphens, starting with a letter or digit (e.g. 'spring-open')"
-            )
-        if len(name) > MAX_NAME:
-            raise TournamentError(
-                f"tournament name: {len(name)} characters; expected at most {MAX_NAME}"
-            )
+        check_new(slug, name)
         with self._db.cursor() as cur:
             if cur.run("select 1 from bxb_tournaments where slug = ?", (slug,)):
                 raise TournamentError(f"tournament {slug!r} exists already")

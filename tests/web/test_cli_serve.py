@@ -77,6 +77,28 @@ def test_bad_input_is_one_error_line(tmp_path: Path, args: list[str], message: s
     assert "Traceback" not in result.output
 
 
+def _tables(db: Path) -> list[str]:
+    with sqlite3.connect(db) as con:
+        return sorted(row[0] for row in con.execute("select name from sqlite_master"))
+
+
+@pytest.mark.parametrize(
+    "args", [["Spring Open"], ["spring", "--name", "x" * 1000]], ids=["slug", "name"]
+)
+def test_a_tournament_refused_leaves_the_store_as_it_was(tmp_path: Path, args: list[str]) -> None:
+    """Its id or name refused before the store is opened: no store file made where there was
+    none, and a store of battles not given the register's tables (it was, before the refusal)."""
+    db = tmp_path / "t.sqlite"
+    refused = bxb(db, "tournament", "new", *args)
+    assert refused.exit_code == 2, refused.output
+    assert refused.output.count("error: ") == 1 and "Traceback" not in refused.output
+    assert not db.exists()
+    assert bxb(db, "demo").exit_code == 0
+    battles = _tables(db)
+    assert bxb(db, "tournament", "new", *args).exit_code == 2
+    assert _tables(db) == battles
+
+
 def test_serve_binds_loopback_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
 
