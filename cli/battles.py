@@ -385,6 +385,8 @@ def cmd_battles(
     played in within --abandoned-after hours, or with no command yet), abandoned (not sealed and
     nothing recorded for longer), sealed; its commands played and voided; and whether `bxb
     verify` found it good as it stands. Read from the battle index, not the log."""
+    if not abandoned_after >= 0:  # negative or nan: a battle played a minute ago, abandoned
+        fail(f"--abandoned-after: expected hours, 0 or more, not {abandoned_after:g}")
     store = open_store()
     try:
         if rebuild:

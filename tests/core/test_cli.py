@@ -162,3 +162,17 @@ def test_log_and_export_say_in_one_line_that_a_tampered_battle_does_not_verify(
     logged = runner.invoke(app, ["--db", str(db), "-q", "log"]).stdout.splitlines()
     marked = [ln for ln in logged if ln[5:7] == "!!"]
     assert [int(ln[:5]) for ln in marked] == [target.position]
+
+
+@pytest.mark.parametrize("hours", ["-5", "nan"])
+def test_battles_refuses_hours_that_are_no_duration(tmp_path: Path, hours: str) -> None:
+    """A negative --abandoned-after (or nan) was taken: a battle played a minute ago was listed
+    as abandoned, a typo's answer given as the store's."""
+    db = tmp_path / "b.sqlite"
+    bxb(db, "demo")
+    result = runner.invoke(app, ["--db", str(db), "battles", "--abandoned-after", hours])
+    assert result.exit_code == 2, result.output
+    assert "error: --abandoned-after: expected hours, 0 or more" in result.output
+    assert "abandoned" not in result.output.replace("--abandoned-after", "")
+    code, out = bxb(db, "battles", "--json", "--abandoned-after", "0")
+    assert code == 0 and json.loads(out)["status"] == "abandoned"  # 0: at once, as before
