@@ -380,8 +380,10 @@ def test_a_phone_behind_the_other_process_is_refused_at_once_not_asked_its_dice(
     refused when written; nothing is written; B then plays on from the battle as it stands."""
     site, a, b = two
     t1 = bearer(site.tables[1])
+    before = relay_of(b.app).heard
     r = a.post("/api/tournaments/spring/tables/1/battles", json={"ruleset": RULESET}, headers=t1)
     battle = r.json()["battle"]
+    _heard_after(b, before)  # A's "started" note: else it could pass for the "played" one below
     assert b.get(f"/api/battles/{battle}/legal", headers=t1).json()["version"] == 1  # B keeps it
     before = relay_of(b.app).heard
     body: dict[str, Any] = {"option": 0, "version": 1, "dice": [], "choices": {}}
