@@ -63,9 +63,14 @@ def _served(fn: Callable[..., Any], body: type[Any] | None) -> Callable[[ASGIApp
                         return
                     try:
                         kwargs["data"] = msgspec.json.decode(await request.body(), type=body)
-                    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                    except (
+                        msgspec.DecodeError,
+                        msgspec.ValidationError,
+                        RecursionError,
+                        UnicodeDecodeError,
+                    ):
                         # its reading, the body kept: its 400 names the field, or the body as
-                        # nested too deeply (web/guard.py), where a RecursionError here was a 500
+                        # nested too deeply or not UTF-8 (web/guard.py), each a 500 here before
                         await litestar_way(scope, receive, send)
                         return
                 answer = await fn(request, **kwargs)

@@ -15,6 +15,10 @@ from web_helpers import Client, Site, bearer
 BODIES = {
     "not JSON": b'{"label": ',
     "not UTF-8": b'{"label": "\xff"}',
+    # in a field the route reads (a command's picks, a void's reason): the bytes are decoded as
+    # the field is, past the fields a route refuses as unknown (a 500 at the commands' lane)
+    "not UTF-8 in a command's picks": b'{"picks": {"a": "\xff"}}',
+    "not UTF-8 in a reason": b'{"reason": "\xff"}',
     "nested deep": b"[" * 10_000 + b"]" * 10_000,
     # deep inside a field a type leaves open (a command's ``command``): a RecursionError where the
     # field is read, not where the body is
