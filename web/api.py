@@ -242,14 +242,15 @@ def validation_error(request: AnyRequest, exc: ValidationException) -> Response[
     )
 
 
+# What Litestar's own refusals are about, by status: a body it could not read as JSON, a method
+# the route does not answer; else the path (no such route).
+HTTP_FAULTS = {400: ("body", "a request body of JSON"), 405: ("method", "a method the route takes")}
+
+
 def http_error(request: AnyRequest, exc: HTTPException) -> Response[ErrorBody]:
+    field, rule = HTTP_FAULTS.get(exc.status_code, ("path", "a route of this server"))
     return error_response(
-        ErrorBody(
-            status=exc.status_code,
-            field="path",
-            rule="a route of this server",
-            message=str(exc.detail),
-        )
+        ErrorBody(status=exc.status_code, field=field, rule=rule, message=str(exc.detail))
     )
 
 

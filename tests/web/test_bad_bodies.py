@@ -110,3 +110,21 @@ def test_a_static_file_name_no_file_may_have_is_no_file(client: Client, name: st
     answer = client.get(f"/static/{name}")
     assert answer.status_code == 404, answer.text[:200]
     assert client.get("/static/bxb.js").status_code == 200
+
+
+def test_a_body_that_is_not_json_is_named_as_the_body(site: Site, client: Client) -> None:
+    """Litestar's own refusal of a body it cannot read (the commands' lane reads it first, then
+    hands it over) names the body, not the path ("a route of this server")."""
+    answer = client.post(
+        "/api/battles/b/commands",
+        content=b"not json",
+        headers={**bearer(site.tables[1]), "Content-Type": "application/json"},
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["field"] == "body" and "JSON" in answer.json()["message"]
+
+
+def test_a_method_a_route_does_not_take_is_named(client: Client) -> None:
+    answer = client.get("/api/battles/b/commands")
+    assert answer.status_code == 405, answer.text
+    assert answer.json()["field"] == "method"
