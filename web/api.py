@@ -445,7 +445,8 @@ async def tournament_stream(request: AnyRequest, slug: FromPath[str]) -> Stream:
 async def table_stream(request: AnyRequest, slug: FromPath[str], table: FromPath[int]) -> Stream:
     """Server-sent events: a note each time a battle at this table starts or is written to."""
     server(request).access(request).read()
-    await work(server(request).tournaments.tournament, slug)
+    if table not in (await work(server(request).tournaments.tournament, slug)).tables:
+        raise ApiError(404, "table", "a table of the tournament", f"no table {table} in {slug}")
     return server(request).hub.stream(f"table:{slug}:{table}")
 
 
