@@ -37,16 +37,19 @@ def _written_past(site: Site, monkeypatch: pytest.MonkeyPatch, times: int) -> li
     return tried
 
 
+def _played_without_a_version(site: Site, client: Client, battle: str) -> Any:
+    """The first option the rules offer, sent by table 1 with no version: played as it stands."""
+    return client.post(
+        f"/api/battles/{battle}/commands", json={"option": 0}, headers=bearer(site.tables[1])
+    )
+
+
 def test_a_command_always_written_past_is_refused_after_a_bound(
     site: Site, client: Client, seeded_battle: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = site.written()
     tried = _written_past(site, monkeypatch, times=ENDLESS)
-    r = client.post(
-        f"/api/battles/{seeded_battle}/commands",
-        json={"option": 0},
-        headers=bearer(site.tables[1]),
-    )
+    r = _played_without_a_version(site, client, seeded_battle)
     assert r.status_code == 409, r.text
     assert len(tried) == AGAIN + 1
     assert f"written past {AGAIN + 1} times" in r.json()["message"]
@@ -60,11 +63,7 @@ def test_a_table_s_own_contention_is_still_played(
     """Written past by the table's other phone and its judge, and once more: still played."""
     version = site.store.version(UUID(seeded_battle))
     tried = _written_past(site, monkeypatch, times=AGAIN)
-    r = client.post(
-        f"/api/battles/{seeded_battle}/commands",
-        json={"option": 0},
-        headers=bearer(site.tables[1]),
-    )
+    r = _played_without_a_version(site, client, seeded_battle)
     assert r.status_code == 201, r.text
     assert len(tried) == AGAIN + 1
     assert r.json()["events"][0]["position"] == version + 1
