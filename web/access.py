@@ -19,6 +19,7 @@ from typing import Any, Literal
 from litestar import Request
 
 from blowbyblow.web.errors import ApiError
+from blowbyblow.web.guard import first_header
 from blowbyblow.web.tournament import Principal, TableBattle, TournamentStore
 
 COOKIE = "bxb_token"
@@ -26,10 +27,16 @@ Reading = Literal["open", "tokens"]
 
 
 def presented_token(request: Request[Any, Any, Any]) -> str | None:
-    header = request.headers.get("authorization", "")
+    """The token a request presents: its bearer token, else its ``bxb_token`` cookie. The two
+    headers are looked for in the request's header list as sent, without Litestar's map of every
+    header (issue 25); a cookie sent is read by Litestar's own parser."""
+    sent = request.scope["headers"]
+    header = first_header(sent, b"authorization") or ""
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
+    if first_header(sent, b"cookie") is None:
+        return None  # Litestar's cookies: none
     return request.cookies.get(COOKIE) or None
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from litestar import Request, Response
 from litestar.enums import ScopeType
+from litestar.exceptions import ClientException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -92,6 +93,16 @@ async def json_only(request: Request[Any, Any, Any]) -> Response[ErrorBody] | No
     )
 
 
+def first_header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
+    """The first value a request sent for the header ``name`` (lower case, as ASGI gives names),
+    as Litestar's header map gives it (latin-1 text), None when none was sent: read from the
+    scope's list, without the map Litestar makes of every header for it (issue 25)."""
+    for sent, value in headers:
+        if sent == name:
+            return value.decode("latin-1")
+    return None
+
+
 def content_headers(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str]:
     """The media type a request's ``Content-Type`` names (lower case, no parameters), and its
     ``Content-Length`` as sent ("" for none); the first of each, as Litestar's header map."""
@@ -111,6 +122,16 @@ class BodyRequest(Request[Any, Any, Any]):
     msgspec raises neither as the malformed JSON Litestar refuses, and either would end the
     request in a 500. Checked as the handler's ``data`` is read (a hook before every handler
     read each POST's body ahead of it, its route's signature and its headers again, issue 25)."""
+
+    @property
+    def content_length(self) -> int | None:
+        """Litestar's, read from the scope's header list (``first_header``): reading the body
+        asked for it, and Litestar made its header map of every header to answer."""
+        sent = first_header(self.scope["headers"], b"content-length")
+        try:
+            return None if sent is None else int(sent)
+        except ValueError:
+            raise ClientException(f"Invalid content-length: {sent!r}") from None
 
     async def json(self) -> Any:
         try:
@@ -285,6 +306,7 @@ __all__ = [
     "OneWrite",
     "PatientHttp",
     "content_headers",
+    "first_header",
     "json_only",
     "security_headers",
 ]
