@@ -9,7 +9,8 @@
   script, each by its hash: the server's own style sheets and its after-paint loader
   (``static/after_paint.js``) as the viewer's page carries them;
 - a connection that leaves a request half-sent (headers or body) for ``PATIENCE`` seconds is
-  closed (uvicorn times out only idle kept-alive connections): ``PatientHttp`` for uvicorn."""
+  closed (uvicorn times out only idle kept-alive connections): ``PatientHttp`` for uvicorn,
+  which also writes an answer's head from header lines it checked once (``web/heads.py``)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ from litestar import Request, Response
 from litestar.enums import ScopeType
 from litestar.exceptions import ClientException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from blowbyblow.web.answers import Answer
 from blowbyblow.web.errors import ApiError
+from blowbyblow.web.heads import HeadedCycle
 from blowbyblow.web.schemas import ErrorBody
 
 
@@ -200,6 +202,12 @@ class PatientHttp(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(OneWrite(transport, self.loop))
         self._arm()  # a connection is made to send a request: it has ``patience`` to start
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        cycle = self.cycle
+        if type(cycle) is RequestResponseCycle:  # made, its task not yet run: heads joined
+            cycle.__class__ = HeadedCycle  # from kept lines (web/heads.py)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)

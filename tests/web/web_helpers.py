@@ -109,7 +109,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(app: Litestar, http: Any = "auto") -> Iterator[str]:
+def live_server(app: Litestar, http: Any = "auto", access_log: bool = True) -> Iterator[str]:
     """The app served by uvicorn on a free loopback port, in a thread; yields its base URL.
     ``http``: uvicorn's HTTP protocol (``bxb serve``'s is ``web/guard.py``'s ``PatientHttp``).
     The socket is bound here and handed to uvicorn, so no other program can take the port
@@ -124,6 +124,7 @@ def live_server(app: Litestar, http: Any = "auto") -> Iterator[str]:
         log_level="warning",
         timeout_graceful_shutdown=1,
         http=http,
+        access_log=access_log,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)

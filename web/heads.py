@@ -1,0 +1,131 @@
+"""An answer's head written with less work a request (issue 25), byte for byte as uvicorn writes
+it: ``bxb serve``'s HTTP protocol (``web/guard.py``'s ``PatientHttp``) answers through
+``HeadedCycle``.
+
+uvicorn checks each header of every answer with two regular expressions (a name's characters, a
+value's) and lowers its name, its own ``server`` and ``date`` among them and the page policy's
+long ``Content-Security-Policy``: about 40 K instructions an answer for the same few headers. Here
+a header is checked by uvicorn's own expressions the first time it is sent and its line kept
+(``LINES_KEPT`` at most); an answer whose headers are all kept lines, plus one plain
+``content-length``, has its head joined from them. Anything else (a header uvicorn acts on:
+``connection``, ``transfer-encoding``, another ``content-length``; a header that fails the
+checks; uvicorn's access log on; a paused write) goes uvicorn's own way, which also raises its
+errors. Written by hand: uvicorn has no way to pass a header it checked before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import (
+    HEADER_RE,
+    HEADER_VALUE_RE,
+    STATUS_LINE,
+    RequestResponseCycle,
+)
+
+LINES_KEPT = 256  # header lines kept; the date's changes each second
+_ACTED_ON = (b"content-length", b"transfer-encoding", b"connection")
+_lines: dict[tuple[bytes, bytes], bytes] = {}
+
+
+def _line(header: Any) -> bytes | None:
+    """``header``'s line in an answer's head as uvicorn writes it (its name lowered), None when
+    uvicorn acts on it or would refuse it."""
+    try:
+        line = _lines.get(header)
+    except TypeError:  # a list, or a name or value that is not bytes: uvicorn's way
+        return None
+    if line is None:
+        if type(header) is not tuple or len(header) != 2:
+            return None
+        name, value = header
+        if type(name) is not bytes or type(value) is not bytes:
+            return None
+        lowered = name.lower()
+        if lowered in _ACTED_ON or HEADER_RE.search(name) or HEADER_VALUE_RE.search(value):
+            return None
+        if len(_lines) >= LINES_KEPT:
+            _lines.clear()
+        line = _lines[header] = b"".join((lowered, b": ", value, b"\r\n"))
+    return line
+
+
+class HeadedCycle(RequestResponseCycle):
+    """uvicorn's request-response cycle, whose answer's head is joined from kept lines when it
+    can be (see the module); the body and everything else are uvicorn's."""
+
+    async def send(self, message: Any) -> None:
+        if (
+            message["type"] == "http.response.start"
+            and not (self.response_started or self.disconnected or self.access_log)
+            and not self.flow.write_paused
+        ):
+            head = self._head(message)
+            if head is not None:
+                self.response_started = True
+                self.waiting_for_100_continue = False
+                self.transport.write(head)
+                return
+        await super().send(message)
+
+    def _head(self, message: Any) -> bytes | None:
+        """The answer's head as uvicorn's ``send`` writes it, its state set as uvicorn sets it;
+        None (nothing set) when uvicorn's own way is needed."""
+        status = message["status"]
+        start = STATUS_LINE.get(status)
+        if start is None:
+            return None
+        defaults = _defaults(self.default_headers)
+        if defaults is None:
+            return None
+        content = [start, defaults]
+        length: bytes | None = None
+        for header in message.get("headers", ()):
+            line = _line(header)
+            if line is not None:
+                content.append(line)
+            elif length is None and _plain_length(header):
+                length = header[1]
+                content.append(b"content-length: " + length + b"\r\n")
+            else:
+                return None
+        if not self.keep_alive:
+            content.append(b"connection: close\r\n")
+        if length is not None:
+            self.expected_content_length = int(length)
+            self.chunked_encoding = False
+        elif self.scope["method"] != "HEAD" and status not in (204, 304):
+            self.chunked_encoding = True
+            content.append(b"transfer-encoding: chunked\r\n")
+        content.append(b"\r\n")
+        return b"".join(content)
+
+
+_kept_defaults: tuple[object, bytes | None] = ((), None)
+
+
+def _defaults(headers: list[tuple[bytes, bytes]]) -> bytes | None:
+    """uvicorn's own headers' lines (``server``, ``date``), joined once for each list it makes
+    of them (a new one each second, for the date)."""
+    global _kept_defaults  # one list at a time, swapped whole
+    kept, lines = _kept_defaults
+    if kept is not headers:
+        found = [line for line in map(_line, headers) if line is not None]
+        lines = b"".join(found) if len(found) == len(headers) else None
+        _kept_defaults = (headers, lines)
+    return lines
+
+
+def _plain_length(header: Any) -> bool:
+    """A ``content-length`` header as an ASGI app sends it: its name in lower case, its value
+    digits."""
+    return (
+        type(header) is tuple
+        and len(header) == 2
+        and header[0] == b"content-length"
+        and type(header[1]) is bytes
+        and header[1].isdigit()
+    )
+
+
+__all__ = ["LINES_KEPT", "HeadedCycle"]
