@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from litestar import Litestar
+from litestar import Litestar, Request
 from litestar._signature.model import SignatureModel
 from litestar.datastructures import Headers
+from litestar.handlers import HTTPRouteHandler
 from litestar.testing import TestClient
 from web_helpers import Site, bearer
 
@@ -209,3 +210,39 @@ def test_the_common_case_makes_no_header_map(
     r = laned.post(f"/api/battles/{battle}/commands", json=body, headers={"Cookie": "a=b"})
     assert r.status_code == 401, r.text  # a cookie sent, not the token's: Litestar reads it
     assert made == [1]
+
+
+def test_the_lane_reads_the_body_itself_and_hands_it_on(
+    site: Site,
+    two: tuple[TestClient[Litestar], TestClient[Litestar]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A well-formed command's body is read from its request's message by the lane, not through
+    Litestar's stream (issue 25: about 20 K instructions a command); a body over the route's limit
+    is refused by Litestar's own 413, the lane's reading handed on to it, byte for byte as
+    Litestar's way refuses it."""
+    laned, plain = two
+    streamed: list[str] = []
+    stream = Request.stream
+
+    def counted(self: Request[Any, Any, Any]) -> Any:
+        streamed.append(self.scope["path"])
+        return stream(self)
+
+    monkeypatch.setattr(Request, "stream", counted)
+    battle = _battle(laned, site)
+    table = bearer(site.tables[1])
+    version = laned.get(f"/api/battles/{battle}/legal").json()["version"]
+    commands = f"/api/battles/{battle}/commands"
+    streamed.clear()  # the battle's start: not a lane's
+    r = laned.post(commands, json={"option": 0, "version": version, "ask": True}, headers=table)
+    assert r.status_code in (200, 201), r.text
+    assert streamed == []
+    monkeypatch.setattr(
+        HTTPRouteHandler, "resolve_request_max_body_size", lambda self: 20, raising=True
+    )
+    big = {"option": 0, "version": version, "choices": {"a": "b" * 30}}
+    said = [_said(c.post(commands, json=big, headers=table)) for c in (laned, plain)]
+    assert said[0] == said[1]
+    assert said[0][0] == 413
+    assert streamed == [commands, commands]  # Litestar's way read it, the lane's reading given
