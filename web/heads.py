@@ -78,9 +78,12 @@ class HeadedCycle(RequestResponseCycle):
         defaults = _defaults(self.default_headers)
         if defaults is None:
             return None
+        headers = message.get("headers", ())
+        if type(headers) is not list and type(headers) is not tuple:
+            return None  # read once, by uvicorn: an iterator given back half read would not do
         content = [start, defaults]
         length: bytes | None = None
-        for header in message.get("headers", ()):
+        for header in headers:
             line = _line(header)
             if line is not None:
                 content.append(line)

@@ -1,5 +1,5 @@
 """An answer's head joined from kept lines (``web/heads.py``) is byte for byte uvicorn's own:
-every kind of answer sent through ``bxb serve``'s HTTP protocol and through uvicorn's stock one,
+every kind of answer (its headers a list, or an iterator) sent through ``bxb serve``'s HTTP protocol and through uvicorn's stock one,
 the bytes on the wire compared; and a plain answer's headers are not checked again."""
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ async def _app(scope: Any, receive: Any, send: Any) -> None:
     if scope["type"] != "http":
         return
     status, headers, parts = ANSWERS.get(scope["path"], ANSWERS["/json"])
+    if scope["query_string"] == b"once":  # an iterator, as ASGI allows: read once
+        headers = iter(headers)  # type: ignore[assignment]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     for i, part in enumerate(parts):
         await send({"type": "http.response.body", "body": part, "more_body": i < len(parts) - 1})
@@ -67,6 +69,8 @@ REQUESTS = [
     b"GET /json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
     b"GET /chunked HTTP/1.0\r\nHost: x\r\n\r\n",
     b"POST /json HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}",
+    b"GET /json?once HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /close?once HTTP/1.1\r\nHost: x\r\n\r\n",
 ]
 
 
