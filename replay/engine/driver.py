@@ -104,6 +104,39 @@ class Adjudicating:
         self._open: Any = None  # the step asked and not answered yet
         self._ended: Adjudication | BaseException | None = None
 
+    @classmethod
+    def resumed(  # noqa: PLR0913 - where a command stood, every part of it
+        cls,
+        table: Table,
+        index: int,
+        events: list[Event],
+        state: Any,
+        keys: set[str],
+        procedure: Any,
+        step: Step,
+    ) -> Adjudicating:
+        """A command taken up where another stood, asking ``step``: its events so far, the
+        state they lead to, the keys asked, and its procedure suspended at that step (a copy,
+        ``replay/odds/resume.py``). Nothing is logged or told of what came before."""
+        self = cls.__new__(cls)
+        self.table = table
+        self.index = index
+        self._run = _Run(table, index)
+        self._run.keys = keys
+        self._first_position = 0
+        self._events = events
+        self._state = state
+        self._procedure = procedure
+        self._bound = None if table.quiet else logs.steps(LOGGER)
+        if self._bound is not None:
+            self._bound = self._bound.bind(
+                battle=table.battle, ruleset=table.system.id, command=index
+            )
+        self._answer = None
+        self._open = step
+        self._ended = None
+        return self
+
     def _told(self, event: Event) -> None:
         if self._bound is not None:
             _log_step(self._bound, event, self._first_position + len(self._events) - 1)

@@ -56,6 +56,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from blowbyblow.domain.core import Command, Context, Event, Label, roll
+from blowbyblow.replay.odds import resume
 from blowbyblow.replay.odds.traced import Die
 
 
@@ -174,11 +175,12 @@ def live_after(code: types.CodeType, lasti: int) -> Live:
 class _Layout:
     """What the fingerprint needs of a code object, worked out once."""
 
-    __slots__ = ("_resumes", "cells", "code", "names_only", "number", "plans", "slots")
+    __slots__ = ("_resumes", "cells", "code", "names_only", "number", "plans", "shift", "slots")
 
     def __init__(self, code: types.CodeType, number: int) -> None:
         self.code = code  # kept, so that no other code object takes its id
         self.number = number  # the code's own number in this process (where the code is)
+        self.shift = 0  # a resumer's offsets less its original's (``replay/odds/resume.py``)
         plain = list(code.co_varnames)
         # the frame's local slots in order: locals, cells only, free vars
         slots = plain + [c for c in code.co_cellvars if c not in plain] + list(code.co_freevars)
@@ -209,13 +211,31 @@ _NAMES_ONLY: dict[types.CodeType, frozenset[str]] = {roll.__code__: frozenset({"
 def _layout(code: types.CodeType) -> _Layout:
     found = _LAYOUTS.get(id(code))
     if found is None:
-        found = _LAYOUTS[id(code)] = _Layout(code, len(_LAYOUTS))
+        made = resume.RESUMERS.get(id(code))
+        if made is None:
+            found = _LAYOUTS[id(code)] = _Layout(code, len(_LAYOUTS))
+        else:
+            found = _LAYOUTS[id(code)] = _resumer_layout(code, made.original, made.shift)
     return found
+
+
+def _resumer_layout(code: types.CodeType, original: types.CodeType, shift: int) -> _Layout:
+    """A resumer's layout (``replay/odds/resume.py``): written as its original (its number,
+    its places), its holder of values left out as a name only."""
+    of = _layout(original)
+    layout = _Layout(code, of.number)
+    layout.shift = shift
+    layout.names_only = of.names_only | {resume.HOLDER}
+    layout._resumes = {at + shift: live for at, live in of.resumes().items()}
+    return layout
 
 
 # Where a frame's locals start among its referents, the names of its values written (the live
 # bound locals, in slot order) and where its stack starts.
 _Plan = tuple[int, tuple[str, ...], int]
+# A suspended frame as a key read it: its layout, its place in its original code, the names and
+# values of its live bound locals and its stack.
+Frame = tuple[_Layout, int, list[str], list[Any], list[Any]]
 
 
 def _frame_values(
@@ -418,16 +438,22 @@ class Continuations:
         # The values of frames met so far in the continuation being written, by identity (kept,
         # so that no other object takes its id): their order of meeting.
         self._seen: dict[int, tuple[Any, int]] = {}
+        # Each generator's frame as the last key read it, by the generator's id, when asked
+        # (``key(keep=True)``): its layout, place, live locals and stack (``resume.freeze``).
+        self.frames: dict[int, Frame] | None = None
 
     def close(self) -> None:
         """Let go of the values written (its encoder's hook refers back to it: a cycle that
         only the garbage collector would free, with every state kept, at its next full
         collection)."""
         self._values, self._written = {}, {}
+        self.frames = None
 
-    def key(self, generator: Any, state: Any) -> bytes:
-        """The bytes of ``generator``'s continuation and ``state``. Raises Unshared."""
+    def key(self, generator: Any, state: Any, *, keep: bool = False) -> bytes:
+        """The bytes of ``generator``'s continuation and ``state``. Raises Unshared. ``keep``:
+        each frame's values as read stay in ``frames`` until the next key."""
         self._seen = {}
+        self.frames = {} if keep else None
         try:
             return self.write([self.value(state), generator])
         finally:
@@ -533,15 +559,19 @@ class Continuations:
 
     def _generator(self, g: types.GeneratorType[Any, Any, Any]) -> msgspec.msgpack.Ext:
         frame = g.gi_frame
-        if frame is None:  # finished: it will only stop again
-            return self._ext(_EXT_GENERATOR, [_layout(g.gi_code).number])
+        # a resumer (``replay/odds/resume.py``) is written as the frame it was copied from
         layout = _layout(g.gi_code)
+        if frame is None:  # finished: it will only stop again
+            return self._ext(_EXT_GENERATOR, [layout.number])
+        lasti = frame.f_lasti - layout.shift
         names, values, stack = _frame_values(g, layout)
+        if self.frames is not None:
+            self.frames[id(g)] = (layout, lasti, names, values, stack)
         values, value_types = self._frame_part(values)
         stack, stack_types = self._frame_part(stack)
         return self._ext(
             _EXT_GENERATOR,
-            [layout.number, frame.f_lasti, names, value_types, values, stack_types, stack],
+            [layout.number, lasti, names, value_types, values, stack_types, stack],
         )
 
     def _frame_part(self, values: list[Any]) -> tuple[list[Any], list[int]]:

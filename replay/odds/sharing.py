@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from blowbyblow.domain.core import Event
+from blowbyblow.domain.core import Event, Roll
 from blowbyblow.replay.engine.dice import ChoiceSource, ExploringDice
-from blowbyblow.replay.engine.driver import Table
+from blowbyblow.replay.engine.driver import Adjudicating, Table
 from blowbyblow.replay.odds.answers import Margins, Weights, exact_estimate
 from blowbyblow.replay.odds.chance import count_faces, ways_of
 from blowbyblow.replay.odds.continuation import Continuations, Unshared
@@ -58,6 +58,7 @@ from blowbyblow.replay.odds.paths import (
     _Stop,
     roll_node,
 )
+from blowbyblow.replay.odds.resume import Frozen, NotFrozen, freeze
 from blowbyblow.replay.odds.traced import Die, Fact, FactInfo, compile_fact
 
 Units = tuple[UnitOutcome, ...]
@@ -96,6 +97,19 @@ class _Segment:
     counts: tuple[int, ...] = ()
     labelled: bool = False  # its key leaves labels out
     asked: bool = False  # a choice in it may be answered by its key
+    stood: _Stood | None = None  # where the command stood at its node, to resume from
+
+
+@dataclass(frozen=True)
+class _Stood:
+    """Where a run stood at a node, for its other outcomes' runs to go on from rather than
+    replay its path: the procedure by value (``replay/odds/resume.py``), the driver's events,
+    state and keys asked, and the run's events."""
+
+    frozen: Frozen
+    events: list[Event]
+    state: Any
+    keys: set[str]
 
 
 @dataclass
@@ -141,7 +155,10 @@ class _Dice(ExploringDice):
         else:
             read = (counts, highest)
             node = roll_node(key, n, sides, purpose, read, counts=self.sharer.counts)
-            answer = self.sharer._arrive(run, node, depth)
+            request = Roll(
+                key=node.key, n=n, sides=sides, purpose=purpose, counts=counts, highest=highest
+            )
+            answer = self.sharer._arrive(run, node, depth, request)
         assert isinstance(answer, tuple)
         run.answers.append(answer)
         if depth >= len(self.path) - 1:
@@ -178,8 +195,14 @@ class Sharer:
         target: Outcome | None = None,
         counts: bool = True,
         labels: bool = True,
+        resume: bool = True,
     ) -> None:
         self.cmd = cmd
+        # A node's other outcomes' runs go on from where the first stood (False: each replays
+        # its path from the command's start); ``resumed`` counts them.
+        self.resume = resume
+        self.resumed = 0
+        self._adjudicating: Adjudicating | None = None
         self.labels = labels  # False: labels written by their numbers (``Label``)
         self.counts = counts  # False: the rolls' ``counts`` are ignored (``Roll``)
         self.measure = measure
@@ -243,9 +266,16 @@ class Sharer:
         watched = dataclasses.replace(system, procedure=watched_procedure, evolve=evolve)
         return dataclasses.replace(self.cmd.table, system=watched, quiet=True)
 
-    def _run(self, path: Sequence[Answer], parent: _Run | None = None, shared: int = 0) -> _Run:
+    def _run(
+        self,
+        path: Sequence[Answer],
+        parent: _Run | None = None,
+        shared: int = 0,
+        stood: _Stood | None = None,
+    ) -> _Run:
         """A run along ``path`` and on to the end of the command, or to a node explored before;
-        its first ``shared`` events are ``parent``'s (its path's, so far)."""
+        its first ``shared`` events are ``parent``'s (its path's, so far). ``stood``: where the
+        command stood at the path's last node, to go on from there."""
         if self.runs >= self.budget:
             raise TooBig
         self.runs += 1
@@ -261,14 +291,22 @@ class Sharer:
         self._dice.path = path
         state: Any = None
         try:
-            state = self._table.adjudicate(self.cmd.state, self.cmd.command, self.cmd.index).state
+            adjudicating = None
+            if stood is not None:
+                adjudicating = self._resumed(run, path, stood)
+            if adjudicating is None:
+                adjudicating = Adjudicating(
+                    self._table, self.cmd.state, self.cmd.command, self.cmd.index
+                )
+            self._adjudicating = adjudicating
+            state = adjudicating.go_on().state
         except _Stop as stop:
             state = stop.state
         except _Branch:
             if self._too_big:
                 raise TooBig from None
         finally:
-            self._run_now = None
+            self._run_now = self._adjudicating = None
         last = run.segments[-1]
         if last.end < 0:
             last.end = len(run.events)
@@ -277,7 +315,48 @@ class Sharer:
             segment.counts = self.measure.vector(run.events[segment.begin : segment.end])
         return run
 
-    def _arrive(self, run: _Run, node: RollNode, depth: int) -> Answer:
+    def _resumed(self, run: _Run, path: Sequence[Answer], stood: _Stood) -> Adjudicating | None:
+        """The command taken up where ``stood`` says, the run's answers and events as far as
+        it (None: its procedure cannot be copied, and the run replays its path)."""
+        try:
+            procedure = stood.frozen.resume()
+        except NotFrozen:
+            return None
+        self.resumed += 1
+        run.answers = list(path[:-1])
+        run.events = list(stood.events)
+        self._made, self._state = [procedure], stood.state
+        return Adjudicating.resumed(
+            self._table,
+            self.cmd.index,
+            list(stood.events),
+            stood.state,
+            set(stood.keys),
+            procedure,
+            stood.frozen.request,
+        )
+
+    def _stood(self, run: _Run, request: Roll) -> _Stood | None:
+        """Where the run under way stands, at a new node asking ``request`` (None: its
+        procedure cannot be copied)."""
+        adjudicating = self._adjudicating
+        if adjudicating is None or not self._made:
+            return None
+        try:
+            frames = self._continuations.frames
+            if frames is None:
+                return None
+            frozen = freeze(self._made[0], request, frames)
+        except NotFrozen:
+            return None
+        return _Stood(
+            frozen=frozen,
+            events=list(run.events),
+            state=self._state,
+            keys=set(adjudicating._run.keys),
+        )
+
+    def _arrive(self, run: _Run, node: RollNode, depth: int, request: Roll | None = None) -> Answer:
         """A run meets a new roll: the segment before it ends here, the continuation is written,
         and the run stops if it is known; else it goes on with the roll's first outcome."""
         segment = run.segments[-1]
@@ -295,16 +374,19 @@ class Sharer:
             # them): what is asked is its dice, how they are read and how they are explored.
             segment.key = (
                 (node.n, node.sides, node.counts, node.highest, grouped),
-                written.key(self._made[0], self._state),
+                written.key(self._made[0], self._state, keep=self.resume),
             )
             segment.labelled = written.labelled > before
         except Unshared:
             # What it holds is not known: it may hold any die of this run's.
             segment.key = None
+            written.frames = None  # read in part: not resumed
             run.pinned.update(range(run.traced_from, depth))
         if segment.key is not None and segment.key in self._memo:
             segment.known = True
             raise _Branch
+        if self.resume and request is not None:
+            segment.stood = self._stood(run, request)
         first, _ = next(ways_of(node, grouped))
         return first
 
@@ -440,7 +522,7 @@ class Sharer:
             else:
                 if classes:
                     path = [*run.answers[:depth], face]
-                    child, j = self._run(path, donor, segment.end), 0
+                    child, j = self._run(path, donor, segment.end, segment.stood), 0
                     if len(child.states) > len(donor.states):
                         donor = run.donor = child
                 else:
@@ -450,6 +532,7 @@ class Sharer:
                 # outcome's run, which stops there if it meets it.
                 cls.value = self._from(child, j)
                 classes.append(cls)
+        segment.stood = None  # every outcome explored: let go of the copy
         return _combine(
             [(cls.ways, cls.value) for cls in classes if cls.value is not None], node.sides**node.n
         )

@@ -22,6 +22,7 @@ from odds_helpers import GANGFIGHT, WH40K, asl, scenario, situation
 from blowbyblow.domain.core import Context, Label, Procedure, ask, roll
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.domain.wh40k.events import WoundsLost
+from blowbyblow.replay.odds import resume
 from blowbyblow.replay.odds.answers import Estimate, Margins, Weights
 from blowbyblow.replay.odds.chance import Explorer, TooBig, matcher
 from blowbyblow.replay.odds.explore import (
@@ -77,7 +78,8 @@ def _plain(m: Margins) -> tuple[dict[Any, Fraction], dict[int, dict[int, Fractio
 @pytest.mark.parametrize(("name", "sc", "number"), COMPARED, ids=[d[0] for d in COMPARED])
 def test_the_graph_gives_the_trees_answer(name: str, sc: AnyScenario, number: int) -> None:
     """The tree explores every face of a roll read by ``counts`` (``counts=False``): the
-    graph's counted rolls are checked too."""
+    graph's counted rolls are checked too. The graph resumes its runs where their nodes stood
+    (``replay/odds/resume.py``); the tree replays every path."""
     measure, cmd, group, target = _prepared(sc, number)
     tree = Explorer(cmd, budget=TREE_BUDGET, group=group, counts=False).explore().dist
     outcomes = cast(list[Outcome], list(tree))
@@ -90,6 +92,8 @@ def test_the_graph_gives_the_trees_answer(name: str, sc: AnyScenario, number: in
     except TooBig:
         pytest.fail(f"the graph needs more than {GRAPH_BUDGET} runs where the tree did not")
     assert _plain(got) == _plain(expected)
+    if resume.SUPPORTED:  # every run but the first went on where its node stood
+        assert graph.resumed == graph.runs - 1
 
 
 @pytest.mark.parametrize("name", sorted(PAST_THE_TREE))

@@ -1,0 +1,431 @@
+"""A suspended rule procedure copied, so that a run can go on where another stood.
+
+CPython cannot copy a suspended generator. What it will do next is its continuation
+(``replay/odds/continuation.py``): for each frame of its ``yield from`` chain, the instruction it
+stands at, its locals and its stack. ``freeze`` takes that by value, the mutable values copied
+with one memo across the chain (an object two frames share stays one object), a traced die
+(``Die``) given back as its number; ``Frozen.resume`` makes a new chain from it, each frame a
+generator of a code object made from the frame's own (the ``bytecode`` library rewrites it:
+jumps, the exception table, the stack size), whose prologue restores its locals and its stack
+and jumps to its yield: the innermost to its ``YIELD_VALUE`` with the request again, an outer
+one into the ``SEND`` of its ``yield from`` with the inner generator made before it. Primed
+once, the new chain stands where the old one stood, waiting for the answer to that request.
+
+Only what is known is copied: a frame with free variables (its cells are made anew and
+given their values, and no function held can share them: a closure is not copied), a value of a kind not
+known by value (a lock, an iterator of a kind not listed, a generator off the chain), a
+stack that does not hold what the code says it holds (a NULL of a pending call), or any
+Python but 3.11 (whose frames and bytecode this was written for): ``freeze`` gives None, and
+the caller replays the path instead.
+
+A resumed frame runs another code object than the original, one place further down: the
+continuation writes it as the original (``original``), so that its branches meet those of
+the frames it was copied from."""
+
+from __future__ import annotations
+
+import dataclasses
+import dis
+import enum
+import sys
+import types
+import typing
+from collections.abc import Generator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from blowbyblow.domain.core import Label
+from blowbyblow.replay.odds.traced import Die
+
+if TYPE_CHECKING:
+    from blowbyblow.replay.odds.continuation import Frame
+
+SUPPORTED = sys.version_info[:2] == (3, 11)
+HOLDER = ".resume"  # the free variable through which a resumed frame is handed its values
+
+
+class NotFrozen(Exception):
+    """Control flow: a procedure that cannot be copied (its run is replayed instead)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Place:
+    """A code object made to resume ``code`` at its yield at ``lasti``: ``locals`` restored by
+    name, ``depth`` values pushed, then the request (innermost) or None (an outer frame)."""
+
+    code: types.CodeType  # the resumer
+    original: types.CodeType
+    shift: int  # the resumer's offsets less the original's
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frame:
+    code: types.CodeType
+    globals: dict[str, Any]
+    name: str
+    qualname: str
+    lasti: int  # in the original code
+    names: tuple[str, ...]
+    values: tuple[Any, ...]
+    stack: tuple[Any, ...]  # bottom first; an outer frame's last is its inner generator's place
+
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    """A suspended chain of generators, by value, outermost first."""
+
+    frames: tuple[_Frame, ...]
+    request: Any
+
+    def resume(self) -> Generator[Any, Any, Any]:
+        """A new chain that stands where the frozen one stood: its next ``send`` is the answer
+        to ``request``. Raises NotFrozen when a value cannot be copied."""
+        memo: dict[int, Any] = {}
+        inner: Any = None
+        for i in range(len(self.frames) - 1, -1, -1):
+            frame = self.frames[i]
+            place = _place(frame.code, frame.lasti, frame.names, len(frame.stack), inner is None)
+            values = tuple(_copy(v, memo) for v in frame.values)
+            stack = [_copy(v, memo) for v in frame.stack]
+            if inner is None:
+                stack.append(self.request)
+            else:
+                stack[-1] = inner
+                stack.append(None)
+            stack.reverse()  # UNPACK_SEQUENCE pushes the first item last (on top)
+            holder = types.CellType((values, tuple(stack)))
+            function = types.FunctionType(place.code, frame.globals, frame.name, None, (holder,))
+            function.__qualname__ = frame.qualname
+            inner = function()
+        assert inner is not None
+        request = inner.send(None)  # primed: each frame runs its prologue, the request is asked
+        if request is not self.request:
+            raise NotFrozen("the resumed chain asked something else")
+        return inner  # type: ignore[no-any-return]
+
+
+def freeze(generator: Any, request: Any, frames: Mapping[int, Frame]) -> Frozen:
+    """``generator``'s chain by value, waiting on ``request``, from its frames as its
+    continuation's key read them (``Continuations.key(keep=True)``: the live locals, those
+    that only name the request besides, and the stack). Raises NotFrozen."""
+    if not SUPPORTED:
+        raise NotFrozen(f"Python {sys.version_info[:2]} is not 3.11")
+    out: list[_Frame] = []
+    memo: dict[int, Any] = {}
+    g = generator
+    while g is not None:
+        if type(g) is not types.GeneratorType:
+            raise NotFrozen(f"{type(g).__qualname__} is not a generator")
+        read = frames.get(id(g))
+        if read is None:
+            raise NotFrozen("a frame its continuation did not read")
+        out.append(_frame(g, read, memo))
+        g = g.gi_yieldfrom
+    return Frozen(frames=tuple(out), request=request)
+
+
+def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: dict[int, Any]) -> _Frame:
+    layout, lasti, names, values, stack = read
+    made = RESUMERS.get(id(g.gi_code))
+    code = g.gi_code if made is None else made.original
+    if code.co_freevars:
+        raise NotFrozen(f"{code.co_qualname} has free variables")
+    expected = _depths(code).get(lasti)
+    if expected is None or expected != len(stack):
+        raise NotFrozen(f"{code.co_qualname} holds a stack this cannot read at {lasti}")
+    inner = g.gi_yieldfrom
+    if inner is not None and (not stack or stack[-1] is not inner):
+        raise NotFrozen(f"{code.co_qualname}'s inner generator is not on its stack")
+    extra = sorted(layout.names_only - {HOLDER})
+    if extra:  # read only to name the request (in an error): restored all the same
+        bound = g.gi_frame.f_locals  # type: ignore[union-attr]
+        extra = [n for n in extra if n in bound]
+        names = [*names, *extra]
+        values = [*values, *(bound[n] for n in extra)]
+    kept = [_copy(v, memo) for v in (stack[:-1] if inner is not None else stack)]
+    if inner is not None:
+        kept.append(None)
+    return _Frame(
+        code=code,
+        globals=g.gi_frame.f_globals,  # type: ignore[union-attr]
+        name=g.__name__,
+        qualname=g.__qualname__,
+        lasti=lasti,
+        names=tuple(names),
+        values=tuple([_copy(v, memo) for v in values]),
+        stack=tuple(kept),
+    )
+
+
+# --- copying values -------------------------------------------------------------------------------
+
+# Kinds held as they are: what never changes, and frozen structs (the game's state, the
+# engine's records, the rules' profiles: the engine's promise is that the rules never change
+# them in place). A frozen struct is added when first met.
+_SAME: set[type] = {
+    int,
+    float,
+    bool,
+    str,
+    bytes,
+    type(None),
+    Label,
+    types.BuiltinFunctionType,
+    types.CodeType,
+    types.ModuleType,
+    type,
+    range,
+    slice,
+}
+_LIST_ITERATOR: type = type(iter([]))
+_TUPLE_ITERATOR = type(iter(()))
+_RANGE_ITERATOR = type(iter(range(0)))
+_ITERATORS = {_LIST_ITERATOR, _TUPLE_ITERATOR, _RANGE_ITERATOR}
+
+
+def _copy(x: Any, memo: dict[int, Any]) -> Any:  # noqa: C901 - one case a kind
+    """``x`` as a frame of a new chain holds it: what never changes, itself; what may change in
+    place, a copy (one per object, by ``memo``); a traced die, its number."""
+    kind = type(x)
+    if kind in _SAME:
+        return x
+    if kind is tuple or kind is frozenset:
+        for v in x:
+            if type(v) not in _SAME:
+                break
+        else:
+            return x
+        items = [_copy(v, memo) for v in x]
+        return x if all(a is b for a, b in zip(items, x, strict=True)) else kind(items)
+    if kind is Die:
+        return x.value
+    if kind is types.FunctionType:
+        if x.__closure__ is not None:
+            raise NotFrozen("a function with a closure")
+        return x
+    if issubclass(kind, msgspec.Struct) and kind.__struct_config__.frozen:
+        _SAME.add(kind)
+        return x
+    done = memo.get(id(x))
+    if done is not None:
+        return done[1]
+    same = _SAME
+    y: Any
+    if kind is list:
+        y = []
+        memo[id(x)] = (x, y)
+        y.extend([v if type(v) in same else _copy(v, memo) for v in x])
+    elif kind is dict:
+        y = {}
+        memo[id(x)] = (x, y)
+        for k, v in x.items():
+            y[k if type(k) in same else _copy(k, memo)] = v if type(v) in same else _copy(v, memo)
+    elif kind is set:
+        y = {v if type(v) in same else _copy(v, memo) for v in x}
+        memo[id(x)] = (x, y)
+    elif kind in _ITERATORS:
+        reduced = x.__reduce__()
+        if len(reduced) < 3:  # exhausted
+            y = iter(())
+        else:
+            y = iter(_copy(reduced[1][0], memo))
+            y.__setstate__(reduced[2])
+        memo[id(x)] = (x, y)
+    elif kind is types.MethodType:
+        y = types.MethodType(x.__func__, _copy(x.__self__, memo))
+        memo[id(x)] = (x, y)
+    elif hasattr(kind, "__dataclass_fields__") and hasattr(x, "__dict__"):
+        frozen = kind.__dataclass_params__.frozen
+        if frozen and _immutable(kind):
+            _SAME.add(kind)
+            return x
+        held = x.__dict__
+        fields = {k: v if type(v) in same else _copy(v, memo) for k, v in held.items()}
+        if frozen and all(fields[k] is v for k, v in held.items()):
+            return x  # nothing in it changes: itself
+        y = object.__new__(kind)
+        memo[id(x)] = (x, y)
+        y.__dict__.update(fields)
+    elif issubclass(kind, msgspec.Struct):
+        fields = {f: _copy(getattr(x, f), memo) for f in kind.__struct_fields__}
+        y = msgspec.structs.replace(x, **fields)
+        memo[id(x)] = (x, y)
+    else:
+        raise NotFrozen(f"{kind.__qualname__} is not copied by value")
+    return y
+
+
+def _immutable(kind: Any) -> bool:
+    """Is every value of the annotation ``kind`` one that never changes: numbers, strings,
+    enums, literals, labels, tuples and frozen sets of them, frozen dataclasses and values
+    (``is_value``) of them? Worked out once a type."""
+    known = _IMMUTABLE.get(kind)
+    if known is not None:
+        return known
+    _IMMUTABLE[kind] = False  # a type that holds itself is not taken as immutable
+    answer = False
+    origin = typing.get_origin(kind)
+    if kind in _SAME or kind is Any.__class__:
+        answer = kind in _SAME
+    elif (isinstance(kind, type) and issubclass(kind, enum.Enum)) or origin is typing.Literal:
+        answer = True
+    elif origin in (tuple, frozenset, typing.Union, types.UnionType):
+        answer = all(a is Ellipsis or _immutable(a) for a in typing.get_args(kind))
+    elif isinstance(kind, type) and issubclass(kind, msgspec.Struct):
+        from blowbyblow.replay.odds.continuation import is_value
+
+        answer = is_value(kind)
+    elif (
+        isinstance(kind, type)
+        and dataclasses.is_dataclass(kind)
+        and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    ):
+        try:
+            hints = typing.get_type_hints(kind)
+        except Exception:  # annotations it cannot read: not known to be immutable
+            hints = None
+        answer = hints is not None and all(
+            _immutable(hints[f.name]) for f in dataclasses.fields(kind)
+        )
+    _IMMUTABLE[kind] = answer
+    return answer
+
+
+_IMMUTABLE: dict[Any, bool] = {type(None): True, None: True}
+
+
+# --- the stack a code holds at each yield ------------------------------------------------------
+
+_DEPTHS: dict[int, tuple[types.CodeType, dict[int, int]]] = {}
+
+
+def _depths(code: types.CodeType) -> dict[int, int]:
+    """For each ``YIELD_VALUE`` of ``code`` (by offset), how many values its stack holds once it
+    has yielded: a forward pass over the instructions with ``dis.stack_effect``, from the start
+    and from each exception handler."""
+    kept = _DEPTHS.get(id(code))
+    if kept is not None and kept[0] is code:
+        return kept[1]
+    instructions = list(dis.get_instructions(code))
+    where = {ins.offset: i for i, ins in enumerate(instructions)}
+    depth: dict[int, int] = {}
+    todo = [(0, 0)]
+    for entry in getattr(dis.Bytecode(code), "exception_entries", []):
+        todo.append((where[entry.target], entry.depth + int(entry.lasti) + 1))
+    stops = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD", "JUMP_BACKWARD"}
+    stops |= {"JUMP_BACKWARD_NO_INTERRUPT"}
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    while todo:
+        i, d = todo.pop()
+        while i < len(instructions):
+            if i in depth:
+                break
+            depth[i] = d
+            ins = instructions[i]
+            if ins.opcode in jumps and isinstance(ins.argval, int) and ins.argval in where:
+                arg = ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None
+                todo.append((where[ins.argval], d + dis.stack_effect(ins.opcode, arg, jump=True)))
+            if ins.opname in stops:
+                break
+            arg = ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None
+            jump = False if ins.opcode in jumps else None
+            # RETURN_GENERATOR: the generator's first send is pushed (its POP_TOP takes it)
+            d += (
+                1
+                if ins.opname == "RETURN_GENERATOR"
+                else dis.stack_effect(ins.opcode, arg, jump=jump)
+            )
+            i += 1
+    found = {
+        ins.offset: depth[i] - 1
+        for i, ins in enumerate(instructions)
+        if ins.opname == "YIELD_VALUE" and i in depth
+    }
+    _DEPTHS[id(code)] = (code, found)
+    return found
+
+
+# --- the code that resumes ------------------------------------------------------------------------
+
+_PLACES: dict[tuple[int, int, tuple[str, ...], int, bool], _Place] = {}  # codes kept in each
+# Each resumer by its code: what the continuation writes it as (``original``).
+RESUMERS: dict[int, _Place] = {}  # by id: hashing a code hashes its bytecode
+
+
+def _place(
+    code: types.CodeType, lasti: int, names: tuple[str, ...], depth: int, innermost: bool
+) -> _Place:
+    key = (id(code), lasti, names, depth, innermost)
+    found = _PLACES.get(key)
+    if found is None:
+        found = _PLACES[key] = _make_place(code, lasti, names, depth, innermost)
+        RESUMERS[id(found.code)] = found
+    return found
+
+
+def _make_place(
+    code: types.CodeType, lasti: int, names: tuple[str, ...], depth: int, innermost: bool
+) -> _Place:
+    # only an exploration that resumes needs it
+    from bytecode import Bytecode, CompilerFlags, Instr, Label
+    from bytecode.instr import CellVar, FreeVar
+
+    yields = [i.offset for i in dis.get_instructions(code) if i.opname == "YIELD_VALUE"]
+    nth = yields.index(lasti)
+    program = Bytecode.from_code(code)
+
+    def named(k: int, name: str) -> bool:
+        ins = program[k]
+        return isinstance(ins, Instr) and ins.name == name
+
+    target = [k for k in range(len(program)) if named(k, "YIELD_VALUE")][nth]
+    if not innermost:
+        # an outer frame goes into the SEND of its ``yield from``
+        target -= 1
+        while not isinstance(program[target], Instr):
+            target -= 1
+        if not named(target, "SEND"):
+            raise NotFrozen(f"{code.co_qualname} does not wait in a yield from at {lasti}")
+    label = Label()
+    program.insert(target, label)
+    start = next(
+        k
+        for k, ins in enumerate(program)
+        if isinstance(ins, Instr) and ins.name == "RESUME" and ins.arg == 0
+    )
+    prologue = [
+        Instr("LOAD_DEREF", FreeVar(HOLDER)),
+        Instr("UNPACK_SEQUENCE", 2),
+        Instr("UNPACK_SEQUENCE", len(names)),
+        *(
+            Instr("STORE_DEREF", CellVar(n)) if n in code.co_cellvars else Instr("STORE_FAST", n)
+            for n in names
+        ),
+        Instr("UNPACK_SEQUENCE", depth + 1),
+        Instr("JUMP_FORWARD", label),
+    ]
+    program[start + 1 : start + 1] = prologue
+    program.insert(0, Instr("COPY_FREE_VARS", 1))
+    program.freevars = [HOLDER]
+    # every local a name, in the original's order (the continuation matches slots by order)
+    program.argnames = list(code.co_varnames)
+    program.argcount = program.posonlyargcount = program.kwonlyargcount = 0
+    program.flags &= ~(CompilerFlags.VARARGS | CompilerFlags.VARKEYWORDS)
+    made = program.to_code()
+    if made.co_varnames != code.co_varnames:
+        raise NotFrozen(f"{code.co_qualname}'s locals moved")
+    shifts = {
+        b.offset - a.offset
+        for a, b in zip(
+            (i for i in dis.get_instructions(code) if i.opname == "YIELD_VALUE"),
+            (i for i in dis.get_instructions(made) if i.opname == "YIELD_VALUE"),
+            strict=True,
+        )
+    }
+    if len(shifts) != 1:
+        raise NotFrozen(f"{code.co_qualname}'s places moved apart")
+    return _Place(code=made, original=code, shift=shifts.pop())
+
+
+__all__ = ["HOLDER", "RESUMERS", "SUPPORTED", "Frozen", "NotFrozen", "freeze"]

@@ -1,0 +1,285 @@
+"""A suspended procedure copied (replay/odds/resume.py), so that a run goes on where its sibling
+stood instead of replaying its path: the copy must go on as the original would, change nothing
+of the original, be written as the original by its continuation, and fall back (NotFrozen, then
+the replay) on anything it does not know. Then the graph: every run after the first resumed,
+the answer the replay's, the replayed steps gone."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Generator
+from typing import Any, cast
+
+import pytest
+from odds_helpers import WH40K, scenario, situation
+
+from blowbyblow.domain.core import Context, Procedure, roll
+from blowbyblow.replay.odds import resume
+from blowbyblow.replay.odds.answers import Margins, Weights
+from blowbyblow.replay.odds.chance import Explorer
+from blowbyblow.replay.odds.continuation import Continuations
+from blowbyblow.replay.odds.explore import Policy, prepare, scenario_command
+from blowbyblow.replay.odds.outcomes import Outcome
+from blowbyblow.replay.odds.sharing import Sharer
+from blowbyblow.replay.odds.traced import Die
+
+Gen = Generator[Any, Any, Any]
+
+
+def _inner(n: int, seen: list[int]) -> Gen:
+    got = []
+    for k in range(n):
+        (v,) = yield from roll(f"r{k}")
+        got.append(v)
+        seen.append(v)
+    return got
+
+
+def _outer(items: list[int]) -> Gen:
+    total = {"sum": 0}
+    seen: list[int] = []
+    for it in items:
+        values = yield from _inner(it, seen)  # ``seen`` held by two frames: one list
+        total["sum"] += sum(values)
+    return total["sum"], seen
+
+
+def _drive(g: Gen, answers: list[int]) -> Any:
+    try:
+        for a in answers:
+            g.send((a,))
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("the procedure asked for more")
+
+
+def _stood(g: Gen, request: Any) -> resume.Frozen:
+    """``g``'s chain frozen as a key reads it (the graph freezes only what it wrote)."""
+    written = Continuations()
+    written.key(g, None, keep=True)
+    assert written.frames is not None
+    return resume.freeze(g, request, written.frames)
+
+
+def _started() -> tuple[Gen, Any]:
+    g = _outer([2, 3])
+    request = next(g)
+    g.send((1,))
+    request = g.send((2,))  # the second item's first roll
+    return g, request
+
+
+def test_a_copy_goes_on_as_the_original_and_leaves_it_alone() -> None:
+    """Copies sent other answers go their own ways (a list two frames share is one list in
+    each copy: both frames see a change); the original then goes on as if none had run."""
+    g, request = _started()
+    frozen = _stood(g, request)
+    first, second = frozen.resume(), frozen.resume()
+    assert _drive(first, [6, 6, 6]) == (21, [1, 2, 6, 6, 6])
+    assert _drive(second, [1, 2, 3]) == (9, [1, 2, 1, 2, 3])
+    assert _drive(g, [4, 5, 6]) == (18, [1, 2, 4, 5, 6])
+
+
+def test_a_copy_asks_again_what_the_original_asked() -> None:
+    g, request = _started()
+    copy = _stood(g, request).resume()
+    # the chain is rebuilt frame by frame, each waiting in its sub-procedure
+    assert copy.gi_yieldfrom.gi_yieldfrom.gi_code is not roll.__code__  # type: ignore[attr-defined]
+    assert copy.send((3,)) == g.send((3,))
+
+
+def test_a_copy_is_written_as_the_original() -> None:
+    """Its frames run other code objects (a prologue of their own), yet its continuation is the
+    original's, byte for byte, before and after a step: their branches meet."""
+    g, request = _started()
+    copy = _stood(g, request).resume()
+    written = Continuations()
+    assert written.key(copy, None) == written.key(g, None)
+    copy.send((5,)), g.send((5,))
+    assert written.key(copy, None) == written.key(g, None)
+    copy.send((4,)), g.send((2,))
+    assert written.key(copy, None) != written.key(g, None)
+
+
+def test_a_copy_of_a_copy() -> None:
+    g, request = _started()
+    copy = _stood(g, request).resume()
+    request = copy.send((3,))
+    again = _stood(copy, request).resume()
+    assert _drive(again, [1, 1]) == _drive(copy, [1, 1]) == (8, [1, 2, 3, 1, 1])
+
+
+def _holding(value: Any) -> Gen:
+    kept = value
+    (v,) = yield from roll("r")
+    return kept, v
+
+
+def test_a_die_held_is_given_back_as_its_number() -> None:
+    """A traced die (``Die``) records what the rules read of it on its own run: the copy, a
+    run of its own where that roll is behind its path, holds the plain number."""
+    facts: list[Any] = []
+    g = _holding(Die(4, ("d", 0, 0), facts))
+    request = next(g)
+    got = _drive(_stood(g, request).resume(), [2])
+    assert got == (4, 2) and type(got[0]) is int
+
+
+def _with_cell(a: int) -> Gen:
+    def add(b: int) -> int:  # a cell, and a function holding it
+        return a + b
+
+    x = add(1)
+    del add
+    (v,) = yield from roll("r")
+    return a + x + v
+
+
+def test_a_frame_with_cells_is_copied_with_its_cells() -> None:
+    g = _with_cell(10)
+    request = next(g)
+    assert _drive(_stood(g, request).resume(), [3]) == _drive(g, [3]) == 24
+
+
+def _closure_held(a: int) -> Gen:
+    def add(b: int) -> int:  # its cell shared with the frame
+        return a + b
+
+    (v,) = yield from roll("r")
+    return add(v)
+
+
+def _holding_null() -> Gen:
+    # a pending call's NULL stands on the stack under the sub-procedure: not read by the
+    # garbage collector's referents, so the stack cannot be rebuilt
+    return max(0, (yield from roll("r"))[0])
+
+
+def _nested() -> Any:
+    n = 3
+
+    def inner() -> Gen:
+        (v,) = yield from roll("r")
+        return v + n
+
+    return inner()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: _closure_held(1),
+        lambda: _holding(threading.Lock()),
+        _holding_null,
+        _nested,
+    ],
+    ids=["a function holding a cell", "a lock", "a NULL on the stack", "free variables"],
+)
+def test_what_is_not_known_is_not_copied(make: Any) -> None:
+    g = make()
+    request = next(g)
+    frames: dict[int, Any] = {}
+    written = Continuations()
+    try:
+        written.key(g, None, keep=True)
+        frames = written.frames or {}
+    except Exception:
+        pass
+    with pytest.raises(resume.NotFrozen):
+        if not frames:
+            raise resume.NotFrozen("not read")
+        resume.freeze(g, request, frames)
+
+
+def test_another_python_is_not_copied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rebuilt frames are 3.11's (its bytecode, its frames' layout): any other Python
+    replays instead."""
+    g, request = _started()
+    monkeypatch.setattr(resume, "SUPPORTED", False)
+    with pytest.raises(resume.NotFrozen):
+        _stood(g, request)
+
+
+# --- in the graph --------------------------------------------------------------------------------
+
+
+def _tree_margins(cmd: Any, measure: Any) -> Any:
+    tree = Explorer(cmd, budget=2500).explore().dist
+    outcomes = cast(list[Outcome], list(tree))
+    return Margins.of_joint(measure, Weights(outcomes, [tree[o] for o in outcomes], exact=True))
+
+
+def _plain(m: Margins) -> Any:
+    units = dict(zip(m.units.outcomes, m.units.weights, strict=True))
+    return {o.units: w for o, w in units.items()}, m.counts, m.happened
+
+
+def _counting(cmd: Any) -> tuple[Any, list[int]]:
+    """``cmd`` with its procedure's starts and its fold's steps counted."""
+    counts = [0, 0]
+    system = cmd.table.system
+    procedure, fold = system.procedure, system.evolve
+
+    def started(state: Any, command: Any, ctx: Any) -> Any:
+        counts[0] += 1
+        return procedure(state, command, ctx)
+
+    def evolve(state: Any, event: Any) -> Any:
+        counts[1] += 1
+        return fold(state, event)
+
+    counted = dataclasses.replace(system, procedure=started, evolve=evolve)
+    return dataclasses.replace(cmd, table=dataclasses.replace(cmd.table, system=counted)), counts
+
+
+@pytest.mark.skipif(not resume.SUPPORTED, reason="resuming is written for Python 3.11")
+@pytest.mark.parametrize("name", ["necromunda-2023", "asl"])
+def test_every_run_after_the_first_resumes_where_its_sibling_stood(name: str) -> None:
+    """The graph with resume on takes every run but the first from a copy of where its node
+    stood: the procedure starts once (once a run when replaying), fewer steps are folded, and
+    the answer is the replay's, in as many runs."""
+    from blowbyblow.replay.engine.registry import get_game_system
+    from blowbyblow.replay.odds.chance import matcher
+
+    demo = get_game_system(name).demo()
+    number = 2
+    at, _ = scenario_command(demo, number)
+    measure, cmd = prepare(at, Policy(name="scripted", answers=demo.choices))
+    group = matcher(measure.rules.order_insensitive)
+    answers, counts, sharers = [], [], []
+    for on in (True, False):
+        counted, count = _counting(cmd)
+        sharer = Sharer(counted, measure, budget=5000, group=group, resume=on)
+        answers.append(_plain(sharer.margins()))
+        counts.append(count)
+        sharers.append(sharer)
+    resumed, replayed = sharers
+    assert answers[0] == answers[1]
+    assert resumed.runs == replayed.runs > 1
+    assert resumed.resumed == resumed.runs - 1 and replayed.resumed == 0
+    assert counts[0][0] == 1 and counts[1][0] == replayed.runs
+    assert counts[0][1] < counts[1][1]
+
+
+def _cannot_be_copied(state: Any, command: Any, ctx: Context) -> Procedure:
+    """Two or three dice, a closure held across them: written by value (its code and cell),
+    but not copied (a copy would part the function from the frame's cell)."""
+
+    def bonus() -> int:
+        return 0 if command is None else 1
+
+    (first,) = yield from roll("first")
+    (second,) = yield from roll("second")
+    if first + second + bonus() >= 9:
+        yield from roll("third")
+
+
+def test_a_procedure_that_cannot_be_copied_is_replayed() -> None:
+    """No run resumes, each replays its path, and the answer is the tree's."""
+    at = situation(scenario(WH40K))
+    at = dataclasses.replace(at, system=dataclasses.replace(at.system, procedure=_cannot_be_copied))
+    measure, cmd = prepare(at, Policy(name="default"))
+    sharer = Sharer(cmd, measure, budget=5000)
+    assert _plain(sharer.margins()) == _plain(_tree_margins(cmd, measure))
+    assert sharer.runs > 1 and sharer.resumed == 0
