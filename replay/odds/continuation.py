@@ -41,6 +41,11 @@ What keeps it exact:
   explorer then does not group that roll's faces by the facts alone, as the continuation holds
   the face itself.
 
+A frame resumed from a copy (``replay/odds/resume.py``) runs a code object of its own, its
+offsets shifted by a prologue and its values handed in through one free variable: it is
+written as the frame it was copied from (its original's number and place, the holder left
+out), so that the branches of copies and originals meet.
+
 States are frozen structs: each is written once per exploration (``Continuations`` keeps its
 bytes by identity, with the struct itself so the identity stays its own)."""
 

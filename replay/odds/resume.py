@@ -59,15 +59,13 @@ class _Place:
     shift: int  # the resumer's offsets less the original's
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(slots=True)
 class _Frame:
-    code: types.CodeType
+    place: _Place  # the code that resumes it
     globals: dict[str, Any]
     name: str
     qualname: str
-    lasti: int  # in the original code
-    names: tuple[str, ...]
-    values: tuple[Any, ...]
+    values: tuple[Any, ...]  # its locals' (``place``'s names)
     stack: tuple[Any, ...]  # bottom first; an outer frame's last is its inner generator's place
 
 
@@ -85,8 +83,7 @@ class Frozen:
         inner: Any = None
         for i in range(len(self.frames) - 1, -1, -1):
             frame = self.frames[i]
-            place = _place(frame.code, frame.lasti, frame.names, len(frame.stack), inner is None)
-            values = tuple(_copy(v, memo) for v in frame.values)
+            values = tuple([_copy(v, memo) for v in frame.values])
             stack = [_copy(v, memo) for v in frame.stack]
             if inner is None:
                 stack.append(self.request)
@@ -95,7 +92,9 @@ class Frozen:
                 stack.append(None)
             stack.reverse()  # UNPACK_SEQUENCE pushes the first item last (on top)
             holder = types.CellType((values, tuple(stack)))
-            function = types.FunctionType(place.code, frame.globals, frame.name, None, (holder,))
+            function = types.FunctionType(
+                frame.place.code, frame.globals, frame.name, None, (holder,)
+            )
             function.__qualname__ = frame.qualname
             inner = function()
         assert inner is not None
@@ -127,35 +126,47 @@ def freeze(generator: Any, request: Any, frames: Mapping[int, Frame]) -> Frozen:
 
 def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: dict[int, Any]) -> _Frame:
     layout, lasti, names, values, stack = read
-    made = RESUMERS.get(id(g.gi_code))
-    code = g.gi_code if made is None else made.original
+    kept_code = _CODES.get(id(layout))
+    if kept_code is None or kept_code[0] is not layout:
+        kept_code = _CODES[id(layout)] = _code(layout, g.gi_code)
+    _, code, depths, extra = kept_code
     if code.co_freevars:
         raise NotFrozen(f"{code.co_qualname} has free variables")
-    expected = _depths(code).get(lasti)
+    expected = depths.get(lasti)
     if expected is None or expected != len(stack):
         raise NotFrozen(f"{code.co_qualname} holds a stack this cannot read at {lasti}")
     inner = g.gi_yieldfrom
     if inner is not None and (not stack or stack[-1] is not inner):
         raise NotFrozen(f"{code.co_qualname}'s inner generator is not on its stack")
-    extra = sorted(layout.names_only - {HOLDER})
     if extra:  # read only to name the request (in an error): restored all the same
         bound = g.gi_frame.f_locals  # type: ignore[union-attr]
-        extra = [n for n in extra if n in bound]
-        names = [*names, *extra]
-        values = [*values, *(bound[n] for n in extra)]
+        bound_extra = [n for n in extra if n in bound]
+        names = [*names, *bound_extra]
+        values = [*values, *(bound[n] for n in bound_extra)]
     kept = [_copy(v, memo) for v in (stack[:-1] if inner is not None else stack)]
     if inner is not None:
         kept.append(None)
     return _Frame(
-        code=code,
-        globals=g.gi_frame.f_globals,  # type: ignore[union-attr]
-        name=g.__name__,
-        qualname=g.__qualname__,
-        lasti=lasti,
-        names=tuple(names),
-        values=tuple([_copy(v, memo) for v in values]),
-        stack=tuple(kept),
+        _place(code, lasti, tuple(names), len(kept), inner is None),
+        g.gi_frame.f_globals,  # type: ignore[union-attr]
+        g.__name__,
+        g.__qualname__,
+        tuple([_copy(v, memo) for v in values]),
+        tuple(kept),
     )
+
+
+# What ``_frame`` needs of a frame's code, by its layout's id (``continuation._Layout``, kept):
+# the original code, the stack depth at each of its yields, the names that only name a request.
+_CODES: dict[int, tuple[Any, types.CodeType, dict[int, int], tuple[str, ...]]] = {}
+
+
+def _code(
+    layout: Any, code: types.CodeType
+) -> tuple[Any, types.CodeType, dict[int, int], tuple[str, ...]]:
+    made = RESUMERS.get(id(code))
+    original = code if made is None else made.original
+    return layout, original, _depths(original), tuple(sorted(layout.names_only - {HOLDER}))
 
 
 # --- copying values -------------------------------------------------------------------------------

@@ -10,7 +10,9 @@ writes it as bytes there: when those bytes were met before, the run stops, as wh
 known; otherwise it goes on. The roll's other outcomes are explored afterwards by runs of their
 own, and the node's answer is kept under its bytes for every branch that reaches it later. So a
 node's first outcome costs no run of its own (the run that found the node goes on through it),
-and every other costs one.
+and every other costs one. That run goes on from where the node's first stood, a copy of the
+procedure made there (``replay/odds/resume.py``: ``_Stood``), rather than replaying the path
+from the command's start; a node whose procedure cannot be copied is replayed.
 
 What is counted is cut at each node: each unit's status and wounds from the final state, and
 what the events add up to (``Measure.vector``) between one node and the next, so a shared
