@@ -137,6 +137,10 @@ class Adjudicating:
         self._ended = None
         return self
 
+    def asked(self) -> set[str]:
+        """The keys of the rolls and choices answered so far (a copy)."""
+        return set(self._run.keys)
+
     def _told(self, event: Event) -> None:
         if self._bound is not None:
             _log_step(self._bound, event, self._first_position + len(self._events) - 1)

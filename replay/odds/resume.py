@@ -375,6 +375,11 @@ def _place(
     return found
 
 
+# True: each resumer made is compared with the one the library makes when it works out the
+# stack size and the handlers' depths itself (tests/odds/test_resume.py)
+_CHECK = False
+
+
 def _make_place(
     code: types.CodeType, lasti: int, names: tuple[str, ...], depth: int, innermost: bool
 ) -> _Place:
@@ -423,7 +428,16 @@ def _make_place(
     program.argnames = list(code.co_varnames)
     program.argcount = program.posonlyargcount = program.kwonlyargcount = 0
     program.flags &= ~(CompilerFlags.VARARGS | CompilerFlags.VARKEYWORDS)
-    made = program.to_code()
+    # The handlers' depths are the original's, and its stack size will do (the prologue, outside
+    # every handler, holds at most its locals' tuple and the values it pushes; the library finds
+    # less, as the code the prologue jumps over is never run): the library need not work them
+    # out again over the whole code, a quarter of its time.
+    size = max(code.co_stacksize, len(names) + 2, depth + 2)
+    made = program.to_code(stacksize=size, compute_exception_stack_depths=False)
+    if _CHECK:
+        full = program.to_code()
+        if full.co_exceptiontable != made.co_exceptiontable or full.co_stacksize > size:
+            raise AssertionError(f"{code.co_qualname}: the library works out other sizes")
     if made.co_varnames != code.co_varnames:
         raise NotFrozen(f"{code.co_qualname}'s locals moved")
     shifts = {

@@ -355,7 +355,7 @@ class Sharer:
             frozen=frozen,
             events=list(run.events),
             state=self._state,
-            keys=set(adjudicating._run.keys),
+            keys=adjudicating.asked(),
         )
 
     def _arrive(self, run: _Run, node: RollNode, depth: int, request: Roll | None = None) -> Answer:

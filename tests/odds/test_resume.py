@@ -283,3 +283,19 @@ def test_a_procedure_that_cannot_be_copied_is_replayed() -> None:
     sharer = Sharer(cmd, measure, budget=5000)
     assert _plain(sharer.margins()) == _plain(_tree_margins(cmd, measure))
     assert sharer.runs > 1 and sharer.resumed == 0
+
+
+@pytest.mark.skipif(not resume.SUPPORTED, reason="resuming is written for Python 3.11")
+def test_a_resumer_keeps_its_originals_handlers_and_a_stack_large_enough(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A resumer's exception table and stack size are the original's, not worked out again:
+    every resumer a charge and a close combat make is compared with the library's own."""
+    from blowbyblow.replay.engine.registry import get_game_system
+    from blowbyblow.replay.odds.explore import scenario_odds
+
+    monkeypatch.setattr(resume, "_CHECK", True)
+    monkeypatch.setattr(resume, "_PLACES", {})
+    for name in ("necromunda-2023", "asl"):
+        scenario_odds(get_game_system(name).demo(), 2)
+    assert len(resume._PLACES) > 10
