@@ -383,9 +383,12 @@ _CHECK = False
 def _make_place(
     code: types.CodeType, lasti: int, names: tuple[str, ...], depth: int, innermost: bool
 ) -> _Place:
-    # only an exploration that resumes needs it
-    from bytecode import Bytecode, CompilerFlags, Instr, Label
-    from bytecode.instr import CellVar, FreeVar
+    # only an exploration that resumes needs it; without it, every run is replayed
+    try:
+        from bytecode import Bytecode, CompilerFlags, Instr, Label
+        from bytecode.instr import CellVar, FreeVar
+    except ImportError as e:
+        raise NotFrozen("the bytecode library is not installed") from e
 
     yields = [i.offset for i in dis.get_instructions(code) if i.opname == "YIELD_VALUE"]
     nth = yields.index(lasti)

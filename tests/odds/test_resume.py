@@ -201,6 +201,17 @@ def test_another_python_is_not_copied(monkeypatch: pytest.MonkeyPatch) -> None:
         _stood(g, request)
 
 
+def test_without_the_bytecode_library_nothing_is_copied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interpreter without the library (an older install) replays rather than fails."""
+    import sys
+
+    g, request = _started()
+    monkeypatch.setattr(resume, "_PLACES", {})
+    monkeypatch.setitem(sys.modules, "bytecode", None)
+    with pytest.raises(resume.NotFrozen):
+        _stood(g, request)
+
+
 # --- in the graph --------------------------------------------------------------------------------
 
 
