@@ -101,6 +101,7 @@ from blowbyblow.web.tournament import TableBattle, TournamentError, TournamentSt
 from blowbyblow.web.window import position_in
 
 AGAIN = 3  # re-adjudications of a command without a version, written past (docs/web.md)
+PAST = f"written past {AGAIN + 1} times as this command was adjudicated; nothing was written"
 MAX_ROUND = 1000  # a tournament's rounds; the register's column holds far more, never 10^30
 
 
@@ -251,11 +252,9 @@ class Service:
     def odds(
         self, battle: UUID, position: int, budget: int, samples: int, first: bool = False
     ) -> Odds:
-        """The odds of the recorded command holding ``position`` (``bxb odds --battle ID
-        --position N``): exact within ``budget`` runs, else ``samples`` Monte Carlo samples
-        (``first``: ``samples`` drawn at once, the graph not tried, a first answer); worked out
-        by the odds desk (``web/odds_desk.py``), kept there by what decides them (the events up
-        to the command's end, the budget, the samples)."""
+        """The odds of the recorded command at ``position`` (``bxb odds --battle ID --position
+        N``): exact within ``budget`` runs, else ``samples`` samples (``first``: drawn at once,
+        a first answer); worked out and kept by the odds desk (``web/odds_desk.py``)."""
         events = list(self.read(battle).plain)
         return self.odds_desk.recorded(events, position, budget, samples, first)
 
@@ -416,10 +415,7 @@ class Service:
                 if req.version is not None:
                     raise
                 if again == AGAIN:
-                    raise Behind(
-                        f"the battle was written past {AGAIN + 1} times as this command was "
-                        "adjudicated (others play at this table); nothing was written: send it again"
-                    ) from None
+                    raise Behind(PAST) from None
                 found, again = self._play(self.read(found.done.head.id), req), again + 1
                 continue
             head = found.done.head
