@@ -68,9 +68,13 @@ def _served(fn: Callable[..., Any], body: type[Any] | None) -> Callable[[ASGIApp
                     if kind != "application/json":
                         await litestar_way(scope, given, send)  # the hook's 415, or no body
                         return
-                    taken.append(await receive())
                     route = cast("HTTPRouteHandler", scope["route_handler"])
-                    whole = _whole(taken[0], length, route)
+                    limit = route.resolve_request_max_body_size()
+                    if not _announced(length, limit):  # before a byte is asked for: its 413
+                        await litestar_way(scope, given, send)  # at once, no 100 Continue
+                        return
+                    taken.append(await receive())
+                    whole = _whole(taken[0], limit)
                     if whole is None:  # Litestar's way reads it: its 413, its 400, the rest
                         await litestar_way(scope, given, send)
                         return
@@ -99,18 +103,24 @@ def _served(fn: Callable[..., Any], body: type[Any] | None) -> Callable[[ASGIApp
     return middleware
 
 
-def _whole(message: ReceiveMessage, length: str, route: HTTPRouteHandler) -> bytes | None:
+def _announced(length: str, limit: int | None) -> bool:
+    """A body whose length the request announces within the route's limit (Litestar's
+    ``request_max_body_size``): the lane reads it. Anything else goes Litestar's way before the
+    lane asks for a byte of it, as Litestar's own reading bails out: a body announced too large
+    is refused 413 at once, where the lane's first ``receive`` had uvicorn answer an
+    ``Expect: 100-continue`` with 100 Continue and wait for a body it would refuse."""
+    return length.isdigit() and (limit is None or int(length) <= limit)
+
+
+def _whole(message: ReceiveMessage, limit: int | None) -> bytes | None:
     """The request's body when its first message holds all of it, within the route's limit as
-    announced and as sent (Litestar's ``request_max_body_size``); None for Litestar's way. Read
-    from the message itself: Litestar's reading (its stream, the limit found again) was about
-    20 K instructions a command (issue 25)."""
+    sent (``_announced`` checked it as announced); None for Litestar's way. Read from the
+    message itself: Litestar's reading (its stream, the limit found again) was about 20 K
+    instructions a command (issue 25)."""
     if message["type"] != "http.request" or message.get("more_body", False):
         return None
     whole: bytes = message.get("body", b"")
-    limit = route.resolve_request_max_body_size()
-    if not length.isdigit() or (limit is not None and max(len(whole), int(length)) > limit):
-        return None
-    return whole
+    return None if limit is not None and len(whole) > limit else whole
 
 
 def _refusal(request: AnyRequest, scope: Scope, exc: Exception) -> Any:
