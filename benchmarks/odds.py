@@ -289,6 +289,7 @@ def one_command(
 def tree_against_graph(budget: int) -> None:
     """Each demo command that rolls dice, explored exactly as a graph (the odds' method) and as
     a tree (no branches shared), within ``budget`` runs each, in this process."""
+    from blowbyblow.domain.core import exploring
     from blowbyblow.replay.engine.registry import game_systems
     from blowbyblow.replay.odds.chance import Explorer, TooBig, matcher
     from blowbyblow.replay.odds.explore import Policy, prepare, scenario_command
@@ -309,7 +310,8 @@ def tree_against_graph(budget: int) -> None:
             t = time.perf_counter()
             graph = Sharer(cmd, measure, budget=budget, group=group)
             try:
-                graph.margins()
+                with exploring():  # as the odds run: the rules' steps asked again kept
+                    graph.margins()
                 cells.append(str(graph.runs))
             except TooBig:
                 cells.append(f"> {budget}")
@@ -317,7 +319,8 @@ def tree_against_graph(budget: int) -> None:
             t = time.perf_counter()
             tree = Explorer(cmd, budget=budget, group=group)
             try:
-                tree.explore()
+                with exploring():
+                    tree.explore()
                 cells.append(str(tree.runs))
             except TooBig:
                 cells.append(f"> {budget}")

@@ -14,7 +14,9 @@ Nothing here knows any game system. Events are msgspec frozen structs in tagged 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -302,33 +304,57 @@ class Context(msgspec.Struct, frozen=True, kw_only=True):
 
 _Answer = TypeVar("_Answer")
 
+# Set while the odds explore a command (``exploring``): only then does ``LastAnswer`` keep and
+# look up answers. A live command, a verification or a what-if runs each command once, and
+# would pay for a key (its state's bytes, a few microseconds) it never finds again.
+_EXPLORING: ContextVar[bool] = ContextVar("blowbyblow_exploring", default=False)
+
+
+@contextmanager
+def exploring() -> Iterator[None]:
+    """The odds' runs of one command: within, ``LastAnswer``s keep their last answer."""
+    token = _EXPLORING.set(True)
+    try:
+        yield
+    finally:
+        _EXPLORING.reset(token)
+
 
 class LastAnswer(Generic[_Answer]):
     """A pure step of the rules (a command's checks, its plan), answered again from its last
-    answer when asked again with the same arguments, known by their bytes (msgspec's, each
-    one's type beside): the odds run one command from one state hundreds of times, each run
-    replaying its path from the start. Bytes, not identity: a state changed in place (which the
-    engine never does) is worked out again; so is whatever msgspec does not write. What raises
-    is never kept. The key and its answer are kept as one tuple, so another thread sees both or
-    neither."""
+    answer when asked again with the same arguments while the odds explore (``exploring``): the
+    odds run one command from one state hundreds of times, each run replaying its path from the
+    start. Anywhere else the step is worked out every time.
+
+    The same arguments: each one's type, its bytes (msgspec's) and equality (``==``) with the
+    arguments kept. The bytes are taken when asked, so a state changed in place since (which
+    the engine never does) is worked out again; equality tells apart the nested values msgspec
+    writes alike (a tuple and a list, a UUID and its str, a struct and a dict). What msgspec
+    does not write is worked out every time; what raises is never kept. The key, the arguments
+    and the answer are kept as one tuple, so another thread sees all or none."""
 
     def __init__(self) -> None:
-        self._last: tuple[tuple[object, ...], _Answer] | None = None
+        self._last: tuple[tuple[object, ...], tuple[object, ...], _Answer] | None = None
 
     def __call__(self, make: Callable[[], _Answer], *asked: object) -> _Answer:
+        if not _EXPLORING.get():
+            return make()
         try:
-            key: tuple[object, ...] | None = (
+            key: tuple[object, ...] = (
                 *(type(a) for a in asked),
                 *(msgspec.msgpack.encode(a) for a in asked),
             )
         except (TypeError, ValueError, OverflowError):
-            key = None
+            return make()
         last = self._last
-        if key is not None and last is not None and last[0] == key:
-            return last[1]
+        if (
+            last is not None
+            and last[0] == key
+            and all(a is b or a == b for a, b in zip(last[1], asked, strict=True))
+        ):
+            return last[2]
         answer = make()
-        if key is not None:
-            self._last = (key, answer)
+        self._last = (key, asked, answer)
         return answer
 
 
@@ -357,6 +383,7 @@ __all__ = [
     "Step",
     "ask",
     "emit",
+    "exploring",
     "numbered",
     "roll",
     "ruling_value",

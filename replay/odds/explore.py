@@ -38,6 +38,7 @@ from blowbyblow.domain.core import (
     CommandIssued,
     DiceRolled,
     Event,
+    exploring,
 )
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.projections.battle import fold, fold_battle
@@ -175,6 +176,7 @@ class Situation:
     index: int
 
 
+@exploring()  # the rules' steps asked again at each run keep their answer (``LastAnswer``)
 def command_odds(
     at: Situation, how: HowToExplore | None = None, happened: Outcome | None = None
 ) -> Odds:

@@ -39,7 +39,14 @@ from typing import cast
 
 import msgspec
 
-from blowbyblow.domain.core import BattleStarted, ChoiceMade, CommandIssued, DiceRolled, Event
+from blowbyblow.domain.core import (
+    BattleStarted,
+    ChoiceMade,
+    CommandIssued,
+    DiceRolled,
+    Event,
+    exploring,
+)
 from blowbyblow.replay.odds import chance
 from blowbyblow.replay.odds.chance import Explorer, Follow, RollNode, Watched, faces_of, matcher
 from blowbyblow.replay.odds.explore import (
@@ -195,6 +202,7 @@ def luck_over_time(luck: Luck) -> dict[str, list[tuple[int, float]]]:
     return out
 
 
+@exploring()  # the rules' steps asked again at each run keep their answer (``LastAnswer``)
 def _command(
     events: Sequence[Event], position: int, how: HowToJudge
 ) -> tuple[list[RollRecord], CommandLuck]:

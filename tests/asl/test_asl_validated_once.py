@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from blowbyblow.domain.asl import legal, procedure
-from blowbyblow.domain.core import Context, LastAnswer, RuleViolation
+from blowbyblow.domain.core import Context, LastAnswer, RuleViolation, exploring
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.odds.explore import scenario_command
 
@@ -33,19 +33,25 @@ def test_a_command_found_legal_is_not_checked_again_in_the_same_state(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     state, command, ctx, checked = _asked(monkeypatch)
-    for _ in range(3):
-        next(procedure.close_combat(state, command, ctx))  # checked before its first step
-    # an equal state, command and context (new objects): the same bytes, no check
-    again = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
-    next(procedure.close_combat(again, command, Context(**msgspec.structs.asdict(ctx))))
+    with exploring():  # as the odds run it
+        for _ in range(3):
+            next(procedure.close_combat(state, command, ctx))  # checked before its first step
+        # an equal state, command and context (new objects): the same bytes, no check
+        again = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
+        next(procedure.close_combat(again, command, Context(**msgspec.structs.asdict(ctx))))
     assert len(checked) == 1
+    # played live, it is checked every time
+    for _ in range(2):
+        next(procedure.close_combat(state, command, ctx))
+    assert len(checked) == 3
 
 
 def test_a_state_changed_in_place_is_checked_again(monkeypatch: pytest.MonkeyPatch) -> None:
     state, command, ctx, checked = _asked(monkeypatch)
-    next(procedure.close_combat(state, command, ctx))
-    attacker = command.attacks[0].by[0]
-    state.units[attacker] = msgspec.structs.replace(state.units[attacker], location="elsewhere")
-    with pytest.raises(RuleViolation):
+    with exploring():
         next(procedure.close_combat(state, command, ctx))
+        attacker = command.attacks[0].by[0]
+        state.units[attacker] = msgspec.structs.replace(state.units[attacker], location="elsewhere")
+        with pytest.raises(RuleViolation):
+            next(procedure.close_combat(state, command, ctx))
     assert len(checked) == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from blowbyblow.domain.core import LastAnswer
+from blowbyblow.domain.core import LastAnswer, exploring
 from blowbyblow.domain.wh40k import procedure, who_fights
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.odds.explore import scenario_command
@@ -17,6 +17,10 @@ def test_a_fight_asked_again_finds_its_combat_once(monkeypatch: pytest.MonkeyPat
     situation, _ = scenario_command(get_game_system("wh40k-2e").demo(), 6)
     found = count_calls(monkeypatch, procedure, "find_combat", who_fights.find_combat)
     monkeypatch.setattr(procedure, "_found", LastAnswer())  # not what playing it found
-    first = steps_to_first_roll(situation)
-    assert all(steps_to_first_roll(situation) == first for _ in range(2))
+    with exploring():  # as the odds run it
+        first = steps_to_first_roll(situation)
+        assert all(steps_to_first_roll(situation) == first for _ in range(2))
     assert len(found) == 1
+    # played live, it is found every time, and the same steps
+    assert all(steps_to_first_roll(situation) == first for _ in range(2))
+    assert len(found) == 3
