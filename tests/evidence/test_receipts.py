@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
@@ -21,6 +22,7 @@ from blowbyblow.replay.evidence.receipts import (
     receipt_for,
     sign_receipt,
     signature_ok,
+    signed_bytes,
 )
 from blowbyblow.replay.evidence.seals import load_private_key, new_keys, public_hex
 from blowbyblow.replay.evidence.verify import verify_battle
@@ -47,12 +49,50 @@ def test_a_receipt_reads_back_from_its_line_and_its_json() -> None:
 
 
 def test_each_key_signs_as_itself_one_after_the_other() -> None:
-    """The public key is worked out once a key (``_public_of``): two keys in turn, and a key
+    """The public key is worked out once a key (``_signer_of``): two keys in turn, and a key
     made again after the first is gone, each name their own."""
     rec = record_demo(BattleStore(":memory:"), "gangfight")
     for _ in range(2):
         for key in (KEY, Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()):
             receipt = sign_receipt(key, rec.battle, rec.events[-1])
+            assert receipt.public_key == public_hex(key) and signature_ok(receipt)
+
+
+class _SignsNothing(Ed25519PrivateKey):
+    """A key whose own ``sign`` refuses: its bytes are still its own."""
+
+    def __init__(self, key: Ed25519PrivateKey) -> None:
+        self._key = key
+
+    def public_key(self) -> Ed25519PublicKey:
+        return self._key.public_key()
+
+    def private_bytes(self, *args: Any) -> bytes:
+        return self._key.private_bytes(*args)
+
+    def private_bytes_raw(self) -> bytes:
+        return self._key.private_bytes_raw()
+
+    def sign(self, data: bytes | bytearray | memoryview) -> bytes:
+        raise AssertionError("cryptography's Ed25519 asked to sign a receipt")
+
+    def __copy__(self) -> _SignsNothing:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _SignsNothing:
+        return self
+
+
+def test_a_receipt_is_signed_by_libsodium_with_cryptography_s_bytes() -> None:
+    """Ed25519 is deterministic: libsodium's signature (about half the instructions) is byte
+    for byte the one cryptography's OpenSSL makes, for any key and any head."""
+    rec = record_demo(BattleStore(":memory:"), "gangfight")
+    for seed in (bytes(range(32)), bytes(32), b"\xff" * 32, *(bytes([n]) * 32 for n in (7, 99))):
+        key = Ed25519PrivateKey.from_private_bytes(seed)
+        for logged in rec.events:
+            receipt = sign_receipt(_SignsNothing(key), rec.battle, logged)
+            message = signed_bytes(rec.battle, logged.position, logged.hash)
+            assert receipt.signature == key.sign(message).hex()
             assert receipt.public_key == public_hex(key) and signature_ok(receipt)
 
 
