@@ -1,7 +1,7 @@
 """What a command costs the tournament server in instructions, whatever else the machine runs,
 measured by hand (never by a test):
 
-    python benchmarks/instructions.py [--commands 10] [--judges 0 8] [--typed]
+    python benchmarks/instructions.py [--commands 10] [--judges 0 8] [--typed] [--key]
                                       [--server-python LABEL=PATH ...] [--keep DIR]
 
 For each server (``--server-python``: another checkout's virtual environment, to put two
@@ -14,7 +14,8 @@ physical dice typed one request a roll, reviewed, then written), with ``--judges
 the tournament listening (each must hear every command; counted from when they all listen, as
 a judge's stream stays open all through a tournament: until 2026-11-28's sixth sitting the
 count began before they opened, each stream's opening request counted too). It prints
-instructions a command, all requests included. valgrind is not a dependency (``apt-get install valgrind``); the server runs
+instructions a command, all requests included. ``--key``: the server signs a receipt for each
+write, as in ``benchmarks/server.py``'s mix (a throwaway key); without it, none. valgrind is not a dependency (``apt-get install valgrind``); the server runs
 about 50 times slower under it, so keep the commands few."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 
 import httpx
 
+from blowbyblow.replay.evidence.seals import new_keys
 from blowbyblow.web.tournament import TournamentStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -113,13 +115,20 @@ async def _play(  # noqa: PLR0913 - the run's settings, and its counter
         raise RuntimeError("a judge did not hear every command")
 
 
-def measure(
-    python: str, commands: int, judges: int, typed: bool, keep: Path | None = None
+def measure(  # noqa: PLR0913 - the server, what it plays, and where its files go
+    python: str,
+    commands: int,
+    judges: int,
+    typed: bool,
+    keep: Path | None = None,
+    signing: bool = False,
 ) -> float:
     """Instructions a command of the server run by ``python``; with ``keep``, callgrind's
-    files are left there (``callgrind_annotate FILE``: where the instructions went)."""
+    files are left there (``callgrind_annotate FILE``: where the instructions went);
+    ``signing``: with a signing key (a receipt for each write)."""
     out = tempfile.mktemp(prefix="bxb-callgrind-", dir=keep)
-    with postgres_server(fsync=False) as db:
+    with postgres_server(fsync=False) as db, tempfile.TemporaryDirectory() as folder:
+        key = ["--key", str(new_keys(Path(folder) / "keys").private)] if signing else []
         register = TournamentStore(db)
         register.new_tournament("load")
         made = register.add_tables("load", TABLES).tables
@@ -129,7 +138,7 @@ def measure(
                 *("valgrind", "--tool=callgrind", "--instr-atstart=no"),
                 f"--callgrind-out-file={out}",
                 *(python, "-m", "blowbyblow.cli.main", "--db", db, "--log-level", "warning"),
-                *("serve", "--port", str(port)),
+                *("serve", "--port", str(port), *key),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -185,6 +194,7 @@ def main() -> None:
     parser.add_argument("--judges", type=int, nargs="+", default=[0, 8])
     parser.add_argument("--typed", action="store_true", help="physical dice, typed")
     parser.add_argument("--server-python", nargs="+", default=[sys.executable])
+    parser.add_argument("--key", action="store_true", help="sign a receipt for each write")
     parser.add_argument(
         "--keep", type=Path, help="a folder to keep callgrind's files in, for callgrind_annotate"
     )
@@ -196,8 +206,8 @@ def main() -> None:
     for judges in args.judges:
         for server in args.server_python:
             label, _, python = server.rpartition("=")
-            found = measure(python, args.commands, judges, args.typed, args.keep)
-            dice = "typed" if args.typed else "seeded"
+            found = measure(python, args.commands, judges, args.typed, args.keep, args.key)
+            dice = ("typed" if args.typed else "seeded") + (", signed" if args.key else "")
             print(f"| {label or python} | {dice} | {judges} | {found / 1e6:.2f} M |", flush=True)
 
 

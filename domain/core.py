@@ -329,8 +329,10 @@ class LastAnswer(Generic[_Answer]):
     The same arguments: each one's type, its bytes (msgspec's) and equality (``==``) with the
     arguments kept. The bytes are taken when asked, so a state changed in place since (which
     the engine never does) is worked out again; equality tells apart the nested values msgspec
-    writes alike (a tuple and a list, a UUID and its str, a struct and a dict). What msgspec
-    does not write is worked out every time; what raises is never kept. The key, the arguments
+    writes alike (a tuple and a list, a UUID and its str, a struct and a dict); values equal
+    across types (an int enum and its int, a set and a frozenset) would still be one key, and
+    the states held have none (``tests/core/test_last_answer.py``). What msgspec does not write
+    is worked out every time; what raises is never kept. The key, the arguments
     and the answer are kept as one tuple, so another thread sees all or none."""
 
     def __init__(self) -> None:
