@@ -332,8 +332,8 @@ class LastAnswer(Generic[_Answer]):
     writes alike (a tuple and a list, a UUID and its str, a struct and a dict); values equal
     across types (an int enum and its int, a set and a frozenset) would still be one key, and
     the states held have none (``tests/core/test_last_answer.py``). What msgspec does not write
-    is worked out every time; what raises is never kept. The key, the arguments
-    and the answer are kept as one tuple, so another thread sees all or none."""
+    is worked out every time; what raises is never kept. The key, the arguments and the answer
+    are kept as one tuple, so another thread sees all or none."""
 
     def __init__(self) -> None:
         self._last: tuple[tuple[object, ...], tuple[object, ...], _Answer] | None = None
@@ -349,11 +349,10 @@ class LastAnswer(Generic[_Answer]):
         except (TypeError, ValueError, OverflowError):
             return make()
         last = self._last
-        if (
-            last is not None
-            and last[0] == key
-            and all(a is b or a == b for a, b in zip(last[1], asked, strict=True))
-        ):
+        if last is not None and last[0] == key and last[1] == asked:
+            # the arguments asked with are kept: the runs after this one ask with the same
+            # objects, each its own equal at once, where a state only equal is walked whole
+            self._last = (key, asked, last[2])
             return last[2]
         answer = make()
         self._last = (key, asked, answer)
