@@ -13,6 +13,7 @@ from uvicorn.protocols.http import httptools_impl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from web_helpers import live_server
 
+from blowbyblow.web import heads
 from blowbyblow.web.guard import CSP, PatientHttp
 
 JSON = (b"content-type", b"application/json")
@@ -99,18 +100,22 @@ class _Counted:
 def test_a_plain_answers_headers_are_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """uvicorn's own checks of each header (two regular expressions a header, the page policy's
     long value among them) are not run again for headers already sent: not at all once the
-    server has sent them. Fails where every answer goes uvicorn's own way."""
+    server has sent them. Fails where every answer goes uvicorn's own way, and where the lines
+    are checked again each answer (``web/heads.py``'s own use of the expressions is counted
+    too)."""
     seen: list[bytes] = []
-    monkeypatch.setattr(httptools_impl, "HEADER_RE", _Counted(httptools_impl.HEADER_RE, seen))
-    monkeypatch.setattr(
-        httptools_impl, "HEADER_VALUE_RE", _Counted(httptools_impl.HEADER_VALUE_RE, seen)
-    )
+    name = _Counted(httptools_impl.HEADER_RE, seen)
+    value = _Counted(httptools_impl.HEADER_VALUE_RE, seen)
+    for module in (httptools_impl, heads):
+        monkeypatch.setattr(module, "HEADER_RE", name)
+        monkeypatch.setattr(module, "HEADER_VALUE_RE", value)
     with live_server(_app, http=PatientHttp, access_log=False) as ours:  # type: ignore[arg-type]
         first = _wire(ours, b"GET /json HTTP/1.1\r\nHost: x\r\n\r\n")
         seen.clear()
         again = _wire(ours, b"GET /json HTTP/1.1\r\nHost: x\r\n\r\n")
     assert first == again
-    assert seen == []
+    # but the date's line, new each second (uvicorn's default headers), checked once for it
+    assert [text for text in seen if text != b"date" and not text.endswith(b" GMT")] == []
     with live_server(_app, http=HttpToolsProtocol, access_log=False) as stock:  # type: ignore[arg-type]
         seen.clear()
         assert _wire(stock, b"GET /json HTTP/1.1\r\nHost: x\r\n\r\n") == again
