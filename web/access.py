@@ -29,15 +29,37 @@ Reading = Literal["open", "tokens"]
 def presented_token(request: Request[Any, Any, Any]) -> str | None:
     """The token a request presents: its bearer token, else its ``bxb_token`` cookie. The two
     headers are looked for in the request's header list as sent, without Litestar's map of every
-    header (issue 25); a cookie sent is read by Litestar's own parser."""
+    header (issue 25); a cookie header whose token ``_plain_cookie`` cannot read as Litestar
+    reads it is read by Litestar's own parser, from its map."""
     sent = request.scope["headers"]
     header = first_header(sent, b"authorization") or ""
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
-    if first_header(sent, b"cookie") is None:
+    cookie = first_header(sent, b"cookie")
+    if cookie is None:
         return None  # Litestar's cookies: none
+    plain = _plain_cookie(cookie)
+    if plain is not None:
+        return plain or None
     return request.cookies.get(COOKIE) or None
+
+
+def _plain_cookie(cookie: str) -> str | None:
+    """The ``bxb_token`` cookie's value in a cookie header, when it is there once and holds
+    nothing Litestar's parser would change (no quote, backslash or ``%``): its value stripped,
+    as that parser gives it ("" when the header has no such cookie); None otherwise (Litestar's
+    parser reads it: a quoted or escaped value, or the cookie twice, the last one winning)."""
+    found = [
+        v
+        for k, eq, v in (p.partition("=") for p in cookie.split(";"))
+        if eq and k.strip() == COOKIE
+    ]
+    if not found:
+        return ""
+    if len(found) > 1 or any(c in found[0] for c in '"\\%'):
+        return None
+    return found[0].strip()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from litestar import Litestar, Request
+from litestar._parsers import parse_cookie_string
 from litestar._signature.model import SignatureModel
 from litestar.datastructures import Headers
 from litestar.handlers import HTTPRouteHandler
@@ -17,6 +18,7 @@ from litestar.testing import TestClient
 from web_helpers import Site, bearer
 
 from blowbyblow.web import api
+from blowbyblow.web.access import COOKIE, _plain_cookie
 
 LANED = (api.play_command, api.battle_legal)
 
@@ -207,9 +209,44 @@ def test_the_common_case_makes_no_header_map(
         assert r.status_code == 200, r.text
         assert r.json()["status"] == "needs"
         assert made == []  # both ways: the two reads are the server's own (web/guard.py)
-    r = laned.post(f"/api/battles/{battle}/commands", json=body, headers={"Cookie": "a=b"})
-    assert r.status_code == 401, r.text  # a cookie sent, not the token's: Litestar reads it
+    token = site.tables[2]
+    commands = f"/api/battles/{battle}/commands"
+    r = laned.post(commands, json=body, headers={"Cookie": f"a=b; {COOKIE}={token}"})
+    assert r.status_code == 200, r.text  # the page's phones: the token in its cookie
+    r = laned.post(commands, json=body, headers={"Cookie": "a=b"})
+    assert r.status_code == 401, r.text  # a cookie, not the token's
+    assert made == []
+    r = laned.post(commands, json=body, headers={"Cookie": f'{COOKIE}="{token}"'})
+    assert r.status_code == 200, r.text  # quoted: Litestar's parser reads it, from its map
     assert made == [1]
+
+
+@pytest.mark.parametrize(
+    "cookie",
+    [
+        "",
+        "a=b",
+        f"{COOKIE}=tok",
+        f" {COOKIE} = tok ; a=b",
+        f"a=b;{COOKIE}=tok;c",
+        f"{COOKIE}=",
+        f"{COOKIE}",
+        f'{COOKIE}="tok"',
+        f"{COOKIE}=t%41k",
+        f"{COOKIE}=t\\k",
+        f"{COOKIE}=one; {COOKIE}=two",
+        f"x{COOKIE}=tok",
+        f"{COOKIE}=to=k",
+    ],
+)
+def test_a_plain_cookie_is_read_as_litestar_reads_it(cookie: str) -> None:
+    """The token read from a cookie header without Litestar's parser is the value Litestar's
+    parser gives, or is left to it (None)."""
+    plain = _plain_cookie(cookie)
+    if plain is not None:
+        assert plain == (parse_cookie_string(cookie).get(COOKIE) or "")
+    else:
+        assert any(c in cookie for c in '"\\%') or cookie.count(f"{COOKIE}=") > 1
 
 
 def test_the_lane_reads_the_body_itself_and_hands_it_on(
