@@ -242,9 +242,13 @@ def validation_error(request: AnyRequest, exc: ValidationException) -> Response[
     )
 
 
-# What Litestar's own refusals are about, by status: a body it could not read as JSON, a method
-# the route does not answer; else the path (no such route).
-HTTP_FAULTS = {400: ("body", "a request body of JSON"), 405: ("method", "a method the route takes")}
+# What Litestar's own refusals are about, by status: a body it could not read as JSON or over the
+# route's size, a method the route does not answer; else the path (no such route).
+HTTP_FAULTS = {
+    400: ("body", "a request body of JSON"),
+    405: ("method", "a method the route takes"),
+    413: ("body", "a request body within the route's size limit"),
+}
 
 
 def http_error(request: AnyRequest, exc: HTTPException) -> Response[ErrorBody]:

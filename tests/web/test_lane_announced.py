@@ -6,6 +6,7 @@ an answer, and one that sent nothing yet had no answer at all."""
 
 from __future__ import annotations
 
+import json
 import socket
 
 import pytest
@@ -57,3 +58,26 @@ def test_a_body_announced_within_the_limit_is_still_asked_for(site: Site) -> Non
             while chunk := sock.recv(65536):
                 got += chunk
     assert got.startswith(b"HTTP/1.1 404 "), got  # no such battle: the handler answered
+
+
+def test_the_refusal_names_the_body(site: Site) -> None:
+    """The 413 says what it is about, the body and its limit, as every refusal names its field
+    (it named ``path``, "a route of this server", as if there were no such route)."""
+    with live_server(site.app(), http=PatientHttp) as base:
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(
+                COMMANDS + b"Host: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % OVER
+            )
+            got = b""
+            while b"\r\n\r\n" not in got and (chunk := sock.recv(65536)):
+                got += chunk
+            head, _, body = got.partition(b"\r\n\r\n")
+            length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+            while len(body) < length and (chunk := sock.recv(65536)):
+                body += chunk
+    assert head.startswith(b"HTTP/1.1 413 "), head
+    refusal = json.loads(body)
+    assert (refusal["status"], refusal["field"]) == (413, "body"), refusal
+    assert "size" in refusal["rule"], refusal
