@@ -109,7 +109,9 @@ def _announced(length: str, limit: int | None) -> bool:
     lane asks for a byte of it, as Litestar's own reading bails out: a body announced too large
     is refused 413 at once, where the lane's first ``receive`` had uvicorn answer an
     ``Expect: 100-continue`` with 100 Continue and wait for a body it would refuse."""
-    return length.isdigit() and (limit is None or int(length) <= limit)
+    # ASCII digits only: str.isdigit() takes '²', which int() refuses (uvicorn's parser refuses
+    # such a length first; another ASGI server might not)
+    return length.isascii() and length.isdigit() and (limit is None or int(length) <= limit)
 
 
 def _whole(message: ReceiveMessage, limit: int | None) -> bytes | None:

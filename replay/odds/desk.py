@@ -12,7 +12,7 @@ spend again before it gave up (the same answer: the graph is the rules' own, wit
 first answer (``first``: a few samples drawn at once, the graph not tried) has a worker and slots
 of its own, so it never waits behind a full answer's graph; the same
 question asked while it is being computed waits for that computation; at most ``waiting``
-requests are running or waiting at once, and any more are refused at once (``OddsBusy``) rather
+requests of each kind (full answers, first answers) are running or waiting at once, and any more are refused at once (``OddsBusy``) rather
 than queued for ever; and the work runs in worker processes of their own at a lower CPU priority
 (``os.nice``), so it can neither hold the server's interpreter nor starve a table's writes of the
 processor.

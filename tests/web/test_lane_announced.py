@@ -13,6 +13,7 @@ import pytest
 from web_helpers import Site, live_server
 
 from blowbyblow.web.guard import PatientHttp
+from blowbyblow.web.lane import _announced
 
 OVER = 100_000_000  # bytes announced: over the route's limit (Litestar's 10 MB)
 COMMANDS = b"POST /api/battles/00000000-0000-0000-0000-000000000001/commands HTTP/1.1\r\n"
@@ -81,3 +82,11 @@ def test_the_refusal_names_the_body(site: Site) -> None:
     refusal = json.loads(body)
     assert (refusal["status"], refusal["field"]) == (413, "body"), refusal
     assert "size" in refusal["rule"], refusal
+
+
+@pytest.mark.parametrize("length", ["\u00b2", "1\u00b2", "\u0663"])  # superscript two, Arabic three
+def test_a_length_of_other_digits_goes_litestars_way(length: str) -> None:
+    """Digits outside ASCII are no Content-Length: Litestar's way (its own refusal), never an
+    ``int()`` of them (a 500 under an ASGI server whose parser lets them through)."""
+    assert not _announced(length, 10_000_000)
+    assert not _announced(length, None)
