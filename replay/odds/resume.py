@@ -5,17 +5,18 @@ CPython cannot copy a suspended generator. What it will do next is its continuat
 stands at, its locals and its stack. ``freeze`` takes that by value, the mutable values copied
 with one memo across the chain (an object two frames share stays one object), a traced die
 (``Die``) given back as its number; ``Frozen.resume`` makes a new chain from it, each frame a
-generator of a code object made from the frame's own (the ``bytecode`` library rewrites it:
-jumps, the exception table, the stack size), whose prologue restores its locals and its stack
-and jumps to its yield: the innermost to its ``YIELD_VALUE`` with the request again, an outer
+generator of a code object made from the frame's own (written by hand, ``_hand_place``: its
+bytes with a prologue after its RESUME, every relative jump as it was, the exception table
+shifted, checked in the tests against the ``bytecode`` library's), whose prologue restores its
+locals and its stack and jumps to its yield: the innermost to its ``YIELD_VALUE`` with the request again, an outer
 one into the ``SEND`` of its ``yield from`` with the inner generator made before it. Primed
 once, the new chain stands where the old one stood, waiting for the answer to that request.
 
 Only what is known is copied: a frame with free variables (its cells are made anew and
 given their values, and no function held can share them: a closure is not copied), a value of a kind not
 known by value (a lock, an iterator of a kind not listed, a generator off the chain), a
-stack that does not hold what the code says it holds (a NULL of a pending call), or any
-Python but 3.11 (whose frames and bytecode this was written for): ``freeze`` gives None, and
+stack that does not hold what the code says it holds (a NULL of a pending call), a code not of
+the shape the prologue is written for, or any Python but 3.11 (whose frames and bytecode this was written for): ``freeze`` gives None, and
 the caller replays the path instead.
 
 A resumed frame runs another code object than the original, one place further down: the
@@ -27,6 +28,8 @@ from __future__ import annotations
 import dataclasses
 import dis
 import enum
+import inspect
+import opcode
 import sys
 import types
 import typing
@@ -309,6 +312,67 @@ _IMMUTABLE: dict[Any, bool] = {type(None): True, None: True}
 # --- the stack a code holds at each yield ------------------------------------------------------
 
 _DEPTHS: dict[int, tuple[types.CodeType, dict[int, int]]] = {}
+_OP = dis.opmap
+_STOPS = {
+    _OP[n]
+    for n in (
+        "RETURN_VALUE",
+        "RAISE_VARARGS",
+        "RERAISE",
+        "JUMP_FORWARD",
+        "JUMP_BACKWARD",
+        "JUMP_BACKWARD_NO_INTERRUPT",
+    )
+}
+_JUMPS = set(dis.hasjrel) | set(dis.hasjabs)
+_BACKWARD = {op for op in _JUMPS if "JUMP_BACKWARD" in dis.opname[op]}
+# 3.11's inline cache entries after each op (what dis skips); 3.11 only, as is resuming
+_CACHES: list[int] = getattr(opcode, "_inline_cache_entries", [0] * 256)
+
+
+def _walk(code: types.CodeType) -> list[tuple[int, int, int | None]]:
+    """``code``'s instructions as (offset, opcode, argument), as ``dis`` reads them (an
+    EXTENDED_ARG its own, its value in the next one's argument; caches skipped) without the
+    names and values ``dis`` works out for each, most of its time."""
+    raw = code.co_code
+    out: list[tuple[int, int, int | None]] = []
+    extended, i, n = 0, 0, len(raw)
+    have, extend = dis.HAVE_ARGUMENT, _OP["EXTENDED_ARG"]
+    while i < n:
+        op = raw[i]
+        if op >= have:
+            arg = raw[i + 1] | extended
+            extended = arg << 8 if op == extend else 0
+            out.append((i, op, arg))
+        else:
+            extended = 0
+            out.append((i, op, None))
+        i += 2 + 2 * _CACHES[op]
+    return out
+
+
+def _handlers(code: types.CodeType) -> list[tuple[int, int, int, int, bool]]:
+    """``code``'s exception table: (start, end, target, depth, lasti), offsets in bytes."""
+    table = code.co_exceptiontable
+    out: list[tuple[int, int, int, int, bool]] = []
+    i = 0
+
+    def number() -> int:
+        nonlocal i
+        value = table[i] & 63
+        while table[i] & 64:
+            i += 1
+            value = value << 6 | table[i] & 63
+        i += 1
+        return value
+
+    while i < len(table):
+        start = number() * 2
+        end = start + number() * 2
+        target = number() * 2
+        packed = number()
+        out.append((start, end, target, packed >> 1, bool(packed & 1)))
+    return out
 
 
 def _depths(code: types.CodeType) -> dict[int, int]:
@@ -318,40 +382,38 @@ def _depths(code: types.CodeType) -> dict[int, int]:
     kept = _DEPTHS.get(id(code))
     if kept is not None and kept[0] is code:
         return kept[1]
-    instructions = list(dis.get_instructions(code))
-    where = {ins.offset: i for i, ins in enumerate(instructions)}
+    instructions = _walk(code)
+    where = {offset: i for i, (offset, _, _) in enumerate(instructions)}
     depth: dict[int, int] = {}
     todo = [(0, 0)]
-    for entry in getattr(dis.Bytecode(code), "exception_entries", []):
-        todo.append((where[entry.target], entry.depth + int(entry.lasti) + 1))
-    stops = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD", "JUMP_BACKWARD"}
-    stops |= {"JUMP_BACKWARD_NO_INTERRUPT"}
-    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    for _, _, target, level, lasti in _handlers(code):
+        todo.append((where[target], level + int(lasti) + 1))
+    generator = _OP["RETURN_GENERATOR"]
     while todo:
         i, d = todo.pop()
         while i < len(instructions):
             if i in depth:
                 break
             depth[i] = d
-            ins = instructions[i]
-            if ins.opcode in jumps and isinstance(ins.argval, int) and ins.argval in where:
-                arg = ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None
-                todo.append((where[ins.argval], d + dis.stack_effect(ins.opcode, arg, jump=True)))
-            if ins.opname in stops:
+            offset, op, arg = instructions[i]
+            if op in _JUMPS and arg is not None:
+                to = offset + 2 + 2 * (-arg if op in _BACKWARD else arg)
+                if to in where:
+                    todo.append((where[to], d + dis.stack_effect(op, arg, jump=True)))
+            if op in _STOPS:
                 break
-            arg = ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None
-            jump = False if ins.opcode in jumps else None
             # RETURN_GENERATOR: the generator's first send is pushed (its POP_TOP takes it)
             d += (
                 1
-                if ins.opname == "RETURN_GENERATOR"
-                else dis.stack_effect(ins.opcode, arg, jump=jump)
+                if op == generator
+                else dis.stack_effect(op, arg, jump=False if op in _JUMPS else None)
             )
             i += 1
+    yielding = _OP["YIELD_VALUE"]
     found = {
-        ins.offset: depth[i] - 1
-        for i, ins in enumerate(instructions)
-        if ins.opname == "YIELD_VALUE" and i in depth
+        offset: depth[i] - 1
+        for i, (offset, op, _) in enumerate(instructions)
+        if op == yielding and i in depth
     }
     _DEPTHS[id(code)] = (code, found)
     return found
@@ -375,20 +437,65 @@ def _place(
     return found
 
 
-# True: each resumer made is compared with the one the library makes when it works out the
-# stack size and the handlers' depths itself (tests/odds/test_resume.py)
+# True: each resumer made is compared with the one the ``bytecode`` library makes
+# (tests/odds/test_resume.py)
 _CHECK = False
 
 
 def _make_place(
     code: types.CodeType, lasti: int, names: tuple[str, ...], depth: int, innermost: bool
 ) -> _Place:
-    # only an exploration that resumes needs it; without it, every run is replayed
-    try:
-        from bytecode import Bytecode, CompilerFlags, Instr, Label
-        from bytecode.instr import CellVar, FreeVar
-    except ImportError as e:
-        raise NotFrozen("the bytecode library is not installed") from e
+    # By hand, some 0.1 ms: the library (pure Python) took 3-5 ms a resumer, paid by a
+    # process's first call of a command, and, told to keep the original's handlers, gave them
+    # all depth 0 (a resumed frame that raised in a try within a loop crashed the interpreter).
+    made = _hand_place(code, lasti, names, depth, innermost)
+    if made is None:
+        raise NotFrozen(f"{code.co_qualname} is not of the shape a resumer is written for")
+    if _CHECK and not _same_place(made, _library_place(code, lasti, names, depth, innermost)):
+        raise AssertionError(f"{code.co_qualname}: made by hand otherwise than by the library")
+    return made
+
+
+def _same_place(a: _Place, b: _Place) -> bool:
+    """The same instructions (by value: the library numbers the constants anew) at the same
+    offsets, handlers, stack size (the library's own no larger) and names, and the original's
+    lines past the prologue."""
+
+    def shown(code: types.CodeType) -> list[tuple[int, str, str]]:
+        return [(i.offset, i.opname, repr(i.argval)) for i in dis.get_instructions(code)]
+
+    # past the prologue: the original's own instructions
+    past = a.shift + next(
+        i.offset + 2 for i in dis.get_instructions(a.original) if i.opname == "RESUME"
+    )
+
+    def lines(place: _Place) -> list[Any]:
+        return [
+            (i.offset, i.positions) for i in dis.get_instructions(place.code) if i.offset >= past
+        ]
+
+    x, y = a.code, b.code
+    return (
+        a.shift == b.shift
+        and shown(x) == shown(y)
+        # the handlers' depths are the original's (the library's, told to keep them, are 0)
+        and [h[:3] + h[4:] for h in _handlers(x)] == [h[:3] + h[4:] for h in _handlers(y)]
+        and [h[3] for h in _handlers(x)] == [h[3] for h in _handlers(a.original)]
+        and (x.co_stacksize, x.co_flags, x.co_argcount)
+        == (y.co_stacksize, y.co_flags, y.co_argcount)
+        and (x.co_varnames, x.co_cellvars, x.co_freevars)
+        == (y.co_varnames, y.co_cellvars, y.co_freevars)
+        and lines(a) == lines(b)
+    )
+
+
+def _library_place(
+    code: types.CodeType, lasti: int, names: tuple[str, ...], depth: int, innermost: bool
+) -> _Place:
+    """The resumer ``_hand_place`` writes, made with the ``bytecode`` library: what the hand's
+    is checked against (``_CHECK``), the handlers' depths aside."""
+    from bytecode import Bytecode, CompilerFlags, Instr, Label
+    from bytecode.instr import CellVar, FreeVar
 
     yields = [i.offset for i in dis.get_instructions(code) if i.opname == "YIELD_VALUE"]
     nth = yields.index(lasti)
@@ -437,10 +544,8 @@ def _make_place(
     # out again over the whole code, a quarter of its time.
     size = max(code.co_stacksize, len(names) + 2, depth + 2)
     made = program.to_code(stacksize=size, compute_exception_stack_depths=False)
-    if _CHECK:
-        full = program.to_code()
-        if full.co_exceptiontable != made.co_exceptiontable or full.co_stacksize > size:
-            raise AssertionError(f"{code.co_qualname}: the library works out other sizes")
+    if program.compute_stacksize() > size:
+        raise AssertionError(f"{code.co_qualname}: the library works out a larger stack")
     if made.co_varnames != code.co_varnames:
         raise NotFrozen(f"{code.co_qualname}'s locals moved")
     shifts = {
@@ -454,6 +559,102 @@ def _make_place(
     if len(shifts) != 1:
         raise NotFrozen(f"{code.co_qualname}'s places moved apart")
     return _Place(code=made, original=code, shift=shifts.pop())
+
+
+# --- a resumer made by hand ---------------------------------------------------------------------
+
+
+def _emit(out: bytearray, op: int, arg: int) -> None:
+    """One instruction, with the EXTENDED_ARGs its argument needs and its caches zeroed."""
+    for shift in (24, 16, 8):
+        if arg >> shift:
+            out += bytes((_OP["EXTENDED_ARG"], (arg >> shift) & 0xFF))
+    out += bytes((op, arg & 0xFF))
+    out += bytes(2 * _CACHES[op])
+
+
+def _varint(out: bytearray, value: int, first: int = 0) -> None:
+    """An exception table's number: six bits a byte, most significant first, 0x40 for more."""
+    chunks = [value & 63]
+    value >>= 6
+    while value:
+        chunks.append(value & 63)
+        value >>= 6
+    for i in range(len(chunks) - 1, -1, -1):
+        out.append(chunks[i] | (64 if i else 0) | (first if i == len(chunks) - 1 else 0))
+
+
+def _hand_place(
+    code: types.CodeType, lasti: int, names: tuple[str, ...], depth: int, innermost: bool
+) -> _Place | None:
+    """The resumer ``_make_place`` describes, written by hand: the original's bytes with
+    COPY_FREE_VARS before them and the prologue after its RESUME, every relative jump as it
+    was, the exception table shifted, the prologue's lines none. None where this does not
+    know the code's shape (the library makes it)."""
+    raw = code.co_code
+    # before RESUME: MAKE_CELL, COPY_FREE_VARS, RETURN_GENERATOR, POP_TOP (no caches)
+    at = next((k + 2 for k in range(0, len(raw), 2) if raw[k] == _OP["RESUME"]), None)
+    if at is None or raw[at - 1] != 0 or raw[lasti] != _OP["YIELD_VALUE"]:
+        return None
+    target = lasti
+    if not innermost:  # SEND, no caches, just before its YIELD_VALUE
+        target -= 2
+        if raw[target] != _OP["SEND"]:
+            raise NotFrozen(f"{code.co_qualname} does not wait in a yield from at {lasti}")
+        while target >= 2 and raw[target - 2] == _OP["EXTENDED_ARG"]:
+            target -= 2
+    # the line table must part where the prologue goes
+    table = code.co_linetable
+    unit, i = 0, 0
+    while unit * 2 < at and i < len(table):
+        unit += (table[i] & 7) + 1
+        i += 1
+        while i < len(table) and not table[i] & 128:
+            i += 1
+    if unit * 2 != at:
+        return None
+    cells = [c for c in code.co_cellvars if c not in code.co_varnames]
+    slots = {n: k for k, n in enumerate([*code.co_varnames, *cells])}
+    prologue = bytearray()
+    _emit(prologue, _OP["LOAD_DEREF"], len(slots))
+    _emit(prologue, _OP["UNPACK_SEQUENCE"], 2)
+    _emit(prologue, _OP["UNPACK_SEQUENCE"], len(names))
+    for n in names:
+        _emit(prologue, _OP["STORE_DEREF" if n in code.co_cellvars else "STORE_FAST"], slots[n])
+    _emit(prologue, _OP["UNPACK_SEQUENCE"], depth + 1)
+    # relative, from the end of the jump, which the original's first instruction follows
+    _emit(prologue, _OP["JUMP_FORWARD"], (target - at) // 2)
+    shift = 2 + len(prologue)
+    made_code = b"".join((bytes((_OP["COPY_FREE_VARS"], 1)), raw[:at], bytes(prologue), raw[at:]))
+    handlers = bytearray()
+    for start, end, to, level, lasti_pushed in _handlers(code):
+        if start < at:
+            return None
+        _varint(handlers, (start + shift) // 2, 128)
+        _varint(handlers, (end - start) // 2)
+        _varint(handlers, (to + shift) // 2)
+        _varint(handlers, level << 1 | int(lasti_pushed))
+    none = 0x80 | 15 << 3  # a location entry for code units without a place in the source
+    lines = (
+        bytes((none,))
+        + table[:i]
+        + bytes(
+            none | (min(8, len(prologue) // 2 - k) - 1) for k in range(0, len(prologue) // 2, 8)
+        )
+        + table[i:]
+    )
+    made = code.replace(
+        co_code=made_code,
+        co_exceptiontable=bytes(handlers),
+        co_linetable=lines,
+        co_freevars=(HOLDER,),
+        co_argcount=0,
+        co_posonlyargcount=0,
+        co_kwonlyargcount=0,
+        co_flags=code.co_flags & ~(inspect.CO_VARARGS | inspect.CO_VARKEYWORDS),
+        co_stacksize=max(code.co_stacksize, len(names) + 2, depth + 2),
+    )
+    return _Place(code=made, original=code, shift=shift)
 
 
 __all__ = ["HOLDER", "RESUMERS", "SUPPORTED", "Frozen", "NotFrozen", "freeze"]

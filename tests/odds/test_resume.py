@@ -142,6 +142,54 @@ def test_a_frame_with_cells_is_copied_with_its_cells() -> None:
     assert _drive(_stood(g, request).resume(), [3]) == _drive(g, [3]) == 24
 
 
+def _handled(a: int) -> Gen:
+    """Yields inside handlers (a try in a try, in a loop): their exception table is
+    shifted by the prologue."""
+    got = []
+    for k in range(2):
+        try:
+            try:
+                (v,) = yield from roll(f"r{k}")
+                if v == 6:
+                    raise KeyError(v)
+                got.append(v)
+            finally:
+                got.append(10)
+        except KeyError:
+            got.append(-1)
+        try:
+            (w,) = yield from roll(f"w{k}")
+            if w == 1:
+                raise ValueError(w)
+            got.append(w)
+        except ValueError:
+            got.append(0)
+    return a, got
+
+
+def test_a_frame_in_handlers_is_copied_with_its_handlers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy that stands in a try raises and is caught as the original is; its
+    resumer, made by hand, is the library's (the exception table shifted byte for byte)."""
+    monkeypatch.setattr(resume, "_CHECK", True)
+    monkeypatch.setattr(resume, "_PLACES", {})
+    # each copy made before anything was raised (a frame that has handled an exception holds
+    # a stack its continuation does not read whole: not copied, replayed), raising after
+    for answers, stop in [
+        ([6, 1, 6, 1], 0),
+        ([2, 1, 6, 5], 1),
+        ([3, 4, 6, 1], 2),
+        ([3, 4, 5, 1], 3),
+    ]:
+        g = _handled(7)
+        request = next(g)
+        for a in answers[:stop]:
+            request = g.send((a,))
+        copy = _stood(g, request).resume()
+        got = _drive(copy, answers[stop:])
+        assert got == _drive(g, answers[stop:]) and {-1, 0} & set(got[1])
+    assert len(resume._PLACES) >= 2
+
+
 def _closure_held(a: int) -> Gen:
     def add(b: int) -> int:  # its cell shared with the frame
         return a + b
@@ -201,13 +249,28 @@ def test_another_python_is_not_copied(monkeypatch: pytest.MonkeyPatch) -> None:
         _stood(g, request)
 
 
-def test_without_the_bytecode_library_nothing_is_copied(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An interpreter without the library (an older install) replays rather than fails."""
+def test_without_the_bytecode_library_a_copy_is_made_by_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The resumers are written by hand (the library, pure Python, took 3-5 ms each, paid by a
+    process's first call): an interpreter without the library still copies, and the copy goes
+    on as the original."""
     import sys
 
     g, request = _started()
     monkeypatch.setattr(resume, "_PLACES", {})
     monkeypatch.setitem(sys.modules, "bytecode", None)
+    frozen = _stood(g, request)
+    assert _drive(frozen.resume(), [6, 6, 6]) == (21, [1, 2, 6, 6, 6])
+    assert _drive(g, [1, 2, 3]) == (9, [1, 2, 1, 2, 3])
+
+
+def test_a_code_not_of_the_usual_shape_is_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the hand's way does not know a code's shape (a line table or a handler across
+    where the prologue goes), nothing is copied: the runs replay rather than fail."""
+    g, request = _started()
+    monkeypatch.setattr(resume, "_PLACES", {})
+    monkeypatch.setattr(resume, "_hand_place", lambda *_: None)
     with pytest.raises(resume.NotFrozen):
         _stood(g, request)
 
@@ -297,16 +360,33 @@ def test_a_procedure_that_cannot_be_copied_is_replayed() -> None:
 
 
 @pytest.mark.skipif(not resume.SUPPORTED, reason="resuming is written for Python 3.11")
-def test_a_resumer_keeps_its_originals_handlers_and_a_stack_large_enough(
+def test_a_resumer_made_by_hand_is_the_librarys(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A resumer's exception table and stack size are the original's, not worked out again:
-    every resumer a charge and a close combat make is compared with the library's own."""
+    """Every resumer a demo fight of each system makes, written by hand, is the one the
+    library makes (its instructions by value at the same offsets, its exception table byte for
+    byte, its stack size, names and the original's lines), and the library's keeps its
+    original's handlers and a stack size large enough."""
     from blowbyblow.replay.engine.registry import get_game_system
     from blowbyblow.replay.odds.explore import scenario_odds
 
     monkeypatch.setattr(resume, "_CHECK", True)
     monkeypatch.setattr(resume, "_PLACES", {})
-    for name in ("necromunda-2023", "asl"):
-        scenario_odds(get_game_system(name).demo(), 2)
-    assert len(resume._PLACES) > 10
+    made = []
+    hand = resume._hand_place
+
+    def counted(*args: Any) -> Any:
+        made.append(hand(*args))
+        return made[-1]
+
+    monkeypatch.setattr(resume, "_hand_place", counted)
+    for name, number in [
+        ("necromunda-2023", 2),
+        ("asl", 2),
+        ("gangfight", 1),
+        ("necromunda-legacy", 2),
+        ("wh40k-2e", 5),
+    ]:
+        scenario_odds(get_game_system(name).demo(), number)
+    assert len(resume._PLACES) > 40 and None not in made
+    assert len(made) == len(resume._PLACES)
