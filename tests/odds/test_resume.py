@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import pytest
 from odds_helpers import WH40K, scenario, situation
+from resume_reference import checked_by_the_library
 
 from blowbyblow.domain.core import Context, Procedure, roll
 from blowbyblow.replay.odds import resume
@@ -170,7 +171,7 @@ def _handled(a: int) -> Gen:
 def test_a_frame_in_handlers_is_copied_with_its_handlers(monkeypatch: pytest.MonkeyPatch) -> None:
     """A copy that stands in a try raises and is caught as the original is; its
     resumer, made by hand, is the library's (the exception table shifted byte for byte)."""
-    monkeypatch.setattr(resume, "_CHECK", True)
+    checked_by_the_library(monkeypatch)
     monkeypatch.setattr(resume, "_PLACES", {})
     # each copy made before anything was raised (a frame that has handled an exception holds
     # a stack its continuation does not read whole: not copied, replayed), raising after
@@ -370,7 +371,7 @@ def test_a_resumer_made_by_hand_is_the_librarys(
     from blowbyblow.replay.engine.registry import get_game_system
     from blowbyblow.replay.odds.explore import scenario_odds
 
-    monkeypatch.setattr(resume, "_CHECK", True)
+    checked_by_the_library(monkeypatch)
     monkeypatch.setattr(resume, "_PLACES", {})
     made = []
     hand = resume._hand_place
