@@ -10,12 +10,12 @@ command whose graph went past its budget is remembered, and asked again with as 
 (fewer or more samples, another seed) it is sampled at once, without the runs the graph would
 spend again before it gave up (the same answer: the graph is the rules' own, with no clock); a
 first answer (``first``: a few samples drawn at once, the graph not tried) has a worker and slots
-of its own, so it never waits behind a full answer's graph; the same
-question asked while it is being computed waits for that computation; at most ``waiting``
-requests of each kind (full answers, first answers) are running or waiting at once, and any more are refused at once (``OddsBusy``) rather
-than queued for ever; and the work runs in worker processes of their own at a lower CPU priority
-(``os.nice``), so it can neither hold the server's interpreter nor starve a table's writes of the
-processor.
+of its own, so it never waits behind a full answer's graph; the same question asked while it is
+being computed waits for that computation; at most ``waiting`` requests of each kind (full
+answers, first answers) are running or waiting at once, and any more are refused at once
+(``OddsBusy``) rather than queued for ever; and the work runs in worker processes of their own
+at a lower CPU priority (``os.nice``), so it can neither hold the server's interpreter nor starve
+a table's writes of the processor.
 
     desk = OddsDesk(DeskLimits())          # once, at start-up; desk.close() at shutdown
     desk.warm()                            # optional: start the worker before the first asks
