@@ -8,6 +8,7 @@ import copy as _copy
 import inspect
 import itertools
 import os
+import re
 import signal
 import sys
 import threading
@@ -23,7 +24,7 @@ import typer
 from rich.cells import cell_len
 from typer import _click as click  # typer carries its own click
 from typer._click.core import ParameterSource
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from blowbyblow.cli.made import MADE, discard_made_stores, empty_file, store_to_make
 from blowbyblow.cli.text import one_column_each, output_width, wrap_plain
@@ -113,6 +114,28 @@ def _os_error(error: OSError) -> str:
     if isinstance(error, IsADirectoryError):
         return f"{name} is a folder; expected a file"
     return f"{name}: {cause}"
+
+
+_NEGATIVE = re.compile(r"-[0-9]+")
+
+
+class NumbersCommand(TyperCommand):
+    """A command whose arguments are numbers (a position, a command's number): ``-1`` given there
+    is an argument, as argparse has it, so the command itself says what it allows (click read it
+    as an option: "No such option: -1"). No command counts from the end."""
+
+    def make_parser(self, ctx: click.Context) -> Any:
+        parser = super().make_parser(ctx)
+        options = parser._process_opts  # click's own parser, as typer carries it (pinned)
+
+        def process_opts(arg: str, state: Any) -> None:
+            if _NEGATIVE.fullmatch(arg) and arg not in parser._short_opt:
+                state.largs.append(arg)
+            else:
+                options(arg, state)
+
+        parser._process_opts = process_opts  # type: ignore[method-assign]
+        return parser
 
 
 class GuardedGroup(TyperGroup):

@@ -16,6 +16,7 @@ from blowbyblow.cli.app import (
     LOG_INDENT,
     OPTS,
     JudgeKeyOption,
+    NumbersCommand,
     _battle,
     _events,
     _verdict,
@@ -541,7 +542,7 @@ def print_struck_log(
         print_wrapped(out, prefix, line, LOG_INDENT)
 
 
-@app.command("at")
+@app.command("at", cls=NumbersCommand)
 def cmd_at(
     position: Annotated[
         str | None,

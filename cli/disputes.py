@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from blowbyblow.cli.app import KeyOption, _battle, app, fail, open_store, say
+from blowbyblow.cli.app import KeyOption, NumbersCommand, _battle, app, fail, open_store, say
 from blowbyblow.cli.judging import narrate_plain, who_am_i
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.judging import (
@@ -40,7 +40,7 @@ def _judge(key: Path | None, name: str | None) -> Judge:
     return Judge(name or who_am_i(), load_private_key(key or default_key_dir() / "judge.key"))
 
 
-@app.command("flag")
+@app.command("flag", cls=NumbersCommand)
 def cmd_flag(
     command: Annotated[int, typer.Argument(help="The command's number, as `bxb log` shows it.")],
     reason: ReasonOption,
@@ -59,7 +59,7 @@ def cmd_flag(
     say(f"battle {bid}, position {logged.position}: {narrate_plain(logged)}")
 
 
-@app.command("rule")
+@app.command("rule", cls=NumbersCommand)
 def cmd_rule(
     command: Annotated[int, typer.Argument(help="The command's number, as `bxb log` shows it.")],
     reason: ReasonOption,
@@ -79,7 +79,7 @@ def cmd_rule(
     say(f"battle {bid}, position {logged.position}: {narrate_plain(logged)}")
 
 
-@app.command("note")
+@app.command("note", cls=NumbersCommand)
 def cmd_note(
     position: Annotated[int, typer.Argument(help="The event's position, as `bxb log` shows it.")],
     text: Annotated[str, typer.Argument(help="The note (recorded).")],

@@ -12,6 +12,7 @@ import typer
 from blowbyblow.cli.app import (
     STDIO,
     KeyOption,
+    NumbersCommand,
     _battle,
     _events,
     _verdict,
@@ -410,7 +411,7 @@ def _step_words(events: list[LoggedEvent], event: Event | None) -> str:
     return narrate(get_game_system(first.ruleset), event).strip()
 
 
-@app.command("void")
+@app.command("void", cls=NumbersCommand)
 def cmd_void(
     command: Annotated[
         int,

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from blowbyblow.cli import STOPPED
-from blowbyblow.cli.app import OPTS, app, fail, open_store, require_store
+from blowbyblow.cli.app import OPTS, NumbersCommand, app, fail, open_store, require_store
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.evidence.seals import (
@@ -157,7 +157,7 @@ def cmd_tables_list(slug: Annotated[str, typer.Argument(help="The tournament's i
         typer.echo(row.line())
 
 
-@tables_app.command("reissue")
+@tables_app.command("reissue", cls=NumbersCommand)
 def cmd_tables_reissue(
     slug: Annotated[str, typer.Argument(help="The tournament's id.")],
     which: Annotated[str, typer.Argument(metavar="TABLE", help="A table's number, or 'judge'.")],
@@ -176,7 +176,7 @@ def cmd_tables_reissue(
     typer.echo("the old token no longer works; keep this one: it is not stored, only its hash")
 
 
-@tables_app.command("revoke")
+@tables_app.command("revoke", cls=NumbersCommand)
 def cmd_tables_revoke(
     slug: Annotated[str, typer.Argument(help="The tournament's id.")],
     which: Annotated[str, typer.Argument(metavar="TABLE", help="A table's number, or 'judge'.")],

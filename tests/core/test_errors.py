@@ -448,3 +448,25 @@ def test_a_store_path_holding_nul_is_refused(tmp_path: Path, command: tuple[str,
     set out to make was looked for, to be taken away, with that name: a ValueError once)."""
     refused(*bxb("--db", str(tmp_path / "a\x00b"), *command)[::2], "NUL")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("at", "-1"), "has events 1 to 88, not -1"),
+        (("at", "-3", "--json"), "has events 1 to 88, not -3"),
+        (("flag", "-1", "--reason", "x"), "expected a command that stands, 1 to 2, not -1"),
+        (("void", "-1", "--reason", "x"), "no command -1 stands"),
+        (("tables", "revoke", "spring", "-1"), "expected a table's number or 'judge', not '-1'"),
+    ],
+)
+def test_a_negative_number_is_an_argument_the_command_refuses(
+    store: Path, args: tuple[str, ...], said: str
+) -> None:
+    """`bxb at -1` is a position no command counts from the end: the command's own error, naming
+    it and what it allows (click read it as an option: "No such option: -1")."""
+    before = events_in(store)
+    refused(*bxb("--db", str(store), *args)[::2], said)
+    assert events_in(store) == before
+    code, _, err = bxb("--db", str(store), "at", "-x")  # an option is an option still
+    assert refused(code, err, "No such option: -x")
