@@ -87,7 +87,10 @@ def explain(error: BaseException) -> tuple[str, int]:
         )
     if isinstance(error, UnicodeEncodeError):  # a non-UTF-8 byte typed in an argument
         bad = error.object[error.start : error.end]
-        return f"an argument holds a byte that is not UTF-8 text ({bad!r}); expected UTF-8 text", 1
+        return (
+            f"an argument holds a byte that is not UTF-8 text ({readable(bad)}); expected UTF-8 text",
+            1,
+        )
     if isinstance(error, OSError):
         return _os_error(error), 1
     if isinstance(error, ValueError) and "null byte" in str(error):
@@ -178,7 +181,7 @@ class GuardedGroup(TyperGroup):
             message, code = explain(e)
             if OPTS.debug:
                 traceback.print_exc()
-            typer.echo(f"error: {message}", err=True)
+            typer.echo(f"error: {readable(message)}", err=True)
         if code:
             discard_made_stores()
         sys.exit(code if isinstance(code, int) else 0)
@@ -245,7 +248,7 @@ def _usage_error(e: typer.TyperException) -> int:
         return e.exit_code
     hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
     message = " ".join(e.format_message().split()).rstrip(".")
-    typer.echo(f"error: {message}{hint}", err=True)
+    typer.echo(f"error: {readable(message)}{hint}", err=True)
     return e.exit_code
 
 
@@ -350,8 +353,19 @@ def fail(message: str, code: int = 2) -> NoReturn:
     says so (a person presses it twice) is ignored: the exit is already under way."""
     if sys.stdin.isatty() and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {readable(message)}", err=True)
     raise typer.Exit(code)
+
+
+def readable(text: str) -> str:
+    """``text`` with each byte of a file name that is not UTF-8 (Python holds it as a lone
+    surrogate, '\\udcff') written as the shell writes it, ``\\xff``: what the user typed
+    ($'\\xff'), where Python's own escape named a character nobody typed."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name holds (from a file's text)
+        raw = text.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 STDIO = "-"  # a file argument of "-" is standard input or standard output, as Unix tools do
@@ -457,7 +471,8 @@ def _require_utf8_path(spec: str) -> None:
     except UnicodeEncodeError as e:
         bad = spec[e.start : e.end]
         fail(
-            f"--db: the path holds a byte that is not UTF-8 text ({bad!r}); expected UTF-8 text",
+            f"--db: the path holds a byte that is not UTF-8 text ({readable(bad)}); expected UTF-8 "
+            "text",
             code=1,
         )
 

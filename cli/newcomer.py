@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from blowbyblow.cli.app import app, fail, write_output
+from blowbyblow.cli.app import app, fail, readable, write_output
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.system import AnyGameSystem, AnyScenario
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
@@ -443,7 +443,7 @@ def cmd_new(  # noqa: PLR0913 - typer makes each parameter a command-line option
     write_output(out, text, replace=False)
     if out is not None and str(out) != "-":
         next_step = f"bxb record {out}" if actions else f"bxb play {out}"
-        typer.echo(f"wrote {out}: edit it, then `{next_step}`", err=True)
+        typer.echo(readable(f"wrote {out}: edit it, then `{next_step}`"), err=True)
 
 
 def _from_rosters(
@@ -526,4 +526,4 @@ def cmd_examples(
         target = target / chosen.name
     write_output(target, chosen.read_bytes(), replace=False)
     if str(target) != "-":
-        typer.echo(f"wrote {target}: `bxb record {target}` records it", err=True)
+        typer.echo(readable(f"wrote {target}: `bxb record {target}` records it"), err=True)

@@ -4,6 +4,7 @@ issue 9 (item 5), each as the user meets it, through `bxb` itself."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import tomllib
 from collections.abc import Iterator
@@ -470,3 +471,19 @@ def test_a_negative_number_is_an_argument_the_command_refuses(
     assert events_in(store) == before
     code, _, err = bxb("--db", str(store), "at", "-x")  # an option is an option still
     assert refused(code, err, "No such option: -x")
+
+
+def test_a_file_name_that_is_not_utf_8_is_shown_as_typed(tmp_path: Path) -> None:
+    """A file name's byte that is not UTF-8 ($'\\xff' at the shell) is shown as `\\xff`, in
+    every path message alike; Python's own escape `\\udcff` names a character nobody typed."""
+    name = str(tmp_path / "\udcff.toml")  # what Python makes of the byte 0xff in argv
+    code, _, err = bxb("new", "--ruleset", "gangfight", "-o", name)
+    assert code == 0 and "wrote " in err and "\\xff.toml" in err, err
+    assert (tmp_path / os.fsdecode(b"\xff.toml")).is_file()
+    refused(*bxb("new", "--ruleset", "gangfight", "-o", name)[::2], "\\xff.toml already exists")
+    missing = str(tmp_path / "no\udcff" / "x.toml")
+    refused(*bxb("new", "--ruleset", "gangfight", "-o", missing)[::2], "the folder ", "no\\xff")
+    db = str(tmp_path / "\udcff.db")
+    refused(*bxb("--db", db, "battles")[::2], "not UTF-8 text (\\xff)")
+    for said in (err, *(bxb("new", "--ruleset", "gangfight", "-o", p)[2] for p in (name, missing))):
+        assert "udcff" not in said, said
