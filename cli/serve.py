@@ -50,6 +50,16 @@ def _tournaments(*, create: bool = False) -> object:
         fail(f"--db: cannot open the store: {e}")
 
 
+def _lasting_store(why: str) -> None:
+    """Refuse (exit 2) a store in memory where the store must outlive the command: it is this
+    process's own, empty when it starts and gone when it ends."""
+    if OPTS.db == ":memory:":
+        fail(
+            f"--db :memory:: {why}; expected a SQLite file (to try it out: --db "
+            "/tmp/try.sqlite) or a postgresql:// URL"
+        )
+
+
 @tournament_app.command("new")
 def cmd_tournament_new(
     slug: Annotated[str, typer.Argument(help="Short id: lower-case letters, digits, hyphens.")],
@@ -58,6 +68,7 @@ def cmd_tournament_new(
     """Create a tournament (then `bxb tables add` gives it tables and tokens)."""
     from blowbyblow.web.tournament import TournamentStore, check_new
 
+    _lasting_store("a tournament made in memory is gone when this command ends: no server sees it")
     try:  # before the store is opened (which makes the register's tables): a refusal keeps it
         check_new(slug, name)
     except BlowByBlowError as e:
@@ -364,6 +375,10 @@ def _serve(  # noqa: PLR0913 - cmd_serve's options
     from blowbyblow.web.tournament import TournamentStore
 
     stops.check()
+    _lasting_store(
+        "a server's tables write with the tokens `bxb tables add` makes on its store, and a store "
+        "in memory is this process's own, with no tournament in it, and gone at the stop"
+    )
     if reading not in ("open", "tokens"):
         fail(f"--reading: expected open or tokens, not {reading!r}")
     if not 0 < port < 65536:

@@ -77,6 +77,32 @@ def test_bad_input_is_one_error_line(tmp_path: Path, args: list[str], message: s
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["serve", "--port", "1"],
+            "a server's tables write with the tokens `bxb tables add` makes",
+        ),
+        (["tournament", "new", "spring"], "a tournament made in memory is gone"),
+    ],
+)
+def test_a_store_in_memory_is_refused_where_it_must_outlive_the_command(
+    args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bxb serve --db :memory:` served an empty store no table could ever write to (the tokens
+    are made by another command, on the store), and lost everything at the stop: refused before
+    the server starts, as is a tournament made in memory."""
+    served: list[Any] = []
+    monkeypatch.setattr(serve, "_uvicorn", lambda *a: served.append(a))
+    result = bxb(Path(":memory:"), *args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --db :memory:: "), result.output
+    assert message in lines[0] and "expected a SQLite file" in lines[0]
+    assert served == []
+
+
 def _tables(db: Path) -> list[str]:
     with sqlite3.connect(db) as con:
         return sorted(row[0] for row in con.execute("select name from sqlite_master"))
