@@ -47,6 +47,8 @@ class ErrorBody(msgspec.Struct, kw_only=True):
 # Bounds): refused with 400 naming the field before anything is read further or written.
 Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
 TextMap = Annotated[dict[Text, Text], msgspec.Meta(max_length=MAX_CHOICES)]
+# A battle's version as a client read it: its count of events, never negative (400 naming it).
+Version = Annotated[int, msgspec.Meta(ge=0)]
 
 
 class StartBattle(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -79,7 +81,7 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     written) for the players to check what they typed; sent again without it, it is written.
     Nothing is written until the command is complete."""
 
-    version: int | None = None  # the battle's version the player saw; stale: 409
+    version: Version | None = None  # the battle's version the player saw; stale or ahead: 409
     command: dict[str, Any] | None = None
     option: int | None = None  # index into GET /legal at that version
     picks: TextMap = {}
@@ -105,7 +107,7 @@ class VoidRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     command: int
     reason: Annotated[str, msgspec.Meta(max_length=VOID_REASON_MAX)]
     by: Annotated[str, msgspec.Meta(max_length=VOID_NAME_MAX)] = ""
-    version: int | None = None  # the battle's version the player saw; stale: 409
+    version: Version | None = None  # the battle's version the player saw; stale or ahead: 409
 
 
 class Contributions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

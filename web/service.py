@@ -435,10 +435,7 @@ class Service:
         """The command's next word from its run (``Battle.answer``), nothing written: the
         question, the rows to review, or the command adjudicated to be written (``write``)."""
         if req.version is not None and req.version != b.version:
-            raise Behind(
-                f"the battle is at version {b.version}, not {req.version}: someone has played "
-                "since; nothing was written"
-            )
+            raise Behind.seen(b.version, req.version)
         self.door.takes_commands(b)  # sealed or superseded: before the command is read
         command = command_of(b, req)
         typed = req.dice if req.dice or b.started.dice.mode == "physical" else None

@@ -600,10 +600,7 @@ class Battle:
         battle's version the caller saw (``Behind`` if it moved)."""
         head = self.read(battle)
         if version is not None and version != head.version:
-            raise Behind(
-                f"the battle is at version {head.version}, not {version}: someone has written "
-                "since; nothing was written"
-            )
+            raise Behind.seen(head.version, version, "written")
         self.heads.forget(battle)
         try:
             return recording.void(self.store, head, command=command, by=by, reason=reason)

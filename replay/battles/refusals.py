@@ -34,6 +34,13 @@ class Behind(Refused, StaleVersion):
     def __init__(self, message: str, field: str = "version") -> None:
         super().__init__("conflict", field, "play from the battle as it stands", message)
 
+    @classmethod
+    def seen(cls, at: int, seen: int, done: str = "played") -> Behind:
+        """A request made at version ``seen`` of a battle now at version ``at``: written past,
+        or a version the battle never had (ahead of it: a client's mistake, not a race)."""
+        why = f"version {seen} is ahead of it" if seen > at else f"someone has {done} since"
+        return cls(f"the battle is at version {at}, not {seen}: {why}; nothing was written")
+
 
 class Unreachable(Refused):
     """The store cannot be reached: nothing was written; try again."""

@@ -156,6 +156,8 @@ def test_state_at_every_position_is_what_bxb_at_prints(site: Site, client: Clien
         ),
         ({}, 422, "command", "one command: its JSON, or the index of a legal option"),
         ({"option": 0, "version": 1}, 409, "version", "play from the battle as it stands"),
+        ({"option": 0, "version": -1}, 400, "version", "the request schema"),
+        ({"option": 0, "version": 99}, 409, "version", "play from the battle as it stands"),
         ({"option": "first"}, 400, "option", "the request schema"),
         ({"option": 0, "typo": 1}, 400, "typo", "the request schema"),
         ({"option": 0, "picks": {"targets": 3}}, 400, "picks[...]", "the request schema"),
@@ -174,6 +176,10 @@ def test_refusals_name_the_field_and_the_rule_and_write_nothing(  # noqa: PLR091
     assert error["rule"].startswith(rule), error
     assert error["message"] and error["written"] == 0
     assert site.written() == before
+    version = body.get("version")
+    if version is not None:  # each its own words: stale, ahead, or not a version at all
+        said = {1: "someone has played since", 99: "version 99 is ahead of it", -1: ">= 0"}
+        assert said[version] in error["message"], error
 
 
 @pytest.mark.parametrize(

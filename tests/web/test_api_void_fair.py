@@ -69,6 +69,8 @@ def test_once_the_table_ends_its_battle_only_the_judge_voids(
         ({"command": 1}, 400, "reason"),
         ({"command": 2, "reason": "no such command"}, 422, "command"),
         ({"command": 1, "reason": "stale", "version": 1}, 409, "version"),
+        ({"command": 1, "reason": "ahead", "version": 99}, 409, "version"),
+        ({"command": 1, "reason": "negative", "version": -1}, 400, "version"),
         ({"command": 1, "reason": "x" * 501}, 400, "reason"),
         ({"command": 1, "reason": "long name", "by": "y" * 81}, 400, "by"),
     ],
@@ -77,8 +79,10 @@ def test_a_void_needs_a_reason_and_the_last_command_standing(  # noqa: PLR0913 -
     site: Site, client: Client, seeded_battle: str, body: dict[str, Any], status: int, field: str
 ) -> None:
     before = site.written()
-    refused(void(client, seeded_battle, site.tables[1], body), status, field)
+    said = refused(void(client, seeded_battle, site.tables[1], body), status, field)["message"]
     assert site.written() == before
+    words = {1: "someone has written since", 99: "version 99 is ahead of it", -1: ">= 0"}
+    assert words.get(body.get("version"), "") in said, said
 
 
 def test_a_sealed_battle_is_not_voided(site: Site, client: Client, seeded_battle: str) -> None:
