@@ -93,6 +93,28 @@ def _stored_events(file: Path) -> int:
         con.close()
 
 
+def register_to_read(spec: str | None, table: str) -> str | None:
+    """The store a command that only reads opens a register (the tournaments', the rosters') on:
+    ``spec``, or an empty one in memory when the SQLite file has no ``table`` yet. Opening the
+    register makes its tables, a write where none was asked (`bxb roster list` changed the
+    store's bytes). PostgreSQL's and anything not read here: ``spec``, as before."""
+    path = str(spec) if spec is not None else str(default_db_path())
+    if not path.strip() or path == ":memory:" or is_postgres(path):
+        return spec
+    try:
+        con = sqlite3.connect(f"{Path(path).expanduser().absolute().as_uri()}?mode=ro", uri=True)
+    except (sqlite3.Error, ValueError):
+        return spec  # the register says what is wrong with it
+    try:
+        sql = "select 1 from sqlite_master where type = 'table' and name = ?"
+        found = con.execute(sql, (table,)).fetchone()
+    except sqlite3.Error:
+        return spec
+    finally:
+        con.close()
+    return spec if found is not None else ":memory:"
+
+
 def empty_file(path: str) -> bool:
     """Whether ``path`` is a file of no bytes (SQLite would make a store in it)."""
     try:

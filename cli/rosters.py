@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from blowbyblow.cli.app import OPTS, app, fail, read_input, require_store, write_output
+from blowbyblow.cli.made import register_to_read
 from blowbyblow.domain.core import BlowByBlowError
 
 if TYPE_CHECKING:  # each command imports what it uses: `bxb --help` loads no roster code
@@ -41,7 +42,7 @@ def _register(*, create: bool = False) -> RosterRegister:
     if not create:
         require_store(OPTS.db)
     try:
-        return RosterRegister(OPTS.db)
+        return RosterRegister(OPTS.db if create else register_to_read(OPTS.db, "bxb_rosters"))
     except ImportError as e:
         fail(f'--db: {e}: install with `pip install -e ".[postgres]"` for PostgreSQL')
 

@@ -19,6 +19,7 @@ import typer
 
 from blowbyblow.cli import STOPPED
 from blowbyblow.cli.app import OPTS, NumbersCommand, app, fail, open_store, require_store
+from blowbyblow.cli.made import register_to_read
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.engine.numbers import whole_number
 from blowbyblow.replay.evidence.seals import (
@@ -43,7 +44,7 @@ def _tournaments(*, create: bool = False) -> object:
     if not create:
         require_store(OPTS.db)
     try:
-        return TournamentStore(OPTS.db)
+        return TournamentStore(OPTS.db if create else register_to_read(OPTS.db, "bxb_tournaments"))
     except ImportError as e:
         fail(f'--db: {e}: install with `pip install -e ".[postgres]"` for PostgreSQL')
     except Exception as e:  # the database cannot be opened: say so in one line
@@ -91,7 +92,10 @@ def cmd_tournament_list() -> None:
 
     store = _tournaments()
     assert isinstance(store, TournamentStore)
-    for t in store.tournaments():
+    kept = store.tournaments()
+    if not kept:
+        typer.echo("no tournaments yet (`bxb tournament new SLUG`)", err=True)
+    for t in kept:
         typer.echo(f"{t.slug}  {len(t.tables)} tables  {t.name}")
 
 
@@ -409,7 +413,7 @@ def _serve(  # noqa: PLR0913 - cmd_serve's options
             replica = BattleStore(read_db, read_only=True)
         except BlowByBlowError as e:
             fail(f"--read-db: {e}")
-    tournaments = _tournaments()
+    tournaments = _tournaments(create=True)  # the register `bxb tournament new` writes to
     assert isinstance(tournaments, TournamentStore)
     stops.check()
     application = create_app(

@@ -108,6 +108,26 @@ def _tables(db: Path) -> list[str]:
         return sorted(row[0] for row in con.execute("select name from sqlite_master"))
 
 
+def test_reading_a_register_not_there_writes_nothing(tmp_path: Path) -> None:
+    """A command that only reads (or is refused) leaves the store's bytes as they were: opening
+    the tournaments' or rosters' register made its tables in a store of battles."""
+    db = tmp_path / "t.sqlite"
+    assert bxb(db, "demo").exit_code == 0
+    before, tables = db.read_bytes(), _tables(db)
+    said = bxb(db, "tournament", "list")
+    assert said.exit_code == 0 and said.output == "no tournaments yet (`bxb tournament new SLUG`)\n"
+    assert bxb(db, "roster", "list").exit_code == 0
+    for args in (["tables", "add", "x"], ["tables", "list", "x"], ["tables", "revoke", "x", "1"]):
+        refused = bxb(db, *args)
+        assert refused.exit_code == 2 and "error: no tournament 'x'" in refused.output
+    refused = bxb(db, "roster", "export", "-t", "x", "-p", "y", "-n", "z")
+    assert refused.exit_code == 1 and "no roster 'z'" in refused.output
+    assert _tables(db) == tables and db.read_bytes() == before
+    made = bxb(db, "tournament", "new", "spring")  # the register made when it is written to
+    assert made.exit_code == 0 and "bxb_tournaments" in _tables(db)
+    assert bxb(db, "tournament", "list").output.startswith("spring  0 tables")
+
+
 @pytest.mark.parametrize(
     "args", [["Spring Open"], ["spring", "--name", "x" * 1000]], ids=["slug", "name"]
 )
