@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from blowbyblow.replay.engine.dice import ListedDice, ScriptedChoices
+from blowbyblow.replay.engine.dice import ListedDice, ScriptedChoices, check_faces
 
 
 class Need(msgspec.Struct, kw_only=True):
@@ -48,6 +48,8 @@ class TypedDice:
 
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
         if self.used + n > self._listed.listed:
+            # a die typed so far that this roll's dice never show is refused now, not asked again
+            check_faces(key, self._listed.remaining(), sides)
             prompt = f"{purpose or key}: roll {n}D{sides}"
             raise NeedAnswer(
                 Need(kind="dice", key=key, n=n, sides=sides, prompt=prompt, dice_used=self.used)

@@ -126,6 +126,11 @@ class FairDice(SeededDice):
 def _check(key: str, values: Sequence[int], n: int, sides: int) -> tuple[int, ...]:
     if len(values) != n:
         raise DiceError(f"roll {key!r} needs {n} dice, got {len(values)}")
+    return check_faces(key, values, sides)
+
+
+def check_faces(key: str, values: Sequence[int], sides: int) -> tuple[int, ...]:
+    """``values``, each a face of a D``sides``; else a DiceError naming the first that is not."""
     for v in values:
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= sides:
             raise DiceError(f"roll {key!r}: {v!r} is not a face of a D{sides} (1 to {sides})")
@@ -170,6 +175,9 @@ class ListedDice:
 
     def leftover(self) -> str:
         return " ".join(map(str, self._values[self._next :]))
+
+    def remaining(self) -> list[int]:
+        return self._values[self._next :]
 
 
 class PromptedDice:

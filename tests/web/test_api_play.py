@@ -115,6 +115,31 @@ def test_state_at_every_position_is_what_bxb_at_prints(site: Site, client: Clien
     assert r.status_code == 422 and r.json()["field"] == "position"
 
 
+def test_a_die_no_face_shows_is_refused_before_its_roll_is_complete(
+    site: Site, client: Client
+) -> None:
+    """A phone typing a roll die by die: a 7 or a -1 typed for a D6 is refused at once (422,
+    `dice`), not dropped while the roll is asked for again; a good die is kept."""
+    battle = start(client, site, ruleset="gangfight")  # its first roll: 3D6
+    before = site.written()
+    for bad in (7, -1, 0):
+        r = client.post(
+            f"/api/battles/{battle}/commands",
+            json={"option": 0, "dice": [2, bad]},
+            headers=bearer(site.tables[1]),
+        )
+        assert r.status_code == 422, r.text
+        assert r.json()["field"] == "dice"
+        assert f"{bad} is not a face of a D6 (1 to 6)" in r.json()["message"]
+    r = client.post(
+        f"/api/battles/{battle}/commands",
+        json={"option": 0, "dice": [2]},
+        headers=bearer(site.tables[1]),
+    )
+    assert r.status_code == 200 and r.json()["need"]["n"] == 3, r.text
+    assert site.written() == before
+
+
 @pytest.mark.parametrize(
     ("body", "status", "field", "rule"),
     [
