@@ -59,7 +59,11 @@ if TYPE_CHECKING:  # the rest is imported where used: `bxb at` loads what it use
 
 
 @app.command("rulesets")
-def cmd_rulesets(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def cmd_rulesets(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON list: each game system with its rulings.")
+    ] = False,
+) -> None:
     """List the game systems and their rulings (name, default, choices)."""
     rows = []
     out = console()
@@ -364,7 +368,7 @@ ABANDONED_AFTER_HOURS = 24.0
 
 @app.command("battles")
 def cmd_battles(
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, one battle a line.")] = False,
     abandoned_after: Annotated[
         float,
         typer.Option(
@@ -562,7 +566,9 @@ def cmd_at(
             "numbers the commands that stand; 0: before the first).",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object: the battle, the position, the state.")
+    ] = False,
 ) -> None:
     """The state of a battle right after the event at POSITION (time travel), or right after
     command N (--command N). Voided commands are not played: at a position inside one, the

@@ -192,7 +192,9 @@ def cmd_keys_new(
             f"{default_key_dir()}); a folder only you can open.",
         ),
     ] = None,
-    name: Annotated[str, typer.Option("--name")] = "judge",
+    name: Annotated[
+        str, typer.Option("--name", help="The files' name: NAME.key, NAME.pub, NAME.escrow.pub.")
+    ] = "judge",
 ) -> None:
     """Make a new key pair: the private key file (mode 0600, in a folder of mode 0700) and the
     two public keys to hand out, for checking seals and for escrowing fair seeds."""

@@ -67,3 +67,15 @@ def test_the_list_of_commands_gives_each_summary_whole() -> None:
             continue
         summary = _plain(inspect.cleandoc(command.help or "").split("\n\n")[0])
         assert rows[name] == summary, name
+
+
+def test_every_option_and_argument_says_what_it_is() -> None:
+    """Each command's --help says what every option and argument is for: a bare `--json` or
+    `--name` left a newcomer to guess its output or its use."""
+    bare = [
+        f"bxb {name} {param.opts[0]}"
+        for name, command in COMMANDS
+        for param in command.params
+        if not (getattr(param, "help", None) or "").strip() and param.opts[0] != "--help"
+    ]
+    assert bare == []
