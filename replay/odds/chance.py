@@ -56,9 +56,9 @@ from blowbyblow.replay.odds.paths import (
     adjudicate,
     matcher,
     run_path,
-    sample,
     stop_here,
 )
+from blowbyblow.replay.odds.samples import sample
 from blowbyblow.replay.odds.traced import Die, Fact, FactInfo, compile_fact
 
 # --- the exact tree ---------------------------------------------------------------------------

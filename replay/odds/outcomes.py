@@ -37,6 +37,9 @@ from blowbyblow.replay.odds.traced import Die
 
 _encode = msgspec.msgpack.Encoder().encode  # a state as bytes (``Measure.final``)
 GONE_HARM = 3  # a unit that left the table or was captured, when the scale of statuses is silent
+# An event type's part in a counts vector (``Measure.vector``): its place, its tallies' counts.
+_Plan = tuple[int, tuple[tuple[int, Count[Any], bool], ...]]
+_NOT_A_STEP: _Plan = (-1, ())  # not a rule step: counted nowhere
 
 
 class TallyError(BlowByBlowError):
@@ -197,26 +200,52 @@ class Measure:
         n = len(self.rules.tallies)
         kinds = self._kinds
         out = [0] * (n * (1 + len(self.before.sides)) + len(kinds))
-        counts = self._counts
+        plans = self._plans
         names = self.rules.tallies
         for event in events:
-            if not isinstance(event, RuleEvent):
+            plan = plans.get(type(event))
+            if plan is None:
+                plan = self._plan(event, out)
+            if plan is _NOT_A_STEP:
                 continue
-            name = type(event).__name__
-            place = kinds.get(name)
-            if place is None:
-                place = kinds[name] = len(out)
-                out.append(0)
+            place, counts = plan
             while len(out) <= place:
                 out.append(0)
             out[place] += 1
-            for i, count in counts.get(type(event), ()):
+            for i, count, owned in counts:
                 k = _counted(names[i].name, count, event)
                 out[i] += k
-                side = self._whose(count, event)
-                if side is not None:
-                    out[n * (1 + side) + i] += k
+                if owned:
+                    side = self._whose(count, event)
+                    if side is not None:
+                        out[n * (1 + side) + i] += k
         return tuple(out)
+
+    @functools.cached_property
+    def _plans(self) -> dict[type, _Plan]:
+        """What ``vector`` does with an event of each type met: its rule step's place and the
+        counts of its tallies (each with whether it may be a side's)."""
+        return {}
+
+    def _plan(self, event: Event, out: list[int]) -> _Plan:
+        """An event type's plan (``_plans``), made when first met; a rule step the system does
+        not list takes the next place of ``out`` then."""
+        kind = type(event)
+        if not isinstance(event, RuleEvent):
+            self._plans[kind] = _NOT_A_STEP
+            return _NOT_A_STEP
+        kinds = self._kinds
+        place = kinds.get(kind.__name__)
+        if place is None:
+            place = kinds[kind.__name__] = len(out)
+            out.append(0)
+        two = len(self.before.sides) == 2
+        counts = tuple(
+            (i, count, count.by is not None or (count.against is not None and two))
+            for i, count in self._counts.get(kind, ())
+        )
+        plan = self._plans[kind] = (place, counts)
+        return plan
 
     def outcome_vector(self, outcome: Outcome) -> tuple[int, ...]:
         """An outcome's counts as one vector (``vector``)."""

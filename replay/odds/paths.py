@@ -1,10 +1,9 @@
-"""A command run along a path through its chance nodes, or along seeded dice.
+"""A command run along a path through its chance nodes.
 
 A rule procedure asks for dice (``Roll``) and choices (``Ask``); the driver answers them from a
 dice source and a choice source. Here the driver's own ``Table`` runs the procedure with sources
 that answer from a *path*: the faces chosen so far at each chance node, and the first face of any
-roll beyond it (``run_path``); or, for Monte Carlo, with dice drawn by the ``bxb-dice-v1``
-algorithm from ``SEED/i`` for sample ``i`` (``sample``)."""
+roll beyond it (``run_path``). Monte Carlo's samples are run by ``replay/odds/samples.py``."""
 
 from __future__ import annotations
 
@@ -21,7 +20,6 @@ from blowbyblow.replay.engine.dice import (
     DiceSource,
     ExploringDice,
     ScriptedChoices,
-    seeded_roll,
 )
 from blowbyblow.replay.engine.driver import Adjudication, Table
 from blowbyblow.replay.odds.traced import Die, Fact
@@ -297,44 +295,6 @@ def settled(outcome: Any) -> Any:
     return outcome
 
 
-# --- Monte Carlo -------------------------------------------------------------------------------
-
-
-def sample(
-    cmd: Command, samples: int, seed: str, *, path: Sequence[Answer] = ()
-) -> dict[Hashable, int]:
-    """Counts of each outcome over ``samples`` runs: the dice after ``path`` come from seed
-    ``SEED/i`` (``bxb-dice-v1``, keyed like a battle's dice) for sample ``i``, so two calls with
-    the same seed agree, and two paths that differ only before their sampled dice share them
-    (common random numbers)."""
-    counts: dict[Hashable, int] = {}
-    dice = _SampledDice(seed, path)
-    run = adjudicator(cmd, dice, cmd.choices)
-    for i in range(samples):
-        dice.seed, dice.depth = f"{seed}/{i}", 0
-        outcome = cmd.leaf(run())
-        counts[outcome] = counts.get(outcome, 0) + 1
-    return counts
-
-
-class _SampledDice:
-    source = "sampled"
-
-    def __init__(self, seed: str, path: Sequence[Answer]) -> None:
-        self.seed = seed  # the sample's (``sample`` sets it for each)
-        self.path = path
-        self.depth = 0
-
-    def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
-        depth = self.depth
-        self.depth += 1
-        if depth < len(self.path):
-            face = self.path[depth]
-            assert isinstance(face, tuple)
-            return face, self.source
-        return seeded_roll(self.seed, key, n, sides), self.source
-
-
 def matcher(patterns: Sequence[str]) -> Callable[[RollNode], bool]:
     """Roll nodes whose key or purpose matches one of the glob ``patterns``."""
     if not patterns:
@@ -361,7 +321,6 @@ __all__ = [
     "matcher",
     "roll_node",
     "run_path",
-    "sample",
     "settled",
     "stop_here",
 ]

@@ -22,7 +22,8 @@ from blowbyblow.replay.odds.explore import (
     wilson,
 )
 from blowbyblow.replay.odds.outcomes import Measure, Outcome
-from blowbyblow.replay.odds.paths import adjudicate, sample
+from blowbyblow.replay.odds.paths import adjudicate
+from blowbyblow.replay.odds.samples import sample
 
 
 def _probabilities(odds: Odds) -> list[tuple[str, Estimate]]:
