@@ -65,6 +65,7 @@ from blowbyblow.replay.store.log import (
     StoreError,
     StoreUnavailable,
 )
+from blowbyblow.replay.store.records import Notice
 from blowbyblow.replay.store.replica import Replica
 
 if TYPE_CHECKING:
@@ -426,13 +427,16 @@ class Battle:
         )
         return lambda: Adjudicated(head=head, command=command, result=run.go_on())
 
-    def commit(self, done: Adjudicated) -> Played:
+    def commit(self, done: Adjudicated, notice: Notice | None = None) -> Played:
         """Write an adjudicated command's events in one transaction at the version it was
-        adjudicated from: ``Behind`` (nothing written) when anyone wrote since."""
+        adjudicated from: ``Behind`` (nothing written) when anyone wrote since. ``notice``: a
+        notification sent with the write (``BattleStore.append``)."""
         head = done.head
         self.pending.drop(head.id, head.version + 1)  # their version is written past, or stale
         try:
-            logged = self.store.append(head.id, head.system.id, head.version, done.events)
+            logged = self.store.append(
+                head.id, head.system.id, head.version, done.events, notice=notice
+            )
         except StaleVersion as e:
             self.heads.forget(head.id)
             raise Behind(str(e)) from None
