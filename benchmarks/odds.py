@@ -354,6 +354,7 @@ def through_the_server(args: argparse.Namespace) -> None:
     from blowbyblow.replay.engine.registry import game_systems
     from blowbyblow.replay.store.log import BattleStore
     from blowbyblow.web.app import create_app
+    from blowbyblow.web.odds_desk import ServerOdds
     from blowbyblow.web.tournament import TournamentStore
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
@@ -403,12 +404,13 @@ def through_the_server(args: argparse.Namespace) -> None:
                 url = f"/api/battles/{battle}/odds?position={position}&samples={samples}"
                 times, kept, first, full, spent = [], [], [], [], []
                 sampled = 0
-                odds_desk = app.state.server.service.odds_desk
+                service = app.state.server.service
                 for _ in range(args.repeat if args.first else 0):
                     # each tap the first on its command: a new desk (warmed, untimed), nothing
-                    # kept or remembered past its budget
-                    odds_desk.close()
-                    desk = odds_desk.desk()
+                    # kept or remembered past its budget (a closed one stays closed)
+                    service.odds_desk.close()
+                    service.odds_desk = ServerOdds(service.odds_desk.limits)
+                    desk = service.odds_desk.desk()
                     desk.warm()
                     asked = f"/api/battles/{battle}/odds?position={position}"
                     before = _workers_cpu(desk, beside)
@@ -435,8 +437,9 @@ def through_the_server(args: argparse.Namespace) -> None:
                     sooner.result()
                     spent.append(_workers_cpu(desk, beside) - before)
                 if args.first:  # a new desk again: nothing remembered from the taps
-                    odds_desk.close()
-                    odds_desk.desk().warm()
+                    service.odds_desk.close()
+                    service.odds_desk = ServerOdds(service.odds_desk.limits)
+                    service.odds_desk.desk().warm()
                 for i in range(args.repeat):
                     t = time.perf_counter()
                     r = client.get(f"{url}&budget={budget + i}")
@@ -462,6 +465,7 @@ def through_the_server(args: argparse.Namespace) -> None:
                     ),
                     flush=True,
                 )
+            app.state.server.service.odds_desk.close()  # the last made here (the first, too)
     print(f"| all {len(every)} | | | {percentile(every, 50):.0f} | {percentile(every, 95):.0f} | |")
     print(f"after: {load()}")
 

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 
 from blowbyblow.domain.core import BlowByBlowError, Event
 from blowbyblow.domain.system import AnyScenario
-from blowbyblow.replay.odds.desk import DeskLimits, OddsBusy, OddsDesk, OddsTimedOut, TooMuchAsked
+from blowbyblow.replay.odds.desk import (
+    DeskClosed,
+    DeskLimits,
+    OddsBusy,
+    OddsDesk,
+    OddsTimedOut,
+    TooMuchAsked,
+)
 from blowbyblow.replay.odds.explore import Odds
 from blowbyblow.web.errors import ApiError
 
@@ -22,15 +29,21 @@ from blowbyblow.web.errors import ApiError
 @dataclass
 class ServerOdds:
     """The server's odds desk: started with the first odds asked for (a server asked for none,
-    a test's, starts no worker process) or by ``warm`` (``bxb serve``); ``close`` stops it."""
+    a test's, starts no worker process) or by ``warm`` (``bxb serve``); ``close`` stops it for
+    good: no desk is started after it (``DeskClosed``; odds asked then are answered 503)."""
 
     limits: DeskLimits = field(default_factory=DeskLimits)
     _desk: OddsDesk | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _closes: int = 0  # how many times it was closed: a warm-up begun before one is abandoned
+    _closed: bool = False
 
     def desk(self) -> OddsDesk:
+        """The desk, started now if need be; ``DeskClosed`` once closed. A request's thread still
+        running as the server stops (or a warm-up's) made a new desk after ``close``: workers
+        nobody closed, which held the server's exit about 10 s."""
         with self._lock:
+            if self._closed:
+                raise DeskClosed("odds", "a server that is running", "the server is stopping")
             if self._desk is None:
                 self._desk = OddsDesk(self.limits)
             return self._desk
@@ -40,18 +53,10 @@ class ServerOdds:
         first odds asked for then wait for no process to start and load the rules. A server
         stopped before or while it warms up (Ctrl-C at once) starts no desk after its close and
         says nothing of the warm-up it cut short (it printed a thread's traceback)."""
-        with self._lock:
-            closes = self._closes
 
         def start() -> None:
-            with self._lock:
-                if self._closes != closes:
-                    return  # closed before the warm-up began
-                if self._desk is None:
-                    self._desk = OddsDesk(self.limits)
-                desk = self._desk
             try:
-                desk.warm()
+                self.desk().warm()
             except (Exception, KeyboardInterrupt):  # a warm-up is for speed only
                 # cut short: closed under it, or a worker stopped as it started (Ctrl-C at
                 # once); the first odds asked for start what is missing, or say what is wrong
@@ -63,7 +68,7 @@ class ServerOdds:
         """Stop the desk's workers (at shutdown): odds being worked out are abandoned."""
         with self._lock:
             desk, self._desk = self._desk, None
-            self._closes += 1
+            self._closed = True
         if desk is not None:
             desk.close()
 
@@ -93,6 +98,10 @@ class ServerOdds:
         """Odds from the desk, its refusals as the server says them."""
         try:
             return ask(self.desk())
+        except DeskClosed:
+            raise ApiError(
+                503, field_name, "a server that is running", "the server is stopping; try again"
+            ) from None
         except TooMuchAsked as e:
             raise ApiError(422, e.field, e.expected, e.reason) from None
         except OddsBusy as e:

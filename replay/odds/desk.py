@@ -95,6 +95,14 @@ class OddsTimedOut(OddsRefused):
     """The work took longer than the limit and was stopped."""
 
 
+class DeskClosed(OddsRefused):
+    """The desk was closed (its server is stopping): nothing is run, and it starts no worker."""
+
+
+def _closed() -> DeskClosed:
+    return DeskClosed("odds", "a server that is running", "the odds desk is closed")
+
+
 class DeskStats(msgspec.Struct, frozen=True, kw_only=True):
     computed: int  # answers worked out
     kept: int  # answers given from those kept
@@ -236,10 +244,10 @@ class OddsDesk:
         be), or a new one in place of a pool a worker's death broke (killed by the kernel out
         of memory, or by a signal): a broken pool refuses all work, so every odds asked for
         after it was refused until the server restarted. A closed desk starts nothing
-        (RuntimeError, as a pool shut down says)."""
+        (``DeskClosed``)."""
         with self._lock:
             if self._closed:
-                raise RuntimeError("the odds desk is closed")
+                raise _closed()
             pool = self._first_pool if first else self._pool
             broken = None
             if pool is None or getattr(pool, "_broken", False):
@@ -412,9 +420,9 @@ class OddsDesk:
             self._computing[key] = answer
         try:
             task = self._working(first).submit(_compute, work, args, self.limits.seconds)
-        except RuntimeError as e:  # the desk is closed
+        except DeskClosed as e:
             task = cf.Future()
-            task.set_exception(OddsBusy("odds", "a server that is running", str(e)))
+            task.set_exception(e)
         task.add_done_callback(lambda w: self._done(key, w, answer, past, first))
         return answer
 
@@ -516,6 +524,7 @@ class OddsDesk:
 
 
 __all__ = [
+    "DeskClosed",
     "DeskLimits",
     "DeskStats",
     "OddsBusy",

@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli import serve
 from blowbyblow.cli.main import app as cli
+from blowbyblow.replay.odds.desk import DeskClosed
+from blowbyblow.web.errors import ApiError
 from blowbyblow.web.odds_desk import ServerOdds
 
 
@@ -73,6 +75,32 @@ def test_a_server_closed_as_it_warms_up_starts_no_desk_and_says_nothing(
     assert not warming(), "the warm-up never ended"
     assert odds._desk is None  # none started after the close, none left running
     assert thread_errors == []
+
+
+def test_a_closed_servers_odds_stay_closed(thread_errors: list[BaseException]) -> None:
+    """After ``close`` (the server stopping), neither a request's thread still running nor a
+    warm-up starts a desk again: the odds are refused (503, the server is stopping). A new desk
+    had been made, whose workers nobody closed (the server's exit then waited about 10 s)."""
+    odds = ServerOdds()
+    try:
+        odds.desk()  # started, as by the first odds asked
+        odds.close()
+        with pytest.raises(DeskClosed):
+            odds.desk()
+        with pytest.raises(ApiError) as refused:
+            odds.recorded([], 1, budget=10, samples=10)
+        assert (refused.value.status, refused.value.message) == (
+            503,
+            "the server is stopping; try again",
+        )
+        odds.warm()
+        for thread in warming():
+            thread.join(120)
+        assert not warming(), "the warm-up never ended"
+        assert odds._desk is None  # none started after the close
+        assert thread_errors == []
+    finally:
+        odds.close()
 
 
 def test_bxb_serve_warms_its_odds_desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
