@@ -8,6 +8,7 @@ import concurrent.futures as cf
 import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -195,16 +196,24 @@ def test_a_first_answer_is_samples_drawn_at_once_seeded_and_never_taken_for_past
 
 
 def test_a_first_answer_does_not_wait_behind_a_full_one(
-    desk: OddsDesk, gangfight: list[Event]
+    desk: OddsDesk, gangfight: list[Event], tmp_path: Path
 ) -> None:
-    """A first answer has a worker of its own: asked while a full answer holds the desk's one
-    worker for seconds, it is answered before that one."""
+    """A first answer has a worker of its own: asked while the full answers' one worker is
+    held, it is answered, and the full one after the worker is let go. The hold is work that
+    waits to read a pipe the test writes, so no margin of time decides it; a first answer
+    asked of the full answers' worker would wait behind it and time out."""
     at_start, _ = _fight(gangfight)
-    full = desk.submit(gangfight, at_start, budget=1, samples=20_000)
+    held = tmp_path / "held"
+    os.mkfifo(held)
+    # the desk's own pool, as it sends work there: its one worker now reads the pipe
+    holding = desk._working().submit(Path.read_text, held)
+    full = desk.submit(gangfight, at_start, budget=1, samples=2_000)
     first = desk.submit(gangfight, at_start, budget=1, samples=20, first=True)
     assert first.result(timeout=60).runs == 20
     assert not full.done()
-    assert full.result(timeout=120).runs == 20_000
+    held.write_text("go")  # waits for the worker to open the pipe, then lets it go
+    assert holding.result(timeout=60) == "go"
+    assert full.result(timeout=120).runs == 2_000
     [first_worker] = desk.workers(first=True)
     assert first_worker not in desk.workers()
     desk.close()  # the first answers' worker stops with the others
