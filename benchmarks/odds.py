@@ -14,9 +14,10 @@ every system at the speed of a tap (p95 <= 100 ms in process, exact or with its 
     python benchmarks/odds.py --graph 5000       # each dice command as a graph and as a tree
     python benchmarks/odds.py --server           # the viewer's odds through the server (HTTP,
                                                  # the odds desk's worker process), this checkout
-    python benchmarks/odds.py --server --first   # as the page asks them: the full answer and a
-                                                 # first one at once, from the tap to the first
-                                                 # shown and to the full one
+    python benchmarks/odds.py --server --first   # as the page asks them: the full answer, and a
+                                                 # first one if the full one is not back in 50
+                                                 # ms (at once before the eleventh sitting), from
+                                                 # the tap to the first shown and to the full one
     python benchmarks/odds.py --viewer --cpu --only necromunda-2023#1 --against ...
                                                  # processor time, one command (repeatable)
     python benchmarks/odds.py --viewer --samples 200 --against ...
@@ -63,6 +64,9 @@ try:  # since 2026-11-29 the button asks a first answer (samples alone) beside t
     from blowbyblow.replay.odds.desk import first_odds
 except ImportError:
     first_odds = None
+# since the eleventh sitting (the desk's ``ahead``) only when the full one is not back in 50 ms
+from blowbyblow.replay.odds.desk import DeskLimits
+LATER = 0.050 if hasattr(DeskLimits(), "ahead") else None
 
 def viewer_budget():
     # the viewer's own budget, as this checkout's server asks it (500 runs before 2026-11-28)
@@ -93,14 +97,18 @@ for line in sys.stdin:
         if ask.get("button") and first_odds is not None:
             # as this viewer's odds button asks (web/static/viewer.js): the full answer and a
             # first one (200 samples drawn at once) together, each by a worker of its own; here
-            # one after the other, each timed alone: the page is shown the sooner of the two
+            # one after the other, each timed alone: the page is shown the sooner of the two.
+            # Since the eleventh sitting the first is asked only when the full one takes more
+            # than LATER (50 ms of the clock), and comes that much later.
             odds = recorded_odds(events, at, HowToExplore(budget=budget, samples=samples))
             took = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
-            w, c = time.perf_counter(), time.process_time()
-            first_odds(events, at, HowToExplore(budget=budget, samples=200, graph=False))
-            first = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c}
-            spent = took["cpu"] + first["cpu"]
-            first = {k: min(first[k], took[k]) for k in first}
+            spent, first = took["cpu"], dict(took)
+            if LATER is None or took["wall"] > LATER:
+                w, c = time.perf_counter(), time.process_time()
+                first_odds(events, at, HowToExplore(budget=budget, samples=200, graph=False))
+                first = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c}
+                spent = took["cpu"] + first["cpu"]
+                first = {k: min(first[k] + (LATER or 0), took[k]) for k in first}
         elif ask.get("button"):
             # as the viewer's odds button asked before 2026-11-29: at most 500 runs and 200
             # samples first; when that is not exact, the viewer's budget and full samples (the
@@ -337,7 +345,9 @@ def through_the_server(args: argparse.Namespace) -> None:
     it. Each ask is worked out by the desk's worker (its budget one run more each time, so that
     no answer is kept from the ask before, nor a command remembered past a budget at least as
     large), then asked once more (kept). ``--first``: then, as the viewer's button asks, the
-    full answer and a first one (``first=true``, 200 samples) at once, from two threads: the
+    full answer and a first one (``first=true``, 200 samples) from two threads, the first asked
+    50 ms after the full one unless that is back (a checkout from before the eleventh sitting,
+    the desk without ``ahead``: at once), the
     time from the tap to the first answer shown (the sooner of the two: a full one first is
     shown alone) and to the full one, each tap the first on its command (a new desk, warmed), how often the first shown was the sampled one, and the
     processor time the desk's workers spent on the tap (their /proc counts). A checkout without
@@ -352,6 +362,7 @@ def through_the_server(args: argparse.Namespace) -> None:
 
     from blowbyblow.replay.battles.record import record
     from blowbyblow.replay.engine.registry import game_systems
+    from blowbyblow.replay.odds.desk import DeskLimits
     from blowbyblow.replay.store.log import BattleStore
     from blowbyblow.web.app import create_app
     from blowbyblow.web.odds_desk import ServerOdds
@@ -382,6 +393,8 @@ def through_the_server(args: argparse.Namespace) -> None:
         beside = False  # a checkout from before first answers
     else:
         beside = True
+    # since the eleventh sitting the page asks its first answer only 50 ms after the full one
+    later = 0.050 if hasattr(DeskLimits(), "ahead") else None
     every: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "odds.sqlite")
@@ -425,16 +438,23 @@ def through_the_server(args: argparse.Namespace) -> None:
                         spent.append(_workers_cpu(desk, beside) - before)
                         continue
                     whole = taps.submit(client.get, f"{asked}&budget={budget}&samples={samples}")
-                    sooner = taps.submit(
-                        client.get, f"{asked}&budget={budget}&samples=200&first=true"
+                    back = cf.wait([whole], timeout=later)[0] if later else set()
+                    sooner = (
+                        None
+                        if back
+                        else taps.submit(
+                            client.get, f"{asked}&budget={budget}&samples=200&first=true"
+                        )
                     )
-                    shown, _ = cf.wait([whole, sooner], return_when=cf.FIRST_COMPLETED)
+                    asks = [whole] if sooner is None else [whole, sooner]
+                    shown, _ = cf.wait(asks, return_when=cf.FIRST_COMPLETED)
                     first.append((time.perf_counter() - t) * 1000)
                     sampled += whole not in shown
                     if whole.result().status_code != 200:
                         raise SystemExit(f"{ruleset} #{number}: {whole.result().text}")
                     full.append((time.perf_counter() - t) * 1000)
-                    sooner.result()
+                    if sooner is not None:
+                        sooner.result()
                     spent.append(_workers_cpu(desk, beside) - before)
                 if args.first:  # a new desk again: nothing remembered from the taps
                     service.odds_desk.close()

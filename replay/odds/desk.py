@@ -71,6 +71,9 @@ class DeskLimits:
     waiting: int = 4  # requests running or waiting at once; any more are refused
     kept: int = 256  # answers kept
     first_samples: int = 1000  # a first answer's samples at most (drawn at once, no graph)
+    # a full answer known to be sampled starts its first answer of this many samples (the
+    # viewer's, web/static/viewer.js) at once; 0: none
+    ahead: int = 200
 
 
 class OddsRefused(BlowByBlowError):
@@ -349,21 +352,35 @@ class OddsDesk:
         seed: str = DEFAULT_SEED,
         first: bool = False,
     ) -> cf.Future[Odds]:
-        """The same as ``recorded``, as a Future (``asyncio.wrap_future`` awaits it)."""
+        """The same as ``recorded``, as a Future (``asyncio.wrap_future`` awaits it). A full
+        answer the desk knows will be sampled (its command's graph went past this budget
+        before) and does not keep starts its first answer (``limits.ahead`` samples) now too,
+        as the viewer's button will ask it if the full one is not back within 50 ms: that ask
+        then finds it under way or kept."""
         self._check(budget, samples, seed, first)
         how = HowToExplore(budget=budget, samples=samples, seed=seed, graph=not first)
-        key, end, command = self._key(events, position, how)
+        command, end = self._key(events, position)
+        key = self._asked(command, how)
+        # Only what decides the answer goes to the worker: the events up to the command's end.
+        upto = list(events[:end])
         if first:
             # never remembered as past its budget: the graph was not tried
-            return self._ask(key, first_odds, (list(events[:end]), position, how), first=True)
+            return self._ask(key, first_odds, (upto, position, how), first=True)
         with self._lock:
-            if self._past.get(command, 0) >= budget:
+            sampled = self._past.get(command, 0) >= budget
+            if sampled:
                 self._past.move_to_end(command)
                 how = HowToExplore(budget=budget, samples=samples, seed=seed, graph=False)
-        # Only what decides the answer goes to the worker: the events up to the command's end.
-        return self._ask(
-            key, recorded_odds, (list(events[:end]), position, how), past=(command, how)
-        )
+            kept = key in self._answers
+        answer = self._ask(key, recorded_odds, (upto, position, how), past=(command, how))
+        ahead = min(self.limits.ahead, self.limits.first_samples)
+        if sampled and ahead and not kept:
+            soon = HowToExplore(budget=budget, samples=ahead, seed=seed, graph=False)
+            with contextlib.suppress(OddsBusy):  # the first answers' slots full: not needed
+                self._ask(
+                    self._asked(command, soon), first_odds, (upto, position, soon), first=True
+                )
+        return answer
 
     def scenario(
         self,
@@ -496,11 +513,11 @@ class OddsDesk:
             raise TooMuchAsked("seed", "1 to 200 characters", "must be 1 to 200 characters")
 
     @staticmethod
-    def _key(events: Sequence[Event], position: int, how: HowToExplore) -> tuple[bytes, int, bytes]:
-        """What decides the answer: the events up to the end of the command holding
-        ``position`` (the state before it, the command, what its dice did), and how it is
-        explored; the end; and the command alone (the first without how). A position outside
-        the battle keys as itself (the error is the answer)."""
+    def _key(events: Sequence[Event], position: int) -> tuple[bytes, int]:
+        """What decides the answer but how it is explored (``_asked``): the events up to the
+        end of the command holding ``position`` (the state before it, the command, what its
+        dice did), hashed; and that end. A position outside the battle keys as itself (the
+        error is the answer)."""
         end = len(events)
         if 1 <= position <= len(events):
             later = (
@@ -516,11 +533,13 @@ class OddsDesk:
             command = position
         digest = hashlib.sha256(msgspec.msgpack.encode(command))
         digest.update(msgspec.msgpack.encode(list(events[:end])))
-        which = digest.digest()
-        asked = hashlib.sha256(
-            which + msgspec.msgpack.encode([how.budget, how.samples, how.seed, how.graph])
-        )
-        return asked.digest(), end, which
+        return digest.digest(), end
+
+    @staticmethod
+    def _asked(which: bytes, how: HowToExplore) -> bytes:
+        """The key of an answer: the command (``_key``) and how it is explored."""
+        asked = msgspec.msgpack.encode([how.budget, how.samples, how.seed, how.graph])
+        return hashlib.sha256(which + asked).digest()
 
 
 __all__ = [

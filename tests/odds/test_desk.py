@@ -167,6 +167,37 @@ def test_a_command_past_its_budget_is_sampled_at_once_when_asked_again(
     assert desk.stats().sampled_at_once == 3
 
 
+def test_a_full_answer_known_to_be_sampled_starts_its_first_answer_at_once(
+    gangfight: list[Event],
+) -> None:
+    """The viewer asks a first answer only when the full one is not back within 50 ms; a full
+    answer the desk knows will be sampled (and does not keep) starts that first answer (``ahead``
+    samples) as it is asked, so the viewer's ask finds it worked out. A command not known to be
+    sampled, or whose full answer is kept, starts none."""
+    desk = OddsDesk(DeskLimits(ahead=20))
+    try:
+        at_start, at_die = _fight(gangfight)
+        assert desk.recorded(gangfight, at_start, budget=500, samples=40).method == "exact"
+        assert desk.recorded(gangfight, at_start, budget=10, samples=40).method == "monte-carlo"
+        assert desk.recorded(gangfight, at_die, budget=10, samples=40).method == "monte-carlo"
+        before = desk.stats()
+        assert before.first == 0  # not known sampled when asked; then kept
+        full = desk.recorded(gangfight, at_die, budget=10, samples=60)  # known: sampled at once
+        assert (full.method, full.samples) == ("monte-carlo", 60)
+        how = HowToExplore(budget=10, samples=20, graph=False)
+        first = desk.recorded(gangfight, at_start, budget=10, samples=20, first=True)
+        assert first == msgspec.structs.replace(
+            recorded_odds(gangfight, at_start, how),
+            note="a first answer: 20 samples drawn at once, the exact odds not tried",
+        )
+        after = desk.stats()
+        assert (after.computed, after.first, after.sampled_at_once) == (before.computed + 2, 1, 1)
+        # the first answer asked was found under way or worked out: not started by the ask
+        assert after.kept + after.joined == before.kept + before.joined + 1
+    finally:
+        desk.close()
+
+
 def test_a_first_answer_is_samples_drawn_at_once_seeded_and_never_taken_for_past_budget(
     desk: OddsDesk, necromunda: list[Event]
 ) -> None:

@@ -136,7 +136,13 @@
 
   // --- odds beside each command (its button in the row's HTML: templates/_rows.html) ---------
 
-  const FIRST_SAMPLES = 200; // the first answer's samples, drawn at once beside the full answer
+  // the first answer's samples, drawn at once by a worker of their own (the odds desk's `ahead`)
+  const FIRST_SAMPLES = 200;
+  // The first answer is asked only when the full one is not back this long after the tap: 17 of
+  // the 22 demo commands' full answers take 1-36 ms of a worker, so they ask nothing more; a
+  // sampled command's first answer (56-82 ms of a worker) is then on screen some 50 ms later
+  // than if asked at once, well within the 300 ms a tap may take (docs/odds.md, eleventh sitting).
+  const FIRST_AFTER = 50; // ms
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   // A probability as the API gives it: exact (with its fraction) or Monte Carlo (its interval).
   const estimate = (p) => p.exact !== null
@@ -178,18 +184,23 @@
     button.setAttribute("aria-expanded", "true");
     try {
       const asked = `/api/battles/${battle}/odds?position=${row.dataset.position}`;
-      // Both at once: the full answer (exact where the graph fits the server's budget, else
-      // its samples) and a first one, a few samples drawn at once by a worker of their own
-      // (seeded, its intervals stated). Whichever comes first is shown: the first answer
-      // marked as such until the full one replaces it; a full one first is shown alone.
-      const full = bxb.api("GET", asked);
+      // The full answer (exact where the graph fits the server's budget, else its samples) at
+      // once; a first one (a few seeded samples drawn at once, its intervals stated) only if the
+      // full one is not back within FIRST_AFTER (the server's desk starts that first answer with
+      // the full one when it knows the command will be sampled: this ask then joins it).
+      // Whichever comes first is shown: the first answer marked until the full one replaces it.
       let done = false;
-      bxb.api("GET", `${asked}&first=true&samples=${FIRST_SAMPLES}`).then(({ data: first }) => {
-        if (!done && box.isConnected) {
-          box.innerHTML = oddsChart(first, "the full answer on the way…");
-        }
-      }, () => {}); // a first answer refused or lost: the full one is still awaited
-      const { data } = await full.finally(() => { done = true; });
+      const later = setTimeout(() => {
+        bxb.api("GET", `${asked}&first=true&samples=${FIRST_SAMPLES}`).then(({ data: first }) => {
+          if (!done && box.isConnected) {
+            box.innerHTML = oddsChart(first, "the full answer on the way…");
+          }
+        }, () => {}); // a first answer refused or lost: the full one is still awaited
+      }, FIRST_AFTER);
+      const { data } = await bxb.api("GET", asked).finally(() => {
+        done = true;
+        clearTimeout(later);
+      });
       box.innerHTML = oddsChart(data);
       // the same odds drawn by matplotlib on the server (web/plots.py): bars, what happened marked
       bxbPlots.show(box.querySelector(".odds-plot"), asked.replace("/odds?", "/odds/plot?"),
