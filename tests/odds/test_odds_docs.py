@@ -34,6 +34,7 @@ SMALL = {  # each script's arguments for a small command (seconds, not minutes)
     "steps": ["gangfight", "1"],
     "vone": ["gangfight", "1", "1"],
     "sone": ["gangfight", "1", "1"],
+    "firstone": ["gangfight", "1", "1"],
 }
 
 
