@@ -663,8 +663,9 @@ def system_of(events: Iterable[LoggedEvent]) -> tuple[AnyGameSystem | None, Iter
     return get_game_system(first.event.ruleset), itertools.chain([first], found)
 
 
-def _verdict(report: Report) -> str:
-    head = f"{report.battle} {report.label!r}"
+def _verdict(report: Report, unread: str = "") -> str:
+    """``unread``: what to name instead of a battle id when none was read (a file's header)."""
+    head = unread if unread and not report.battle.int else f"{report.battle} {report.label!r}"
     if report.ok:
         dice = f", {report.dice_checked} seeded dice recomputed" if report.dice_checked else ""
         notes = "".join(f"; {n}" for n in report.notes)

@@ -23,6 +23,7 @@ from blowbyblow.cli.app import (
     print_wrapped,
     read_checked,
     read_input,
+    readable,
     say,
     say_lines,
     write_output,
@@ -139,7 +140,8 @@ def cmd_verify(  # noqa: PLR0913 - typer makes each parameter a command-line opt
     witnessed = witnessing(log_key, witnesses, receipts, checkpoint is not None)
     if file is not None:
         read = read_export(read_input(file, "--file"), trusted, judges)
-        typer.echo(_verdict(read.report))
+        name = "standard input" if str(file) == STDIO else readable(str(file))
+        typer.echo(_verdict(read.report, unread=name))
         if not show_receipts(read.events, receipts, signers, witnessed=witnessed):
             raise typer.Exit(1)
         if not read.report.ok:

@@ -487,3 +487,14 @@ def test_a_file_name_that_is_not_utf_8_is_shown_as_typed(tmp_path: Path) -> None
     refused(*bxb("--db", db, "battles")[::2], "not UTF-8 text (\\xff)")
     for said in (err, *(bxb("new", "--ruleset", "gangfight", "-o", p)[2] for p in (name, missing))):
         assert "udcff" not in said, said
+
+
+def test_verify_of_a_file_with_no_header_names_the_file(tmp_path: Path) -> None:
+    """An export that cannot be read as far as its battle's id is named by its file (or standard
+    input), not by the id of no battle (00000000-…) and an empty label."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    code, out, _ = bxb("verify", "--file", str(empty))
+    assert code == 1 and out == f"verify FAILED: {empty}: position 0: the file is empty\n", out
+    code, out, _ = bxb("verify", "--file", "-")
+    assert code == 1 and out.startswith("verify FAILED: standard input: position 0: "), out
