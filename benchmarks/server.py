@@ -91,6 +91,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 from uuid import UUID
 
 import httpx
@@ -106,6 +107,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import phones  # this folder's, as the tests' helpers below
 from phones import Link, link
 from probe import Ticker, waits
+from threads import Snapshot, split_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pgserver import postgres_server  # the tests' throwaway server
@@ -153,6 +155,7 @@ class Plan:
     pages: bool = False  # the server's command answers carry the page's parts (found at start)
     probe: str = ""  # a folder: each server runs under benchmarks/probe.py, its findings there
     client: str = "aiohttp"  # the load generator's HTTP client (benchmarks/phones.py)
+    split: bool = False  # the servers' user and system time by thread (benchmarks/syscalls.py)
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,7 @@ class Processes:
     database: psutil.Process | None
     judges: list[dict[tuple[str, int], float]]
     ticker: Ticker = field(default_factory=Ticker)  # this process's own event loop's lag
+    split: list[Snapshot] = field(default_factory=list)  # --split: the servers' threads' times
 
 
 def free_port() -> int:
@@ -522,6 +526,7 @@ async def play(
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
         rng = random.Random(plan.tables)
         server, pg = on.servers, on.database  # CPU from here: the battles' starts are not commands
+        split = [Snapshot.of(p.pid) for p in server] if plan.split else []
         server_cpu = {
             "wall": time.perf_counter(),
             "client": client_seconds(),
@@ -552,6 +557,8 @@ async def play(
         await asyncio.gather(*streams, return_exceptions=True)
         for t in watched:
             t.heard = counts[t.number][0]
+        if split:
+            on.split.extend(Snapshot.of(p.pid) - w for p, w in zip(server, split, strict=True))
         return {
             "wall": time.perf_counter() - server_cpu["wall"],
             "client": client_seconds() - server_cpu["client"],
@@ -677,6 +684,7 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         "machine_cpu": 100 * used["busy"] / wall if wall else 0.0,
         "first_error": next((e for t in tables for e in t.errors), ""),
         "probed": bool(found),
+        "split": on.split,
         **waits(on.ticker, found, slow, window),
     }
 
@@ -828,6 +836,12 @@ def main() -> None:
         "collections (BXB_PROBE_STACKS=1: the loop's stack at each stall too)",
     )
     parser.add_argument(
+        "--split",
+        action="store_true",
+        help="each server's user and system time, context switches and read and write calls "
+        "a command, by thread (its event loop's, the others', its children)",
+    )
+    parser.add_argument(
         "--servers",
         type=int,
         default=1,
@@ -872,6 +886,7 @@ def main() -> None:
                             args.servers,
                             probe=probe,
                             client=args.client,
+                            split=args.split,
                         )
                         print(
                             f"{backend} fsync {fsync}, {scenario}, {n} tables, {plan.label}…",
@@ -881,6 +896,10 @@ def main() -> None:
                         rows.append(measure(folder, backend, plan))
     report([r for r in rows if r["scenario"] != "mix"])
     report_mix([r for r in rows if r["scenario"] == "mix"])
+    for r in rows:
+        for n, found in enumerate(cast("list[Snapshot]", r["split"])):
+            print(f"\n{r['label']}, {r['scenario']}, server {n}: {r['commands']} commands")
+            split_table(found, cast(int, r["commands"]))
 
 
 def measure(folder: str, backend: str, plan: Plan) -> dict[str, object]:
