@@ -127,3 +127,19 @@ def test_a_full_answer_held_past_50_ms_asks_a_first_one_shown_until_the_full_one
         page.locator(f"#ev-{command} .odds figure.plot img").wait_for()
         shown = method.inner_text()
         assert "exact:" in shown and "on the way" not in shown
+
+
+def test_odds_closed_again_within_50_ms_ask_no_first_answer(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A judge who taps the button again (closing the odds) before the 50 ms have passed asks
+    for no first answer: nobody would see it."""
+    odds = HeldOdds()
+    odds.go["first"].set()
+    with viewer(tmp_path_factory.mktemp("closed"), odds) as (page, command):
+        button = page.locator(f"#ev-{command} .odds-btn")
+        button.click()
+        button.click()
+        assert page.locator(f"#ev-{command} .odds").count() == 0
+        page.clock.run_for(1000)
+        assert ["first=true" in url for url in odds_fetched(page)] == [False]

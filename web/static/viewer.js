@@ -191,6 +191,7 @@
       // Whichever comes first is shown: the first answer marked until the full one replaces it.
       let done = false;
       const later = setTimeout(() => {
+        if (!box.isConnected) return; // closed again before then: nobody to show it to
         bxb.api("GET", `${asked}&first=true&samples=${FIRST_SAMPLES}`).then(({ data: first }) => {
           if (!done && box.isConnected) {
             box.innerHTML = oddsChart(first, "the full answer on the way…");
