@@ -51,15 +51,20 @@ class DraftSetup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     rulings: Annotated[dict[str, str], Meta(max_length=100)] = {}
     seed: Annotated[str, Meta(min_length=1, max_length=MAX_NAME)] | None = None
     fair: bool = False
-    revision: int = 0
+    revision: Annotated[int, Meta(ge=0)] = 0
     # the side this phone has taken and its key (never stored): its part may change
     side: Annotated[str, Meta(max_length=MAX_NAME)] = ""
     key: Annotated[str, Meta(max_length=MAX_NAME)] = ""
 
 
+def _moved(at: int, seen: int, why: str) -> str:
+    """Why a setup seen at revision ``seen`` is not the one at ``at``: ``why``, or none it had."""
+    return f"revision {seen} is ahead of it" if seen > at else why
+
+
 class ConfirmSetup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     side: Annotated[str, Meta(max_length=MAX_NAME)]
-    revision: int  # the revision this side saw and agrees to
+    revision: Annotated[int, Meta(ge=0)]  # the revision this side saw and agrees to
     key: Annotated[str, Meta(max_length=MAX_NAME)] = ""  # a side taken: its phone's key
 
 
@@ -212,8 +217,9 @@ class TableSetups:
                     409,
                     "revision",
                     "a change to the setup as it stands",
-                    f"the setup is at revision {revision}, not {draft.revision}: the other "
-                    "phone changed it; reload it, nothing was written",
+                    f"the setup is at revision {revision}, not {draft.revision}: "
+                    + _moved(revision, draft.revision, "the other phone changed it")
+                    + "; reload it, nothing was written",
                 )
             taken = claims(cur, tournament, table)
             mine = holder(taken, draft.side, draft.key)
@@ -250,8 +256,9 @@ class TableSetups:
                     409,
                     "revision",
                     "a confirmation of the setup as it stands",
-                    f"the setup is at revision {draft.revision}, not {req.revision}: it changed "
-                    "since you saw it; look again",
+                    f"the setup is at revision {draft.revision}, not {req.revision}: "
+                    + _moved(draft.revision, req.revision, "it changed since you saw it")
+                    + "; look again",
                 )
             system, setup = _checked(draft)
             sides, _ = _forces(system, setup)

@@ -151,6 +151,31 @@ def test_both_sides_confirm_the_revision_they_saw_then_it_starts(
     assert client.get(SETUP).json()["draft"] is None
 
 
+def test_a_revision_ahead_or_negative_is_not_told_someone_changed_it(
+    site: Site, client: Client
+) -> None:
+    """A revision the setup never had (ahead of it) is said so, not "the other phone changed
+    it"; a negative one is refused by the request schema (400, `revision`); nothing written."""
+    h = bearer(site.tables[1])
+    body = {"ruleset": "gangfight", "setup": demo("gangfight")}
+    assert client.put(SETUP, json=body, headers=h).status_code == 200  # revision 1
+    ahead = client.put(SETUP, json={**body, "revision": 7}, headers=h)
+    assert ahead.status_code == 409 and ahead.json()["field"] == "revision"
+    assert "not 7: revision 7 is ahead of it; reload it" in ahead.json()["message"], ahead.text
+    stale = client.put(SETUP, json={**body, "revision": 0}, headers=h)
+    assert "not 0: the other phone changed it" in stale.json()["message"], stale.text
+    confirm = client.post(f"{SETUP}/confirm", json={"side": "humans", "revision": 5}, headers=h)
+    assert confirm.status_code == 409 and "revision 5 is ahead of it" in confirm.json()["message"]
+    for negative in (
+        client.put(SETUP, json={**body, "revision": -1}, headers=h),
+        client.post(f"{SETUP}/confirm", json={"side": "humans", "revision": -1}, headers=h),
+    ):
+        assert negative.status_code == 400 and negative.json()["field"] == "revision"
+        assert ">= 0" in negative.json()["message"], negative.text
+    assert client.get(SETUP).json()["draft"]["revision"] == 1
+    assert not any(site.written())
+
+
 def test_a_judge_starts_a_setup_not_yet_confirmed(site: Site, client: Client) -> None:
     r = client.put(
         SETUP,
