@@ -28,14 +28,13 @@ from litestar.response import Stream
 from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.odds.explore import DEFAULT_BUDGET, Odds
 from blowbyblow.replay.store.log import BattleStore, StoreError
-from blowbyblow.replay.store.records import Notice
 from blowbyblow.web import window
 from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.answers import Answer
 from blowbyblow.web.catalog import rulesets
 from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.lane import lane
-from blowbyblow.web.live import Hub, Note, note_of, topics_of
+from blowbyblow.web.live import Hub, Note
 from blowbyblow.web.schemas import (
     BattleSummary,
     BulkResult,
@@ -87,17 +86,11 @@ class Server:
     def access(self, request: AnyRequest) -> Access:
         return Access.of(request, self.tournaments, self.reading)
 
-    def publish(self, note: Note, *, relayed: bool = False) -> None:
-        """``relayed``: sent to the other processes with its write already (``notice``)."""
-        self.hub.publish(topics_of(note), note, relayed=relayed)
-
-    def notice(self, kind: str, battle: UUID) -> Notice | None:
-        """The note of a write to ``battle``, given the version written, for the store to send
-        to the other processes with the write itself (``Hub.notice``); None: ``publish`` does."""
-        if self.hub.relay is None or not self.store.notices:
-            return None
-        place = self.tournaments.place_of(battle)
-        return lambda version: self.hub.notice(note_of(kind, battle, version, place))
+    def publish(self, note: Note) -> None:
+        topics = [f"battle:{note.battle}"]
+        if note.tournament:
+            topics += [f"tournament:{note.tournament}", f"table:{note.tournament}:{note.table}"]
+        self.hub.publish(topics, note)
 
     def heard(self, note: Note) -> None:
         """A note another server process published (``web/relay.py``): a run paused here at a
@@ -110,7 +103,14 @@ class Server:
             self.service.door.written_past(UUID(note.battle), note.version)
 
     def note(self, kind: str, battle: UUID | str, version: int = 0) -> Note:
-        return note_of(kind, battle, version, self.tournaments.place_of(UUID(str(battle))))
+        place = self.tournaments.place_of(UUID(str(battle)))
+        return Note(
+            kind=kind,
+            battle=str(battle),
+            version=version,
+            tournament=place.tournament if place else "",
+            table=place.table if place else 0,
+        )
 
 
 def server(request: AnyRequest) -> Server:
@@ -483,24 +483,22 @@ async def play_command(
     if isinstance(here, PlayResult):  # the rules' question, or the command to review
         return Answer(here, status_code=200)
 
-    def run() -> tuple[UUID, PlayResult, bool]:  # one worker thread for the whole request
+    def run() -> tuple[UUID, PlayResult]:  # one worker thread for the whole request
         if here is not None:  # adjudicated on the event loop: written here
             bid = here.done.head.id
-            notice = srv.notice("played", bid)  # to the other processes, with the write
-            result = srv.service.write(here, data, notice)
+            result = srv.service.write(here, data)
         else:
             bid = srv.service.battle_id(battle)
             srv.access(request).battle_at_table("plays a command", srv.tournaments.place_of(bid))
-            notice = srv.notice("played", bid)
-            result = srv.service.play(bid, data, notice)
+            result = srv.service.play(bid, data)
         if data.page and result.status == "played":  # the table page's: its parts, rendered
             view = srv.service.view(bid, result.version)
             result.page = table_parts(request.app.template_engine, result, view)
-        return bid, result, notice is not None
+        return bid, result
 
-    bid, result, relayed = await work(run)
+    bid, result = await work(run)
     if result.status == "played":
-        srv.publish(srv.note("played", bid, result.version), relayed=relayed)
+        srv.publish(srv.note("played", bid, result.version))
         return Answer(result, status_code=201)
     return Answer(result, status_code=200)
 

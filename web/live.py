@@ -20,14 +20,12 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any
-from uuid import UUID
 
 import msgspec
 from litestar.response import Stream
 from litestar.response.sse import ServerSentEventMessage
 
-from blowbyblow.web.relay import CHANNEL, Payload, PostgresRelay, payload_text
+from blowbyblow.web.relay import Payload, PostgresRelay
 
 PING = 15.0
 
@@ -58,26 +56,6 @@ class Note(msgspec.Struct, kw_only=True):
     version: int = 0
     tournament: str = ""
     table: int = 0
-
-
-def note_of(kind: str, battle: UUID | str, version: int, place: Any) -> Note:
-    """The note of ``battle`` at ``version``, at its tournament's table ``place`` (a
-    ``TableBattle``, or None)."""
-    return Note(
-        kind=kind,
-        battle=str(battle),
-        version=version,
-        tournament=place.tournament if place else "",
-        table=place.table if place else 0,
-    )
-
-
-def topics_of(note: Note) -> list[str]:
-    """The topics ``note`` is published to: its battle's, its tournament's and its table's."""
-    topics = [f"battle:{note.battle}"]
-    if note.tournament:
-        topics += [f"tournament:{note.tournament}", f"table:{note.tournament}:{note.table}"]
-    return topics
 
 
 class _Mailbox:
@@ -133,25 +111,13 @@ class Hub:
 
         self.relay = PostgresRelay(db, origin, heard)
 
-    def publish(self, topics: Iterable[str], note: Note, *, relayed: bool = False) -> None:
-        """``relayed``: the note has gone to the other processes already (``notice``)."""
+    def publish(self, topics: Iterable[str], note: Note) -> None:
         topics = list(topics)
         self._deliver_threadsafe(topics, note)
-        if self.relay is not None and not relayed:
-            self.relay.send(self._payload(topics, note))
-
-    def notice(self, note: Note) -> tuple[str, str] | None:
-        """The notification (channel, payload) that takes ``note`` to the other processes,
-        for the store to send with the write it tells of (``BattleStore.append``): no
-        statement of its own, and no wake-up of the relay's sending thread (issue 25); then
-        ``publish`` it ``relayed``. None when there is no relay."""
-        if self.relay is None:
-            return None
-        return CHANNEL, payload_text(self._payload(topics_of(note), note))
-
-    def _payload(self, topics: list[str], note: Note) -> Payload:
-        assert self.relay is not None
-        return Payload(origin=self.relay.origin, topics=topics, note=msgspec.to_builtins(note))
+        if self.relay is not None:
+            self.relay.send(
+                Payload(origin=self.relay.origin, topics=topics, note=msgspec.to_builtins(note))
+            )
 
     def _deliver_threadsafe(self, topics: list[str], note: Note) -> None:
         loop = self._loop

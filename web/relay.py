@@ -20,11 +20,9 @@ store's appends take no table lock (``replay/store/postgres.py``), so that sever
 at once. A note here says what happened; the page reads the battle itself, so a note is a hint,
 never the record.
 
-A command's note goes with its write: the append's own statement NOTIFYs it, so it is sent when,
-and only if, the write commits (``Hub.notice``: no statement of its own, and no wake-up of the
-sending thread). Any other note is sent after its write has committed, by a thread that sends
-every note waiting in one statement: a process killed between the two loses that note (the
-pages show the write at their next read). While the listening connection is down (the database restarting) a process cannot
+A note is sent after its write has committed, by a thread that sends every note waiting in one
+statement: a process killed between the two loses that note (the pages show the write at their
+next read). While the listening connection is down (the database restarting) a process cannot
 hear others: it retries every second and, once back, forgets the tokens and tables it kept, as
 it may have missed their changes."""
 
@@ -76,9 +74,7 @@ class PostgresRelay:
         self.listening = threading.Event()  # set while the LISTEN connection is up
         self.lost = 0  # times the listening connection was lost (and made again)
         self.heard = 0  # payloads of other processes handled so far
-        self.sent = 0  # payloads this process's sending thread has sent
         self._sender = 0  # the database's process id of this process's sending connection
-        self._own = payload_text(Payload(origin=origin))[:-1]  # how its own payloads begin
         self._threads = [
             threading.Thread(target=self._listen, daemon=True, name="bxb-relay-listen"),
             threading.Thread(target=self._send, daemon=True, name="bxb-relay-send"),
@@ -111,9 +107,7 @@ class PostgresRelay:
                     self.listening.set()
                     while not self._closed.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            # this process's own, delivered already: sent by its relay, or with
-                            # a write by a store connection (Hub.notice), its origin first
-                            if n.pid != self._sender and not n.payload.startswith(self._own):
+                            if n.pid != self._sender:  # this process's own: delivered already
                                 self._hear(n.payload)
             except Exception:  # the database away: try again, saying nothing per try
                 self.listening.clear()
@@ -159,7 +153,6 @@ class PostgresRelay:
                     conn.execute(
                         "select pg_notify(%s, p) from unnest(%b::text[]) as p", (CHANNEL, texts)
                     )
-                    self.sent += len(texts)
                     break
                 except Exception:  # the database away: these notes are lost
                     if conn is not None:

@@ -3,8 +3,9 @@ state at any position as rows and views, a tournament's tables with their status
 translates requests into the front door's calls (``replay.battles.battle.Battle``: start, play,
 void, contribute, seal, what-if) and their results into the API's bodies. The API
 (``web/api.py``) runs these in worker threads; a refusal is an ``ApiError`` or the door's
-``Refused``, mapped to HTTP in one place (``web/errors.py``); nothing is written then. No rules
-are decided and nothing is written here: the door adjudicates and writes."""
+``Refused``, mapped to HTTP in one place (``web/errors.py``); nothing is written then.
+
+No rules are decided and nothing is written here: the door adjudicates and writes."""
 
 from __future__ import annotations
 
@@ -63,7 +64,6 @@ from blowbyblow.replay.store.log import (
     StoreError,
     StoreUnavailable,
 )
-from blowbyblow.replay.store.records import Notice
 from blowbyblow.replay.store.replica import Replica
 from blowbyblow.web.errors import ApiError
 from blowbyblow.web.odds_desk import ServerOdds
@@ -127,7 +127,8 @@ class Service:
     replica: Replica | None = None  # reads from a streaming replica (bxb serve --read-db)
     door: Battle = field(init=False)
     _verified: dict[tuple[UUID, int], VerifyResult] = field(default_factory=dict)
-    odds_desk: ServerOdds = field(default_factory=ServerOdds)  # odds, in processes of their own
+    # Every odds asked for, worked out away from the server's process (web/odds_desk.py).
+    odds_desk: ServerOdds = field(default_factory=ServerOdds)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _rows: ReviewedRows = field(default_factory=ReviewedRows)  # a review's rows, for its write
 
@@ -386,14 +387,14 @@ class Service:
         last = self.store.last(battle)
         return None if last is None else self._receipt(battle, last)
 
-    def play(self, battle: UUID, req: PlayCommand, notice: Notice | None = None) -> PlayResult:
+    def play(self, battle: UUID, req: PlayCommand) -> PlayResult:
         """Adjudicate one command against the battle as it stands; written in one transaction
         only if it completes, every typed die is used and nobody wrote first. The battle as this
         process last saw it is taken unread: the append at its version is the check. The battle
         is read when the player saw another version, or by ``write`` when written past."""
         kept = self.door.kept(battle)
         b = kept if kept is not None and req.version in (None, kept.version) else self.read(battle)
-        return self.write(self._play(b, req), req, notice)
+        return self.write(self._play(b, req), req)
 
     def play_kept(self, kept: BattleHead, req: PlayCommand) -> PlayResult | ToWrite | None:
         """``play`` on the head kept here (``Battle.kept``), nothing read or written: the rules'
@@ -403,15 +404,13 @@ class Service:
             return None
         return self._play(kept, req)
 
-    def write(
-        self, found: PlayResult | ToWrite, req: PlayCommand, notice: Notice | None = None
-    ) -> PlayResult:
-        """Write a command adjudicated (``_play``, ``play_kept``) and its live note (``notice``);
-        sent without a version and written past, it is adjudicated again (``AGAIN`` times)."""
+    def write(self, found: PlayResult | ToWrite, req: PlayCommand) -> PlayResult:
+        """Write a command adjudicated (``_play``, ``play_kept``); sent without a version and
+        written past, it is adjudicated again from the battle as it stands (``AGAIN`` times)."""
         again = 0
         while not isinstance(found, PlayResult):  # else nothing to write
             try:
-                played = self.door.commit(found.done, notice)
+                played = self.door.commit(found.done)
             except Behind:
                 if req.version is not None:
                     raise

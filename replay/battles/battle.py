@@ -65,7 +65,6 @@ from blowbyblow.replay.store.log import (
     StoreError,
     StoreUnavailable,
 )
-from blowbyblow.replay.store.records import Notice
 from blowbyblow.replay.store.replica import Replica
 
 if TYPE_CHECKING:
@@ -427,16 +426,13 @@ class Battle:
         )
         return lambda: Adjudicated(head=head, command=command, result=run.go_on())
 
-    def commit(self, done: Adjudicated, notice: Notice | None = None) -> Played:
+    def commit(self, done: Adjudicated) -> Played:
         """Write an adjudicated command's events in one transaction at the version it was
-        adjudicated from: ``Behind`` (nothing written) when anyone wrote since. ``notice``: a
-        notification sent with the write (``BattleStore.append``)."""
+        adjudicated from: ``Behind`` (nothing written) when anyone wrote since."""
         head = done.head
         self.pending.drop(head.id, head.version + 1)  # their version is written past, or stale
         try:
-            logged = self.store.append(
-                head.id, head.system.id, head.version, done.events, notice=notice
-            )
+            logged = self.store.append(head.id, head.system.id, head.version, done.events)
         except StaleVersion as e:
             self.heads.forget(head.id)
             raise Behind(str(e)) from None

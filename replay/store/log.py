@@ -77,7 +77,7 @@ from blowbyblow.replay.store.persistence import (
     store_label,
 )
 from blowbyblow.replay.store.reading import PAGE, BattleInfo, StoreReader
-from blowbyblow.replay.store.records import Notice, records_for
+from blowbyblow.replay.store.records import records_for
 from blowbyblow.replay.store.vault import SeedVault
 
 
@@ -187,7 +187,7 @@ class BattleStore(StoreReader, Application[UUID]):
 
     # --- writing ---------------------------------------------------------------------------
 
-    def append(  # noqa: PLR0913 - the write, then its two keyword-only extras
+    def append(
         self,
         battle: UUID,
         ruleset: str,
@@ -195,12 +195,9 @@ class BattleStore(StoreReader, Application[UUID]):
         events: Sequence[Event],
         *,
         recorded_at: Sequence[str] | None = None,
-        notice: Notice | None = None,
     ) -> list[LoggedEvent]:
         """Append one command's events at ``expected_version + 1`` onward, in one transaction,
         with the battle index (and the battle's voids and snapshots) kept in the same one.
-        ``notice``: given the version written, a notification (channel, payload) that a store
-        which ``notices`` (PostgreSQL) sends with the write, when and only if it commits.
 
         Raises StaleVersion, writing nothing, when the battle is no longer at
         ``expected_version``; StoreError when the battle is sealed."""
@@ -210,19 +207,13 @@ class BattleStore(StoreReader, Application[UUID]):
         def make(head: Head) -> tuple[list[LoggedEvent], list[LoggedEvent]]:
             return chain_after(battle, ruleset, (head.version, head.hash), events, times), []
 
-        return self._write(battle, expected_version, make, notice)
-
-    @property
-    def notices(self) -> bool:
-        """Whether a write's ``notice`` is sent with it (PostgreSQL's NOTIFY)."""
-        return self.records.notices
+        return self._write(battle, expected_version, make)
 
     def _write(
         self,
         battle: UUID,
         expected: int,
         make: Callable[[Head], tuple[list[LoggedEvent], list[LoggedEvent]]],
-        notice: Notice | None = None,
     ) -> list[LoggedEvent]:
         """Write what ``make`` chains after the battle's head (and the records it adds beside
         the battle), in one transaction guarded by the battle index row. The head comes from
@@ -249,11 +240,10 @@ class BattleStore(StoreReader, Application[UUID]):
             if not logged:
                 return []
             try:
-                write = self.models.write_for(battle, head, logged, beside)
-                if notice is not None and self.records.notices:
-                    write.notice = notice(logged[-1].position)
                 with store_errors(self.where):
-                    self.save(*logged, *beside, write=write)
+                    self.save(
+                        *logged, *beside, write=self.models.write_for(battle, head, logged, beside)
+                    )
                 done = True
             except _Moved:
                 done = False

@@ -1,7 +1,6 @@
 """The store's records on PostgreSQL: the hand-written SQL of the hot paths (``records.Records``)
 through eventsourcing's psycopg pool; an append is one statement, one round trip, guarded by the
-battle's index row, with no table lock; a write's notice (``Write.notice``) is NOTIFY'd by the
-same statement, so it is sent when, and only if, the write commits."""
+battle's index row, with no table lock and no NOTIFY."""
 
 from __future__ import annotations
 
@@ -58,7 +57,6 @@ _PG_SCHEMA = (
 
 
 _ARRAYS: list[type[list[Any]]] = []
-MAX_NOTICE = 7900  # PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more: not sent
 _KEPT = "_bxb_cursor"  # the attribute a pooled connection keeps the store's cursor in
 # PostgreSQL's binary array (array_send): dimensions, has-null flag, element type; then each
 # dimension's length and lower bound; then each element's length and bytes
@@ -119,8 +117,6 @@ def typed_arrays() -> list[type[list[Any]]]:
 class PostgresRecords(Records):
     """PostgreSQL, through eventsourcing's psycopg pool (autocommit connections)."""
 
-    notices = True
-
     def __init__(self, datastore: Any, table: str, *, read_only: bool = False) -> None:
         from psycopg import sql
 
@@ -137,7 +133,7 @@ class PostgresRecords(Records):
         self._lock = threading.Lock()
         self.read_only = read_only  # a streaming replica: nothing is written (replica.py)
         if read_only:
-            self._append = self._append_noticed = self._create = self._plain = None
+            self._append = self._create = self._plain = None
             return
         with self._cursor(transaction=True) as cur:
             # Two servers starting at once on a new database both create: one at a time (the
@@ -145,18 +141,14 @@ class PostgresRecords(Records):
             cur.execute("select pg_advisory_xact_lock(7242001)")
             for statement in _PG_SCHEMA:
                 cur.execute(sql.SQL(statement).format(schema=schema))
-        append = (
+        self._append = self._q(
             "with moved as (update {s}.bxb_battles set version=%s, head=%s, "
             "commands=commands+%s, voided=voided+%s, sealed=(sealed or %s), last_recorded=%s "
-            "where battle=%s and version=%s and head=%s and not sealed returning {moved}) "
+            "where battle=%s and version=%s and head=%s and not sealed returning 1) "
             "insert into {events} (originator_id, originator_version, topic, state) "
             "select o, p, t, s from unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
             "as r(o, p, t, s) where exists (select 1 from moved)"
         )
-        self._append = self._q(append.replace("{moved}", "1"))
-        # the write's notice in the same statement: queued by the index row's update (only when
-        # it moves), sent when the statement commits; no statement of its own (issue 25)
-        self._append_noticed = self._q(append.replace("{moved}", "pg_notify(%s, %s)"))
         self._create = self._q(
             "with made as (insert into {s}.bxb_battles (battle, " + INDEX_COLUMNS + ") values "
             "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) on conflict (battle) do nothing "
@@ -279,9 +271,7 @@ class PostgresRecords(Records):
         if self.read_only:
             raise StoreError("a streaming replica is read only: writes go to the primary")
         arrays = self._arrays(w.records)
-        appended = w.indexed and w.start is None  # a battle's next command: one statement
-        notice = w.notice if w.notice and len(w.notice[1].encode()) <= MAX_NOTICE else None
-        extra = bool(w.voids or w.snapshots or (notice and not appended))
+        extra = bool(w.voids or w.snapshots)
         with self._cursor(transaction=extra) as cur:
             if not w.indexed:
                 cur.execute(self._plain, arrays, prepare=True)
@@ -292,15 +282,11 @@ class PostgresRecords(Records):
                 done = cur.rowcount == len(w.records)
             else:
                 cur.execute(
-                    self._append if notice is None else self._append_noticed,
-                    (*growth_values(w.growth), w.battle, w.expected, w.prev)
-                    + (() if notice is None else notice)
-                    + arrays,
+                    self._append,
+                    (*growth_values(w.growth), w.battle, w.expected, w.prev, *arrays),
                     prepare=True,
                 )
                 done = cur.rowcount == len(w.records)
-            if done and notice and not appended:
-                cur.execute("select pg_notify(%s, %s)", notice)
             if done and w.voids:
                 cur.executemany(
                     self._q(

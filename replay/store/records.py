@@ -25,7 +25,7 @@ Nothing here decodes an event or knows a rule: ``replay/store/log.py`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -46,10 +46,6 @@ INDEX_COLUMNS = (
 )
 
 
-# given the version a write reaches, the notification (channel, payload) to send with it
-Notice = Callable[[int], tuple[str, str] | None]
-
-
 class Write(msgspec.Struct):
     """One transaction: records of a battle (and of its seal record), and what they change in
     the read models. ``start`` opens the battle's index row (a new battle); ``growth`` moves it
@@ -65,15 +61,10 @@ class Write(msgspec.Struct):
     indexed: bool = True
     voids: list[VoidedCommand] = []
     snapshots: list[Snapshot] = []
-    # a notification (channel, payload) sent with the write, when and only if it commits, by a
-    # store that ``notices`` (PostgreSQL's NOTIFY); any other store has none to send
-    notice: tuple[str, str] | None = None
 
 
 class Records:
     """What every persistence provides (see the subclasses)."""
-
-    notices = False  # sends a ``Write``'s notice with it (PostgreSQL's NOTIFY)
 
     # --- the log -------------------------------------------------------------------------
 

@@ -4,7 +4,6 @@ table and sealed on the judge's machine."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import subprocess
@@ -188,40 +187,6 @@ def test_concurrent_writers_one_wins_the_other_writes_nothing(pg_url: str) -> No
         verify_battle(store, rec.battle).ok is False
     )  # the copied tail does not follow from the rules
     assert [e.position for e in store.read(rec.battle)] == list(range(1, version + len(tail) + 1))
-
-
-def test_a_writes_notice_is_sent_with_it_only_when_it_commits(pg_url: str) -> None:
-    """An append's notice (``BattleStore.append(notice=...)``) is NOTIFY'd by the append's own
-    statement (issue 25: no statement of its own): a listener hears it once, with the version
-    written, from the writer that won; the writers refused as stale send nothing."""
-    store = BattleStore(pg_url)
-    rec = record_demo(store, RULESET_IDS[0])
-    version = store.version(rec.battle)
-    tail = [e.event for e in rec.events[-2:]]
-    writers = [BattleStore(pg_url) for _ in range(3)]
-    barrier = threading.Barrier(len(writers))
-    with psycopg.connect(pg_url, autocommit=True) as listener:
-        listener.execute("listen bxb_test")
-
-        def write(i: int, w: BattleStore) -> None:
-            barrier.wait()
-            with contextlib.suppress(StaleVersion):  # the writers that lose
-                w.append(
-                    rec.battle,
-                    rec.ruleset.id,
-                    version,
-                    tail,
-                    notice=lambda v: ("bxb_test", f"writer {i} wrote {v}"),
-                )
-
-        threads = [threading.Thread(target=write, args=(i, w)) for i, w in enumerate(writers)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        heard = [n.payload for n in listener.notifies(timeout=2.0)]
-    assert store.version(rec.battle) == version + len(tail)
-    assert len(heard) == 1 and heard[0].endswith(f" wrote {version + len(tail)}")
 
 
 # --- fair dice with the store on a server -----------------------------------------------------

@@ -308,45 +308,6 @@ def _heard_after(client: TestClient[Litestar], before: int) -> None:
     waited(lambda: relay.heard > before, "the other process's note")
 
 
-def test_a_commands_note_goes_with_its_write_not_through_the_relays_thread(
-    two: tuple[Site, TestClient[Litestar], TestClient[Litestar]],
-) -> None:
-    """A command's note reaches the other process from the append's own statement (issue 25:
-    no statement of its own, no wake-up of the sending thread): the writing process's relay
-    sends nothing for it, and does not hear it back as another process's."""
-    site, a, b = two
-    start = {"ruleset": RULESET, "seed": "with-its-write"}
-    r = a.post(
-        "/api/tournaments/spring/tables/1/battles", json=start, headers=bearer(site.tables[1])
-    )
-    assert r.status_code == 201, r.text
-    battle = r.json()["battle"]
-    _heard_after(b, 0)  # the start, through the relay
-    sent, heard_a, heard_b = relay_of(a.app).sent, relay_of(a.app).heard, relay_of(b.app).heard
-    notes: list[dict[str, Any]] = []
-    hand_on = relay_of(b.app)._heard
-
-    def heard(payload: Any) -> None:
-        notes.append(payload.note)
-        hand_on(payload)
-
-    relay_of(b.app)._heard = heard
-    written = []
-    for n in (1, 2):
-        r = a.post(
-            f"/api/battles/{battle}/commands",
-            json={"option": 0, "page": True},
-            headers=bearer(site.tables[1]),
-        )
-        assert r.status_code == 201, r.text
-        written.append(r.json()["version"])
-        _heard_after(b, heard_b + n - 1)
-    assert [(n["kind"], n["battle"], n["version"]) for n in notes] == [
-        ("played", battle, v) for v in written
-    ]
-    assert relay_of(a.app).sent == sent and relay_of(a.app).heard == heard_a
-
-
 def test_a_token_revoked_through_one_process_is_refused_by_the_other(
     two: tuple[Site, TestClient[Litestar], TestClient[Litestar]],
 ) -> None:
