@@ -221,7 +221,7 @@ class Live:
             self.undo(rest.strip())
         elif word == "flag":
             self.flag(rest.strip())
-        elif (offered := whole_number(word)) is not None:
+        elif (offered := whole_number(word, signed=True)) is not None:  # -1: no command -1
             self.pick(offered, rest)
         else:
             self.typed(line)
@@ -383,7 +383,7 @@ class Live:
     def flag(self, rest: str) -> None:
         """Flag command N as disputed (``flag N REASON``): a judge is called; nothing undone."""
         word, _, reason = rest.partition(" ")
-        number = whole_number(word)
+        number = whole_number(word, signed=True)  # -1: the command the door refuses, named
         if number is None:
             self.screen.say("  flag which command? `flag N REASON` (N as `bxb log` numbers it)")
             return

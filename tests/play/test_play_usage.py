@@ -83,3 +83,15 @@ def test_an_opening_abandoned_leaves_no_store_it_made(tmp_path: Path) -> None:
     BattleStore(kept)
     code, out = bxb(kept, "play", str(SCENARIOS / "necromunda-2023.toml"), "--dice", "seed:p")
     assert code == 1 and kept.exists() and BattleStore(kept).battles() == []
+
+
+def test_a_negative_number_at_the_prompt_is_a_number_refused(tmp_path: Path) -> None:
+    """`-1` at the prompt is a command's number, told what the table offers (as `0` and `99`
+    are), not a command type the game lacks; `flag -1` goes to the door, which names it."""
+    db = tmp_path / "b.sqlite"
+    setup = setup_file("wh40k-2e", tmp_path)
+    code, out = bxb(db, "play", str(setup), "--dice", "physical", given="-1\nflag -1 r\n0\n")
+    assert code == 0, out
+    assert "no command -1: choose 1 to " in out and "no command 0: choose 1 to " in out
+    assert "is not a command of" not in out and "flag which command?" not in out
+    assert "not flagged: command: " in out
