@@ -264,14 +264,28 @@ class Measure:
         """The outcome of ``units`` and a counts ``vector`` (``vector``)."""
         n = len(self.rules.tallies)
         sides = len(self.before.sides)
-        places = {place: name for name, place in self._kinds.items()}
-        kinds = sorted((places[p], k) for p, k in enumerate(vector) if p >= n * (1 + sides) and k)
+        names = self._names()
+        start = n * (1 + sides)
+        kinds = sorted((names[p], vector[p]) for p in range(start, len(vector)) if vector[p])
         return Outcome(
             units=units,
             tallies=tuple(vector[:n]),
             by_side=tuple(tuple(vector[n * (1 + s) : n * (2 + s)]) for s in range(sides)),
             events=tuple(kinds),
         )
+
+    def _names(self) -> dict[int, str]:
+        """Each rule step's name by its place (``_kinds``, which only grows), made again only
+        when a place was added since (a new dict, so that another thread sees all or none)."""
+        kinds, held = self._kinds, self._named
+        names = held[0]
+        if len(names) != len(kinds):
+            names = held[0] = {place: name for name, place in kinds.items()}
+        return names
+
+    @functools.cached_property
+    def _named(self) -> list[dict[int, str]]:
+        return [{}]
 
     def marks(self, flags: Sequence[str]) -> tuple[str, ...]:
         starts = self.rules.flag_severity

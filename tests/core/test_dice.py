@@ -18,6 +18,7 @@ from blowbyblow.replay.engine.dice import (
     ScriptedChoices,
     SeededDice,
     seeded_die,
+    seeded_roll,
 )
 
 
@@ -38,6 +39,29 @@ def test_seeded_dice_follow_the_documented_algorithm(
     seed: str, key: str, i: int, sides: int
 ) -> None:
     assert seeded_die(seed, key, i, sides) == documented_die(seed, key, i, sides)
+
+
+@settings(deadline=None)
+@given(st.text(max_size=20), st.text(max_size=30), st.integers(0, 6), st.integers(1, 100))
+def test_a_seeded_roll_is_its_dice_by_the_documented_algorithm(
+    seed: str, key: str, n: int, sides: int
+) -> None:
+    assert seeded_roll(seed, key, n, sides) == tuple(
+        documented_die(seed, key, i, sides) for i in range(n)
+    )
+
+
+def test_a_seeded_die_rolled_again_is_the_next_attempt() -> None:
+    """A D(2**63 + 1): about half of all first hashes are past the last whole set of faces, so
+    some of these dice take a second attempt (or more), each as documented."""
+    sides = 2**63 + 1
+    rolled = seeded_roll("again", "k", 12, sides)
+    assert rolled == tuple(documented_die("again", "k", i, sides) for i in range(12))
+    firsts = [
+        int.from_bytes(hashlib.sha256(f"bxb-dice-v1\0again\0k\0{i}\00".encode()).digest()[:8])
+        for i in range(12)
+    ]
+    assert any(x >= 2**64 - 2**64 % sides for x in firsts)
 
 
 def test_seeded_dice_are_fair_enough_and_vary_by_key() -> None:
