@@ -2,16 +2,17 @@
 
 CPython cannot copy a suspended generator. What it will do next is its continuation
 (``replay/odds/continuation.py``): for each frame of its ``yield from`` chain, the instruction it
-stands at, its locals and its stack. ``freeze`` takes that by value, the mutable values copied
-with one memo across the chain (an object two frames share stays one object), a traced die
-(``Die``) given back as its number; ``Frozen.resume`` makes a new chain from it, each frame a
-generator of a code object made from the frame's own (written by hand, ``_hand_place``: its
-bytes with a prologue after its RESUME, every relative jump as it was, the exception table
-shifted, checked in the tests against the ``bytecode`` library's: tests/odds/resume_reference.py),
-whose prologue restores its locals and its stack and jumps to its yield: the innermost to its
-``YIELD_VALUE`` with the request again, an outer one into the ``SEND`` of its ``yield from``
-with the inner generator made before it. Primed once, the new chain stands where the old one
-stood, waiting for the answer to that request.
+stands at, its locals and its stack. ``freeze`` takes that by value (``replay/odds/held.py``):
+the mutable values copied with one memo across the chain (an object two frames share stays one
+object), or, for the graph, held in place, what each held noted once and put back at each
+resume; a traced die (``Die``) given back as its number. ``Frozen.resume`` makes a new chain
+from it, each frame a generator of a code object made from the frame's own (written by hand,
+``_hand_place``: its bytes with a prologue after its RESUME, every relative jump as it was, the
+exception table shifted, checked in the tests against the ``bytecode`` library's:
+tests/odds/resume_reference.py), whose prologue restores its locals and its stack and jumps to
+its yield: the innermost to its ``YIELD_VALUE`` with the request again, an outer one into the
+``SEND`` of its ``yield from`` with the inner generator made before it. Primed once, the new
+chain stands where the old one stood, waiting for the answer to that request.
 
 Only what is known is copied: a frame with free variables (its cells are made anew and given
 their values, and no function held can share them: a closure is not copied), a value of a kind
@@ -28,29 +29,28 @@ from __future__ import annotations
 
 import dataclasses
 import dis
-import enum
 import inspect
 import opcode
 import sys
 import types
-import typing
 from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from blowbyblow.domain.core import Label
-from blowbyblow.replay.odds.traced import Die
+from blowbyblow.replay.odds.held import (
+    Holding,
+    Nested,
+    NotFrozen,
+    copy,
+    fresh,
+    hold_top,
+    put_back,
+)
 
 if TYPE_CHECKING:
     from blowbyblow.replay.odds.continuation import Frame
 
 SUPPORTED = sys.version_info[:2] == (3, 11)
 HOLDER = ".resume"  # the free variable through which a resumed frame is handed its values
-
-
-class NotFrozen(Exception):
-    """Control flow: a procedure that cannot be copied (its run is replayed instead)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,24 +71,39 @@ class _Frame:
     qualname: str
     values: tuple[Any, ...]  # its locals' (``place``'s names)
     stack: tuple[Any, ...]  # bottom first; an outer frame's last is its inner generator's place
+    iterators: bool = False  # held in place: it holds an iterator, made anew at each resume
 
 
 @dataclasses.dataclass(frozen=True)
 class Frozen:
-    """A suspended chain of generators, by value, outermost first."""
+    """A suspended chain of generators, by value, outermost first. ``restore``: held in place
+    (``freeze(in_place=True)``), each object that may change and what it held, put back at
+    each ``resume``; None: the frames' values are copies, copied again at each ``resume``."""
 
     frames: tuple[_Frame, ...]
     request: Any
+    restore: tuple[tuple[Any, int, Any], ...] | None = None
 
     def resume(self) -> Generator[Any, Any, Any]:
         """A new chain that stands where the frozen one stood: its next ``send`` is the answer
-        to ``request``. Raises NotFrozen when a value cannot be copied."""
+        to ``request``. Raises NotFrozen when a value cannot be copied. Held in place, the
+        chains resumed before it, and the original, must have done: their objects are put
+        back as they stood and given to this one."""
         memo: dict[int, Any] = {}
+        restore = self.restore
+        if restore is not None:
+            put_back(restore)
         inner: Any = None
         for i in range(len(self.frames) - 1, -1, -1):
             frame = self.frames[i]
-            values = tuple([_copy(v, memo) for v in frame.values])
-            stack = [_copy(v, memo) for v in frame.stack]
+            if restore is None:
+                values = tuple([copy(v, memo) for v in frame.values])
+                stack = [copy(v, memo) for v in frame.stack]
+            else:  # only an iterator is made anew (its place cannot always be put back)
+                values, stack = frame.values, list(frame.stack)
+                if frame.iterators:
+                    values = tuple([fresh(v, memo) for v in values])
+                    stack = [fresh(v, memo) for v in stack]
             if inner is None:
                 stack.append(self.request)
             else:
@@ -108,14 +123,34 @@ class Frozen:
         return inner  # type: ignore[no-any-return]
 
 
-def freeze(generator: Any, request: Any, frames: Mapping[int, Frame]) -> Frozen:
+def freeze(
+    generator: Any, request: Any, frames: Mapping[int, Frame], *, in_place: bool = False
+) -> Frozen:
     """``generator``'s chain by value, waiting on ``request``, from its frames as its
     continuation's key read them (``Continuations.key(keep=True)``: the live locals, those
-    that only name the request besides, and the stack). Raises NotFrozen."""
+    that only name the request besides, and the stack). Raises NotFrozen.
+
+    ``in_place``: the objects that may change are held, not copied, with what each holds (a
+    list's items, a dict's, a set's, a dataclass's fields), and put back at each ``resume``:
+    one copy of their contents a node rather than a copy of every object each run. For a
+    caller that runs one chain at a time, each done before the next resume (the graph, depth
+    first). Where an iterator is held other than by a frame itself (its place could not
+    always be put back), the values are copied instead."""
     if not SUPPORTED:
         raise NotFrozen(f"Python {sys.version_info[:2]} is not 3.11")
+    if in_place:
+        restore: list[tuple[Any, int, Any]] = []
+        try:
+            out = _chain(generator, frames, Holding({}, restore))
+        except Nested:
+            pass
+        else:
+            return Frozen(frames=out, request=request, restore=tuple(restore))
+    return Frozen(frames=_chain(generator, frames, {}), request=request)
+
+
+def _chain(generator: Any, frames: Mapping[int, Frame], memo: Any) -> tuple[_Frame, ...]:
     out: list[_Frame] = []
-    memo: dict[int, Any] = {}
     g = generator
     while g is not None:
         if type(g) is not types.GeneratorType:
@@ -125,10 +160,10 @@ def freeze(generator: Any, request: Any, frames: Mapping[int, Frame]) -> Frozen:
             raise NotFrozen("a frame its continuation did not read")
         out.append(_frame(g, read, memo))
         g = g.gi_yieldfrom
-    return Frozen(frames=tuple(out), request=request)
+    return tuple(out)
 
 
-def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: dict[int, Any]) -> _Frame:
+def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: Any) -> _Frame:
     layout, lasti, names, values, stack = read
     kept_code = _CODES.get(id(layout))
     if kept_code is None or kept_code[0] is not layout:
@@ -147,7 +182,16 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: dict[int, A
         bound_extra = [n for n in extra if n in bound]
         names = [*names, *bound_extra]
         values = [*values, *(bound[n] for n in bound_extra)]
-    kept = [_copy(v, memo) for v in (stack[:-1] if inner is not None else stack)]
+    held = stack[:-1] if inner is not None else stack
+    iterators = False
+    if type(memo) is Holding:
+        memo.iterated = False
+        kept_values = tuple([hold_top(v, memo) for v in values])
+        kept = [hold_top(v, memo) for v in held]
+        iterators = memo.iterated
+    else:
+        kept_values = tuple([copy(v, memo) for v in values])
+        kept = [copy(v, memo) for v in held]
     if inner is not None:
         kept.append(None)
     return _Frame(
@@ -155,8 +199,9 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: dict[int, A
         g.gi_frame.f_globals,  # type: ignore[union-attr]
         g.__name__,
         g.__qualname__,
-        tuple([_copy(v, memo) for v in values]),
+        kept_values,
         tuple(kept),
+        iterators,
     )
 
 
@@ -171,143 +216,6 @@ def _code(
     made = RESUMERS.get(id(code))
     original = code if made is None else made.original
     return layout, original, _depths(original), tuple(sorted(layout.names_only - {HOLDER}))
-
-
-# --- copying values -------------------------------------------------------------------------------
-
-# Kinds held as they are: what never changes, and frozen structs (the game's state, the
-# engine's records, the rules' profiles: the engine's promise is that the rules never change
-# them in place). A frozen struct is added when first met.
-_SAME: set[type] = {
-    int,
-    float,
-    bool,
-    str,
-    bytes,
-    type(None),
-    Label,
-    types.BuiltinFunctionType,
-    types.CodeType,
-    types.ModuleType,
-    type,
-    range,
-    slice,
-}
-_LIST_ITERATOR: type = type(iter([]))
-_TUPLE_ITERATOR = type(iter(()))
-_RANGE_ITERATOR = type(iter(range(0)))
-_ITERATORS = {_LIST_ITERATOR, _TUPLE_ITERATOR, _RANGE_ITERATOR}
-
-
-def _copy(x: Any, memo: dict[int, Any]) -> Any:  # noqa: C901 - one case a kind
-    """``x`` as a frame of a new chain holds it: what never changes, itself; what may change in
-    place, a copy (one per object, by ``memo``); a traced die, its number."""
-    kind = type(x)
-    if kind in _SAME:
-        return x
-    if kind is tuple or kind is frozenset:
-        for v in x:
-            if type(v) not in _SAME:
-                break
-        else:
-            return x
-        items = [_copy(v, memo) for v in x]
-        return x if all(a is b for a, b in zip(items, x, strict=True)) else kind(items)
-    if kind is Die:
-        return x.value
-    if kind is types.FunctionType:
-        if x.__closure__ is not None:
-            raise NotFrozen("a function with a closure")
-        return x
-    if issubclass(kind, msgspec.Struct) and kind.__struct_config__.frozen:
-        _SAME.add(kind)
-        return x
-    done = memo.get(id(x))
-    if done is not None:
-        return done[1]
-    same = _SAME
-    y: Any
-    if kind is list:
-        y = []
-        memo[id(x)] = (x, y)
-        y.extend([v if type(v) in same else _copy(v, memo) for v in x])
-    elif kind is dict:
-        y = {}
-        memo[id(x)] = (x, y)
-        for k, v in x.items():
-            y[k if type(k) in same else _copy(k, memo)] = v if type(v) in same else _copy(v, memo)
-    elif kind is set:
-        y = {v if type(v) in same else _copy(v, memo) for v in x}
-        memo[id(x)] = (x, y)
-    elif kind in _ITERATORS:
-        reduced = x.__reduce__()
-        if len(reduced) < 3:  # exhausted
-            y = iter(())
-        else:
-            y = iter(_copy(reduced[1][0], memo))
-            y.__setstate__(reduced[2])
-        memo[id(x)] = (x, y)
-    elif kind is types.MethodType:
-        y = types.MethodType(x.__func__, _copy(x.__self__, memo))
-        memo[id(x)] = (x, y)
-    elif hasattr(kind, "__dataclass_fields__") and hasattr(x, "__dict__"):
-        frozen = kind.__dataclass_params__.frozen
-        if frozen and _immutable(kind):
-            _SAME.add(kind)
-            return x
-        held = x.__dict__
-        fields = {k: v if type(v) in same else _copy(v, memo) for k, v in held.items()}
-        if frozen and all(fields[k] is v for k, v in held.items()):
-            return x  # nothing in it changes: itself
-        y = object.__new__(kind)
-        memo[id(x)] = (x, y)
-        y.__dict__.update(fields)
-    elif issubclass(kind, msgspec.Struct):
-        fields = {f: _copy(getattr(x, f), memo) for f in kind.__struct_fields__}
-        y = msgspec.structs.replace(x, **fields)
-        memo[id(x)] = (x, y)
-    else:
-        raise NotFrozen(f"{kind.__qualname__} is not copied by value")
-    return y
-
-
-def _immutable(kind: Any) -> bool:
-    """Is every value of the annotation ``kind`` one that never changes: numbers, strings,
-    enums, literals, labels, tuples and frozen sets of them, frozen dataclasses and values
-    (``is_value``) of them? Worked out once a type."""
-    known = _IMMUTABLE.get(kind)
-    if known is not None:
-        return known
-    _IMMUTABLE[kind] = False  # a type that holds itself is not taken as immutable
-    answer = False
-    origin = typing.get_origin(kind)
-    if kind in _SAME or kind is Any.__class__:
-        answer = kind in _SAME
-    elif (isinstance(kind, type) and issubclass(kind, enum.Enum)) or origin is typing.Literal:
-        answer = True
-    elif origin in (tuple, frozenset, typing.Union, types.UnionType):
-        answer = all(a is Ellipsis or _immutable(a) for a in typing.get_args(kind))
-    elif isinstance(kind, type) and issubclass(kind, msgspec.Struct):
-        from blowbyblow.replay.odds.continuation import is_value
-
-        answer = is_value(kind)
-    elif (
-        isinstance(kind, type)
-        and dataclasses.is_dataclass(kind)
-        and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
-    ):
-        try:
-            hints = typing.get_type_hints(kind)
-        except Exception:  # annotations it cannot read: not known to be immutable
-            hints = None
-        answer = hints is not None and all(
-            _immutable(hints[f.name]) for f in dataclasses.fields(kind)
-        )
-    _IMMUTABLE[kind] = answer
-    return answer
-
-
-_IMMUTABLE: dict[Any, bool] = {type(None): True, None: True}
 
 
 # --- the stack a code holds at each yield ------------------------------------------------------

@@ -348,7 +348,7 @@ class Sharer:
             frames = self._continuations.frames
             if frames is None:
                 return None
-            frozen = freeze(self._made[0], request, frames)
+            frozen = freeze(self._made[0], request, frames, in_place=True)
         except NotFrozen:
             return None
         return _Stood(
