@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -496,10 +497,13 @@ class Sharer:
         target: dict[tuple[int, ...], int] = {}
         if self.target is not None:
             bound = self.target[1]
+            places = len(bound)
             for vector, n in value.target.items():
                 total = trim(add(vector, counts) if vector else counts)
-                if not self.prune or all(
-                    x <= (bound[p] if p < len(bound) else 0) for p, x in enumerate(total)
+                # within the target's counts, place by place (past its places: 0), in C
+                if not self.prune or (
+                    all(map(operator.le, total, bound))
+                    and (len(total) <= places or all(x <= 0 for x in total[places:]))
                 ):
                     target[total] = target.get(total, 0) + n
         return Value(den=den, units=value.units, margins=margins, target=target, keyed=value.keyed)
