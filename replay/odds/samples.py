@@ -173,7 +173,8 @@ def _stand(cmd: Command, dice: _SampledDice) -> _Stood | Adjudication | None:
     try:
         written.key(made[0], folded[0], keep=True)
         assert written.frames is not None
-        frozen = freeze(made[0], dice.request, written.frames)
+        # Held in place: the samples run one at a time, each done before the next resumes.
+        frozen = freeze(made[0], dice.request, written.frames, in_place=True)
     except (Unshared, NotFrozen):
         return None
     finally:
