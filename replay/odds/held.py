@@ -21,6 +21,7 @@ import dataclasses
 import enum
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -57,19 +58,21 @@ _RANGE_ITERATOR = type(iter(range(0)))
 _ITERATORS = {_LIST_ITERATOR, _TUPLE_ITERATOR, _RANGE_ITERATOR}
 
 
-def copy(x: Any, memo: dict[int, Any]) -> Any:  # noqa: C901 - one case a kind
-    """``x`` as a frame of a new chain holds it: what never changes, itself; what may change in
-    place, a copy (one per object, by ``memo``); a traced die, its number."""
-    kind = type(x)
-    if kind in _SAME:
-        return x
+_MAY_CHANGE: Any = object()  # ``_kept``: a value that may change in place
+
+
+def _kept(x: Any, kind: type, again: Callable[[Any, Any], Any], state: Any) -> Any:
+    """What ``copy`` and ``hold`` make alike of ``x`` (of type ``kind``, not in ``_SAME``): a
+    tuple or a frozen set, itself or a new one of its items made so (``again(item, state)``);
+    a traced die, its number; a function without a closure or a frozen struct, itself.
+    ``_MAY_CHANGE`` for anything else."""
     if kind is tuple or kind is frozenset:
         for v in x:
             if type(v) not in _SAME:
                 break
         else:
             return x
-        items = [copy(v, memo) for v in x]
+        items = [again(v, state) for v in x]
         return x if all(a is b for a, b in zip(items, x, strict=True)) else kind(items)
     if kind is Die:
         return x.value
@@ -80,6 +83,18 @@ def copy(x: Any, memo: dict[int, Any]) -> Any:  # noqa: C901 - one case a kind
     if issubclass(kind, msgspec.Struct) and kind.__struct_config__.frozen:
         _SAME.add(kind)
         return x
+    return _MAY_CHANGE
+
+
+def copy(x: Any, memo: dict[int, Any]) -> Any:
+    """``x`` as a frame of a new chain holds it: what never changes, itself; what may change in
+    place, a copy (one per object, by ``memo``); a traced die, its number."""
+    kind = type(x)
+    if kind in _SAME:
+        return x
+    kept = _kept(x, kind, copy, memo)
+    if kept is not _MAY_CHANGE:
+        return kept
     done = memo.get(id(x))
     if done is not None:
         return done[1]
@@ -205,30 +220,16 @@ def hold_top(x: Any, holding: Holding) -> Any:
     return y
 
 
-def hold(x: Any, holding: Holding) -> Any:  # noqa: C901 - one case a kind, as ``copy``
+def hold(x: Any, holding: Holding) -> Any:
     """``x`` held in place: what never changes, itself (a traced die, its number; a tuple or a
     frozen dataclass holding one, a new one, as ``copy`` makes it); what may change, itself,
     with what it holds noted (``holding.restore``) to be put back at each resume."""
     kind = type(x)
     if kind in _SAME:
         return x
-    if kind is tuple or kind is frozenset:
-        for v in x:
-            if type(v) not in _SAME:
-                break
-        else:
-            return x
-        items = [hold(v, holding) for v in x]
-        return x if all(a is b for a, b in zip(items, x, strict=True)) else kind(items)
-    if kind is Die:
-        return x.value
-    if kind is types.FunctionType:
-        if x.__closure__ is not None:
-            raise NotFrozen("a function with a closure")
-        return x
-    if issubclass(kind, msgspec.Struct) and kind.__struct_config__.frozen:
-        _SAME.add(kind)
-        return x
+    kept = _kept(x, kind, hold, holding)
+    if kept is not _MAY_CHANGE:
+        return kept
     seen = holding.seen
     done = seen.get(id(x))
     if done is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypedDict, Unpack
 
 from blowbyblow.domain.core import Event
@@ -229,3 +229,25 @@ __all__ = [
     "scenario",
     "situation",
 ]
+
+
+def drive(g: Generator[Any, Any, Any], answers: list[int]) -> Any:
+    """Send each of ``answers`` to a procedure waiting on single dice; what it returns."""
+    try:
+        for a in answers:
+            g.send((a,))
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("the procedure asked for more")
+
+
+def started(
+    outer: Callable[[list[int]], Generator[Any, Any, Any]],
+) -> tuple[Generator[Any, Any, Any], Any]:
+    """``outer([2, 3])`` at its second item's first roll (the first item's rolled 1 and 2),
+    with the request it waits on."""
+    g = outer([2, 3])
+    request = next(g)
+    g.send((1,))
+    request = g.send((2,))
+    return g, request

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from odds_helpers import drive, started
 
 from blowbyblow.domain.core import Label, roll
 from blowbyblow.replay.odds import resume, sharing
@@ -45,15 +46,6 @@ def _outer(items: list[int]) -> Gen:
     return total["sum"], seen, sorted(log["faces"])
 
 
-def _drive(g: Gen, answers: list[int]) -> Any:
-    try:
-        for a in answers:
-            g.send((a,))
-    except StopIteration as stop:
-        return stop.value
-    raise AssertionError("the procedure asked for more")
-
-
 def _frozen(g: Gen, request: Any, *, in_place: bool = True) -> resume.Frozen:
     written = Continuations()
     written.key(g, None, keep=True)
@@ -62,11 +54,7 @@ def _frozen(g: Gen, request: Any, *, in_place: bool = True) -> resume.Frozen:
 
 
 def _started() -> tuple[Gen, Any]:
-    g = _outer([2, 3])
-    request = next(g)
-    g.send((1,))
-    request = g.send((2,))  # the second item's first roll
-    return g, request
+    return started(_outer)  # the second item's first roll
 
 
 def test_each_resume_starts_where_the_node_stood() -> None:
@@ -77,27 +65,27 @@ def test_each_resume_starts_where_the_node_stood() -> None:
     g, request = _started()
     frozen = _frozen(g, request)
     assert frozen.restore is not None
-    assert _drive(g, [4, 5, 6]) == (18, [1, 2, 4, 5, 6], [1, 2, 4, 5, 6])
-    assert _drive(frozen.resume(), [6, 6, 6]) == (21, [1, 2, 6, 6, 6], [1, 2, 6])
-    assert _drive(frozen.resume(), [1, 2, 3]) == (9, [1, 2, 1, 2, 3], [1, 2, 3])
+    assert drive(g, [4, 5, 6]) == (18, [1, 2, 4, 5, 6], [1, 2, 4, 5, 6])
+    assert drive(frozen.resume(), [6, 6, 6]) == (21, [1, 2, 6, 6, 6], [1, 2, 6])
+    assert drive(frozen.resume(), [1, 2, 3]) == (9, [1, 2, 1, 2, 3], [1, 2, 3])
     # a copy of a copy, held in place in its turn
     copy = frozen.resume()
     request = copy.send((3,))
     again = _frozen(copy, request)
-    assert _drive(copy, [1, 1]) == (8, [1, 2, 3, 1, 1], [1, 2, 3])
-    assert _drive(again.resume(), [6, 5]) == (17, [1, 2, 3, 6, 5], [1, 2, 3, 5, 6])
-    assert _drive(frozen.resume(), [2, 2, 2]) == (9, [1, 2, 2, 2, 2], [1, 2])
+    assert drive(copy, [1, 1]) == (8, [1, 2, 3, 1, 1], [1, 2, 3])
+    assert drive(again.resume(), [6, 5]) == (17, [1, 2, 3, 6, 5], [1, 2, 3, 5, 6])
+    assert drive(frozen.resume(), [2, 2, 2]) == (9, [1, 2, 2, 2, 2], [1, 2])
 
 
 def test_held_in_place_nothing_is_copied() -> None:
     """The copy's list is the original's object, put back: no copy a run."""
     g, request = _started()
     frozen = _frozen(g, request)
-    original = _drive(g, [4, 5, 6])[1]
-    assert _drive(frozen.resume(), [6, 6, 6])[1] is original
+    original = drive(g, [4, 5, 6])[1]
+    assert drive(frozen.resume(), [6, 6, 6])[1] is original
     copied = _frozen(*_started(), in_place=False)
     assert copied.restore is None
-    assert _drive(copied.resume(), [6, 6, 6])[1] is not _drive(copied.resume(), [6, 6, 6])[1]
+    assert drive(copied.resume(), [6, 6, 6])[1] is not drive(copied.resume(), [6, 6, 6])[1]
 
 
 def _iterator_within(items: list[int]) -> Gen:
@@ -113,9 +101,9 @@ def test_an_iterator_within_a_value_is_copied_instead() -> None:
     request = next(g)
     frozen = _frozen(g, request)
     assert frozen.restore is None
-    assert _drive(g, [3]) == [1, 2, 3]
-    assert _drive(frozen.resume(), [4]) == [1, 2, 4]
-    assert _drive(frozen.resume(), [5]) == [1, 2, 5]
+    assert drive(g, [3]) == [1, 2, 3]
+    assert drive(frozen.resume(), [4]) == [1, 2, 4]
+    assert drive(frozen.resume(), [5]) == [1, 2, 5]
 
 
 def _dice_held(dice: list[Any]) -> Gen:
@@ -131,8 +119,8 @@ def test_a_die_held_in_a_list_is_given_back_as_its_number() -> None:
     request = next(g)
     frozen = _frozen(g, request)
     assert frozen.restore is not None
-    _drive(g, [6])
-    got = _drive(frozen.resume(), [1])
+    drive(g, [6])
+    got = drive(frozen.resume(), [1])
     assert got == [4, 2, 1] and [type(v) for v in got] == [int, int, int]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Generator
 from typing import Any, cast
 
 import pytest
-from odds_helpers import WH40K, scenario, situation
+from odds_helpers import WH40K, drive, scenario, situation, started
 from resume_reference import checked_by_the_library
 
 from blowbyblow.domain.core import Context, Procedure, roll
@@ -46,15 +46,6 @@ def _outer(items: list[int]) -> Gen:
     return total["sum"], seen
 
 
-def _drive(g: Gen, answers: list[int]) -> Any:
-    try:
-        for a in answers:
-            g.send((a,))
-    except StopIteration as stop:
-        return stop.value
-    raise AssertionError("the procedure asked for more")
-
-
 def _stood(g: Gen, request: Any) -> resume.Frozen:
     """``g``'s chain frozen as a key reads it (the graph freezes only what it wrote)."""
     written = Continuations()
@@ -64,11 +55,7 @@ def _stood(g: Gen, request: Any) -> resume.Frozen:
 
 
 def _started() -> tuple[Gen, Any]:
-    g = _outer([2, 3])
-    request = next(g)
-    g.send((1,))
-    request = g.send((2,))  # the second item's first roll
-    return g, request
+    return started(_outer)  # the second item's first roll
 
 
 def test_a_copy_goes_on_as_the_original_and_leaves_it_alone() -> None:
@@ -77,9 +64,9 @@ def test_a_copy_goes_on_as_the_original_and_leaves_it_alone() -> None:
     g, request = _started()
     frozen = _stood(g, request)
     first, second = frozen.resume(), frozen.resume()
-    assert _drive(first, [6, 6, 6]) == (21, [1, 2, 6, 6, 6])
-    assert _drive(second, [1, 2, 3]) == (9, [1, 2, 1, 2, 3])
-    assert _drive(g, [4, 5, 6]) == (18, [1, 2, 4, 5, 6])
+    assert drive(first, [6, 6, 6]) == (21, [1, 2, 6, 6, 6])
+    assert drive(second, [1, 2, 3]) == (9, [1, 2, 1, 2, 3])
+    assert drive(g, [4, 5, 6]) == (18, [1, 2, 4, 5, 6])
 
 
 def test_a_copy_asks_again_what_the_original_asked() -> None:
@@ -108,7 +95,7 @@ def test_a_copy_of_a_copy() -> None:
     copy = _stood(g, request).resume()
     request = copy.send((3,))
     again = _stood(copy, request).resume()
-    assert _drive(again, [1, 1]) == _drive(copy, [1, 1]) == (8, [1, 2, 3, 1, 1])
+    assert drive(again, [1, 1]) == drive(copy, [1, 1]) == (8, [1, 2, 3, 1, 1])
 
 
 def _holding(value: Any) -> Gen:
@@ -123,7 +110,7 @@ def test_a_die_held_is_given_back_as_its_number() -> None:
     facts: list[Any] = []
     g = _holding(Die(4, ("d", 0, 0), facts))
     request = next(g)
-    got = _drive(_stood(g, request).resume(), [2])
+    got = drive(_stood(g, request).resume(), [2])
     assert got == (4, 2) and type(got[0]) is int
 
 
@@ -140,7 +127,7 @@ def _with_cell(a: int) -> Gen:
 def test_a_frame_with_cells_is_copied_with_its_cells() -> None:
     g = _with_cell(10)
     request = next(g)
-    assert _drive(_stood(g, request).resume(), [3]) == _drive(g, [3]) == 24
+    assert drive(_stood(g, request).resume(), [3]) == drive(g, [3]) == 24
 
 
 def _handled(a: int) -> Gen:
@@ -186,8 +173,8 @@ def test_a_frame_in_handlers_is_copied_with_its_handlers(monkeypatch: pytest.Mon
         for a in answers[:stop]:
             request = g.send((a,))
         copy = _stood(g, request).resume()
-        got = _drive(copy, answers[stop:])
-        assert got == _drive(g, answers[stop:]) and {-1, 0} & set(got[1])
+        got = drive(copy, answers[stop:])
+        assert got == drive(g, answers[stop:]) and {-1, 0} & set(got[1])
     assert len(resume._PLACES) >= 2
 
 
@@ -262,8 +249,8 @@ def test_without_the_bytecode_library_a_copy_is_made_by_hand(
     monkeypatch.setattr(resume, "_PLACES", {})
     monkeypatch.setitem(sys.modules, "bytecode", None)
     frozen = _stood(g, request)
-    assert _drive(frozen.resume(), [6, 6, 6]) == (21, [1, 2, 6, 6, 6])
-    assert _drive(g, [1, 2, 3]) == (9, [1, 2, 1, 2, 3])
+    assert drive(frozen.resume(), [6, 6, 6]) == (21, [1, 2, 6, 6, 6])
+    assert drive(g, [1, 2, 3]) == (9, [1, 2, 1, 2, 3])
 
 
 def test_a_code_not_of_the_usual_shape_is_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
