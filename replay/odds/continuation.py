@@ -62,7 +62,6 @@ import msgspec.inspect as mi
 
 from blowbyblow.domain.core import Command, Context, Event, Label, roll
 from blowbyblow.replay.odds import resume
-from blowbyblow.replay.odds.slots import Full, all_bound, may_bound
 from blowbyblow.replay.odds.traced import Die
 
 
@@ -181,17 +180,7 @@ def live_after(code: types.CodeType, lasti: int) -> Live:
 class _Layout:
     """What the fingerprint needs of a code object, worked out once."""
 
-    __slots__ = (
-        "_resumes",
-        "cells",
-        "code",
-        "full",
-        "names_only",
-        "number",
-        "plans",
-        "shift",
-        "slots",
-    )
+    __slots__ = ("_resumes", "cells", "code", "names_only", "number", "plans", "shift", "slots")
 
     def __init__(self, code: types.CodeType, number: int) -> None:
         self.code = code  # kept, so that no other code object takes its id
@@ -208,7 +197,6 @@ class _Layout:
         # at and the locals bound there: where its locals start among its referents, the names
         # written, and where its stack starts.
         self.plans: dict[tuple[int, frozenset[str]], _Plan] = {}
-        self.full: dict[int, Full] = {}  # by place: see ``all_bound``
 
     def resumes(self) -> dict[int, Live]:
         """``_resumes`` of its code, worked out when first asked."""
@@ -267,20 +255,13 @@ def _frame_values(
     slots in order, then its stack), so it is made once for each (``_match``) and kept in the
     code's layout (``plans``): a rule procedure is suspended at the same few places over and
     over, and walking every slot of every frame of every continuation was most of the cost of
-    reading a frame. The values are read from the locals as before, and the first referent past
-    the furniture is checked to be none of it, so a plan gives what the match would. Where every
-    slot that may be bound is, the values are read from the referents alone, without
-    ``frame.f_locals`` (``replay/odds/slots.py``)."""
+    reading a frame (``frame.f_locals`` itself is cheap). The values are read from the locals as before, and the first referent past
+    the furniture is checked to be none of it, so a plan gives what the match would."""
     frame = g.gi_frame
     assert frame is not None
     code = g.gi_code
     if layout is None:
         layout = _layout(code)
-    full = layout.full.get(frame.f_lasti)
-    if full is not None:
-        read = all_bound(gc.get_referents(g), code, full)
-        if read is not None:
-            return read
     bound = frame.f_locals
     referents = gc.get_referents(g)
     where = (frame.f_lasti, frozenset(bound))
@@ -296,26 +277,7 @@ def _frame_values(
     start, matched, stack = found
     if start >= 3:  # past the generator's own name and qualified name: never taken for a local
         layout.plans[where] = (start, tuple(matched), stack)
-        if frame.f_lasti not in layout.full:
-            _learn_full(layout, frame.f_lasti, bound, matched)
     return matched, [bound[n] for n in matched], referents[stack:]
-
-
-def _learn_full(layout: _Layout, lasti: int, bound: dict[str, Any], names: list[str]) -> None:
-    """Where every slot that may be bound is (``all_bound``), how to read it again."""
-    may = may_bound(layout.code).get(lasti)
-    made = resume.RESUMERS.get(id(layout.code))
-    depth = resume._depths(layout.code if made is None else made.original).get(lasti - layout.shift)
-    if may is not None and depth is not None and may == frozenset(bound):
-        at = {n: i for i, n in enumerate(n for n in layout.slots if n in may)}
-        cells = layout.cells
-        layout.full[lasti] = (
-            tuple(names),
-            tuple(at[n] for n in names),
-            tuple(n in cells for n in names),
-            len(may),
-            len(may) + depth,
-        )
 
 
 def _furniture(r: Any, g: Any, code: types.CodeType, bound: dict[str, Any], start: int) -> bool:
