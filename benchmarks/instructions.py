@@ -26,7 +26,7 @@ import random
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +115,24 @@ async def _play(  # noqa: PLR0913 - the run's settings, and its counter
         raise RuntimeError("a judge did not hear every command")
 
 
+def open_tables(
+    base: str, made: Sequence[tuple[int, str]], typed: bool, timeout: float
+) -> list[tuple[str, str]]:
+    """Each table's Gangfight battle opened through the server (seeded unless ``typed``): its
+    battle's id and its token."""
+    tables = []
+    for number, token in made:
+        r = httpx.post(
+            f"{base}/api/tournaments/load/tables/{number}/battles",
+            json={"ruleset": "gangfight", **({} if typed else {"seed": f"s{number}"})},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=timeout,
+        )
+        r.raise_for_status()
+        tables.append((str(r.json()["battle"]), token))
+    return tables
+
+
 def measure(  # noqa: PLR0913 - the server, what it plays, and where its files go
     python: str,
     commands: int,
@@ -148,16 +166,7 @@ def measure(  # noqa: PLR0913 - the server, what it plays, and where its files g
             wait_serving(
                 base, server, patience=600, ask=60, pause=0.5, what="bxb serve under valgrind"
             )
-            tables = []
-            for number, token in made:
-                r = httpx.post(
-                    f"{base}/api/tournaments/load/tables/{number}/battles",
-                    json={"ruleset": "gangfight", **({} if typed else {"seed": f"s{number}"})},
-                    headers={"Authorization": f"Bearer {token}"},
-                    timeout=600,
-                )
-                r.raise_for_status()
-                tables.append((str(r.json()["battle"]), token))
+            tables = open_tables(base, made, typed, timeout=600)
             asyncio.run(_play(base, tables, WARM, judges, typed))
 
             def counted(on: bool) -> None:

@@ -36,14 +36,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-
 from blowbyblow.replay.evidence.seals import new_keys
 from blowbyblow.web.tournament import TournamentStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from instructions import TABLES, WARM, _play  # this folder's
+from instructions import TABLES, WARM, _play, open_tables  # this folder's
 from server import free_port, wait_serving
 from threads import Snapshot, kind_of, split_table
 
@@ -102,16 +100,7 @@ def measure(  # noqa: PLR0913 - the server, what it plays
         base = f"http://127.0.0.1:{port}"
         try:
             wait_serving(base, server, patience=120, ask=10, pause=0.2)
-            tables = []
-            for number, token in made:
-                r = httpx.post(
-                    f"{base}/api/tournaments/load/tables/{number}/battles",
-                    json={"ruleset": "gangfight", **({} if typed else {"seed": f"s{number}"})},
-                    headers={"Authorization": f"Bearer {token}"},
-                    timeout=60,
-                )
-                r.raise_for_status()
-                tables.append((str(r.json()["battle"]), token))
+            tables = open_tables(base, made, typed, timeout=60)
             asyncio.run(_play(base, tables, WARM, judges, typed))
             marks: list[tuple[Snapshot, float]] = []
 
