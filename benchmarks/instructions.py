@@ -115,6 +115,18 @@ async def _play(  # noqa: PLR0913 - the run's settings, and its counter
         raise RuntimeError("a judge did not hear every command")
 
 
+def load_tournament(
+    db: str, folder: Path, signing: bool
+) -> tuple[tuple[tuple[int, str], ...], list[str]]:
+    """The tournament ``load`` with ``TABLES`` tables in the store ``db`` (its tables' numbers
+    and tokens), and ``bxb serve``'s ``--key`` option: a signing key made in ``folder`` when
+    ``signing``, else none."""
+    key = ["--key", str(new_keys(folder / "keys").private)] if signing else []
+    register = TournamentStore(db)
+    register.new_tournament("load")
+    return register.add_tables("load", TABLES).tables, key
+
+
 def open_tables(
     base: str, made: Sequence[tuple[int, str]], typed: bool, timeout: float
 ) -> list[tuple[str, str]]:
@@ -146,10 +158,7 @@ def measure(  # noqa: PLR0913 - the server, what it plays, and where its files g
     ``signing``: with a signing key (a receipt for each write)."""
     out = tempfile.mktemp(prefix="bxb-callgrind-", dir=keep)
     with postgres_server(fsync=False) as db, tempfile.TemporaryDirectory() as folder:
-        key = ["--key", str(new_keys(Path(folder) / "keys").private)] if signing else []
-        register = TournamentStore(db)
-        register.new_tournament("load")
-        made = register.add_tables("load", TABLES).tables
+        made, key = load_tournament(db, Path(folder), signing)
         port = free_port()
         server = subprocess.Popen(
             [

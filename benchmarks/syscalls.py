@@ -36,12 +36,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from blowbyblow.replay.evidence.seals import new_keys
-from blowbyblow.web.tournament import TournamentStore
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from instructions import TABLES, WARM, _play, open_tables  # this folder's
+from instructions import TABLES, WARM, _play, load_tournament, open_tables  # this folder's
 from server import free_port, wait_serving
 from threads import Snapshot, kind_of, split_table
 
@@ -84,10 +81,7 @@ def measure(  # noqa: PLR0913 - the server, what it plays
     label: str, python: str, commands: int, judges: int, typed: bool, signing: bool
 ) -> Found:
     with postgres_server(fsync=False) as db, tempfile.TemporaryDirectory() as folder:
-        key = ["--key", str(new_keys(Path(folder) / "keys").private)] if signing else []
-        register = TournamentStore(db)
-        register.new_tournament("load")
-        made = register.add_tables("load", TABLES).tables
+        made, key = load_tournament(db, Path(folder), signing)
         port = free_port()
         server = subprocess.Popen(
             [
