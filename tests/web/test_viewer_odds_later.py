@@ -26,11 +26,30 @@ from blowbyblow.replay.odds.explore import Odds
 from blowbyblow.web.odds_desk import ServerOdds
 
 # Every fetch the page makes, in the order its script made them (a call, not a request seen
-# on the network: what the script asked is known as soon as the test's next call returns).
+# on the network: what the script asked is known as soon as the test's next call returns);
+# `window.fullBack`, a promise of the first full odds answer read by the page (its JSON
+# parsed: the script's own handling of it follows in the same turn, before the test's next
+# call); `window.imaged`, every image the script asked for (a plot is an <img>, not a fetch).
 FETCHES = """
 window.fetched = [];
+window.imaged = [];
+let back;
+window.fullBack = new Promise((resolve) => { back = resolve; });
 const fetchOf = window.fetch;
-window.fetch = (url, init) => { window.fetched.push(String(url)); return fetchOf(url, init); };
+window.fetch = (url, init) => {
+  window.fetched.push(String(url));
+  return fetchOf(url, init).then((response) => {
+    const json = response.json.bind(response);
+    const full = String(url).includes("/odds?") && !String(url).includes("first=true");
+    response.json = () => json().then((data) => { if (full) back(String(url)); return data; });
+    return response;
+  });
+};
+const src = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src");
+Object.defineProperty(HTMLImageElement.prototype, "src", {
+  ...src,
+  set(url) { window.imaged.push(String(url)); src.set.call(this, url); },
+});
 """
 
 
@@ -143,3 +162,25 @@ def test_odds_closed_again_within_50_ms_ask_no_first_answer(
         assert page.locator(f"#ev-{command} .odds").count() == 0
         page.clock.run_for(1000)
         assert ["first=true" in url for url in odds_fetched(page)] == [False]
+
+
+def test_odds_closed_before_the_full_answer_fetch_no_plot(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Odds closed while their full answer is worked out: the answer, once back, is shown
+    nowhere and its plot is not asked for (nobody would see it); opened again, they are
+    shown with their plot, as ever."""
+    odds = HeldOdds()
+    with viewer(tmp_path_factory.mktemp("gone"), odds) as (page, command):
+        button = page.locator(f"#ev-{command} .odds-btn")
+        button.click()
+        button.click()
+        assert page.locator(f"#ev-{command} .odds").count() == 0
+        odds.go["full"].set()
+        assert "/odds?" in page.evaluate("window.fullBack")
+        assert page.evaluate("window.imaged") == []
+        assert page.locator(f"#ev-{command} .odds").count() == 0
+        button.click()
+        page.locator(f"#ev-{command} .odds figure.plot img").wait_for()
+        [plot] = page.evaluate("window.imaged")
+        assert "/odds/plot?" in plot

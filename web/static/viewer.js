@@ -202,12 +202,15 @@
         done = true;
         clearTimeout(later);
       });
+      // closed while it was worked out (or closed and opened again: a box of its own asks):
+      // nobody wants this answer's chart, nor its plot fetched
+      if (!box.isConnected) return;
       box.innerHTML = oddsChart(data);
       // the same odds drawn by matplotlib on the server (web/plots.py): bars, what happened marked
       bxbPlots.show(box.querySelector(".odds-plot"), asked.replace("/odds?", "/odds/plot?"),
         `odds of command ${data.command}: each outcome's probability, what the dice gave in orange`);
     } catch (error) {
-      box.innerHTML = `<p class="error">${bxb.esc(error.message)}</p>`;
+      if (box.isConnected) box.innerHTML = `<p class="error">${bxb.esc(error.message)}</p>`;
     }
   }
 
