@@ -140,6 +140,41 @@ def test_a_die_no_face_shows_is_refused_before_its_roll_is_complete(
     assert site.written() == before
 
 
+def test_a_bad_die_typed_past_a_choice_asked_is_refused_once_the_answer_reaches_its_roll(
+    site: Site, client: Client
+) -> None:
+    """With ``ask: true``, a choice the rules ask before the roll a die is typed for is asked
+    first (which roll comes next can hang on it); the die is refused once the answer reaches
+    its roll. Without ``ask`` the choice takes its default, and the die is refused at once
+    (docs/web.md). Nothing is written either way."""
+    battle = start(client, site)  # the 2023 charge: 15 dice, then step 8 asked, then a nerve roll
+
+    def post(**body: Any) -> Any:
+        return client.post(
+            f"/api/battles/{battle}/commands",
+            json={"option": 0, **body},
+            headers=bearer(site.tables[1]),
+        )
+
+    dice: list[int] = []
+    for _ in range(50):
+        need = post(dice=dice, ask=True).json()["need"]
+        if need["kind"] == "choice":
+            break
+        dice += [DICE[(len(dice) + i) % len(DICE)] for i in range(need["n"])]
+    before = site.written()
+    asked = post(dice=[*dice, 7], ask=True)
+    assert asked.status_code == 200, asked.text
+    assert asked.json()["need"]["kind"] == "choice"
+    answer = {need["key"]: need["default"]}
+    for body in ({"choices": answer, "ask": True}, {"ask": False}):
+        r = post(dice=[*dice, 7], **body)
+        assert r.status_code == 422, r.text
+        assert r.json()["field"] == "dice"
+        assert "7 is not a face of a D6" in r.json()["message"]
+    assert site.written() == before
+
+
 @pytest.mark.parametrize(
     ("body", "status", "field", "rule"),
     [
