@@ -375,6 +375,14 @@ class OddsDesk:
         answer = self._ask(key, recorded_odds, (upto, position, how), past=(command, how))
         ahead = min(self.limits.ahead, self.limits.first_samples)
         if sampled and ahead and not kept:
+            # Keyed as the page's own first ask is (``first=True`` above), so that ask joins it,
+            # and sound to share: the key is the command (``_key``: every event up to its end,
+            # so any position of one command, which gives one answer, and no other command), the
+            # budget, the samples, the seed, and graph False, which no full answer's key has
+            # (``key`` was made before ``sampled`` turned its graph off), so a first answer never
+            # stands for a full one. The desk explores with the default policy only (the choices
+            # as recorded, in the events hashed), so no two policies meet under one key: a
+            # policy the desk came to take would have to join ``_asked``.
             soon = HowToExplore(budget=budget, samples=ahead, seed=seed, graph=False)
             with contextlib.suppress(OddsBusy):  # the first answers' slots full: not needed
                 self._ask(
