@@ -25,6 +25,7 @@ import msgspec
 from blowbyblow.domain.core import (
     BattleStarted,
     BlowByBlowError,
+    ChoiceMade,
     Event,
     RuleViolation,
     RulingError,
@@ -34,7 +35,7 @@ from blowbyblow.replay.battles import record as recording
 from blowbyblow.replay.battles.disputes import DisputeDoor
 from blowbyblow.replay.battles.fair_start import contribute, start_fair
 from blowbyblow.replay.battles.head import BattleHead, Heads
-from blowbyblow.replay.battles.inputs import Need, NeedAnswer, TypedDice
+from blowbyblow.replay.battles.inputs import Need, NeedAnswer, TypedDice, answers_one_of
 from blowbyblow.replay.battles.pending import Pending
 from blowbyblow.replay.battles.record import HowToRecord
 from blowbyblow.replay.battles.refusals import Behind, Refused, Unreachable
@@ -121,6 +122,22 @@ def _every_die_used(source: DiceSource) -> None:
             "every die typed is one the rules ask for",
             f"{source.unused} die/dice typed beyond the {source.used} this command rolls; "
             "nothing was written",
+        )
+
+
+def _every_answer_used(choices: Mapping[str, str], events: Sequence[Event]) -> None:
+    """Every answer given is to a question the command asked (as ``bxb record`` holds a
+    scenario's ``[choices]`` to it): one that answers nothing is a typo or meant for another
+    command, and is refused rather than dropped without a word."""
+    asked = [e.key for e in events if isinstance(e, ChoiceMade)]
+    unused = [k for k in choices if not answers_one_of(k, asked)]
+    if unused:
+        raise Refused(
+            "invalid",
+            "choices",
+            "answers to the questions the command asks",
+            f"{', '.join(repr(k) for k in unused)} never asked; the questions this command "
+            f"asked: {', '.join(asked) or 'none'}; nothing was written",
         )
 
 
@@ -519,6 +536,7 @@ class Battle:
         assert isinstance(word, Adjudicated)
         if typed is not None:
             _every_die_used(typed)
+        _every_answer_used(choices, word.events)
         return self.commit(word) if write else word
 
     # --- starting -----------------------------------------------------------------------------

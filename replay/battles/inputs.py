@@ -99,4 +99,10 @@ class GivenChoices(ScriptedChoices):
         self._answers.update(answers)
 
 
-__all__ = ["GivenChoices", "Need", "NeedAnswer", "TypedDice"]
+def answers_one_of(key: str, asked: Sequence[str]) -> bool:
+    """Whether an answer given by ``key`` (full, ``c3/step8``, or short, ``step8``) answers one
+    of the questions ``asked`` (full keys), as ``ScriptedChoices`` reads it."""
+    return any(key in (full, full.split("/", 1)[-1]) for full in asked)
+
+
+__all__ = ["GivenChoices", "Need", "NeedAnswer", "TypedDice", "answers_one_of"]

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-from blowbyblow.replay.battles.inputs import GivenChoices, NeedAnswer, TypedDice
+from blowbyblow.replay.battles.inputs import GivenChoices, NeedAnswer, TypedDice, answers_one_of
 from blowbyblow.replay.engine.dice import ChoiceSource, DiceSource
 
 WAIT_FOR_ANSWER = 600.0  # seconds a paused run is kept without an answer
@@ -90,7 +90,7 @@ class _Run:
         # an answer to a question the run has already settled (its default taken, ``ask`` off)
         # would be read by a fresh run: these answers do not carry on from the run's
         asked = self.choices.asked
-        return not any(k not in self.given_choices and _answers_one_of(k, asked) for k in choices)
+        return not any(k not in self.given_choices and answers_one_of(k, asked) for k in choices)
 
     def answer(self, dice: Sequence[int] | None, choices: Mapping[str, str]) -> object:
         """Give the run the answers beyond those given so far and take it on to its next word
@@ -119,12 +119,6 @@ class _Run:
             self.word = e
             self.paused, self.done = False, False
         return self.word
-
-
-def _answers_one_of(key: str, asked: Sequence[str]) -> bool:
-    """Whether an answer given by ``key`` (full, ``c3/step8``, or short, ``step8``) answers one
-    of the questions ``asked`` (full keys), as ``ScriptedChoices`` reads it."""
-    return any(key in (full, full.split("/", 1)[-1]) for full in asked)
 
 
 class Pending:

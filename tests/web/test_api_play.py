@@ -175,6 +175,48 @@ def test_a_bad_die_typed_past_a_choice_asked_is_refused_once_the_answer_reaches_
     assert site.written() == before
 
 
+def test_an_answer_to_a_question_never_asked_is_refused_naming_the_questions_asked(
+    site: Site, client: Client
+) -> None:
+    """A choice's answer the command never asks for (a typo of its key, or meant for another
+    command) is refused once the command is complete, naming it and the questions asked, as
+    ``bxb record`` refuses a scenario's; reviewed or written, nothing is written. Before, it was
+    dropped without a word."""
+    battle = start(client, site)  # the 2023 charge asks c1/step8
+
+    def post(**body: Any) -> Any:
+        return client.post(
+            f"/api/battles/{battle}/commands",
+            json={"option": 0, **body},
+            headers=bearer(site.tables[1]),
+        )
+
+    dice: list[int] = []
+    choices: dict[str, str] = {}
+    for _ in range(50):
+        r = post(dice=dice, choices=choices, ask=True, review=True)
+        if r.json()["status"] == "review":
+            break
+        need = r.json()["need"]
+        if need["kind"] == "dice":
+            dice += [DICE[(len(dice) + i) % len(DICE)] for i in range(need["n"])]
+        else:
+            choices[need["key"]] = need["default"]
+    assert list(choices) == ["c1/step8"]
+    before = site.written()
+    for typo in ({"stepp8": "none"}, {"c2/step8": "none"}):
+        for body in ({"ask": True}, {"ask": True, "review": True}, {"ask": False}):
+            r = post(dice=dice, choices={**choices, **typo}, **body)
+            assert r.status_code == 422, r.text
+            refused = r.json()
+            assert refused["field"] == "choices"
+            assert f"{next(iter(typo))!r} never asked" in refused["message"]
+            assert "asked: c1/step8" in refused["message"]
+    assert site.written() == before
+    short = post(dice=dice, choices={"step8": choices["c1/step8"]}, ask=True)  # its short key
+    assert short.status_code == 201, short.text
+
+
 @pytest.mark.parametrize(
     ("body", "status", "field", "rule"),
     [
@@ -259,6 +301,14 @@ def test_refusals_name_the_field_and_the_rule_and_write_nothing(  # noqa: PLR091
                 "dice": [3] * 300,
             },
             "dice",
+        ),
+        (  # an answer to a question no command asks: refused on `choices`, not `dice`
+            {
+                "commands": [{"type": "charge", "attacker": "krug", "targets": ["vex"]}],
+                "seed": "s",
+                "choices": {"stepp8": "none"},
+            },
+            "choices",
         ),
     ],
 )
