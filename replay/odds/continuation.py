@@ -13,6 +13,9 @@ What keeps it exact:
 - **Only the locals still read.** ``live_after`` reads the frame's bytecode (``dis``): a local
   that no path from the resume point reads before writing it again is dead, and left out, so two
   branches that differ only in a die already used (its hit counted, its value spent) meet. A
+  cell (a local that a function made in the frame reads: a comprehension, a lambda) is a
+  local like any other: the frame reads it by ``LOAD_DEREF``, and handing it to a function
+  (``LOAD_CLOSURE``) counts as a read; a function still held is written with its cells. A
   frame whose code reads its locals some other way (``locals()``, ``exec``) or uses an
   instruction on locals this module does not know keeps them all.
 - **The stack as it is.** The frame's stack values (the garbage collector's referents past its
@@ -73,6 +76,12 @@ class Unshared(Exception):
 
 _LOADS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_FAST_LOAD_FAST"}
 _STORES = {"STORE_FAST", "DELETE_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_MAYBE_NULL"}
+# A cell's value, read or written by the frame itself; ``LOAD_CLOSURE`` hands the cell to a
+# function made there (a comprehension, a lambda), which may read it: a read. ``MAKE_CELL``
+# comes before a generator's first ``RESUME``, where it never stands.
+_CELL_LOADS = {"LOAD_DEREF", "LOAD_CLOSURE", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF"}
+_CELL_STORES = {"STORE_DEREF", "DELETE_DEREF"}
+_CELL_OTHERS = {"MAKE_CELL", "COPY_FREE_VARS"}
 _NO_FALL_THROUGH = {
     "JUMP_FORWARD",
     "JUMP_BACKWARD",
@@ -100,6 +109,14 @@ def _use_def(ins: dis.Instruction) -> tuple[frozenset[str], frozenset[str], bool
     """What one instruction reads and writes of the locals, and whether it writes first (None:
     an instruction on locals this module does not know)."""
     op = ins.opname
+    if op in _CELL_LOADS:
+        return frozenset(_names(ins.argval)), frozenset(), False
+    if op in _CELL_STORES:
+        return frozenset(), frozenset(_names(ins.argval)), False
+    if op in _CELL_OTHERS:
+        return frozenset(), frozenset(), False
+    if "DEREF" in op or "CELL" in op or "CLOSURE" in op:
+        return None
     if "FAST" not in op:
         return frozenset(), frozenset(), False
     if op in _LOADS:
@@ -180,7 +197,17 @@ def live_after(code: types.CodeType, lasti: int) -> Live:
 class _Layout:
     """What the fingerprint needs of a code object, worked out once."""
 
-    __slots__ = ("_resumes", "cells", "code", "names_only", "number", "plans", "shift", "slots")
+    __slots__ = (
+        "_resumes",
+        "cells",
+        "code",
+        "free",
+        "names_only",
+        "number",
+        "plans",
+        "shift",
+        "slots",
+    )
 
     def __init__(self, code: types.CodeType, number: int) -> None:
         self.code = code  # kept, so that no other code object takes its id
@@ -191,6 +218,7 @@ class _Layout:
         slots = plain + [c for c in code.co_cellvars if c not in plain] + list(code.co_freevars)
         self.slots = tuple(slots)
         self.cells = frozenset(code.co_cellvars) | frozenset(code.co_freevars)
+        self.free = frozenset(code.co_freevars)
         self.names_only = _NAMES_ONLY.get(code, frozenset())
         self._resumes: dict[int, Live] | None = None
         # How a suspended frame's values are read (``_frame_values``), by the place it stands
@@ -331,10 +359,11 @@ def _match(
     assert frame is not None
     live = layout.resumes().get(frame.f_lasti)
     names_only = layout.names_only
+    free = layout.free
     names = [
         n
         for n in slots
-        if (live is None or n in live or n in cells) and n in bound and n not in names_only
+        if (live is None or n in live or n in free) and n in bound and n not in names_only
     ]
     return start, names, i
 

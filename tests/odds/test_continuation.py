@@ -91,6 +91,55 @@ def test_a_local_never_read_again_is_left_out() -> None:
     assert live_after(_kept.__code__, frame.f_lasti) == frozenset({"first"})
 
 
+def _closed_over(x: int) -> Gen:
+    """``x`` is a cell (a function made here reads it): read before the yield, dead after."""
+
+    def plus(i: int) -> int:
+        return i + x
+
+    seen = yield plus(1)
+    return seen
+
+
+def _closed_over_kept(x: int) -> Gen:
+    """``x`` is a cell read again after the yield: live."""
+
+    def plus(i: int) -> int:
+        return i + x
+
+    seen = yield plus(1)
+    return seen + x
+
+
+def _closure_kept(x: int) -> Gen:
+    """``x`` is a cell the frame never reads again, but the function holding it is called
+    after the yield: written with the function (its code and its cell)."""
+
+    def plus(i: int) -> int:
+        return i + x
+
+    seen = yield 0
+    return plus(seen)
+
+
+def test_a_cell_never_read_again_is_left_out() -> None:
+    """A cell is a local as any other: one the frame will not read again, by itself or by a
+    function it still holds, is left out (a state kept in a cell because a comprehension or
+    a lambda read it kept branches apart by a state they had left behind); one it will read
+    keeps them apart."""
+    a, b = _closed_over(3), _closed_over(5)
+    next(a), next(b)
+    assert _key(a) == _key(b)
+    c, d = _closed_over_kept(3), _closed_over_kept(5)
+    next(c), next(d)
+    assert _key(c) != _key(d)
+    e, f = _closure_kept(3), _closure_kept(5)
+    next(e), next(f)
+    assert _key(e) != _key(f)
+    frame = a.gi_frame  # type: ignore[attr-defined]
+    assert live_after(_closed_over.__code__, frame.f_lasti) == frozenset()
+
+
 def _maybe(flag: bool, x: int) -> Gen:
     """``y`` is bound at the yield only when ``flag``: one place, two sets of bound locals."""
     if flag:
