@@ -53,6 +53,7 @@ from blowbyblow.cli.terminal import (
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, DiceRolled, Event
 from blowbyblow.domain.system import CommandOption
 from blowbyblow.projections.battle import voided_commands
+from blowbyblow.projections.disputes import command_position
 from blowbyblow.replay.battles.battle import Adjudicated
 from blowbyblow.replay.battles.refusals import Behind
 from blowbyblow.replay.engine import logs
@@ -386,6 +387,11 @@ class Live:
         number = whole_number(word, signed=True)  # -1: the command the door refuses, named
         if number is None:
             self.screen.say("  flag which command? `flag N REASON` (N as `bxb log` numbers it)")
+            return
+        try:
+            command_position(self.head.plain, number)  # a command that stands, before why
+        except ValueError as e:
+            self.screen.say(f"  not flagged: {e}")
             return
         try:
             if not reason.strip():

@@ -95,3 +95,14 @@ def test_a_negative_number_at_the_prompt_is_a_number_refused(tmp_path: Path) -> 
     assert "no command -1: choose 1 to " in out and "no command 0: choose 1 to " in out
     assert "is not a command of" not in out and "flag which command?" not in out
     assert "not flagged: command: " in out
+
+
+def test_a_flag_of_no_such_command_is_refused_before_why_is_asked(tmp_path: Path) -> None:
+    """`flag N` with no reason names a command that does not stand: refused at once, without
+    asking why first (the answer would be thrown away)."""
+    db = tmp_path / "b.sqlite"
+    setup = setup_file("wh40k-2e", tmp_path)
+    code, out = bxb(db, "play", str(setup), "--dice", "physical", given="flag 1\nflag 99\n")
+    assert code == 0, out
+    assert "why?" not in out, out
+    assert out.count("not flagged: command: the battle has no command yet") == 2, out
