@@ -241,11 +241,17 @@ def _set_shared_option(ctx: click.Context, param: click.Parameter, value: Any) -
 
 def _usage_error(e: typer.TyperException) -> int:
     """A usage error in one line (exit 2), e.g. "error: No such option: --nope (see `bxb verify
-    --help`)"; a group called with no command shows its help, as `bxb` alone always has."""
+    --help`)"; a group called with no command (`bxb` alone, `bxb tables`) shows its help once
+    and exits 0, as `--help` does: a newcomer typing `bxb` asked what it can do."""
+    if type(e).__name__ == "NoArgsIsHelpError":
+        # Click made the error's message with ``ctx.get_help()``, which Typer's rich help
+        # prints as it goes (leaving the message empty); a plain help is the message itself.
+        # Printing ``get_help()`` again showed the help twice.
+        shown = e.format_message()
+        if shown.strip():
+            typer.echo(shown)
+        return 0
     ctx = getattr(e, "ctx", None)
-    if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
-        typer.echo(ctx.get_help())
-        return e.exit_code
     hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
     message = " ".join(e.format_message().split()).rstrip(".")
     typer.echo(f"error: {readable(message)}{hint}", err=True)

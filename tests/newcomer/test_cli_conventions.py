@@ -30,6 +30,16 @@ def test_version_names_the_package_and_every_game_system_version() -> None:
         assert f"  {system.id} {system.version}: {system.title}" in lines
 
 
+def test_bxb_alone_shows_its_help_once_and_exits_0() -> None:
+    """A newcomer typing `bxb` (or a group alone, `bxb tables`) asked what it can do: the help,
+    once, as `--help` gives it, exit 0. Before, the help was shown twice and exited 2."""
+    for words in ((), ("tables",)):
+        alone, helped = run(*words), run(*words, "--help")
+        assert alone.returncode == 0, alone.stderr
+        assert alone.stdout.rstrip() == helped.stdout.rstrip() and alone.stderr == ""
+        assert alone.stdout.count("Usage: bxb") == 1
+
+
 def test_python_m_blowbyblow_is_bxb(tmp_path: Path) -> None:
     def python_m(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
