@@ -471,8 +471,8 @@ def recorded_command(events: Sequence[Event], position: int) -> tuple[Situation,
     mine = [s for s in starts if s <= position - 1]
     if not mine:
         raise OddsError(
-            f"position {position} is the battle's start; its first command is at position "
-            + (str(starts[0] + 1) if starts else "(none)")
+            f"position {position} is the battle's start; "
+            + (f"its first command is at position {starts[0] + 1}" if starts else "no command yet")
         )
     first = mine[-1]
     later = [s for s in starts if s > first]

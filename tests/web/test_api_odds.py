@@ -120,6 +120,19 @@ def test_a_position_outside_the_commands_is_refused(site: Site, client: Client) 
         assert r.json()["field"] == field, r.text
 
 
+def test_odds_of_a_battle_with_no_command_yet_say_so(site: Site, client: Client) -> None:
+    """Before, the refusal pointed at "its first command is at position (none)"."""
+    r = client.post(
+        "/api/tournaments/spring/tables/1/battles",
+        json={"ruleset": "gangfight", "seed": "odds"},
+        headers=bearer(site.tables[1]),
+    )
+    assert r.status_code == 201, r.text
+    r = client.get(f"/api/battles/{r.json()['battle']}/odds?position=1")
+    assert r.status_code == 422, r.text
+    assert r.json()["message"] == "position 1 is the battle's start; no command yet", r.text
+
+
 def test_reading_odds_open_or_by_token(site: Site, client: Client) -> None:
     battle = played(site, client, "asl")
     url = f"/api/battles/{battle}/odds?position=2"
