@@ -167,6 +167,8 @@ class ListedDice:
 
     def roll(self, key: str, n: int, sides: int, purpose: str) -> tuple[tuple[int, ...], str]:
         if self._next + n > len(self._values):
+            # a die listed that this roll never shows is the mistake to name, not the count
+            check_faces(key, self.remaining(), sides)
             raise DiceError(
                 f"roll {key!r} ({purpose or 'dice'}) needs {n} more D{sides}, but only "
                 f"{len(self._values) - self._next} listed value(s) remain"

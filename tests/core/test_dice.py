@@ -80,6 +80,10 @@ def test_listed_dice_are_taken_in_order_and_checked() -> None:
         dice.roll("y", 2, 6, "")
     with pytest.raises(DiceError, match="7 is not a face of a D6"):
         ListedDice([7]).roll("z", 1, 6, "")
+    # too few listed, and one of them no D6 shows: that die is named (`bxb record --dice
+    # values:...,7` said only "needs 2 more D6, but only 1 listed value(s) remain")
+    with pytest.raises(DiceError, match="7 is not a face of a D6"):
+        ListedDice([7]).roll("z", 2, 6, "")
 
 
 def test_recorded_dice_name_a_missing_roll() -> None:
