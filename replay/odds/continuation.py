@@ -264,19 +264,32 @@ def _resumer_layout(code: types.CodeType, original: types.CodeType, shift: int) 
 
 
 # Where a frame's locals start among its referents, the names of its values written (the live
-# bound locals, in slot order) and where its stack starts.
-_Plan = tuple[int, tuple[str, ...], int]
+# bound locals, in slot order), their number (``_names_number``) and where its stack starts.
+_Plan = tuple[int, tuple[str, ...], int, int]
 # A suspended frame as a key read it: its layout, its place in its original code, the names and
 # values of its live bound locals and its stack.
-Frame = tuple[_Layout, int, list[str], list[Any], list[Any]]
+Frame = tuple[_Layout, int, tuple[str, ...], list[Any], list[Any]]
+# Each tuple of names a frame's values were written under, numbered in this process: a key
+# writes the number (equal names, one number), not the names again at every frame.
+_NAMES: dict[tuple[str, ...], int] = {}
+
+
+def _names_number(names: tuple[str, ...]) -> int:
+    number = _NAMES.get(names)
+    if number is None:
+        number = _NAMES[names] = len(_NAMES)
+    return number
 
 
 def _frame_values(
-    g: types.GeneratorType[Any, Any, Any], layout: _Layout | None = None
-) -> tuple[list[str], list[Any], list[Any]]:
-    """A suspended generator's live bound locals (names, values) and the values on its stack.
-    When its referents cannot be matched with its slots, every referent that is not the frame's
-    own furniture comes back as its stack, with no locals: more is written, never less.
+    g: types.GeneratorType[Any, Any, Any],
+    layout: _Layout | None = None,
+    frame: types.FrameType | None = None,
+) -> tuple[tuple[str, ...], int, list[Any], list[Any]]:
+    """A suspended generator's live bound locals (names, their number, values) and the values
+    on its stack. When its referents cannot be matched with its slots, every referent that is
+    not the frame's own furniture comes back as its stack, with no locals: more is written,
+    never less.
 
     The match of referents with slots depends only on the code, the place it stands at and which
     of its locals are bound (CPython lays out a frame's referents as its furniture, its bound
@@ -285,27 +298,39 @@ def _frame_values(
     over, and walking every slot of every frame of every continuation was most of the cost of
     reading a frame (``frame.f_locals`` itself is cheap). The values are read from the locals as before, and the first referent past
     the furniture is checked to be none of it, so a plan gives what the match would."""
-    frame = g.gi_frame
-    assert frame is not None
+    if frame is None:
+        frame = g.gi_frame
+        assert frame is not None
     code = g.gi_code
     if layout is None:
         layout = _layout(code)
     bound = frame.f_locals
     referents = gc.get_referents(g)
-    where = (frame.f_lasti, frozenset(bound))
-    plan = layout.plans.get(where)
+    plan = layout.plans.get((frame.f_lasti, frozenset(bound)))
     if plan is not None:
-        start, names, stack = plan
-        if start >= len(referents) or not _furniture(referents[start], g, code, bound, start):
-            return list(names), [bound[n] for n in names], referents[stack:]
+        start, names, stack, number = plan
+        if start >= len(referents):
+            return names, number, list(map(bound.__getitem__, names)), referents[stack:]
+        # as ``_furniture``, past the generator's names (a plan's ``start`` is 3 or more)
+        r = referents[start]
+        kind = type(r)
+        if not (
+            r is code
+            or r is bound
+            or kind is types.FrameType
+            or (kind is types.FunctionType and r.__code__ is code)
+        ):
+            return names, number, list(map(bound.__getitem__, names)), referents[stack:]
     found = _match(g, layout, bound, referents)
     if found is None:
         start = _furniture_count(g, code, bound, referents)
-        return [], [], [r for r in referents[start:] if r is not bound]
+        return (), _names_number(()), [], [r for r in referents[start:] if r is not bound]
     start, matched, stack = found
+    names = tuple(matched)
+    number = _names_number(names)
     if start >= 3:  # past the generator's own name and qualified name: never taken for a local
-        layout.plans[where] = (start, tuple(matched), stack)
-    return matched, [bound[n] for n in matched], referents[stack:]
+        layout.plans[(frame.f_lasti, frozenset(bound))] = (start, names, stack, number)
+    return names, number, list(map(bound.__getitem__, names)), referents[stack:]
 
 
 def _furniture(r: Any, g: Any, code: types.CodeType, bound: dict[str, Any], start: int) -> bool:
@@ -371,7 +396,8 @@ def _match(
 # --- values written once -----------------------------------------------------------------------
 
 _VALUE_TYPES: dict[type, bool] = {}
-_TYPES: dict[type, int] = {}  # each type's number in this process
+_TYPE_NUMBERS: dict[type, int] = {}  # each type's number in this process
+_TYPES: dict[type, int] = {}  # by the type met: its number (a die's is an int's)
 _RECORDS = (Command, Event, Context)  # the engine's records: never changed once made
 
 
@@ -458,11 +484,13 @@ _BY_IDENTITY = (list, dict, set)
 class Continuations:
     """Writes continuations and states as bytes (``key``); a die met is a fact of its run."""
 
-    def __init__(self, state_type: type | None = None, *, labels: bool = True) -> None:
+    def __init__(
+        self, state_type: type | None = None, *, labels: bool = True, flat: bool = True
+    ) -> None:
         self._encode: Callable[[Any], bytes] = msgspec.msgpack.Encoder(enc_hook=self._hook).encode
         # Values written once: by identity (kept, so that no other object takes its id), their
         # bytes' number in ``_written`` (equal bytes, one number), the labels they left out.
-        self._values: dict[int, tuple[Any, int, int]] = {}
+        self._values: dict[int, tuple[Any, msgspec.msgpack.Ext, int]] = {}
         self._written: dict[bytes, int] = {}
         self.state_type = state_type  # the game's state: a value (the fold makes new ones)
         # Labels (``Label``) written all alike (False: by their numbers); ``labelled`` counts
@@ -475,6 +503,8 @@ class Continuations:
         # Each generator's frame as the last key read it, by the generator's id, when asked
         # (``key(keep=True)``): its layout, place, live locals and stack (``resume.freeze``).
         self.frames: dict[int, Frame] | None = None
+        self._flat = False  # writing a chain's frames one after another (``_chain``)
+        self.flat = flat  # False: every frame written within the one it stands in (the tests')
 
     def close(self) -> None:
         """Let go of the values written (its encoder's hook refers back to it: a cycle that
@@ -486,25 +516,70 @@ class Continuations:
     def key(self, generator: Any, state: Any, *, keep: bool = False) -> bytes:
         """The bytes of ``generator``'s continuation and ``state``. Raises Unshared. ``keep``:
         each frame's values as read stay in ``frames`` until the next key."""
-        self._seen = {}
-        self.frames = {} if keep else None
+        labelled = self.labelled
         try:
+            self._seen = {}
+            self.frames = {} if keep else None
+            if self.flat:
+                self._flat = True
+                try:
+                    return self._chain(generator, state)
+                except _OffChain:
+                    pass
+            # A generator off the chain: every frame written within the one that holds it, in
+            # the order it is met (``_generator``), as its values are numbered in that order.
+            self._seen = {}
+            self.frames = {} if keep else None
+            self._flat = False
+            self.labelled = labelled
             return self.write([self.value(state), generator])
         finally:
             self._seen = {}
+            self._flat = False
+
+    def _chain(self, generator: Any, state: Any) -> bytes:
+        """The continuation of a ``yield from`` chain written as its frames one after another,
+        outermost first, each frame's inner generator (the last value on its stack) written as
+        ``_INNER``: what ``_generator`` writes nested, each frame's record holding the next
+        one's, in one encoding. Raises _OffChain at a generator anywhere else."""
+        out: list[Any] = [self.value(state)]
+        frames = self.frames
+        g = generator
+        while True:
+            if type(g) is not types.GeneratorType:
+                raise _OffChain
+            frame = g.gi_frame
+            layout = _layout(g.gi_code)
+            if frame is None:  # finished: it will only stop again
+                out.append(self._ext(_EXT_GENERATOR, [layout.number]))
+                break
+            lasti = frame.f_lasti - layout.shift
+            names, number, values, stack = _frame_values(g, layout, frame)
+            if frames is not None:
+                frames[id(g)] = (layout, lasti, names, values, stack)
+            inner = g.gi_yieldfrom
+            written, value_types = self._frame_part(values + stack)
+            chained = inner is not None and stack and stack[-1] is inner
+            if chained:
+                written[-1] = _INNER
+            out.append([layout.number, lasti, number, value_types, written])
+            if not chained:
+                break
+            g = inner
+        return self.write(out)
 
     def value(self, x: Any) -> msgspec.msgpack.Ext:
         """A value that never changes (``is_value``, or the state) written once: its number."""
         kept = self._values.get(id(x))
         if kept is not None and kept[0] is x:
-            number = kept[1]
             self.labelled += kept[2]
-        else:
-            before = self.labelled
-            data = self.write(x)
-            number = self._written.setdefault(data, len(self._written))
-            self._values[id(x)] = (x, number, self.labelled - before)
-        return msgspec.msgpack.Ext(_EXT_VALUE, number.to_bytes(8, "big"))
+            return kept[1]
+        before = self.labelled
+        data = self.write(x)
+        number = self._written.setdefault(data, len(self._written))
+        ext = msgspec.msgpack.Ext(_EXT_VALUE, number.to_bytes(8, "big"))
+        self._values[id(x)] = (x, ext, self.labelled - before)
+        return ext
 
     def write(self, x: Any) -> bytes:
         try:
@@ -582,6 +657,9 @@ class Continuations:
             how = _HOW[kind] = (
                 _ONCE if is_value(kind) else _AGAIN if _shared_kind(kind) else _AS_IT_IS
             )
+            if how == _AS_IT_IS:
+                number = _TYPES.get(kind)
+                _PLAIN[kind] = _type_number(kind) if number is None else number
         if how == _ONCE or kind is self.state_type:
             return self.value(x)
         if how == _AGAIN:
@@ -592,41 +670,59 @@ class Continuations:
         return x
 
     def _generator(self, g: types.GeneratorType[Any, Any, Any]) -> msgspec.msgpack.Ext:
+        if self._flat:
+            raise _OffChain
         frame = g.gi_frame
         # a resumer (``replay/odds/resume.py``) is written as the frame it was copied from
         layout = _layout(g.gi_code)
         if frame is None:  # finished: it will only stop again
             return self._ext(_EXT_GENERATOR, [layout.number])
         lasti = frame.f_lasti - layout.shift
-        names, values, stack = _frame_values(g, layout)
+        names, number, values, stack = _frame_values(g, layout)
         if self.frames is not None:
             self.frames[id(g)] = (layout, lasti, names, values, stack)
-        values, value_types = self._frame_part(values)
-        stack, stack_types = self._frame_part(stack)
-        return self._ext(
-            _EXT_GENERATOR,
-            [layout.number, lasti, names, value_types, values, stack_types, stack],
-        )
+        written, value_types = self._frame_part(values + stack)
+        return self._ext(_EXT_GENERATOR, [layout.number, lasti, number, value_types, written])
 
     def _frame_part(self, values: list[Any]) -> tuple[list[Any], list[int]]:
-        """A frame's values (its locals', or its stack's) as written (``_once``), with the
-        numbers of their types as written (a die as a number), in one pass: most of them
-        (numbers, strings, tuples) are written as they are."""
+        """A frame's values (its locals' then its stack's: their names' number says where one
+        ends) as written (``_once``), with the numbers of their types as written (a die as a
+        number), in one pass: most of them (numbers, strings, tuples) are written as they
+        are, their type's number found in one look-up (``_PLAIN``)."""
         out: list[Any] = []
         numbers: list[int] = []
         state_type = self.state_type
+        plain = _PLAIN.get
         for v in values:
             kind = type(v)
-            if _HOW.get(kind) != _AS_IT_IS or kind is state_type:
+            number = plain(kind)
+            if number is None or kind is state_type:
                 v = self._once(v)
                 kind = type(v)
+                number = _TYPES.get(kind)
+                if number is None:
+                    number = _type_number(kind)
             out.append(v)
-            t = int if kind is Die else kind  # a die is its number
-            number = _TYPES.get(t)
-            if number is None:
-                number = _TYPES[t] = len(_TYPES)
             numbers.append(number)
         return out, numbers
+
+
+class _OffChain(Exception):
+    """Control flow: a generator held other than as the inner generator of a chain's frame."""
+
+
+# Where a frame's inner generator stood on its stack: its record follows (``_chain``).
+_INNER = msgspec.msgpack.Ext(10, b"")
+
+
+def _type_number(kind: type) -> int:
+    """The number of ``kind`` as written (a die as a number), worked out once a type."""
+    t = int if kind is Die else kind  # a die is its number
+    number = _TYPE_NUMBERS.get(t)
+    if number is None:
+        number = _TYPE_NUMBERS[t] = len(_TYPE_NUMBERS)
+    _TYPES[kind] = number
+    return number
 
 
 _EMPTY = "\x00empty cell"
@@ -634,6 +730,8 @@ _EMPTY = "\x00empty cell"
 # once per continuation and by reference again, or as it is.
 _ONCE, _AGAIN, _AS_IT_IS = range(3)
 _HOW: dict[type, int] = {}
+# The kinds written as they are (``_AS_IT_IS``), each with its type's number as written.
+_PLAIN: dict[type, int] = {}
 
 
 def _shared_kind(kind: type) -> bool:

@@ -180,7 +180,7 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: Any) -> _Fr
     if extra:  # read only to name the request (in an error): restored all the same
         bound = g.gi_frame.f_locals  # type: ignore[union-attr]
         bound_extra = [n for n in extra if n in bound]
-        names = [*names, *bound_extra]
+        names = (*names, *bound_extra)
         values = [*values, *(bound[n] for n in bound_extra)]
     held = stack[:-1] if inner is not None else stack
     iterators = False

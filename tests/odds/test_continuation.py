@@ -318,3 +318,58 @@ def test_one_object_held_twice_is_not_two_equal_copies() -> None:
     one, other = _aliased(True), _aliased(True)
     next(one), next(other)
     assert _key(one) == _key(other)
+
+
+def _holds_a_generator(n: int) -> Gen:
+    """A generator held in a local, off the ``yield from`` chain: written within its frame."""
+    spare = _walk([n, n])
+    next(spare)
+    yield n
+    yield next(spare)
+
+
+def test_a_generator_off_the_chain_is_written_within_its_frame() -> None:
+    """A chain is written frame after frame; a generator held elsewhere (a local) makes the
+    whole key written nested, as its frames' values are numbered in the order it is met."""
+    a, b, c = _holds_a_generator(3), _holds_a_generator(3), _holds_a_generator(4)
+    next(a), next(b), next(c)
+    flat, nested = Continuations(), Continuations(flat=False)
+    assert flat.key(a, None) == flat.key(b, None) == nested.key(a, None)
+    assert flat.key(a, None) != flat.key(c, None)
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [("necromunda-2023", 1), ("wh40k-2e", 5), ("asl", 2), ("gangfight", 1)],
+)
+def test_a_chain_written_flat_meets_where_written_nested(
+    name: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chain's frames written one after another (each inner generator a mark, its frame
+    next) meet exactly where the frames written each within the one it stands in meet: at
+    every key of a demo command's graph, two keys are equal one way if and only if they are
+    the other."""
+    from blowbyblow.replay.engine.registry import get_game_system
+    from blowbyblow.replay.odds import sharing
+    from blowbyblow.replay.odds.explore import scenario_odds
+
+    demo = get_game_system(name).demo()
+    pairs: list[tuple[bytes, bytes]] = []
+
+    class Both(Continuations):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.nested = Continuations(*args, **kwargs, flat=False)
+
+        def key(self, generator: Any, state: Any, *, keep: bool = False) -> bytes:
+            written = super().key(generator, state, keep=keep)
+            pairs.append((written, self.nested.key(generator, state)))
+            return written
+
+    monkeypatch.setattr(sharing, "Continuations", Both)
+    scenario_odds(demo, number)
+    assert len(pairs) > 10
+    flat = {a for a, _ in pairs}
+    assert len(flat) == len({b for _, b in pairs}) == len(set(pairs))
+    assert len(flat) < len(pairs)  # some keys met again
+    assert all(a != b for a, b in pairs)  # written two ways
