@@ -98,8 +98,13 @@ def reissue(store: TournamentStore, slug: str, table: int | None) -> str:
 def _table_of(store: TournamentStore, slug: str, table: int | None) -> None:
     tournament = store.tournament(slug)
     if table is not None and table not in tournament.tables:
+        if not tournament.tables:  # "1 to 0" named no table
+            raise TournamentError(
+                f"table: tournament {slug!r} has no tables yet, so no table {table} "
+                f"(`bxb tables add {slug} --count N`)"
+            )
         raise TournamentError(
-            f"table: expected one of tournament {slug!r}'s tables "
+            f"table: expected one of the tables of tournament {slug!r} "
             f"(1 to {len(tournament.tables)}), not {table}"
         )
 

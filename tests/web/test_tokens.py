@@ -61,7 +61,7 @@ def test_a_lost_phones_token_is_reissued_and_the_old_one_stops(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["tables", "reissue", "spring", "9"], "table: expected one of tournament 'spring'"),
+        (["tables", "reissue", "spring", "9"], "table: expected one of the tables of tournament"),
         (["tables", "revoke", "spring", "first"], "TABLE: expected a table's number or 'judge'"),
         (["tables", "list", "nowhere"], "no tournament 'nowhere'"),
     ],
@@ -76,6 +76,17 @@ def test_bad_token_requests_are_one_error_line(
     assert result.exit_code != 0
     assert message in result.output and "Traceback" not in result.output
     assert bxb(db, "tables", "list", "spring").output == before  # nothing changed
+
+
+def test_a_table_of_a_tournament_with_no_tables_yet_is_refused_saying_so(tmp_path: Path) -> None:
+    """Before, "expected one of tournament 'bare''s tables (1 to 0)"."""
+    db = tmp_path / "t.sqlite"
+    assert bxb(db, "tournament", "new", "bare").exit_code == 0
+    for verb in ("reissue", "revoke"):
+        result = bxb(db, "tables", verb, "bare", "1")
+        assert result.exit_code != 0 and "Traceback" not in result.output
+        said = "table: tournament 'bare' has no tables yet, so no table 1 (`bxb tables add bare"
+        assert said in result.output, result.output
 
 
 def start(client: Client, token: str, table: int) -> int:
