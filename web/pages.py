@@ -24,6 +24,7 @@ from blowbyblow.web.errors import ApiError, api_error
 from blowbyblow.web.glance import ago, glance
 from blowbyblow.web.guard import AFTER_PAINT, INLINE_STYLES
 from blowbyblow.web.schemas import EventRow
+from blowbyblow.web.tournament import TournamentError
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -46,11 +47,13 @@ def _page(request: AnyRequest, name: str, **context: Any) -> Template:
 
 
 # What a page says as a refusal (the same mapping as the API's: web/errors.py).
-REFUSALS = (ApiError, Refused, StoreError)
+REFUSALS = (ApiError, Refused, StoreError, TournamentError)
 
 
 def _refused(request: AnyRequest, exc: Exception) -> Template:
     error = api_error(exc)
+    if isinstance(exc, TournamentError):  # a page of no tournament: as the API says it (404)
+        error = ApiError(404, "tournament", "a tournament of this server", str(exc))
     if error is None:
         raise exc
     return Template(
