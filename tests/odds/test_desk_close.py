@@ -44,10 +44,13 @@ def test_close_waits_for_a_broken_pools_manager_thread(monkeypatch: pytest.Monke
     race as the pool the desk closes."""
     ending = process._ExecutorManagerThread.join_executor_internals
     slow: list[process._ExecutorManagerThread] = []
+    release = threading.Event()
 
     def slowly(self: process._ExecutorManagerThread) -> None:
         slow.append(self)
-        time.sleep(2)  # the broken pool's thread still ending when the desk is closed
+        # the broken pool's thread held ending until the desk is being closed (an event, not a
+        # sleep: a new worker's start may take seconds on a loaded machine)
+        release.wait(120)
         ending(self)
 
     desk = OddsDesk(DeskLimits(workers=1))
@@ -64,6 +67,9 @@ def test_close_waits_for_a_broken_pools_manager_thread(monkeypatch: pytest.Monke
         desk.warm()  # a new pool in the broken one's place
         assert broken.is_alive()
     finally:
+        # the broken pool's thread let end half a second into close(): a close() that does not
+        # wait for it returns first
+        threading.Timer(0.5, release.set).start()
         desk.close()
     assert not broken.is_alive(), "close() returned while the broken pool's thread was ending"
 
