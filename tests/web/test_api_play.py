@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -140,6 +141,19 @@ def test_a_die_no_face_shows_is_refused_before_its_roll_is_complete(
     assert site.written() == before
 
 
+def first_option(client: Client, site: Site, battle: str) -> Callable[..., Any]:
+    """A poster of the battle's option 0 by table 1, with the rest of the body as given."""
+
+    def post(**body: Any) -> Any:
+        return client.post(
+            f"/api/battles/{battle}/commands",
+            json={"option": 0, **body},
+            headers=bearer(site.tables[1]),
+        )
+
+    return post
+
+
 def test_a_bad_die_typed_past_a_choice_asked_is_refused_once_the_answer_reaches_its_roll(
     site: Site, client: Client
 ) -> None:
@@ -148,13 +162,7 @@ def test_a_bad_die_typed_past_a_choice_asked_is_refused_once_the_answer_reaches_
     its roll. Without ``ask`` the choice takes its default, and the die is refused at once
     (docs/web.md). Nothing is written either way."""
     battle = start(client, site)  # the 2023 charge: 15 dice, then step 8 asked, then a nerve roll
-
-    def post(**body: Any) -> Any:
-        return client.post(
-            f"/api/battles/{battle}/commands",
-            json={"option": 0, **body},
-            headers=bearer(site.tables[1]),
-        )
+    post = first_option(client, site, battle)
 
     dice: list[int] = []
     for _ in range(50):
@@ -183,13 +191,7 @@ def test_an_answer_to_a_question_never_asked_is_refused_naming_the_questions_ask
     ``bxb record`` refuses a scenario's; reviewed or written, nothing is written. Before, it was
     dropped without a word."""
     battle = start(client, site)  # the 2023 charge asks c1/step8
-
-    def post(**body: Any) -> Any:
-        return client.post(
-            f"/api/battles/{battle}/commands",
-            json={"option": 0, **body},
-            headers=bearer(site.tables[1]),
-        )
+    post = first_option(client, site, battle)
 
     dice: list[int] = []
     choices: dict[str, str] = {}
