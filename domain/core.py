@@ -117,6 +117,31 @@ def numbered(count: int, first: int = 1) -> tuple[Label, ...]:
     return tuple(Label(n) for n in range(first, first + count))
 
 
+class Recorded(Generic[T]):
+    """A value a procedure holds only to record it in an event later: what the dice were before
+    a parry turned one aside, where that die stood among them. A claim about the rules, as
+    ``Label`` is: nothing they decide reads it again, so two points of a procedure that differ
+    only in recorded values go on alike, and the odds share what lies below them (docs/odds.md).
+    ``value`` is the value, for the event's field; it cannot be compared, tested or formatted
+    (a rule that read it would raise), so play, dice and the log are the same with or without
+    it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Recorded({self.value!r})"
+
+    def _read(self, *_: object) -> Any:
+        raise TypeError("a recorded value is only recorded: read its value into an event")
+
+    __eq__ = __lt__ = __le__ = __gt__ = __ge__ = _read
+    __bool__ = __str__ = __format__ = __index__ = _read
+    __hash__ = None  # type: ignore[assignment]
+
+
 # --- requests a procedure yields ------------------------------------------------------------
 
 
@@ -375,6 +400,7 @@ __all__ = [
     "LastAnswer",
     "Modifier",
     "Procedure",
+    "Recorded",
     "Roll",
     "RuleEvent",
     "RuleViolation",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blowbyblow.domain.core import ask, emit, roll
+from blowbyblow.domain.core import Recorded, ask, emit, roll
 from blowbyblow.domain.wh40k.combat_round import CombatRound, Dice, Gen
 from blowbyblow.domain.wh40k.events import ParriesCompared, ParryDeclined, ParryResponse, ParryUsed
 from blowbyblow.domain.wh40k.rulebook import RULE_PARRY
@@ -128,7 +128,11 @@ def parry_once(state: Wh40kState, rnd: CombatRound, parrier: str, n: int, at: Pa
         )
         return state, False
     response = yield from choose_response(rnd, parrier, n, theirs, i)
-    before = tuple(theirs)
+    # The die is given up either way: its face, where it stood and the dice before the parry are
+    # only recorded (ParryUsed) from here on, so branches that differ in them alone meet.
+    record = Recorded((i, tuple(theirs)))
+    del theirs[i]
+    del parried[i]
     rerolled: int | None = None
     if response == "reroll":
         (rerolled,) = yield from roll(
@@ -137,18 +141,17 @@ def parry_once(state: Wh40kState, rnd: CombatRound, parrier: str, n: int, at: Pa
             6,
             purpose=f"{opponent} re-rolls its highest Attack die ({parrier} parries)",
         )
-        theirs[i] = rerolled
-        parried[i] = True
-    else:
-        del theirs[i]
-        del parried[i]
+        # where the die stood: the dice's order is only recorded, and kept as it was rolled
+        theirs.insert(record.value[0], rerolled)
+        parried.insert(record.value[0], True)
+    at_die, before = record.value
     state = yield from emit(
         ParryUsed(
             rule=RULE_PARRY,
             parrier=parrier,
             opponent=opponent,
             parry=n,
-            highest=highest,
+            highest=before[at_die],
             response=response,
             rerolled=rerolled,
             dice_before=before,

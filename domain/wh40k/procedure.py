@@ -63,10 +63,13 @@ def combat_round(state: Wh40kState, rnd: CombatRound) -> Gen:
     dice: Dice = {}
     for m, _ in rnd.sides():
         state, dice[m] = yield from roll_attack_dice(state, rnd, m)
-    rolled: Dice = {m: list(d) for m, d in dice.items()}  # parries change ``dice`` in place
+    # Fumbles and Critical Hits on the final dice or the dice as rolled (ruling dice-counted):
+    # a copy as rolled only when it is read (parries change ``dice`` in place), so that the die
+    # a parry turns aside is not held on where nothing reads it (docs/odds.md).
+    counted = dice
+    if rnd.ctx.ruling(DICE_COUNTED) == "as-rolled":
+        counted = {m: list(d) for m, d in dice.items()}
     state = yield from parry(state, rnd, dice)
-    # Fumbles and Critical Hits on the final dice or the dice as rolled (ruling dice-counted).
-    counted = rolled if rnd.ctx.ruling(DICE_COUNTED) == "as-rolled" else dice
     for m, _ in rnd.sides():
         state = yield from count_dice(state, rnd, m, counted[m])
     scores: dict[str, int] = {}

@@ -40,6 +40,9 @@ What keeps it exact:
   its rolls and nothing else) is written alike whatever its number: "hit 5 of 12" and "hit 3
   of 10" go on alike. The roll a frame waits on is written beside its continuation without its
   key and purpose (``_NAMES_ONLY``), as they only name it.
+- **Records left out.** A ``Recorded`` value (what the rules hold only to record it in an
+  event later: the dice before a parry, the die it turned aside) is written alike whatever it
+  holds, and the dice in it are not read (not pinned).
 - **Dice read.** A die value (``Die``) is written as its number, and noted (``pinned``): the
   explorer then does not group that roll's faces by the facts alone, as the continuation holds
   the face itself.
@@ -63,7 +66,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from blowbyblow.domain.core import Command, Context, Event, Label, roll
+from blowbyblow.domain.core import Command, Context, Event, Label, Recorded, roll
 from blowbyblow.replay.odds import resume
 from blowbyblow.replay.odds.traced import Die
 
@@ -474,6 +477,7 @@ _SEQUENCE_ITERATORS: set[type] = {type(iter([])), type(iter(()))}
     _EXT_LABEL,
     _EXT_AGAIN,
 ) = range(1, 10)
+_EXT_RECORDED = 11  # a recorded value (``Recorded``); 10 is ``_INNER``'s
 # Written again by reference within one continuation (``Continuations._once``): what may be
 # shared by identity and changed in place, or is large and held by many frames (a dataclass,
 # a struct that is not a value, a list, a dict, a set). An immutable tuple or string is
@@ -485,7 +489,12 @@ class Continuations:
     """Writes continuations and states as bytes (``key``); a die met is a fact of its run."""
 
     def __init__(
-        self, state_type: type | None = None, *, labels: bool = True, flat: bool = True
+        self,
+        state_type: type | None = None,
+        *,
+        labels: bool = True,
+        recorded: bool = True,
+        flat: bool = True,
     ) -> None:
         self._encode: Callable[[Any], bytes] = msgspec.msgpack.Encoder(enc_hook=self._hook).encode
         # Values written once: by identity (kept, so that no other object takes its id), their
@@ -497,6 +506,7 @@ class Continuations:
         # those written so, so that a caller knows whether a key left any out.
         self.labels = labels
         self.labelled = 0
+        self.recorded = recorded  # recorded values (``Recorded``) all alike (False: by value)
         # The values of frames met so far in the continuation being written, by identity (kept,
         # so that no other object takes its id): their order of meeting.
         self._seen: dict[int, tuple[Any, int]] = {}
@@ -592,7 +602,7 @@ class Continuations:
 
     def _hook(self, obj: Any) -> Any:
         kind = type(obj)
-        if kind is Die or kind is Label:
+        if kind is Die or kind is Label or kind is Recorded:
             return self._number(obj)
         if kind is types.GeneratorType:
             return self._generator(obj)
@@ -631,7 +641,13 @@ class Continuations:
             return self._ext(_EXT_NAMED, obj.__name__)
         raise Unshared(f"{kind.__qualname__} is not written by value")
 
-    def _number(self, obj: Die | Label) -> Any:
+    def _number(self, obj: Die | Label | Recorded[Any]) -> Any:
+        if type(obj) is Recorded:
+            # Only recorded (the rules' claim, ``Recorded``): every one is written alike. Not a
+            # label: no key is made of it, so it keeps no choice's answer apart.
+            if not self.recorded:
+                return self._ext(_EXT_RECORDED, obj.value)
+            return msgspec.msgpack.Ext(_EXT_RECORDED, b"")
         if type(obj) is Die:
             # The continuation holds this value: another face keeps it only if it gives the
             # same number (a fact on the die's own run, as when the rules read it).

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from blowbyblow.domain.core import Label
+from blowbyblow.domain.core import Label, Recorded
 from blowbyblow.replay.odds.traced import Die
 
 
@@ -45,6 +45,7 @@ _SAME: set[type] = {
     bytes,
     type(None),
     Label,
+    Recorded,  # holds what never changes: a place, a tuple of dice
     types.BuiltinFunctionType,
     types.CodeType,
     types.ModuleType,

@@ -198,6 +198,7 @@ class Sharer:
         target: Outcome | None = None,
         counts: bool = True,
         labels: bool = True,
+        recorded: bool = True,
         resume: bool = True,
     ) -> None:
         self.cmd = cmd
@@ -221,7 +222,10 @@ class Sharer:
         self.runs = 0
         self.shared = 0  # nodes whose subtree was taken from another branch
         self.grouped_keys: set[str] = set()
-        self._continuations = Continuations(state_type=type(cmd.state), labels=labels)
+        self.recorded = recorded  # False: recorded values written by value (``Recorded``)
+        self._continuations = Continuations(
+            state_type=type(cmd.state), labels=labels, recorded=recorded
+        )
         self._asks = _Asks(cmd.choices)
         self._memo: dict[Hashable, Value] = {}
         self._compiled: dict[Fact, FactInfo] = {}
@@ -409,6 +413,7 @@ class Sharer:
                 traced=self.traced,
                 counts=self.counts,
                 labels=self.labels,
+                recorded=self.recorded,
             )
             again.target, again.prune = self.target, False
             try:

@@ -123,6 +123,42 @@ type = "fight"
 model = "gorg"
 """
 
+PARRY_WEAPONS = """
+[[weapons]]
+id = "sword"
+parry = true
+
+[[weapons]]
+id = "main-gauche"
+parry = true
+"""
+# Varro parries Gorg's 3 Attack dice once (a sword; Gorg's 2 highest read by their faces), or
+# Gorg's 2 dice twice (and a main-gauche: both read; Varro's 2 dice, for two Close Combat
+# weapons, read by their highest), under each ruling on what a parry does and which dice Fumbles and Critical Hits are counted on.
+_ONE_PARRY = WH40K.replace("a = 2", "a = 3").replace(
+    "a = 1\nsave = 3", 'a = 1\nsave = 3\nweapons = ["sword"]'
+)
+_TWO_PARRIES = WH40K.replace(
+    "a = 1\nsave = 3", 'a = 1\nsave = 3\nweapons = ["sword", "main-gauche"]'
+)
+PARRIED: dict[str, tuple[str, dict[str, str]]] = {
+    "one parry": (_ONE_PARRY, {}),
+    "one parry, dice counted as rolled": (_ONE_PARRY, {"dice-counted": "as-rolled"}),
+    "two parries": (_TWO_PARRIES, {}),
+    "two parries, each die once, or the next-highest": (
+        _TWO_PARRIES,
+        {"parry-dice": "each-die-once", "parry-response": "reroll-or-next-highest"},
+    ),
+}
+
+
+def parried(case: str) -> Situation:
+    """Gorg against Varro with the parries of ``case`` (``PARRIED``)."""
+    text, rulings = PARRIED[case]
+    table = "".join(f'\n"{k}" = "{v}"' for k, v in rulings.items())
+    return situation(scenario(text + PARRY_WEAPONS + ("\n[rulings]" + table if table else "")), 1)
+
+
 # Gangfight: the Veteran (ATT 3, a sword: DAM 4 + 0) makes a Fight! attack on the Orc Brave
 # (DEF 4, ARM 4, EN 4), base to base.
 GANGFIGHT = """
@@ -222,9 +258,11 @@ __all__ = [
     "ASL",
     "GANGFIGHT",
     "NECROMUNDA",
+    "PARRIED",
     "WH40K",
     "asl",
     "explorer",
+    "parried",
     "recorded",
     "scenario",
     "situation",

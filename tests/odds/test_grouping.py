@@ -12,7 +12,17 @@ from typing import Any
 
 import msgspec
 import pytest
-from odds_helpers import GANGFIGHT, NECROMUNDA, WH40K, asl, explorer, scenario, situation
+from odds_helpers import (
+    GANGFIGHT,
+    NECROMUNDA,
+    PARRIED,
+    WH40K,
+    asl,
+    explorer,
+    parried,
+    scenario,
+    situation,
+)
 
 from blowbyblow.domain.core import BlowByBlowError, Step
 from blowbyblow.domain.system import AnyScenario
@@ -268,40 +278,6 @@ def test_runs_that_stop_at_their_first_new_roll_find_the_same_odds() -> None:
 
 # --- 40K Attack dice: read by their highest, their 1s and their 6s --------------------------------
 
-PARRY_WEAPONS = """
-[[weapons]]
-id = "sword"
-parry = true
-
-[[weapons]]
-id = "main-gauche"
-parry = true
-"""
-# Varro parries Gorg's 3 Attack dice once (a sword; Gorg's 2 highest read by their faces), or
-# Gorg's 2 dice twice (and a main-gauche: both read; Varro's 2 dice, for two Close Combat
-# weapons, read by their highest), under each ruling on what a parry does and which dice Fumbles and Critical Hits are counted on.
-_ONE_PARRY = WH40K.replace("a = 2", "a = 3").replace(
-    "a = 1\nsave = 3", 'a = 1\nsave = 3\nweapons = ["sword"]'
-)
-_TWO_PARRIES = WH40K.replace(
-    "a = 1\nsave = 3", 'a = 1\nsave = 3\nweapons = ["sword", "main-gauche"]'
-)
-PARRIED: dict[str, tuple[str, dict[str, str]]] = {
-    "one parry": (_ONE_PARRY, {}),
-    "one parry, dice counted as rolled": (_ONE_PARRY, {"dice-counted": "as-rolled"}),
-    "two parries": (_TWO_PARRIES, {}),
-    "two parries, each die once, or the next-highest": (
-        _TWO_PARRIES,
-        {"parry-dice": "each-die-once", "parry-response": "reroll-or-next-highest"},
-    ),
-}
-
-
-def _parried(case: str) -> Situation:
-    text, rulings = PARRIED[case]
-    table = "".join(f'\n"{k}" = "{v}"' for k, v in rulings.items())
-    return situation(scenario(text + PARRY_WEAPONS + ("\n[rulings]" + table if table else "")), 1)
-
 
 @pytest.mark.parametrize("case", sorted(PARRIED))
 def test_attack_dice_read_by_their_highest_give_every_face_s_answer(case: str) -> None:
@@ -309,7 +285,7 @@ def test_attack_dice_read_by_their_highest_give_every_face_s_answer(case: str) -
     opponent keeps) by their faces and the others only as 1s and 6s (``Roll.highest`` beside
     ``counts``): explored so, the round (parries, Fumbles, Critical Hits, the scores, who wins
     and by how many hits) comes out as when every face is explored, in fewer runs."""
-    at = _parried(case)
+    at = parried(case)
     until = ("HitsScored", "Stalemate")
     read = explorer(at, measured(at), until=until, budget=20000)
     every = explorer(at, measured(at), until=until, budget=20000, counts=False)
@@ -325,7 +301,7 @@ def test_attack_dice_claimed_read_by_their_highest_alone_when_parried_are_caught
     the round change."""
     from blowbyblow.domain.wh40k import attack_dice
 
-    at = _parried("one parry")
+    at = parried("one parry")
     until = ("HitsScored", "Stalemate")
     honest = explorer(at, measured(at), until=until).explore().dist
     monkeypatch.setattr(attack_dice, "parries_against", lambda state, rnd, model: 0)
