@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from blowbyblow.cli.app import OPTS, app, fail, read_input, require_store, write_output
+from blowbyblow.cli.app import (
+    OPTS,
+    STDIO,
+    app,
+    fail,
+    read_input,
+    require_store,
+    write_output,
+)
 from blowbyblow.cli.made import register_to_read
 from blowbyblow.domain.core import BlowByBlowError
 
@@ -59,6 +67,7 @@ def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Ros
     from blowbyblow.replay.rosters.yaktribe import import_yaktribe, is_yaktribe
 
     raw = read_input(path, "roster")
+    source = "standard input" if str(path) == STDIO else str(path)  # as `bxb record -` says it
     lower = path.name.lower()
     imports = {
         "a BattleScribe roster": (lower.endswith(BATTLESCRIBE), import_battlescribe, "wh40k-2e"),
@@ -72,14 +81,14 @@ def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Ros
         if not found:
             continue
         if ruleset is None:
-            fail(f"{path}: {kind} needs --ruleset (necromunda-2023 or {other})")
-        imported = make(raw, str(path), ruleset, player or "")
+            fail(f"{source}: {kind} needs --ruleset (necromunda-2023 or {other})")
+        imported = make(raw, source, ruleset, player or "")
         for line in imported.unmapped:
             typer.echo(f"not mapped: {line}", err=True)
         return imported.roster
-    roster = read_roster(raw, str(path))
+    roster = read_roster(raw, source)
     if ruleset is not None and roster.ruleset != ruleset:
-        fail(f"{path}: the roster is for {roster.ruleset}, not --ruleset {ruleset}", code=1)
+        fail(f"{source}: the roster is for {roster.ruleset}, not --ruleset {ruleset}", code=1)
     if player:
         roster = Roster(**{**_fields(roster), "player": player})
     return roster

@@ -231,3 +231,13 @@ def test_a_player_named_beyond_a_files_bounds_is_refused(tmp_path: Path) -> None
     assert code == 1 and err.startswith("error: roster:") and "$.player" in err, err
     code, out, err = bxb(db, "roster", "list")
     assert code == 0 and out == "spring  Bo  'House Escher'  necromunda-2023  v1  2 fighters\n"
+
+
+def test_a_roster_from_standard_input_is_named_so_in_its_refusals(tmp_path: Path) -> None:
+    """`bxb roster import -` says "standard input:" as `bxb record -` does, not "-:"."""
+    db = tmp_path / "r.sqlite"
+    result = runner.invoke(
+        app, ["--db", str(db), "roster", "import", "-", "-t", "spring"], input="name = 'x'\n"
+    )
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: standard input: roster: "), result.stderr
