@@ -30,7 +30,7 @@ from blowbyblow.web.tablesetup import (
 @get("/api/rulesets/{ruleset:str}/form", tags=["read"], responses=REFUSALS)
 async def form(request: AnyRequest, ruleset: FromPath[str]) -> SetupForm:
     """The setup form of a game system: its setup's JSON Schema and the lists its rules have."""
-    return setup_form(system_of(ruleset))
+    return setup_form(system_of(ruleset, 404))
 
 
 @post("/api/rulesets/{ruleset:str}/setup/check", tags=["read"], status_code=200, responses=REFUSALS)
@@ -39,7 +39,7 @@ async def check(
 ) -> SetupCheck:
     """Check a setup as `bxb play` would (nothing is written): the first error, and the error of
     the field just typed (``field``)."""
-    system = system_of(ruleset)
+    system = system_of(ruleset, 404)
     return await work(check_setup, system, data)
 
 

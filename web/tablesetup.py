@@ -92,11 +92,13 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
-def system_of(ruleset: str) -> AnyGameSystem:
+def system_of(ruleset: str, status: int = 422) -> AnyGameSystem:
+    """The game system ``ruleset`` names; else ``status`` (404 where the path names it, as
+    ``/api/rulesets/ID/quick`` answers)."""
     try:
         return get_game_system(ruleset)
     except UnknownGameSystem as e:
-        raise ApiError(422, "ruleset", "a game system of this server", str(e)) from None
+        raise ApiError(status, "ruleset", "a game system of this server", str(e)) from None
 
 
 def _forces(system: AnyGameSystem, setup: Any) -> tuple[list[str], list[Force]]:

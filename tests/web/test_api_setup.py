@@ -67,6 +67,17 @@ def test_each_systems_form_comes_from_its_setup_type(client: Client, ruleset: st
     assert r.json() == {"ok": True, "field": "", "message": "", "field_message": ""}
 
 
+def test_a_game_system_the_path_names_and_the_server_lacks_is_404(client: Client) -> None:
+    """As `/api/rulesets/ID/quick` answers it (before, the form and the check said 422)."""
+    for r in (
+        client.get("/api/rulesets/chess/form"),
+        client.get("/api/rulesets/chess/quick"),
+        client.post("/api/rulesets/chess/setup/check", json={"setup": {}}),
+    ):
+        assert r.status_code == 404, r.text
+        assert r.json()["field"] == "ruleset" and "unknown ruleset 'chess'" in r.json()["message"]
+
+
 def test_lists_come_from_the_game_systems(client: Client) -> None:
     asl = client.get("/api/rulesets/asl/form").json()["choices"]["units[]"]
     by_label = {c["label"]: c["value"] for c in asl}
