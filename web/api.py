@@ -424,7 +424,7 @@ async def battle_stream(request: AnyRequest, battle: FromPath[str]) -> Stream:
     """Server-sent events: a note each time the battle is written to."""
     server(request).access(request).read()
     bid = await _battle(request, battle)
-    return server(request).hub.stream(f"battle:{bid}")
+    return server(request).hub.stream(f"battle:{bid}", request.scope)
 
 
 @get(
@@ -437,7 +437,7 @@ async def tournament_stream(request: AnyRequest, slug: FromPath[str]) -> Stream:
     """Server-sent events: a note each time any battle of the tournament is written to."""
     server(request).access(request).read()
     await work(server(request).tournaments.tournament, slug)
-    return server(request).hub.stream(f"tournament:{slug}")
+    return server(request).hub.stream(f"tournament:{slug}", request.scope)
 
 
 @get(
@@ -451,7 +451,7 @@ async def table_stream(request: AnyRequest, slug: FromPath[str], table: FromPath
     server(request).access(request).read()
     if table not in (await work(server(request).tournaments.tournament, slug)).tables:
         raise ApiError(404, "table", "a table of the tournament", f"no table {table} in {slug}")
-    return server(request).hub.stream(f"table:{slug}:{table}")
+    return server(request).hub.stream(f"table:{slug}:{table}", request.scope)
 
 
 # --- a table's writes -------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResp
 
 from blowbyblow.web.answers import Answer
 from blowbyblow.web.errors import ApiError
-from blowbyblow.web.heads import HeadedCycle
+from blowbyblow.web.heads import CHUNKS, HeadedCycle
 from blowbyblow.web.schemas import ErrorBody
 
 
@@ -208,6 +208,9 @@ class PatientHttp(HttpToolsProtocol):
         cycle = self.cycle
         if type(cycle) is RequestResponseCycle:  # made, its task not yet run: heads joined
             cycle.__class__ = HeadedCycle  # from kept lines (web/heads.py)
+            # for a live stream's notes (web/heads.py, chunk_writer): the protocol, not the
+            # cycle, which holds the scope (no reference cycle made a request)
+            self.scope[CHUNKS] = self  # type: ignore[literal-required]
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -264,6 +267,14 @@ class OneWrite(asyncio.Transport):
             self._waiting = []
             if not self._transport.is_closing():
                 self._transport.write(data)
+
+    def write_now(self, data: bytes) -> None:
+        """``data`` written at once, after anything this turn wrote before it: a live stream's
+        chunk has no head to join (``HeadedCycle.write_chunk``)."""
+        if self._waiting:
+            self._waiting.append(data)
+        elif not self._transport.is_closing():
+            self._transport.write(data)
 
     def close(self) -> None:
         self._flush()

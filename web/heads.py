@@ -24,6 +24,7 @@ from uvicorn.protocols.http.httptools_impl import (
 )
 
 LINES_KEPT = 256  # header lines kept; the date's changes each second
+CHUNKS = "bxb.chunks"  # a request's scope key: its connection's protocol (``chunk_writer``)
 _ACTED_ON = (b"content-length", b"transfer-encoding", b"connection")
 _lines: dict[tuple[bytes, bytes], bytes] = {}
 
@@ -67,6 +68,30 @@ class HeadedCycle(RequestResponseCycle):
                 self.transport.write(head)
                 return
         await super().send(message)
+
+    def write_chunk(self, data: bytes) -> bool:
+        """``data`` written now as the next chunk of a body being streamed, the bytes uvicorn's
+        ``send`` writes for it (a live stream's notes, ``web/live.py``: no task woken and no
+        ``send`` a note, issue 25); False, nothing written, when ``send``'s own way is needed:
+        a paused write (its wait), the connection gone, no chunked body begun, a ``HEAD``."""
+        if (
+            self.flow.write_paused
+            or self.disconnected
+            or not self.response_started
+            or self.response_complete
+            or not self.chunked_encoding
+            or self.scope["method"] == "HEAD"
+            or not data
+        ):
+            return False
+        transport = self.transport
+        chunk = b"%x\r\n%b\r\n" % (len(data), data)
+        write_now = getattr(transport, "write_now", None)  # the protocol's OneWrite (guard.py)
+        if write_now is None:
+            transport.write(chunk)
+        else:
+            write_now(chunk)
+        return True
 
     def _head(self, message: Any) -> bytes | None:
         """The answer's head as uvicorn's ``send`` writes it, its state set as uvicorn sets it;
@@ -131,4 +156,15 @@ def _plain_length(header: Any) -> bool:
     )
 
 
-__all__ = ["LINES_KEPT", "HeadedCycle"]
+def chunk_writer(scope: Any) -> Any:
+    """The ``write_chunk`` of the answer to ``scope``'s request, asked while it is answered,
+    when ``bxb serve``'s protocol serves it (``PatientHttp`` puts itself under ``CHUNKS``),
+    else None (another server, the tests' client): the body goes through ``send``."""
+    protocol = scope.get(CHUNKS)
+    cycle = None if protocol is None else protocol.cycle
+    if type(cycle) is not HeadedCycle or cycle.scope is not scope:
+        return None
+    return cycle.write_chunk
+
+
+__all__ = ["CHUNKS", "LINES_KEPT", "HeadedCycle", "chunk_writer"]

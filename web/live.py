@@ -20,11 +20,13 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
 
 import msgspec
 from litestar.response import Stream
 from litestar.response.sse import ServerSentEventMessage
 
+from blowbyblow.web.heads import chunk_writer
 from blowbyblow.web.relay import Payload, PostgresRelay
 
 PING = 15.0
@@ -61,16 +63,24 @@ class Note(msgspec.Struct, kw_only=True):
 class _Mailbox:
     """A stream's events not yet sent (``None``: the server stops), on the event loop: a list and
     the stream's wait, where an ``asyncio.Queue`` took a dozen Python calls an event for every
-    listener (issue 25: each judge hears every command of the tournament)."""
+    listener (issue 25: each judge hears every command). While ``write`` is set (the stream's
+    connection, ``web/heads.py``'s ``write_chunk``), the hub writes what waits itself
+    (``Hub._flush``) and the stream's task sleeps; ``put`` wakes the task, which then sends
+    what waits its own way."""
 
-    __slots__ = ("waiter", "waiting")
+    __slots__ = ("waiter", "waiting", "write")
 
     def __init__(self) -> None:
         self.waiting: list[bytes | None] = []
         self.waiter: asyncio.Future[None] | None = None
+        self.write: Callable[[bytes], bool] | None = None
 
     def put(self, message: bytes | None) -> None:
         self.waiting.append(message)
+        self.wake()
+
+    def wake(self) -> None:
+        self.write = None  # what waits is the task's to send now, in order
         waiter = self.waiter
         if waiter is not None:
             self.waiter = None
@@ -87,6 +97,7 @@ class Hub:
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pinger: asyncio.TimerHandle | None = None
+        self._due: list[_Mailbox] = []  # mailboxes the hub writes at its next flush
         self.relay: PostgresRelay | None = None
 
     def attach(
@@ -137,7 +148,38 @@ class Hub:
         for topic in topics:
             for mailbox in list(self._mailboxes.get(topic, ())):
                 message = message or encoded(note)
-                mailbox.put(message)
+                self._put(mailbox, message)
+
+    def _put(self, mailbox: _Mailbox, message: bytes) -> None:
+        """``message`` for ``mailbox``'s stream: written by the hub's next flush when the
+        stream lets it (``write``), else by the stream's own task, woken."""
+        if mailbox.write is None:
+            mailbox.put(message)
+            return
+        mailbox.waiting.append(message)
+        if len(mailbox.waiting) == 1:
+            if not self._due and self._loop is not None:
+                self._loop.call_soon(self._flush)
+            self._due.append(mailbox)
+
+    def _flush(self) -> None:
+        """What waits for each stream the hub writes, as one chunk a stream: every note that
+        came since the last flush (a turn of the event loop), where each note woke each stream's
+        task to send it through Litestar's stream, the page policy's ``send`` and uvicorn's:
+        some 26 K instructions a judge a note (issue 25); the app's middleware acts on an
+        answer's head only, so a chunk is the bytes ``send`` writes. A stream whose connection
+        cannot take it now (a paused write) has its task woken to send it, and waits for it."""
+        due, self._due = self._due, []
+        for mailbox in due:
+            write, waiting = mailbox.write, mailbox.waiting
+            if write is None or not waiting:
+                continue  # its task took what waited (woken since, or ended)
+            data = waiting[0] if len(waiting) == 1 else b"".join(waiting)  # type: ignore[arg-type]
+            assert data is not None  # an end is put, never due
+            mailbox.waiting = []
+            if not write(data):
+                mailbox.waiting = [data]
+                mailbox.wake()
 
     def _ping(self, loop: asyncio.AbstractEventLoop) -> None:
         """Every ``PING`` seconds, a comment on every stream: one timer for them all, not one
@@ -147,7 +189,7 @@ class Hub:
         self._pinger = loop.call_later(PING, self._ping, loop)
         for mailboxes in self._mailboxes.values():
             for mailbox in mailboxes:
-                mailbox.put(PINGED)
+                self._put(mailbox, PINGED)
 
     def close(self) -> None:
         """End every stream (the server is stopping), and the relay."""
@@ -160,9 +202,13 @@ class Hub:
         if self.relay is not None:
             self.relay.close()
 
-    async def listen(self, topic: str) -> AsyncIterator[bytes]:
+    async def listen(
+        self, topic: str, write: Callable[[bytes], bool] | None = None
+    ) -> AsyncIterator[bytes]:
         """The events of ``topic`` as sent (``text/event-stream``): a comment first, then each
-        note published and a ping every ``PING`` seconds, until the server stops."""
+        note published and a ping every ``PING`` seconds, until the server stops. ``write``:
+        the stream's connection (``web/heads.py``'s ``chunk_writer``), which the hub writes the
+        notes to itself once the comment is sent; without it each goes through the stream."""
         loop = asyncio.get_running_loop()
         if self._pinger is None or loop is not self._loop:
             self._pinger = loop.call_later(PING, self._ping, loop)
@@ -172,7 +218,8 @@ class Hub:
         try:
             yield LISTENING
             while not self._closed:
-                if not mailbox.waiting:
+                if not mailbox.waiting:  # what this stream sent is written: the hub's turn
+                    mailbox.write = write
                     mailbox.waiter = loop.create_future()
                     await mailbox.waiter
                 # the events waiting go as one write: the same bytes, in the same order
@@ -186,11 +233,16 @@ class Hub:
                     events.append(message)
                 yield events[0] if len(events) == 1 else b"".join(events)
         finally:
+            mailbox.write = None
             self._mailboxes[topic].discard(mailbox)
 
-    def stream(self, topic: str) -> Stream:
-        """The server-sent events response a route returns for a page to listen."""
-        return Stream(self.listen(topic), media_type="text/event-stream", headers=STREAM_HEADERS)
+    def stream(self, topic: str, scope: Any = None) -> Stream:
+        """The server-sent events response a route returns for a page to listen; ``scope``:
+        its request's, for the hub to write the notes to its connection (``listen``)."""
+        write = None if scope is None else chunk_writer(scope)
+        return Stream(
+            self.listen(topic, write), media_type="text/event-stream", headers=STREAM_HEADERS
+        )
 
     def listeners(self, topic: str) -> int:
         return len(self._mailboxes.get(topic, ()))

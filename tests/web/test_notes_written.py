@@ -1,0 +1,140 @@
+"""A live stream's notes written to its connection by the hub (``web/live.py``'s ``_flush``,
+``web/heads.py``'s ``write_chunk``, issue 25): under ``bxb serve``'s protocol each note reaches
+every stream, in order and byte for byte, without waking the stream's task or going through
+``send``; a connection that cannot take a note now has its task send it, in order, and the hub
+writes again after it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from typing import Any
+
+import httpx
+import pytest
+from litestar.testing import TestClient
+from web_helpers import Site, bearer, live_server
+
+from blowbyblow.web.guard import PatientHttp
+from blowbyblow.web.heads import HeadedCycle
+from blowbyblow.web.live import LISTENING, Hub, Note, encoded
+
+COMMANDS = 4
+JUDGES = 3
+
+
+def _heard(url: str, notes: int, heard: list[bytes], ready: threading.Event) -> None:
+    with httpx.stream("GET", url, timeout=20) as r:
+        got = b""
+        for chunk in r.iter_raw():
+            got += chunk
+            ready.set()
+            if got.count(b"event: played") == notes and got.endswith(b"\r\n\r\n"):
+                break
+    heard.append(got)
+
+
+def test_every_stream_hears_every_note_in_order_not_sent_through_its_task(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fails where each note wakes each stream's task to ``send`` it (main f0f3752)."""
+    sent_notes = 0
+    send = HeadedCycle.send
+
+    async def counted(self: HeadedCycle, message: Any) -> None:
+        nonlocal sent_notes
+        if message["type"] == "http.response.body" and b"event:" in message.get("body", b""):
+            sent_notes += 1
+        await send(self, message)
+
+    monkeypatch.setattr(HeadedCycle, "send", counted)
+    with TestClient(site.app()) as c:
+        r = c.post(
+            "/api/tournaments/spring/tables/2/battles",
+            json={"ruleset": "gangfight", "seed": "written"},
+            headers=bearer(site.tables[2]),
+        )
+        assert r.status_code == 201, r.text
+        battle = str(r.json()["battle"])
+    with live_server(site.app(), http=PatientHttp, access_log=False) as base:
+        heard: list[bytes] = []
+        threads = []
+        for _ in range(JUDGES):
+            ready = threading.Event()
+            thread = threading.Thread(
+                target=_heard,
+                args=(f"{base}/api/tournaments/spring/stream", COMMANDS, heard, ready),
+                daemon=True,
+            )
+            thread.start()
+            threads.append(thread)
+            assert ready.wait(10)
+        versions = []
+        for _ in range(COMMANDS):
+            r = httpx.post(
+                f"{base}/api/battles/{battle}/commands",
+                json={"option": 0},
+                headers=bearer(site.tables[2]),
+            )
+            assert r.status_code == 201, r.text
+            versions.append(r.json()["version"])
+        for thread in threads:
+            thread.join(20)
+    notes = [
+        b"event: played\r\ndata: "
+        + json.dumps(
+            {"kind": "played", "battle": battle, "version": v, "tournament": "spring", "table": 2},
+            separators=(",", ":"),
+        ).encode()
+        + b"\r\n\r\n"
+        for v in versions
+    ]
+    assert heard == [LISTENING + b"".join(notes)] * JUDGES
+    assert sent_notes == 0
+
+
+def test_a_connection_that_cannot_take_a_note_has_its_stream_send_it_in_order() -> None:
+    """The hub writes, a write is refused (a paused connection): the stream's task sends what
+    waited, then what came meanwhile, then the hub writes again; every note once, in order."""
+    notes = [encoded(Note(kind="played", battle="b", version=v)) for v in range(1, 6)]
+    written: list[bytes] = []
+    answers = iter([True, False, True])
+
+    def write(data: bytes) -> bool:
+        if next(answers):
+            written.append(data)
+            return True
+        return False
+
+    async def run() -> list[bytes]:
+        hub = Hub()
+        stream = hub.listen("t", write)
+        yielded = [await stream.__anext__()]
+        turn = asyncio.ensure_future(stream.__anext__())  # the stream's task asleep
+        await asyncio.sleep(0)
+        hub._deliver(["t"], Note(kind="played", battle="b", version=1))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert written == [notes[0]] and not turn.done()  # written by the hub
+        hub._deliver(["t"], Note(kind="played", battle="b", version=2))
+        hub._deliver(["t"], Note(kind="played", battle="b", version=3))  # one write: refused
+        yielded.append(await turn)  # so the stream sends them
+        hub._deliver(["t"], Note(kind="played", battle="b", version=4))  # while it sends
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        yielded.append(await stream.__anext__())
+        turn = asyncio.ensure_future(stream.__anext__())
+        await asyncio.sleep(0)
+        hub._deliver(["t"], Note(kind="played", battle="b", version=5))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert not turn.done()
+        hub.close()
+        with pytest.raises(StopAsyncIteration):
+            await turn
+        return yielded
+
+    yielded = asyncio.run(run())
+    assert yielded == [LISTENING, notes[1] + notes[2], notes[3]]
+    assert written == [notes[0], notes[4]]
