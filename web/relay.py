@@ -4,8 +4,8 @@ Several ``bxb serve`` processes on one PostgreSQL database serve one tournament 
 proxy: a note published in one process (a command written, a battle started, a token revoked)
 reaches the pages listening to every other process, and each process drops what it kept in
 memory that the note makes stale. The database is the broker: each process keeps one connection
-that ``LISTEN``s on the channel ``bxb_live`` and one that sends ``pg_notify``; nothing else
-runs between the processes. A SQLite store has no such channel: there the server is one process
+that ``LISTEN``s on the channel ``bxb_live`` and sends ``pg_notify`` on it; nothing else runs
+between the processes. A SQLite store has no such channel: there the server is one process
 and its notes stay in it (``web/live.py``).
 
 What travels is a small JSON payload (PostgreSQL allows 8,000 bytes): the sending process's
@@ -20,16 +20,19 @@ store's appends take no table lock (``replay/store/postgres.py``), so that sever
 at once. A note here says what happened; the page reads the battle itself, so a note is a hint,
 never the record.
 
-A note is sent after its write has committed, by a thread that sends every note waiting in one
-statement: a process killed between the two loses that note (the pages show the write at their
+A note is sent after its write has committed, by the relay's thread, which sends every note
+waiting in one statement: a process killed between the two loses that note (the pages show the write at their
 next read). While the listening connection is down (the database restarting) a process cannot
 hear others: it retries every second and, once back, forgets the tokens and tables it kept, as
 it may have missed their changes."""
 
 from __future__ import annotations
 
-import queue
+import contextlib
+import selectors
+import socket
 import threading
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -62,58 +65,126 @@ def payload_text(payload: Payload) -> str:
 
 
 class PostgresRelay:
-    """One process's two connections to the channel: ``send`` queues a payload for the sending
-    thread; the listening thread hands every payload of another origin to ``heard``."""
+    """One process's connection to the channel and the thread that keeps it: ``send`` queues a
+    payload; the thread sends every payload waiting in one statement and hands every payload of
+    another origin it hears to ``heard``.
+
+    One connection both listens and sends (issue 25): with a connection for each, every note
+    this process sent woke its listening thread (PostgreSQL tells every listening session,
+    its sender's own too) only to be dropped, and each side had a thread to wake. A session
+    that listens hears its own notes in the answer to its own statement: they are dropped there,
+    by the thread that sent them, no thread woken for them."""
 
     def __init__(self, db: str, origin: str, heard: Callable[[Payload], None]) -> None:
         self.db = db
         self.origin = origin
         self._heard = heard
-        self._outbox: queue.SimpleQueue[Payload | None] = queue.SimpleQueue()
+        self._outbox: deque[Payload] = deque()
         self._closed = threading.Event()
+        self._asleep = False  # the thread waits in ``select``: a send writes to ``_wake``
+        # a socket pair, not a pipe: a send after the thread closed it raises, never writes
+        # to another file given the same descriptor's number
+        self._woken, self._wake = socket.socketpair()
+        self._wake.setblocking(False)
         self.listening = threading.Event()  # set while the LISTEN connection is up
-        self.lost = 0  # times the listening connection was lost (and made again)
+        self.lost = 0  # times the connection was lost (and made again)
         self.heard = 0  # payloads of other processes handled so far
-        self._sender = 0  # the database's process id of this process's sending connection
-        self._threads = [
-            threading.Thread(target=self._listen, daemon=True, name="bxb-relay-listen"),
-            threading.Thread(target=self._send, daemon=True, name="bxb-relay-send"),
-        ]
-        for thread in self._threads:
-            thread.start()
+        self._own = 0  # the database's process id of this process's connection
+        self._sending: list[Payload] = []  # the notes of the statement on its way
+        self._resent = False  # they were put back once already
+        self._thread = threading.Thread(target=self._relay, daemon=True, name="bxb-relay")
+        self._thread.start()
 
     def send(self, payload: Payload) -> None:
-        self._outbox.put(payload)
+        self._outbox.append(payload)
+        if self._asleep:
+            self._asleep = False
+            self._rouse()
+
+    def _rouse(self) -> None:
+        with contextlib.suppress(OSError):  # full (the thread is roused already), or closed
+            self._wake.send(b"!")
 
     def close(self) -> None:
         self._closed.set()
-        self._outbox.put(None)
-        for thread in self._threads:
-            thread.join(timeout=5)
+        self._rouse()
+        self._thread.join(timeout=5)
 
     def _connect(self) -> Any:
         # the password as the store finds it; StoreUnavailable when the server does not answer
         return connect_postgres(persistence_env(self.db), "the live notes' relay")
 
-    def _listen(self) -> None:
+    def _relay(self) -> None:
         first = True
         while not self._closed.is_set():
             try:
                 with self._connect() as conn:
+                    self._own = conn.info.backend_pid
                     conn.execute(f"LISTEN {CHANNEL}")
                     if not first:  # notes may have been missed meanwhile
                         self._heard(Payload(origin="", register="everything"))
                     first = False
                     self.listening.set()
-                    while not self._closed.is_set():
-                        for n in conn.notifies(timeout=0.5):
-                            if n.pid != self._sender:  # this process's own: delivered already
-                                self._hear(n.payload)
+                    self._serve(conn)
             except Exception:  # the database away: try again, saying nothing per try
+                was_up = self.listening.is_set()
                 self.listening.clear()
                 self.lost += 1
+                sending, self._sending = self._sending, []
+                if was_up and sending and not self._resent:
+                    # a connection found broken as it sent is made again at once, and the
+                    # statement's notes sent once more
+                    self._outbox.extendleft(reversed(sending))
+                    self._resent = True
+                    continue
+                self._resent = False
+                self._outbox.clear()  # the database away: these notes are lost
                 self._closed.wait(RETRY)
         self.listening.clear()
+        self._woken.close()
+        self._wake.close()
+
+    def _serve(self, conn: Any) -> None:
+        """Send what waits, hear what came (the notes heard in a statement's answer included),
+        and sleep until either a send or the connection has something."""
+        with selectors.DefaultSelector() as waiting:  # epoll: any descriptor's number
+            waiting.register(conn.fileno(), selectors.EVENT_READ)
+            waiting.register(self._woken, selectors.EVENT_READ, data=True)
+            self._serving(conn, waiting)
+
+    def _serving(self, conn: Any, waiting: selectors.BaseSelector) -> None:
+        while not self._closed.is_set():
+            batch = self._taken()
+            if batch:
+                self._sending = batch  # put back if the connection breaks (``_relay``)
+                texts = [t for t in map(payload_text, batch) if len(t.encode()) <= MAX_PAYLOAD]
+                # the texts in the binary format (%b): psycopg's text format quotes a JSON
+                # text's every '"' by a regular expression's substitution, in Python (a
+                # quarter of a million instructions a note, issue 25); the binary one sends
+                # each text's bytes as they are: PostgreSQL receives the same texts
+                conn.execute(
+                    "select pg_notify(%s, p) from unnest(%b::text[]) as p", (CHANNEL, texts)
+                )
+                self._sending, self._resent = [], False
+            for n in conn.notifies(timeout=0):  # what came with the answer, or since
+                if n.pid != self._own:  # this process's own: delivered as it was published
+                    self._hear(n.payload)
+            self._asleep = True
+            if self._outbox:  # sent meanwhile, before it saw the thread asleep
+                self._asleep = False
+                continue
+            ready = waiting.select(0.5)
+            self._asleep = False
+            if any(key.data for key, _ in ready):
+                self._woken.recv(4096)
+
+    def _taken(self) -> list[Payload]:
+        """Every payload waiting, in order: one statement sends them."""
+        batch = []
+        outbox = self._outbox
+        while outbox:
+            batch.append(outbox.popleft())
+        return batch
 
     def _hear(self, text: str) -> None:
         try:
@@ -123,43 +194,6 @@ class PostgresRelay:
         if payload.origin != self.origin:
             self._heard(payload)
             self.heard += 1
-
-    def _send(self) -> None:
-        conn: Any = None
-        while True:
-            first = self._outbox.get()
-            if first is None:
-                break
-            batch = [first]
-            while True:  # everything waiting goes in one statement
-                try:
-                    more = self._outbox.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._outbox.put(None)
-                    break
-                batch.append(more)
-            texts = [t for t in map(payload_text, batch) if len(t.encode()) <= MAX_PAYLOAD]
-            for _attempt in (1, 2):  # a connection found broken is made again once
-                try:
-                    if conn is None or conn.closed:
-                        conn = self._connect()
-                        self._sender = conn.info.backend_pid
-                    # the texts in the binary format (%b): psycopg's text format quotes a
-                    # JSON text's every '"' by a regular expression's substitution, in Python
-                    # (a quarter of a million instructions a note, issue 25); the binary one
-                    # sends each text's bytes as they are: PostgreSQL receives the same texts
-                    conn.execute(
-                        "select pg_notify(%s, p) from unnest(%b::text[]) as p", (CHANNEL, texts)
-                    )
-                    break
-                except Exception:  # the database away: these notes are lost
-                    if conn is not None:
-                        conn.close()
-                    conn = None
-        if conn is not None:
-            conn.close()
 
 
 def notify_in(cursor: Any, payload: Payload) -> None:

@@ -431,3 +431,58 @@ def test_notes_travel_byte_for_byte_without_the_text_arrays_quoting(
     finally:
         sender.close()
         listener.close()
+
+
+def _sessions(db: str) -> int:
+    with psycopg.connect(db, autocommit=True) as con:
+        row = con.execute(
+            "select count(*) from pg_stat_activity where datname = current_database()"
+        ).fetchone()
+    assert row is not None
+    return int(row[0]) - 1  # this one
+
+
+def test_one_connection_listens_and_sends_and_hears_its_own_notes_in_its_answers(
+    db: str,
+) -> None:
+    """A process's relay is one session, which both listens and sends: its own notes come back
+    in its statement's answer, no other session (and no thread of its) woken for them. Fails
+    with a listening session beside a sending one (main f0f3752: two)."""
+    from blowbyblow.web.relay import Payload, PostgresRelay
+
+    heard: list[Payload] = []
+    relay = PostgresRelay(db, "one", heard.append)
+    other = PostgresRelay(db, "other", heard.append)
+    try:
+        assert relay.listening.wait(30) and other.listening.wait(30)
+        relay.send(Payload(origin="one", topics=["t"], note={"kind": "first"}))
+        other.send(Payload(origin="other", topics=["t"], note={"kind": "second"}))
+        waited(lambda: len(heard) >= 2, "each relay's note at the other")
+        assert sorted(p.origin for p in heard) == ["one", "other"]  # never its own
+        assert _sessions(db) == 2
+    finally:
+        relay.close()
+        other.close()
+
+
+def test_a_relay_whose_session_is_ended_is_heard_again(db: str) -> None:
+    """The database ends the relay's session (as a restart would): it connects again, tells its
+    process it may have missed notes, and its later notes reach the other process."""
+    from blowbyblow.web.relay import Payload, PostgresRelay
+
+    told: list[Payload] = []
+    heard: list[Payload] = []
+    relay = PostgresRelay(db, "one", told.append)
+    other = PostgresRelay(db, "other", heard.append)
+    try:
+        assert relay.listening.wait(30) and other.listening.wait(30)
+        with psycopg.connect(db, autocommit=True) as con:
+            con.execute("select pg_terminate_backend(%s)", (relay._own,))
+        waited(lambda: relay.lost == 1 and relay.listening.is_set(), "the relay back")
+        assert [p.register for p in told] == ["everything"]
+        relay.send(Payload(origin="one", topics=["t"], note={"kind": "after"}))
+        waited(lambda: len(heard) >= 1, "the note sent after")
+        assert heard == [Payload(origin="one", topics=["t"], note={"kind": "after"})]
+    finally:
+        relay.close()
+        other.close()
