@@ -4,7 +4,7 @@ Copied (``copy``): what never changes, itself (numbers, strings, frozen structs,
 engine's promise is that the rules never change a frozen struct in place); what may change in
 place (a list, a dict, a set, a dataclass that can change, a struct that is not frozen), a copy,
 one per object across the chain; an iterator over a list, one over its copy; a traced die
-(``Die``), its number.
+(``Die``), its number, also within a tuple or a recorded value (``Recorded``).
 
 Held in place (``hold``): what may change is kept itself, with what it holds (a list's items, a
 dict's, a set's, a dataclass's fields) noted once, and put back (``put_back``) before each
@@ -45,7 +45,6 @@ _SAME: set[type] = {
     bytes,
     type(None),
     Label,
-    Recorded,  # holds what never changes: a place, a tuple of dice
     types.BuiltinFunctionType,
     types.CodeType,
     types.ModuleType,
@@ -65,8 +64,8 @@ _MAY_CHANGE: Any = object()  # ``_kept``: a value that may change in place
 def _kept(x: Any, kind: type, again: Callable[[Any, Any], Any], state: Any) -> Any:
     """What ``copy`` and ``hold`` make alike of ``x`` (of type ``kind``, not in ``_SAME``): a
     tuple or a frozen set, itself or a new one of its items made so (``again(item, state)``);
-    a traced die, its number; a function without a closure or a frozen struct, itself.
-    ``_MAY_CHANGE`` for anything else."""
+    a recorded value, one of what it holds made so; a traced die, its number; a function
+    without a closure or a frozen struct, itself. ``_MAY_CHANGE`` for anything else."""
     if kind is tuple or kind is frozenset:
         for v in x:
             if type(v) not in _SAME:
@@ -77,6 +76,10 @@ def _kept(x: Any, kind: type, again: Callable[[Any, Any], Any], state: Any) -> A
         return x if all(a is b for a, b in zip(items, x, strict=True)) else kind(items)
     if kind is Die:
         return x.value
+    if kind is Recorded:  # as what it holds: a traced die in it, its number
+        held = x.value
+        value = held if type(held) in _SAME else again(held, state)
+        return x if value is held else Recorded(value)
     if kind is types.FunctionType:
         if x.__closure__ is not None:
             raise NotFrozen("a function with a closure")

@@ -124,6 +124,22 @@ def test_a_die_held_in_a_list_is_given_back_as_its_number() -> None:
     assert got == [4, 2, 1] and [type(v) for v in got] == [int, int, int]
 
 
+def _dice_recorded(dice: tuple[Any, ...]) -> Gen:
+    record = Recorded(dice)
+    (v,) = yield from roll("r")
+    return [*record.value, v]
+
+
+def test_a_die_recorded_is_given_back_as_its_number() -> None:
+    """A recorded value is held as what it holds: a die in it, behind the copy's path, comes
+    back as its number, as in a list."""
+    g = _dice_recorded((Die(4, ("d", 0, 0), []), 2))
+    request = next(g)
+    frozen = _frozen(g, request)
+    got = drive(frozen.resume(), [1])
+    assert got == [4, 2, 1] and [type(v) for v in got] == [int, int, int]
+
+
 # --- in the graph --------------------------------------------------------------------------------
 
 
