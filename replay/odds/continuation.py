@@ -514,6 +514,9 @@ class Continuations:
         # (``key(keep=True)``): its layout, place, live locals and stack (``resume.freeze``).
         self.frames: dict[int, Frame] | None = None
         self._flat = False  # writing a chain's frames one after another (``_chain``)
+        # What each outer frame of the chain last resumed holds, known as it was made
+        # (``Frozen.resume``'s reads): read from there while it stands where it was made.
+        self.reads: dict[int, resume.Read] = {}
         self.flat = flat  # False: every frame written within the one it stands in (the tests')
 
     def close(self) -> None:
@@ -522,6 +525,7 @@ class Continuations:
         collection)."""
         self._values, self._written = {}, {}
         self.frames = None
+        self.reads = {}
 
     def key(self, generator: Any, state: Any, *, keep: bool = False) -> bytes:
         """The bytes of ``generator``'s continuation and ``state``. Raises Unshared. ``keep``:
@@ -554,6 +558,7 @@ class Continuations:
         one's, in one encoding. Raises _OffChain at a generator anywhere else."""
         out: list[Any] = [self.value(state)]
         frames = self.frames
+        reads = self.reads
         g = generator
         while True:
             if type(g) is not types.GeneratorType:
@@ -564,10 +569,18 @@ class Continuations:
                 out.append(self._ext(_EXT_GENERATOR, [layout.number]))
                 break
             lasti = frame.f_lasti - layout.shift
-            names, number, values, stack = _frame_values(g, layout, frame)
+            inner = g.gi_yieldfrom
+            read = reads.get(id(g))
+            if read is not None and read[0] is g and read[1] is inner:
+                # in the ``yield from`` it was made in: it has not run since (its locals and
+                # stack are as its prologue restored them; to leave, its inner generator must
+                # end, and an ended one is no frame's inner generator)
+                names, values, stack = read[2], read[3], read[4]
+                number = _names_number(names)
+            else:
+                names, number, values, stack = _frame_values(g, layout, frame)
             if frames is not None:
                 frames[id(g)] = (layout, lasti, names, values, stack)
-            inner = g.gi_yieldfrom
             written, value_types = self._frame_part(values + stack)
             chained = inner is not None and stack and stack[-1] is inner
             if chained:

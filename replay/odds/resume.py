@@ -49,6 +49,10 @@ from blowbyblow.replay.odds.held import (
 if TYPE_CHECKING:
     from blowbyblow.replay.odds.continuation import Frame
 
+# What a continuation's key reads of a resumed outer frame, known as it is made: the generator,
+# the inner generator it stands in, its live locals' names and values, its stack.
+Read = tuple[Any, Any, tuple[str, ...], list[Any], list[Any]]
+
 SUPPORTED = sys.version_info[:2] == (3, 11)
 HOLDER = ".resume"  # the free variable through which a resumed frame is handed its values
 
@@ -72,6 +76,10 @@ class _Frame:
     values: tuple[Any, ...]  # its locals' (``place``'s names)
     stack: tuple[Any, ...]  # bottom first; an outer frame's last is its inner generator's place
     iterators: bool = False  # held in place: it holds an iterator, made anew at each resume
+    # Its place restores only the live locals a key reads (no names only besides, no cells):
+    # what a key would read of its copy is known as it is made (``Frozen.resume``'s reads).
+    plain: bool = False
+    names: tuple[str, ...] = ()  # its live locals' (``place``'s, when plain)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,11 +92,16 @@ class Frozen:
     request: Any
     restore: tuple[tuple[Any, int, Any], ...] | None = None
 
-    def resume(self) -> Generator[Any, Any, Any]:
+    def resume(self, reads: dict[int, Read] | None = None) -> Generator[Any, Any, Any]:
         """A new chain that stands where the frozen one stood: its next ``send`` is the answer
         to ``request``. Raises NotFrozen when a value cannot be copied. Held in place, the
         chains resumed before it, and the original, must have done: their objects are put
-        back as they stood and given to this one."""
+        back as they stood and given to this one.
+
+        ``reads``: filled with what a continuation's key would read of each outer frame made
+        (``Read``), for as long as it stands where it was made (in the ``yield from`` of the
+        same inner generator): its live locals' names and values and its stack, as its
+        prologue restores them."""
         memo: dict[int, Any] = {}
         restore = self.restore
         if restore is not None:
@@ -104,10 +117,13 @@ class Frozen:
                 if frame.iterators:
                     values = tuple([fresh(v, memo) for v in values])
                     stack = [fresh(v, memo) for v in stack]
+            read: list[Any] | None = None
             if inner is None:
                 stack.append(self.request)
             else:
                 stack[-1] = inner
+                if reads is not None and frame.plain:
+                    read = stack[:]
                 stack.append(None)
             stack.reverse()  # UNPACK_SEQUENCE pushes the first item last (on top)
             holder = types.CellType((values, tuple(stack)))
@@ -115,7 +131,11 @@ class Frozen:
                 frame.place.code, frame.globals, frame.name, None, (holder,)
             )
             function.__qualname__ = frame.qualname
-            inner = function()
+            made = function()
+            if read is not None:
+                assert reads is not None
+                reads[id(made)] = (made, inner, frame.names, list(values), read)
+            inner = made
         assert inner is not None
         request = inner.send(None)  # primed: each frame runs its prologue, the request is asked
         if request is not self.request:
@@ -202,6 +222,8 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: Any) -> _Fr
         kept_values,
         tuple(kept),
         iterators,
+        not extra and not code.co_cellvars,
+        tuple(names),
     )
 
 

@@ -325,9 +325,12 @@ class Sharer:
     def _resumed(self, run: _Run, path: Sequence[Answer], stood: _Stood) -> Adjudicating | None:
         """The command taken up where ``stood`` says, the run's answers and events as far as
         it (None: its procedure cannot be copied, and the run replays its path)."""
+        reads = self._continuations.reads
+        reads.clear()
         try:
-            procedure = stood.frozen.resume()
+            procedure = stood.frozen.resume(reads)
         except NotFrozen:
+            reads.clear()
             return None
         self.resumed += 1
         run.answers = list(path[:-1])

@@ -373,3 +373,43 @@ def test_a_chain_written_flat_meets_where_written_nested(
     assert len(flat) == len({b for _, b in pairs}) == len(set(pairs))
     assert len(flat) < len(pairs)  # some keys met again
     assert all(a != b for a, b in pairs)  # written two ways
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [("necromunda-2023", 1), ("wh40k-2e", 5), ("asl", 2), ("necromunda-legacy", 2)],
+)
+def test_a_resumed_frame_not_run_since_is_read_as_it_was_made(
+    name: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An outer frame of a resumed chain that still stands in the ``yield from`` it was made
+    in is read from what its prologue restored (``Frozen.resume``'s reads), not from the
+    frame: at every key of a demo command's graph, each such reading is the frame's own, name
+    for name and value for value (the same objects), its stack too."""
+    from blowbyblow.replay.engine.registry import get_game_system
+    from blowbyblow.replay.odds import sharing
+    from blowbyblow.replay.odds.continuation import _frame_values
+    from blowbyblow.replay.odds.explore import scenario_odds
+
+    demo = get_game_system(name).demo()
+    checked = [0]
+
+    class Checked(Continuations):
+        def key(self, generator: Any, state: Any, *, keep: bool = False) -> bytes:
+            g = generator
+            while g is not None and g.gi_frame is not None:
+                read = self.reads.get(id(g))
+                if read is not None and read[0] is g and read[1] is g.gi_yieldfrom:
+                    names, _, values, stack = _frame_values(g)
+                    assert names == read[2]
+                    assert len(values) == len(read[3])
+                    assert all(a is b for a, b in zip(values, read[3], strict=True))
+                    assert len(stack) == len(read[4])
+                    assert all(a is b for a, b in zip(stack, read[4], strict=True))
+                    checked[0] += 1
+                g = g.gi_yieldfrom
+            return super().key(generator, state, keep=keep)
+
+    monkeypatch.setattr(sharing, "Continuations", Checked)
+    scenario_odds(demo, number)
+    assert checked[0] > 10

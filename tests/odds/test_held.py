@@ -198,8 +198,8 @@ def test_the_graph_holds_in_place_and_every_resume_starts_from_the_node(
         at_node[id(frozen)] = (frozen, values(frozen))
         return frozen
 
-    def resumed(frozen: resume.Frozen) -> Any:
-        chain = resume_copy(frozen)
+    def resumed(frozen: resume.Frozen, reads: Any = None) -> Any:
+        chain = resume_copy(frozen, reads)
         assert values(frozen) == at_node[id(frozen)][1]
         resumes[0] += 1
         return chain
