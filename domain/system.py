@@ -224,12 +224,19 @@ class OddsRules:
     ``flag_severity``; and which of its rolls matter only as a multiset of dice
     (``order_insensitive``: glob patterns on the roll's key without the command's prefix, or on
     its purpose). An order-insensitive roll is a claim about the rules: it must not change the
-    state the command leaves, whichever order the dice come in."""
+    state the command leaves, whichever order the dice come in.
+
+    ``unread``: the state with what no later step of any command reads, nor the odds'
+    outcome shows (a unit's status, wounds lost, removal, capture, name and the marks the
+    scale counts), written alike, so that the odds' branches that differ only in it meet. A
+    claim about the rules too: two states it makes alike must go on alike to the command's
+    end (Necromunda: an Out of Action fighter's Flesh Wounds and ammunition)."""
 
     tallies: tuple[Tally, ...] = ()
     severity: Mapping[str, int] = field(default_factory=_no_scale)
     flag_severity: Mapping[str, int] = field(default_factory=_no_scale)
     order_insensitive: tuple[str, ...] = ()
+    unread: Callable[[Any], Any] | None = None
 
 
 # --- the interface ----------------------------------------------------------------------------

@@ -2,9 +2,18 @@
 rolls whose order the rules ignore.
 
 Order-insensitive: each Hit roll die is a hit or a miss and the hits are numbered in turn (N23 CC
-step 2); a Nerve test is the sum of its 2D6. Injury dice are applied in order, so they are not."""
+step 2); a Nerve test is the sum of its 2D6. Injury dice are applied in order, so they are not.
+
+What no later step reads (``unread``): a weapon's ammunition is read when its fighter chooses
+the weapons for an attack (step 2, ``weapon_choices``, ``choose_weapons``), which only a Standing
+fighter makes, and within a command no Seriously Injured or Out of Action fighter stands again;
+Flesh Wounds are read as Toughness by a Wound roll or a Flesh Wound against the fighter, and a
+hit on a fighter Out of Action is lost unread (N23 CC 6). The odds' outcome shows neither (a
+fighter's status, wounds lost and Broken)."""
 
 from __future__ import annotations
+
+import msgspec
 
 from blowbyblow.domain.necromunda.events import (
     CoupDeGrace,
@@ -13,7 +22,39 @@ from blowbyblow.domain.necromunda.events import (
     StatusChanged,
     WoundRolled,
 )
+from blowbyblow.domain.necromunda.state import (
+    OUT_OF_ACTION,
+    SERIOUSLY_INJURED,
+    FighterState,
+    NecromundaState,
+)
 from blowbyblow.domain.system import Count, OddsRules, Tally
+
+
+def _unread_fighter(f: FighterState) -> FighterState:
+    """``f`` with what no later step of the command reads written alike: out of the fight
+    (Seriously Injured or Out of Action) its weapons' ammunition; Out of Action its Flesh
+    Wounds too."""
+    gone = f.status == OUT_OF_ACTION
+    if not gone and f.status != SERIOUSLY_INJURED:
+        return f
+    weapons = f.weapons
+    if any(w.out_of_ammo for w in weapons):
+        weapons = tuple(msgspec.structs.replace(w, out_of_ammo=False) for w in weapons)
+    flesh_wounds = 0 if gone else f.flesh_wounds
+    if weapons is f.weapons and flesh_wounds == f.flesh_wounds:
+        return f
+    return msgspec.structs.replace(f, weapons=weapons, flesh_wounds=flesh_wounds)
+
+
+def unread(state: NecromundaState) -> NecromundaState:
+    """The state as the rest of a command reads it (``OddsRules.unread``)."""
+    fighters = state.fighters
+    alike = {fid: _unread_fighter(f) for fid, f in fighters.items()}
+    if all(alike[fid] is f for fid, f in fighters.items()):
+        return state
+    return msgspec.structs.replace(state, fighters=alike)
+
 
 ODDS = OddsRules(
     tallies=(
@@ -52,6 +93,7 @@ ODDS = OddsRules(
     },
     flag_severity={"Broken": 1},
     order_insensitive=("hit/*", "*/hit/*", "nerve/*", "*/nerve/*"),
+    unread=unread,
 )
 
 __all__ = ["ODDS"]

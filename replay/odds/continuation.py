@@ -495,6 +495,7 @@ class Continuations:
         labels: bool = True,
         recorded: bool = True,
         flat: bool = True,
+        unread: Callable[[Any], Any] | None = None,
     ) -> None:
         self._encode: Callable[[Any], bytes] = msgspec.msgpack.Encoder(enc_hook=self._hook).encode
         # Values written once: by identity (kept, so that no other object takes its id), their
@@ -502,6 +503,9 @@ class Continuations:
         self._values: dict[int, tuple[Any, msgspec.msgpack.Ext, int]] = {}
         self._written: dict[bytes, int] = {}
         self.state_type = state_type  # the game's state: a value (the fold makes new ones)
+        # The state as the rules read it on (``OddsRules.unread``): what they never read
+        # again written alike, so branches that differ only in it meet.
+        self.unread = unread
         # Labels (``Label``) written all alike (False: by their numbers); ``labelled`` counts
         # those written so, so that a caller knows whether a key left any out.
         self.labels = labels
@@ -598,7 +602,8 @@ class Continuations:
             self.labelled += kept[2]
             return kept[1]
         before = self.labelled
-        data = self.write(x)
+        unread = self.unread
+        data = self.write(x if unread is None or type(x) is not self.state_type else unread(x))
         number = self._written.setdefault(data, len(self._written))
         ext = msgspec.msgpack.Ext(_EXT_VALUE, number.to_bytes(8, "big"))
         self._values[id(x)] = (x, ext, self.labelled - before)

@@ -200,6 +200,7 @@ class Sharer:
         labels: bool = True,
         recorded: bool = True,
         resume: bool = True,
+        unread: bool = True,
     ) -> None:
         self.cmd = cmd
         # A node's other outcomes' runs go on from where the first stood (False: each replays
@@ -223,8 +224,13 @@ class Sharer:
         self.shared = 0  # nodes whose subtree was taken from another branch
         self.grouped_keys: set[str] = set()
         self.recorded = recorded  # False: recorded values written by value (``Recorded``)
+        # False: the state written whole, not as the rules read it on (``OddsRules.unread``)
+        self.unread = unread
         self._continuations = Continuations(
-            state_type=type(cmd.state), labels=labels, recorded=recorded
+            state_type=type(cmd.state),
+            labels=labels,
+            recorded=recorded,
+            unread=measure.rules.unread if unread else None,
         )
         self._asks = _Asks(cmd.choices)
         self._memo: dict[Hashable, Value] = {}
@@ -417,6 +423,7 @@ class Sharer:
                 counts=self.counts,
                 labels=self.labels,
                 recorded=self.recorded,
+                unread=self.unread,
             )
             again.target, again.prune = self.target, False
             try:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 import icepool  # type: ignore[import-untyped]
+import msgspec
 import pytest
 from odds_helpers import GANGFIGHT, WH40K, asl, parried, scenario, situation
 
@@ -254,7 +255,7 @@ def test_a_record_answering_its_choices_by_key_shares_as_a_script_does() -> None
     """The viewer's odds answer a recorded command's choices as its log did, by key (the 2023
     demo's charge: `react/lia/react`, with no digits, and each as its default was). No branch
     asks those under another label, so the graph shares as much as with the scenario's script
-    (951 runs, where it took 3,758 when every recorded key kept its nodes apart): the answer of
+    (792 runs, where it took 3,758 when every recorded key kept its nodes apart): the answer of
     the graph that writes every label by its number, fraction for fraction."""
     from blowbyblow.domain.core import ChoiceMade
     from blowbyblow.replay.engine.registry import get_game_system
@@ -385,3 +386,78 @@ def test_an_exploration_leaves_nothing_for_the_garbage_collector() -> None:
         gc.enable()
     assert odds.method == "exact"
     assert found < 100
+
+
+# --- what the rules never read again ------------------------------------------------------------
+
+# The Necromunda charges, whose branches part on a fighter's ammunition and Flesh Wounds after
+# it is out of the fight; the older rules' charge needs more runs than GRAPH_BUDGET.
+UNREAD = ["necromunda-2023#1", "necromunda-legacy#1"]
+
+
+@pytest.mark.parametrize("name", UNREAD)
+def test_what_the_rules_never_read_again_leaves_the_answer_unchanged(name: str) -> None:
+    """Branches that differ only in what no later step reads (``OddsRules.unread``: a
+    Necromunda fighter's ammunition once Seriously Injured or Out of Action, its Flesh Wounds
+    once Out of Action) meet: the answer is the one of the graph that writes the whole state,
+    fraction for fraction, in fewer runs."""
+    [(_, sc, number)] = [d for d in DEMOS if d[0] == name]
+    measure, cmd, group, target = _prepared(sc, number)
+    alike = Sharer(cmd, measure, budget=4 * GRAPH_BUDGET, group=group, target=target)
+    whole = Sharer(cmd, measure, budget=4 * GRAPH_BUDGET, group=group, target=target, unread=False)
+    assert _plain(alike.margins()) == _plain(whole.margins())
+    assert alike.runs < whole.runs
+
+
+def _no_flesh_wounds(state: Any) -> Any:
+    """A false claim: that no fighter's Flesh Wounds are read again (a Wound roll against the
+    fighter reads them as its Toughness)."""
+    fighters = {
+        fid: msgspec.structs.replace(f, flesh_wounds=0) for fid, f in state.fighters.items()
+    }
+    return msgspec.structs.replace(state, fighters=fighters)
+
+
+def test_a_claim_that_the_rules_read_less_than_they_do_changes_the_answer() -> None:
+    """The comparison above can fail: claimed unread, Flesh Wounds still read as Toughness
+    merge branches that do not go on alike, and the 2023 charge's answer changes."""
+    [(_, sc, number)] = [d for d in DEMOS if d[0] == "necromunda-2023#1"]
+    measure, cmd, group, target = _prepared(sc, number)
+    odds = dataclasses.replace(measure.system.odds, unread=_no_flesh_wounds)
+    wrong = dataclasses.replace(measure, system=dataclasses.replace(measure.system, odds=odds))
+    claimed = Sharer(cmd, wrong, budget=GRAPH_BUDGET, group=group, target=target)
+    whole = Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group, target=target, unread=False)
+    assert _plain(claimed.margins()) != _plain(whole.margins())
+
+
+def test_the_outcome_shows_nothing_the_rules_never_read_again() -> None:
+    """What Necromunda's ``unread`` writes alike, the odds' outcome does not show (a unit's
+    status, wounds lost and Broken); what a later step may read it keeps: a Standing
+    fighter's ammunition (its next attack chooses among its weapons) and a Seriously Injured
+    fighter's Flesh Wounds (a hit still to resolve, or a Coup de Grace's Injury dice, reads
+    them as Toughness)."""
+    from blowbyblow.domain.necromunda.odds import unread
+    from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, SERIOUSLY_INJURED
+
+    [(_, sc, number)] = [d for d in DEMOS if d[0] == "necromunda-legacy#1"]
+    measure, cmd, _, _ = _prepared(sc, number)
+    fighters = dict(cmd.state.fighters)
+
+    def hurt(fid: str, status: str) -> None:
+        f = fighters[fid]
+        weapons = tuple(msgspec.structs.replace(w, out_of_ammo=True) for w in f.weapons)
+        fighters[fid] = msgspec.structs.replace(
+            f, status=status, flesh_wounds=2, wounds=0, weapons=weapons
+        )
+
+    hurt("vex", OUT_OF_ACTION)
+    hurt("lia", SERIOUSLY_INJURED)
+    hurt("krug", "Standing & Engaged")
+    state = msgspec.structs.replace(cmd.state, fighters=fighters)
+    read = unread(state)
+    assert read != state
+    assert measure.final(read) == measure.final(state)
+    vex, lia, krug = (read.fighters[f] for f in ("vex", "lia", "krug"))
+    assert vex.flesh_wounds == 0 and not any(w.out_of_ammo for w in vex.weapons)
+    assert lia.flesh_wounds == 2 and not any(w.out_of_ammo for w in lia.weapons)
+    assert krug == fighters["krug"]
