@@ -17,8 +17,7 @@ from typing import Any
 import msgspec
 import pytest
 from litestar import Response
-from litestar.testing import TestClient
-from web_helpers import Client, Site, bearer, live_server, played_heard
+from web_helpers import Client, Site, bearer, live_server, played_heard, started_at_two
 
 from blowbyblow.web import api
 from blowbyblow.web.answers import Answer, Sent
@@ -137,14 +136,7 @@ def test_the_command_route_refuses_as_before_and_writes_nothing(
 
 
 def test_a_tournaments_stream_is_server_sent_events(site: Site) -> None:
-    with TestClient(site.app()) as c:
-        r = c.post(
-            "/api/tournaments/spring/tables/2/battles",
-            json={"ruleset": "gangfight", "seed": "sse"},
-            headers=bearer(site.tables[2]),
-        )
-        assert r.status_code == 201, r.text
-        battle = str(r.json()["battle"])
+    battle = started_at_two(site, "sse")
     with live_server(site.app()) as base:
         got, r = played_heard(base, "/api/tournaments/spring/stream", battle, site.tables[2])
     version = r.json()["version"]

@@ -13,8 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from litestar.testing import TestClient
-from web_helpers import Site, bearer, live_server
+from web_helpers import Site, bearer, live_server, started_at_two
 
 from blowbyblow.web.guard import PatientHttp
 from blowbyblow.web.heads import HeadedCycle
@@ -49,14 +48,7 @@ def test_every_stream_hears_every_note_in_order_not_sent_through_its_task(
         await send(self, message)
 
     monkeypatch.setattr(HeadedCycle, "send", counted)
-    with TestClient(site.app()) as c:
-        r = c.post(
-            "/api/tournaments/spring/tables/2/battles",
-            json={"ruleset": "gangfight", "seed": "written"},
-            headers=bearer(site.tables[2]),
-        )
-        assert r.status_code == 201, r.text
-        battle = str(r.json()["battle"])
+    battle = started_at_two(site, "written")
     with live_server(site.app(), http=PatientHttp, access_log=False) as base:
         heard: list[bytes] = []
         threads = []

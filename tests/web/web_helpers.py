@@ -102,6 +102,18 @@ def bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
 
+def started_at_two(site: Site, seed: str) -> str:
+    """A Gangfight battle of seeded dice started at spring's table 2: its id."""
+    with TestClient(site.app()) as c:
+        r = c.post(
+            "/api/tournaments/spring/tables/2/battles",
+            json={"ruleset": "gangfight", "seed": seed},
+            headers=bearer(site.tables[2]),
+        )
+        assert r.status_code == 201, r.text
+        return str(r.json()["battle"])
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
