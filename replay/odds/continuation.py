@@ -16,8 +16,9 @@ What keeps it exact:
   cell (a local that a function made in the frame reads: a comprehension, a lambda) is a
   local like any other: the frame reads it by ``LOAD_DEREF``, and handing it to a function
   (``LOAD_CLOSURE``) counts as a read; a function still held is written with its cells. A
-  frame whose code reads its locals some other way (``locals()``, ``exec``) or uses an
-  instruction on locals this module does not know keeps them all.
+  frame whose code reads its locals some other way (``locals()``, ``exec``), makes a class (a
+  class is written by its name, an instance by its fields: neither by the cells its methods
+  read) or uses an instruction on locals this module does not know keeps them all.
 - **The stack as it is.** The frame's stack values (the garbage collector's referents past its
   local slots) are all written; when the slots cannot be matched one by one with the locals
   (another interpreter's layout), every referent is written, dead locals included: fewer
@@ -118,7 +119,9 @@ def _use_def(ins: dis.Instruction) -> tuple[frozenset[str], frozenset[str], bool
         return frozenset(), frozenset(_names(ins.argval)), False
     if op in _CELL_OTHERS:
         return frozenset(), frozenset(), False
-    if "DEREF" in op or "CELL" in op or "CLOSURE" in op:
+    if "DEREF" in op or "CELL" in op or "CLOSURE" in op or op == "LOAD_BUILD_CLASS":
+        # a class made here: its methods may read a cell after the frame lets it go, and
+        # the class is written by its name, its instances by their fields
         return None
     if "FAST" not in op:
         return frozenset(), frozenset(), False

@@ -6,6 +6,7 @@ and the roll waited on."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Generator
 from typing import Any
@@ -138,6 +139,56 @@ def test_a_cell_never_read_again_is_left_out() -> None:
     assert _key(e) != _key(f)
     frame = a.gi_frame  # type: ignore[attr-defined]
     assert live_after(_closed_over.__code__, frame.f_lasti) == frozenset()
+
+
+def _class_closed_over(x: int) -> Gen:
+    """``x`` is a cell the frame never reads again, but a class made here reads it in a
+    method called after the yield: a class is written by its name, not its methods' cells."""
+
+    class Bonus:
+        def of(self, i: int) -> int:
+            return i + x
+
+    seen = yield 0
+    return Bonus().of(seen)
+
+
+@dataclasses.dataclass
+class _Held:
+    items: list[Any]
+
+
+def _instance_closed_over(x: int) -> Gen:
+    """The same with an instance of the class held in a list: written by its fields only."""
+
+    @dataclasses.dataclass
+    class Bonus:
+        n: int
+
+        def of(self, i: int) -> int:
+            return i + x + self.n
+
+    held = _Held([Bonus(1)])
+    seen = yield 0
+    return held.items[0].of(seen)
+
+
+@pytest.mark.parametrize("made", [_class_closed_over, _instance_closed_over])
+def test_a_cell_a_class_made_in_the_frame_reads_keeps_branches_apart(made: Any) -> None:
+    """A frame that makes a class keeps every local (a method may read a cell the frame itself
+    never reads again): two branches that differ in the cell go on to different ends, so
+    their keys differ."""
+    a, b = made(3), made(5)
+    next(a), next(b)
+    ends = []
+    for g in (a, b):
+        with pytest.raises(StopIteration) as stopped:
+            g.send(1)
+        ends.append(stopped.value.value)
+    assert ends[0] != ends[1]  # they do not go on alike
+    a, b = made(3), made(5)
+    next(a), next(b)
+    assert _key(a) != _key(b)
 
 
 def _maybe(flag: bool, x: int) -> Gen:
