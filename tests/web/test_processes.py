@@ -486,3 +486,48 @@ def test_a_relay_whose_session_is_ended_is_heard_again(db: str) -> None:
     finally:
         relay.close()
         other.close()
+
+
+def test_a_note_that_comes_while_the_relay_sends_is_heard(db: str) -> None:
+    """The relay's one session hears another's note that PostgreSQL holds for it while its own
+    statement runs (delivered with that statement's answer, then read by ``notifies``): psycopg
+    keeps such notes for ``notifies`` from 3.2.4 on, and drops them before (pyproject's floor).
+    The relay's statement is held on an advisory lock until the note is committed."""
+    from blowbyblow.web.relay import CHANNEL, Payload, PostgresRelay, payload_text
+
+    class Held(PostgresRelay):
+        def _connect(self) -> Any:
+            conn = super()._connect()
+            execute = conn.execute
+
+            def held(query: Any, *args: Any, **kwargs: Any) -> Any:
+                if "pg_notify" in str(query):  # its own notes: wait for the lock first
+                    execute("select pg_advisory_lock(7)")
+                    execute("select pg_advisory_unlock(7)")
+                return execute(query, *args, **kwargs)
+
+            conn.execute = held
+            return conn
+
+    heard: list[Payload] = []
+    relay = Held(db, "one", heard.append)
+    try:
+        assert relay.listening.wait(30)
+        with psycopg.connect(db, autocommit=True) as con:
+            con.execute("select pg_advisory_lock(7)")
+            relay.send(Payload(origin="one", topics=["t"], note={"kind": "mine"}))
+
+            def waiting_for_the_lock() -> bool:
+                row = con.execute(
+                    "select wait_event_type from pg_stat_activity where pid = %s", (relay._own,)
+                ).fetchone()
+                return row is not None and row[0] == "Lock"
+
+            waited(waiting_for_the_lock, "the relay's statement held on the lock")
+            other = Payload(origin="other", topics=["t"], note={"kind": "theirs"})
+            con.execute("select pg_notify(%s, %s)", (CHANNEL, payload_text(other)))
+            con.execute("select pg_advisory_unlock(7)")
+        waited(lambda: len(heard) >= 1, "the note that came while the relay sent")
+        assert heard == [other]
+    finally:
+        relay.close()
