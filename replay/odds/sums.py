@@ -1,0 +1,95 @@
+"""A node's outcomes as whole numbers over a common denominator, and a roll's outcomes added up
+from its classes' (``replay/odds/sharing.py``'s graph keeps one ``Value`` a node)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from blowbyblow.replay.odds.outcomes import UnitOutcome
+
+Units = tuple[UnitOutcome, ...]
+
+
+@dataclass(frozen=True)
+class Value:
+    """The outcomes below a point of the command, as whole numbers over ``den``: the units'
+    joint outcome (``units``), each count's own distribution (``margins``: by place in
+    ``Measure.vector``, then value, the zeros left out: a place's zero has what its other values
+    leave of ``den``), and, when an outcome is watched for (``Sharer.target``), the counts of
+    the ways to it (``target``: by counts vector, the units being the target's and every count
+    within the target's). Counted from that point on. ``keyed``: a choice below it may be
+    answered by its key (``_Asks``)."""
+
+    den: int
+    units: dict[Units, int]
+    margins: dict[int, dict[int, int]]
+    target: dict[tuple[int, ...], int]
+    keyed: bool = False
+
+
+def combine(parts: list[tuple[int, Value]], total: int) -> Value:
+    """A roll's outcomes: each class's (``ways`` of ``total`` faces) outcomes, added. The
+    first class's are taken by a comprehension (in C, as a copy where its factor is 1), the
+    others added to them. Whole numbers are divided by their common divisor only once the
+    denominator has grown past ``_WIDE`` bits: the answer's fractions are the same either way
+    (``Fraction`` reduces them), and most reductions cost more than the wider numbers."""
+    common = math.lcm(*(v.den for _, v in parts))
+    ways, v = parts[0]
+    factor = ways * (common // v.den)
+    if factor == 1:
+        units = dict(v.units)
+        target = dict(v.target)
+        margins = {place: dict(per) for place, per in v.margins.items()}
+    else:
+        units = {u: factor * k for u, k in v.units.items()}
+        target = {t: factor * k for t, k in v.target.items()}
+        margins = {
+            place: {value: factor * k for value, k in per.items()}
+            for place, per in v.margins.items()
+        }
+    keyed = v.keyed
+    for ways, v in parts[1:]:
+        keyed = keyed or v.keyed
+        factor = ways * (common // v.den)
+        unit = units.get
+        for u, k in v.units.items():
+            units[u] = unit(u, 0) + factor * k
+        if v.target:
+            way = target.get
+            for vector, k in v.target.items():
+                target[vector] = way(vector, 0) + factor * k
+        for place, per in v.margins.items():
+            mine = margins.get(place)
+            if mine is None:
+                margins[place] = {value: factor * k for value, k in per.items()}
+                continue
+            count = mine.get
+            for value, k in per.items():
+                mine[value] = count(value, 0) + factor * k
+    den = total * common
+    if den.bit_length() > _WIDE:
+        divisor = math.gcd(
+            den,
+            *units.values(),
+            *target.values(),
+            *(k for per in margins.values() for k in per.values()),
+        )
+        if divisor > 1:
+            return Value(
+                den=den // divisor,
+                units={u: k // divisor for u, k in units.items()},
+                margins={
+                    p: {v: k // divisor for v, k in per.items()} for p, per in margins.items()
+                },
+                target={t: k // divisor for t, k in target.items()},
+                keyed=keyed,
+            )
+    return Value(den=den, units=units, margins=margins, target=target, keyed=keyed)
+
+
+# The bits a denominator may grow to before its value is reduced (``combine``).
+_WIDE = 64
+
+
+__all__ = ["Units", "Value", "combine"]
