@@ -467,7 +467,9 @@ class Continuations:
                 # in the ``yield from`` it was made in: it has not run since (its locals and
                 # stack are as its prologue restored them; to leave, its inner generator must
                 # end, and an ended one is no frame's inner generator)
-                names, values, stack = read[2], read[3], read[4]
+                made = read[2]
+                names, values, stack = made.names, list(made.values), list(made.stack)
+                stack[-1] = inner
                 number = _names_number(names)
             else:
                 names, number, values, stack = _frame_values(g, layout, frame)

@@ -49,9 +49,9 @@ from blowbyblow.replay.odds.held import (
 if TYPE_CHECKING:
     from blowbyblow.replay.odds.continuation import Frame
 
-# What a continuation's key reads of a resumed outer frame, known as it is made: the generator,
-# the inner generator it stands in, its live locals' names and values, its stack.
-Read = tuple[Any, Any, tuple[str, ...], list[Any], list[Any]]
+# A resumed outer frame, for a continuation's key to read as it was made (``Frozen.resume``):
+# the generator, the inner generator it stands in, and what it was made from.
+Read = tuple[Any, Any, "_Frame"]
 
 SUPPORTED = sys.version_info[:2] == (3, 11)
 HOLDER = ".resume"  # the free variable through which a resumed frame is handed its values
@@ -98,10 +98,11 @@ class Frozen:
         chains resumed before it, and the original, must have done: their objects are put
         back as they stood and given to this one.
 
-        ``reads``: filled with what a continuation's key would read of each outer frame made
-        (``Read``), for as long as it stands where it was made (in the ``yield from`` of the
-        same inner generator): its live locals' names and values and its stack, as its
-        prologue restores them."""
+        ``reads``: filled with each outer frame made (``Read``), whose live locals and stack,
+        for as long as it stands where it was made (in the ``yield from`` of the same inner
+        generator), are what its prologue restored: its frame's ``names`` and ``values``, and
+        its ``stack`` with the inner generator on top (held in place, a frame holding no
+        iterator, ``plain``: its values are its frame's own, not copies)."""
         memo: dict[int, Any] = {}
         restore = self.restore
         if restore is not None:
@@ -117,13 +118,10 @@ class Frozen:
                 if frame.iterators:
                     values = tuple([fresh(v, memo) for v in values])
                     stack = [fresh(v, memo) for v in stack]
-            read: list[Any] | None = None
             if inner is None:
                 stack.append(self.request)
             else:
                 stack[-1] = inner
-                if reads is not None and frame.plain:
-                    read = stack[:]
                 stack.append(None)
             stack.reverse()  # UNPACK_SEQUENCE pushes the first item last (on top)
             holder = types.CellType((values, tuple(stack)))
@@ -132,9 +130,8 @@ class Frozen:
             )
             function.__qualname__ = frame.qualname
             made = function()
-            if read is not None:
-                assert reads is not None
-                reads[id(made)] = (made, inner, frame.names, list(values), read)
+            if reads is not None and inner is not None and frame.plain and restore is not None:
+                reads[id(made)] = (made, inner, frame)
             inner = made
         assert inner is not None
         request = inner.send(None)  # primed: each frame runs its prologue, the request is asked
@@ -222,7 +219,7 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: Any) -> _Fr
         kept_values,
         tuple(kept),
         iterators,
-        not extra and not code.co_cellvars,
+        not extra and not code.co_cellvars and not iterators,
         tuple(names),
     )
 

@@ -389,6 +389,18 @@ def test_a_generator_off_the_chain_is_written_within_its_frame() -> None:
     assert flat.key(a, None) != flat.key(c, None)
 
 
+def _explored_with(
+    written: type[Continuations], name: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A demo command's odds explored as a graph whose keys ``written`` writes."""
+    from blowbyblow.replay.engine.registry import get_game_system
+    from blowbyblow.replay.odds import sharing
+    from blowbyblow.replay.odds.explore import scenario_odds
+
+    monkeypatch.setattr(sharing, "Continuations", written)
+    scenario_odds(get_game_system(name).demo(), number)
+
+
 @pytest.mark.parametrize(
     ("name", "number"),
     [("necromunda-2023", 1), ("wh40k-2e", 5), ("asl", 2), ("gangfight", 1)],
@@ -400,11 +412,6 @@ def test_a_chain_written_flat_meets_where_written_nested(
     next) meet exactly where the frames written each within the one it stands in meet: at
     every key of a demo command's graph, two keys are equal one way if and only if they are
     the other."""
-    from blowbyblow.replay.engine.registry import get_game_system
-    from blowbyblow.replay.odds import sharing
-    from blowbyblow.replay.odds.explore import scenario_odds
-
-    demo = get_game_system(name).demo()
     pairs: list[tuple[bytes, bytes]] = []
 
     class Both(Continuations):
@@ -417,8 +424,7 @@ def test_a_chain_written_flat_meets_where_written_nested(
             pairs.append((written, self.nested.key(generator, state)))
             return written
 
-    monkeypatch.setattr(sharing, "Continuations", Both)
-    scenario_odds(demo, number)
+    _explored_with(Both, name, number, monkeypatch)
     assert len(pairs) > 10
     flat = {a for a, _ in pairs}
     assert len(flat) == len({b for _, b in pairs}) == len(set(pairs))
@@ -437,12 +443,8 @@ def test_a_resumed_frame_not_run_since_is_read_as_it_was_made(
     in is read from what its prologue restored (``Frozen.resume``'s reads), not from the
     frame: at every key of a demo command's graph, each such reading is the frame's own, name
     for name and value for value (the same objects), its stack too."""
-    from blowbyblow.replay.engine.registry import get_game_system
-    from blowbyblow.replay.odds import sharing
     from blowbyblow.replay.odds.continuation import _frame_values
-    from blowbyblow.replay.odds.explore import scenario_odds
 
-    demo = get_game_system(name).demo()
     checked = [0]
 
     class Checked(Continuations):
@@ -452,15 +454,15 @@ def test_a_resumed_frame_not_run_since_is_read_as_it_was_made(
                 read = self.reads.get(id(g))
                 if read is not None and read[0] is g and read[1] is g.gi_yieldfrom:
                     names, _, values, stack = _frame_values(g)
-                    assert names == read[2]
-                    assert len(values) == len(read[3])
-                    assert all(a is b for a, b in zip(values, read[3], strict=True))
-                    assert len(stack) == len(read[4])
-                    assert all(a is b for a, b in zip(stack, read[4], strict=True))
+                    made = read[2]
+                    assert names == made.names
+                    assert len(values) == len(made.values)
+                    assert all(a is b for a, b in zip(values, made.values, strict=True))
+                    assert len(stack) == len(made.stack) and stack[-1] is g.gi_yieldfrom
+                    assert all(a is b for a, b in zip(stack[:-1], made.stack[:-1], strict=True))
                     checked[0] += 1
                 g = g.gi_yieldfrom
             return super().key(generator, state, keep=keep)
 
-    monkeypatch.setattr(sharing, "Continuations", Checked)
-    scenario_odds(demo, number)
+    _explored_with(Checked, name, number, monkeypatch)
     assert checked[0] > 10
