@@ -230,13 +230,17 @@ class OddsRules:
     outcome shows (a unit's status, wounds lost, removal, capture, name and the marks the
     scale counts), written alike, so that the odds' branches that differ only in it meet. A
     claim about the rules too: two states it makes alike must go on alike to the command's
-    end (Necromunda: an Out of Action fighter's Flesh Wounds and ammunition)."""
+    end (Necromunda: an Out of Action fighter's Flesh Wounds and ammunition). It is given,
+    besides the state, what ``done`` finds done in the command's record among the values a
+    continuation holds (None if not asked), which the continuation's key holds too
+    (Necromunda: who has chosen weapons in this command)."""
 
     tallies: tuple[Tally, ...] = ()
     severity: Mapping[str, int] = field(default_factory=_no_scale)
     flag_severity: Mapping[str, int] = field(default_factory=_no_scale)
     order_insensitive: tuple[str, ...] = ()
-    unread: Callable[[Any], Any] | None = None
+    unread: Callable[[Any, Any], Any] | None = None
+    done: Callable[[list[Any]], Any] | None = None
 
 
 # --- the interface ----------------------------------------------------------------------------

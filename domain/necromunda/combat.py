@@ -37,6 +37,9 @@ class Combat:
     edition: Edition
     ctx: Context
     nerve: NerveLog = field(default_factory=NerveLog)
+    # Who has chosen weapons in this command (step 2): a fighter attacks once a command, so
+    # its ammunition is not read again within it (``odds.unread``).
+    chose_weapons: set[str] = field(default_factory=set)
 
     def rule(self, section: str) -> str:
         return self.edition.rule(section)

@@ -297,15 +297,13 @@ def step2_choose_weapons(
     at: Attack, state: NecromundaState, weapons: Sequence[Profile]
 ) -> Generator[Step, Any, NecromundaState]:
     """Step 2 Choose Weapons (checked by :func:`choose_weapons`)."""
-    return (
-        yield from emit(
-            WeaponsChosen(
-                rule=at.rule("CC 2"),
-                fighter=at.attacker,
-                weapons=[w.id for w in weapons] or [UNARMED],
-            )
+    state = yield from emit(
+        WeaponsChosen(
+            rule=at.rule("CC 2"), fighter=at.attacker, weapons=[w.id for w in weapons] or [UNARMED]
         )
     )
+    at.combat.chose_weapons.add(at.attacker)
+    return state
 
 
 # --- step 3: Determine Attack Dice ---------------------------------------------------------------

@@ -6,15 +6,20 @@ step 2); a Nerve test is the sum of its 2D6. Injury dice are applied in order, s
 
 What no later step reads (``unread``): a weapon's ammunition is read when its fighter chooses
 the weapons for an attack (step 2, ``weapon_choices``, ``choose_weapons``), which only a Standing
-fighter makes, and within a command no Seriously Injured or Out of Action fighter stands again;
+fighter makes, once a command (the charger's attack, each Reaction attack: ``Combat`` records
+who has), and within a command no Seriously Injured or Out of Action fighter stands again;
 Flesh Wounds are read as Toughness by a Wound roll or a Flesh Wound against the fighter, and a
 hit on a fighter Out of Action is lost unread (N23 CC 6). The odds' outcome shows neither (a
 fighter's status, wounds lost and Broken)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 import msgspec
 
+from blowbyblow.domain.necromunda.combat import Attack, Combat
 from blowbyblow.domain.necromunda.events import (
     CoupDeGrace,
     HitRolled,
@@ -31,12 +36,12 @@ from blowbyblow.domain.necromunda.state import (
 from blowbyblow.domain.system import Count, OddsRules, Tally
 
 
-def _unread_fighter(f: FighterState) -> FighterState:
-    """``f`` with what no later step of the command reads written alike: out of the fight
-    (Seriously Injured or Out of Action) its weapons' ammunition; Out of Action its Flesh
-    Wounds too."""
+def _unread_fighter(f: FighterState, chose: Collection[str]) -> FighterState:
+    """``f`` with what no later step of the command reads written alike: its weapons'
+    ammunition once it has chosen weapons in this command (``chose``) or is out of the fight
+    (Seriously Injured or Out of Action); Out of Action its Flesh Wounds too."""
     gone = f.status == OUT_OF_ACTION
-    if not gone and f.status != SERIOUSLY_INJURED:
+    if not gone and f.status != SERIOUSLY_INJURED and f.id not in chose:
         return f
     weapons = f.weapons
     if any(w.out_of_ammo for w in weapons):
@@ -47,13 +52,27 @@ def _unread_fighter(f: FighterState) -> FighterState:
     return msgspec.structs.replace(f, weapons=weapons, flesh_wounds=flesh_wounds)
 
 
-def unread(state: NecromundaState) -> NecromundaState:
-    """The state as the rest of a command reads it (``OddsRules.unread``)."""
+def unread(state: NecromundaState, chose: Collection[str] | None) -> NecromundaState:
+    """The state as the rest of a command reads it (``OddsRules.unread``); ``chose``: who has
+    chosen weapons in it (``done``)."""
     fighters = state.fighters
-    alike = {fid: _unread_fighter(f) for fid, f in fighters.items()}
+    alike = {fid: _unread_fighter(f, chose or ()) for fid, f in fighters.items()}
     if all(alike[fid] is f for fid, f in fighters.items()):
         return state
     return msgspec.structs.replace(state, fighters=alike)
+
+
+def done(held: list[Any]) -> frozenset[str] | None:
+    """Who has chosen weapons in this command, by the command's record (``Combat``) that the
+    continuation holds, itself or in an attack (``OddsRules.done``); None if it holds none
+    (then only the ammunition of fighters out of the fight is written alike)."""
+    for v in held:
+        kind = type(v)
+        if kind is Combat:
+            return frozenset(v.chose_weapons)
+        if kind is Attack:
+            return frozenset(v.combat.chose_weapons)
+    return None
 
 
 ODDS = OddsRules(
@@ -94,6 +113,7 @@ ODDS = OddsRules(
     flag_severity={"Broken": 1},
     order_insensitive=("hit/*", "*/hit/*", "nerve/*", "*/nerve/*"),
     unread=unread,
+    done=done,
 )
 
 __all__ = ["ODDS"]

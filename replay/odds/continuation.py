@@ -67,6 +67,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from blowbyblow.domain.core import Command, Context, Event, Label, Recorded, roll
+from blowbyblow.domain.system import OddsRules
 from blowbyblow.replay.odds import resume
 from blowbyblow.replay.odds.liveness import Live, live_resumes
 from blowbyblow.replay.odds.traced import Die
@@ -383,17 +384,20 @@ class Continuations:
         labels: bool = True,
         recorded: bool = True,
         flat: bool = True,
-        unread: Callable[[Any], Any] | None = None,
+        rules: OddsRules | None = None,
     ) -> None:
         self._encode: Callable[[Any], bytes] = msgspec.msgpack.Encoder(enc_hook=self._hook).encode
         # Values written once: by identity (kept, so that no other object takes its id), their
         # bytes' number in ``_written`` (equal bytes, one number), the labels they left out.
-        self._values: dict[int, tuple[Any, msgspec.msgpack.Ext, int]] = {}
+        self._values: dict[int, tuple[Any, msgspec.msgpack.Ext, int, Any]] = {}
         self._written: dict[bytes, int] = {}
         self.state_type = state_type  # the game's state: a value (the fold makes new ones)
         # The state as the rules read it on (``OddsRules.unread``): what they never read
-        # again written alike, so branches that differ only in it meet.
-        self.unread = unread
+        # again written alike, so branches that differ only in it meet; given what the
+        # command's record held by the continuation says is done (``OddsRules.done``).
+        self.unread = None if rules is None else rules.unread
+        self.done = None if rules is None else rules.done
+        self._done: Any = None  # that of the continuation being written
         # Labels (``Label``) written all alike (False: by their numbers); ``labelled`` counts
         # those written so, so that a caller knows whether a key left any out.
         self.labels = labels
@@ -438,19 +442,23 @@ class Continuations:
             self.frames = {} if keep else None
             self._flat = False
             self.labelled = labelled
+            self._done = None  # nothing known done: the state as ``unread`` alone gives it
             return self.write([self.value(state), generator])
         finally:
             self._seen = {}
             self._flat = False
+            self._done = None
 
     def _chain(self, generator: Any, state: Any) -> bytes:
         """The continuation of a ``yield from`` chain written as its frames one after another,
         outermost first, each frame's inner generator (the last value on its stack) written as
         ``_INNER``: what ``_generator`` writes nested, each frame's record holding the next
         one's, in one encoding. Raises _OffChain at a generator anywhere else."""
-        out: list[Any] = [self.value(state)]
+        out: list[Any] = [None]
         frames = self.frames
         reads = self.reads
+        held: list[Any] = []
+        finished = None
         g = generator
         while True:
             if type(g) is not types.GeneratorType:
@@ -458,7 +466,7 @@ class Continuations:
             frame = g.gi_frame
             layout = _layout(g.gi_code)
             if frame is None:  # finished: it will only stop again
-                out.append(self._ext(_EXT_GENERATOR, [layout.number]))
+                finished = self._ext(_EXT_GENERATOR, [layout.number])
                 break
             lasti = frame.f_lasti - layout.shift
             inner = g.gi_yieldfrom
@@ -475,28 +483,40 @@ class Continuations:
                 names, number, values, stack = _frame_values(g, layout, frame)
             if frames is not None:
                 frames[id(g)] = (layout, lasti, names, values, stack)
-            written, value_types = self._frame_part(values + stack)
             chained = inner is not None and stack and stack[-1] is inner
-            if chained:
-                written[-1] = _INNER
-            out.append([layout.number, lasti, number, value_types, written])
+            held.append((layout.number, lasti, number, values + stack, chained))
             if not chained:
                 break
             g = inner
+        # What the command's record says is done, before any state is written (``value``).
+        done = self.done
+        self._done = None if done is None else done([v for h in held for v in h[3]])
+        out[0] = self.value(state)
+        for layout_number, lasti, number, part, chained in held:
+            written, value_types = self._frame_part(part)
+            if chained:
+                written[-1] = _INNER
+            out.append([layout_number, lasti, number, value_types, written])
+        if finished is not None:
+            out.append(finished)
         return self.write(out)
 
     def value(self, x: Any) -> msgspec.msgpack.Ext:
         """A value that never changes (``is_value``, or the state) written once: its number."""
+        # a state as the rules read it on depends on what is done (``_chain``)
+        done = self._done if type(x) is self.state_type else None
         kept = self._values.get(id(x))
-        if kept is not None and kept[0] is x:
+        if kept is not None and kept[0] is x and kept[3] == done:
             self.labelled += kept[2]
             return kept[1]
         before = self.labelled
         unread = self.unread
-        data = self.write(x if unread is None or type(x) is not self.state_type else unread(x))
+        data = self.write(
+            x if unread is None or type(x) is not self.state_type else unread(x, done)
+        )
         number = self._written.setdefault(data, len(self._written))
         ext = msgspec.msgpack.Ext(_EXT_VALUE, number.to_bytes(8, "big"))
-        self._values[id(x)] = (x, ext, self.labelled - before)
+        self._values[id(x)] = (x, ext, self.labelled - before, done)
         return ext
 
     def write(self, x: Any) -> bytes:

@@ -211,7 +211,7 @@ class Sharer:
             state_type=type(cmd.state),
             labels=labels,
             recorded=recorded,
-            unread=measure.rules.unread if unread else None,
+            rules=measure.rules if unread else None,
         )
         self._asks = _Asks(cmd.choices)
         self._memo: dict[Hashable, Value] = {}
