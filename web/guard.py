@@ -121,8 +121,8 @@ def content_headers(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str]:
 class BodyRequest(Request[Any, Any, Any]):
     """Litestar's request, whose JSON body, when a handler reads it, is refused (400) as bytes
     that are not UTF-8 or as arrays and objects nested deeper than Python's recursion limit:
-    msgspec raises neither as the malformed JSON Litestar refuses, and either would end the
-    request in a 500. Checked as the handler's ``data`` is read (a hook before every handler
+    msgspec before 0.23 raises neither as the malformed JSON Litestar refuses, and either would
+    end the request in a 500 (0.23 refuses bad UTF-8 as malformed JSON, named here alike). Checked as the handler's ``data`` is read (a hook before every handler
     read each POST's body ahead of it, its route's signature and its headers again, issue 25)."""
 
     @property
@@ -140,12 +140,30 @@ class BodyRequest(Request[Any, Any, Any]):
             return await super().json()
         except (UnicodeDecodeError, RecursionError) as e:
             what = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "nested too deeply"
-            raise ApiError(
-                400,
-                "body",
-                "a request body is JSON: UTF-8 text, arrays and objects a few levels deep",
-                f"the body is {what}; nothing was written",
-            ) from None
+            raise _unread(what) from None
+        except Exception:
+            # msgspec 0.23 on says bytes that are not UTF-8 as malformed JSON (its DecodeError,
+            # which Litestar answers in its own words): named as before, whichever msgspec
+            if _utf8(await self.body()):
+                raise
+            raise _unread("not UTF-8 text") from None
+
+
+def _utf8(body: bytes) -> bool:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _unread(what: str) -> ApiError:
+    return ApiError(
+        400,
+        "body",
+        "a request body is JSON: UTF-8 text, arrays and objects a few levels deep",
+        f"the body is {what}; nothing was written",
+    )
 
 
 async def static_name(request: Request[Any, Any, Any]) -> Response[ErrorBody] | None:
