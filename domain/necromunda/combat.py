@@ -38,8 +38,11 @@ class Combat:
     ctx: Context
     nerve: NerveLog = field(default_factory=NerveLog)
     # Who has chosen weapons in this command (step 2): a fighter attacks once a command, so
-    # its ammunition is not read again within it (``odds.unread``).
-    chose_weapons: set[str] = field(default_factory=set)
+    # its ammunition is not read again within it (``odds.unread``). A sorted list, not a set:
+    # the odds write it into a key as it iterates, and a set's order hangs on the process's
+    # string hashing (PYTHONHASHSEED), so equal sets could be written apart in one process and
+    # alike in another (the same answer, another count of runs).
+    chose_weapons: list[str] = field(default_factory=list)
 
     def rule(self, section: str) -> str:
         return self.edition.rule(section)

@@ -10,6 +10,7 @@ records it.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -302,7 +303,8 @@ def step2_choose_weapons(
             rule=at.rule("CC 2"), fighter=at.attacker, weapons=[w.id for w in weapons] or [UNARMED]
         )
     )
-    at.combat.chose_weapons.add(at.attacker)
+    if at.attacker not in at.combat.chose_weapons:
+        bisect.insort(at.combat.chose_weapons, at.attacker)
     return state
 
 
