@@ -213,14 +213,6 @@ def refused(request: AnyRequest, exc: Exception) -> Response[ErrorBody]:
     )
 
 
-def tournament_error(request: AnyRequest, exc: TournamentError) -> Response[ErrorBody]:
-    return error_response(
-        ErrorBody(
-            status=404, field="tournament", rule="a tournament of this server", message=str(exc)
-        )
-    )
-
-
 def validation_error(request: AnyRequest, exc: ValidationException) -> Response[ErrorBody]:
     """A body or parameter that does not fit the request's schema: the first field at fault."""
     extra = exc.extra if isinstance(exc.extra, list) else []
@@ -272,7 +264,7 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     ApiError: refused,
     Refused: refused,
     StoreError: refused,
-    TournamentError: tournament_error,
+    TournamentError: refused,
     ValidationException: validation_error,
     HTTPException: http_error,
 }

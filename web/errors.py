@@ -15,6 +15,7 @@ from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.battles.refusals import Kind, Refused, Unreachable
 from blowbyblow.replay.engine.scenario import ScenarioError, check_values
 from blowbyblow.replay.store.log import StoreBusy, StoreUnavailable
+from blowbyblow.web.tournament import TournamentError
 
 STATUS: dict[Kind, int] = {
     "invalid": 422,
@@ -46,6 +47,8 @@ def api_error(error: BaseException) -> ApiError | None:
         error = Unreachable(f"the tournament register: {error}")
     if isinstance(error, Refused):
         return ApiError(STATUS[error.kind], error.field, error.rule, error.message)
+    if isinstance(error, TournamentError):  # a tournament (or a table of it) the server lacks
+        return ApiError(404, "tournament", "a tournament of this server", str(error))
     return None
 
 

@@ -51,9 +51,7 @@ REFUSALS = (ApiError, Refused, StoreError, TournamentError)
 
 
 def _refused(request: AnyRequest, exc: Exception) -> Template:
-    error = api_error(exc)
-    if isinstance(exc, TournamentError):  # a page of no tournament: as the API says it (404)
-        error = ApiError(404, "tournament", "a tournament of this server", str(exc))
+    error = api_error(exc)  # a page of no tournament: 404, as the API says it
     if error is None:
         raise exc
     return Template(
