@@ -307,8 +307,9 @@ class Service:
                 422, "dice", "one typed die for each the rules ask for", str(e)
             ) from None
         except UnusedInput as e:  # dice or answers left over: they were meant for other play
-            left = "choices" if str(e).startswith("choices") else "dice"  # as it names them
-            raise ApiError(422, left, f"exactly the {left} the rules ask for", str(e)) from None
+            raise ApiError(
+                422, e.field, f"exactly the {e.field} the rules ask for", str(e)
+            ) from None
 
     def escrow_keys(self) -> list[str]:
         """The judges' escrow public keys a fair battle's seed is encrypted to."""

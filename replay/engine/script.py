@@ -150,7 +150,12 @@ def adjudicate_all(
 
 
 class UnusedInput(BlowByBlowError):
-    """Dice listed or choices answered in advance that the rules never asked for."""
+    """Dice listed or choices answered in advance that the rules never asked for; ``field``:
+    which of the two (``dice`` or ``choices``), the message's first word."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
 
 
 def check_all_used(dice: DiceSource, choices: ChoiceSource) -> None:
@@ -158,15 +163,17 @@ def check_all_used(dice: DiceSource, choices: ChoiceSource) -> None:
     and the battle disagree, so it is refused rather than ignored."""
     if isinstance(dice, ListedDice) and dice.unused:
         raise UnusedInput(
-            f"dice: {dice.unused} listed value(s) left over ({dice.used} of {dice.listed} asked "
-            f"for); expected exactly the dice the rules ask for, in order: {dice.leftover()}"
+            "dice",
+            f"{dice.unused} listed value(s) left over ({dice.used} of {dice.listed} asked "
+            f"for); expected exactly the dice the rules ask for, in order: {dice.leftover()}",
         )
     if isinstance(choices, ScriptedChoices) and choices.unused:
         asked = ", ".join(choices.asked) or "none"
         raise UnusedInput(
-            f"choices: {', '.join(repr(k) for k in choices.unused)} never asked; expected a "
+            "choices",
+            f"{', '.join(repr(k) for k in choices.unused)} never asked; expected a "
             f"question the rules ask (by its full key, e.g. 'c2/step8', or without its "
-            f"command prefix for every command); the questions asked were: {asked}"
+            f"command prefix for every command); the questions asked were: {asked}",
         )
 
 
