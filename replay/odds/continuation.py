@@ -602,8 +602,7 @@ class Continuations:
                 _ONCE if is_value(kind) else _AGAIN if _shared_kind(kind) else _AS_IT_IS
             )
             if how == _AS_IT_IS:
-                number = _TYPES.get(kind)
-                _PLAIN[kind] = _type_number(kind) if number is None else number
+                _PLAIN[kind] = _type_number(kind)
         if how == _ONCE or kind is self.state_type:
             return self.value(x)
         if how == _AGAIN:
