@@ -233,7 +233,13 @@ class OddsRules:
     end (Necromunda: an Out of Action fighter's Flesh Wounds and ammunition). It is given,
     besides the state, what ``done`` finds done in the command's record among the values a
     continuation holds (None if not asked), which the continuation's key holds too
-    (Necromunda: who has chosen weapons in this command)."""
+    (Necromunda: who has chosen weapons in this command).
+
+    ``unlabelled``: glob patterns on a choice's key without the command's prefix, for choices
+    whose keys hold no label (``Label``): every number in them is a value the rules read (40K: a
+    parry's place in the round), so every branch of the odds that reaches the choice from one
+    point asks it under one key. A claim about the rules too: a choice keyed by a label must not
+    match (the odds would share branches a script answers apart)."""
 
     tallies: tuple[Tally, ...] = ()
     severity: Mapping[str, int] = field(default_factory=_no_scale)
@@ -241,6 +247,7 @@ class OddsRules:
     order_insensitive: tuple[str, ...] = ()
     unread: Callable[[Any, Any], Any] | None = None
     done: Callable[[list[Any]], Any] | None = None
+    unlabelled: tuple[str, ...] = ()
 
 
 # --- the interface ----------------------------------------------------------------------------

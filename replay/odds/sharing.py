@@ -37,6 +37,7 @@ the answers with icepool and with seeded dice."""
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import operator
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -213,7 +214,7 @@ class Sharer:
             recorded=recorded,
             rules=measure.rules if unread else None,
         )
-        self._asks = _Asks(cmd.choices)
+        self._asks = _Asks(cmd.choices, measure.rules.unlabelled if labels else ())
         self._memo: dict[Hashable, Value] = {}
         self._compiled: dict[Fact, FactInfo] = {}
         self._run_now: _Run | None = None
@@ -573,11 +574,19 @@ class _Asks:
     command's prefix: it holds no label), or when every answer the policy gives to a key of
     its shape (its digits aside) is the choice's default (what its live values make it, the
     same in every branch that meets a node): a log's record answers every choice by its key,
-    most of them as their defaults were."""
+    most of them as their defaults were. A key that matches the game system's ``unlabelled``
+    (``OddsRules``: its numbers are values the rules read, such as a parry's place in the
+    round, which the continuation writes by value) is asked alike in every branch that meets a
+    node, whatever its digits."""
 
-    def __init__(self, choices: ChoiceSource) -> None:
+    def __init__(self, choices: ChoiceSource, unlabelled: Sequence[str] = ()) -> None:
         self.choices = choices
         self.run: _Run | None = None
+        self.unlabelled = (
+            re.compile("|".join(fnmatch.translate(p) for p in unlabelled)).match
+            if unlabelled
+            else None
+        )
         answers: Mapping[str, str] | None = getattr(choices, "answers", None)
         # The answers given by the shape of their keys; None: a source whose keys are not
         # known, every choice it answers may be by its key.
@@ -593,7 +602,11 @@ class _Asks:
         run = self.run
         if run is not None and run.segments and not run.segments[-1].asked:
             short = key.split("/", 1)[1] if "/" in key else key
-            if _NUMBERS.search(short) is not None and self._by_key(key, short, default):
+            if (
+                _NUMBERS.search(short) is not None
+                and (self.unlabelled is None or self.unlabelled(short) is None)
+                and self._by_key(key, short, default)
+            ):
                 run.segments[-1].asked = True
         return self.choices.choose(key, options, default, prompt)
 

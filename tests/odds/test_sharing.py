@@ -291,6 +291,48 @@ def test_a_choice_keyed_by_a_label_answered_as_its_default_shares() -> None:
     assert shared == [1, 0]  # answered as the default: hit 2's branch meets hit 1's
 
 
+def test_a_parrys_number_is_no_label_so_the_record_shares_as_the_script_does() -> None:
+    """The viewer's odds of the 40K second fight answer Varro's parries by key as the log did
+    (`snagga-v-varro/parry/varro/1`: parry), not as their defaults would be. The 1 is the
+    parry's place in the round, which the rules read (``OddsRules.unlabelled``), not a label:
+    every branch that meets a node asks it under the same key, so the graph shares as much as
+    with the scenario's script (5,868 runs, where it took 17,847 when the 1 kept its nodes
+    apart), with the answer of the graph that writes every label by its number."""
+    from blowbyblow.domain.core import ChoiceMade
+    from blowbyblow.replay.engine.registry import get_game_system
+    from blowbyblow.replay.engine.script import play
+    from blowbyblow.replay.odds.explore import recorded_command
+
+    events = play(get_game_system("wh40k-2e").demo()).events
+    starts = [i + 1 for i, e in enumerate(events) if type(e).__name__ == "CommandIssued"]
+    at, own = recorded_command(events, starts[5])
+    answers = {e.key: e.answer for e in own if isinstance(e, ChoiceMade)}
+    assert any("/parry/" in k for k in answers)
+    measure, cmd = prepare(at, Policy(name="recorded", answers=answers))
+    group, target = matcher(measure.rules.order_insensitive), outcome_of(at, own)
+    alike = Sharer(cmd, measure, budget=6000, group=group, target=target)
+    got = alike.margins()
+    numbers = Sharer(cmd, measure, budget=40000, group=group, target=target, labels=False)
+    assert _plain(got) == _plain(numbers.margins())
+    assert alike.runs <= 6000
+
+
+def test_a_choice_keyed_by_a_label_claimed_unlabelled_changes_the_answer() -> None:
+    """A false claim: the script's choice keyed by a hit's label said to hold none
+    (``OddsRules.unlabelled``). Hit 1's branch and hit 2's meet below the second roll and the
+    script's answer to hit 2 is lost (no wound in any outcome), where the tree wounds in half:
+    the claim is what keeps the graph exact."""
+    at = situation(scenario(WH40K))
+    system = at.system
+    false = dataclasses.replace(system.odds, unlabelled=("pick/*",))
+    at = dataclasses.replace(
+        at, system=dataclasses.replace(system, procedure=_choice_by_label, odds=false)
+    )
+    measure, cmd = prepare(at, Policy(name="scripted", answers={"pick/2": "wound"}))
+    got = Sharer(cmd, measure, budget=GRAPH_BUDGET).margins()
+    assert sorted(got.units.weights) == [Fraction(1)]  # the tree: [1/2, 1/2]
+
+
 # --- recorded values --------------------------------------------------------------------------
 
 # A parry's die given up: its face, where it stood and the dice before the parry are only
