@@ -18,7 +18,7 @@ from typing import Any, cast
 import icepool  # type: ignore[import-untyped]
 import msgspec
 import pytest
-from odds_helpers import GANGFIGHT, WH40K, asl, parried, scenario, situation
+from odds_helpers import GANGFIGHT, PARRY_WEAPONS, WH40K, asl, parried, scenario, situation
 
 from blowbyblow.domain.core import Context, Label, Procedure, Recorded, ask, roll
 from blowbyblow.domain.system import AnyScenario
@@ -331,6 +331,126 @@ def test_a_choice_keyed_by_a_label_claimed_unlabelled_changes_the_answer() -> No
     measure, cmd = prepare(at, Policy(name="scripted", answers={"pick/2": "wound"}))
     got = Sharer(cmd, measure, budget=GRAPH_BUDGET).margins()
     assert sorted(got.units.weights) == [Fraction(1)]  # the tree: [1/2, 1/2]
+
+
+def _choice_by_place(state: Any, command: Any, ctx: Context) -> Procedure:
+    """As ``_choice_by_label``, but the choice is keyed by the n-th of a sequence the rules
+    read (an int, as a parry's number is), not by the hit's label."""
+    (first,) = yield from roll("first")
+    hit = Label(1 if first <= 3 else 2)
+    yield from roll(f"second/{hit}")
+    for n in range(1, 2):
+        answer = yield from ask(f"parry/{n}", ("spare", "wound"), default="spare")
+        if answer == "wound":
+            wounds = state.models["varro"].wounds
+            yield WoundsLost(
+                rule="test",
+                model="varro",
+                hit=hit.number,  # the label is held, so the node's key leaves it out
+                damage=1,
+                damage_dice=(),
+                wounds_before=wounds,
+                wounds_left=wounds - 1,
+            )
+
+
+def test_a_choice_keyed_by_a_place_claimed_unlabelled_shares() -> None:
+    """The script answers `parry/1` otherwise than its default. Its 1 is no label
+    (``OddsRules.unlabelled``): hit 1's branch and hit 2's ask it under one key, so they meet
+    below the second roll, and the answer is the tree's (a wound in every outcome). Without the
+    claim the digit keeps them apart."""
+    at = situation(scenario(WH40K))
+    system = at.system
+    shared = []
+    for claim in ((), ("parry/*",)):
+        odds = dataclasses.replace(system.odds, unlabelled=claim)
+        made = dataclasses.replace(system, procedure=_choice_by_place, odds=odds)
+        measure, cmd = prepare(
+            dataclasses.replace(at, system=made),
+            Policy(name="scripted", answers={"parry/1": "wound"}),
+        )
+        tree = Explorer(cmd, budget=TREE_BUDGET).explore().dist
+        outcomes = cast(list[Outcome], list(tree))
+        expected = Margins.of_joint(
+            measure, Weights(outcomes, [tree[o] for o in outcomes], exact=True)
+        )
+        graph = Sharer(cmd, measure, budget=GRAPH_BUDGET)
+        got = graph.margins()
+        assert _plain(got) == _plain(expected)
+        assert sorted(got.units.weights) == [Fraction(1)]  # wounded in every outcome
+        shared.append(graph.shared)
+    assert shared == [0, 1]
+
+
+# Varro, one sword, fights Snagga (a sword too: their parries cancel), then Gorg, who rolls two
+# Attack dice in the second duel and whose highest Varro may parry: the first duel's hits
+# (labelled nodes) stand above the second duel's `gorg-v-varro/parry/varro/1`.
+_DUELS = """
+ruleset = "wh40k-2e"
+label = "Varro against Snagga, then Gorg"
+first_player = "Orks"
+contacts = [["snagga", "varro"], ["gorg", "varro"]]
+
+[[models]]
+id = "varro"
+player = "Ultramarines"
+ws = 4
+s = 4
+t = 4
+i = 4
+a = 1
+save = 3
+weapons = ["sword"]
+
+[[models]]
+id = "snagga"
+player = "Orks"
+ws = 4
+s = 4
+t = 4
+i = 3
+a = 1
+save = 6
+weapons = ["sword"]
+
+[[models]]
+id = "gorg"
+player = "Orks"
+ws = 4
+s = 4
+t = 4
+i = 3
+a = 1
+save = 6
+
+[[actions]]
+type = "fight"
+model = "varro"
+order = ["snagga", "gorg"]
+"""
+_PARRY = "gorg-v-varro/parry/varro/1"
+POLICIES = {
+    "default": Policy(name="default"),
+    "parry, by key": Policy(name="scripted", answers={_PARRY: "parry"}),
+    "decline, by key": Policy(name="scripted", answers={_PARRY: "decline"}),
+    "recorded": Policy(name="recorded", answers={f"c1/{_PARRY}": "parry"}),
+    "best for the Orks": Policy(name="best-for", side="Orks"),
+    "worst for the Orks": Policy(name="worst-for", side="Orks"),
+}
+
+
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+def test_a_parry_after_labelled_hits_under_every_policy(policy: str) -> None:
+    """A Multiple Combat whose second duel's parry is asked below the first duel's labelled
+    hits: under every policy, the graph's answer is the one of the graph that writes every
+    label by its number, fraction for fraction, and in fewer runs."""
+    at = situation(scenario(_DUELS + PARRY_WEAPONS))
+    measure, cmd = prepare(at, POLICIES[policy])
+    group = matcher(measure.rules.order_insensitive)
+    alike = Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group)
+    numbers = Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group, labels=False)
+    assert _plain(alike.margins()) == _plain(numbers.margins())
+    assert alike.runs < numbers.runs
 
 
 # --- recorded values --------------------------------------------------------------------------
