@@ -102,6 +102,106 @@ class Collections:
                 del left
 
 
+@dataclass
+class Stages:
+    """With ``BXB_PROBE_STAGES=1``, when each part of the server's work began and ended, for
+    setting against the slow requests (issue 25's tail): each hand-over to the store's workers
+    (submitted, started in a worker, ended), each wait for a pooled connection, and each
+    statement (psycopg's ``execute``: the store's and the relay's, its thread named), the last
+    two only when longer than ``KEEP``."""
+
+    KEEP = 0.002
+    handed: list[tuple[float, float, float]] = field(default_factory=list)
+    pooled: list[tuple[float, float, str]] = field(default_factory=list)
+    statements: list[tuple[float, float, str, str]] = field(default_factory=list)
+
+    def install(self) -> None:
+        import concurrent.futures
+
+        import psycopg
+        import psycopg_pool
+
+        handed, pooled, statements, keep = self.handed, self.pooled, self.statements, self.KEEP
+        submit = concurrent.futures.ThreadPoolExecutor.submit
+
+        def submitted(pool: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            at = time.perf_counter()
+
+            def timed() -> Any:
+                began = time.perf_counter()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    handed.append((at, began, time.perf_counter()))
+
+            return submit(pool, timed)
+
+        getconn = psycopg_pool.ConnectionPool.getconn
+
+        def got(pool: Any, *args: Any, **kwargs: Any) -> Any:
+            at = time.perf_counter()
+            try:
+                return getconn(pool, *args, **kwargs)
+            finally:
+                if (end := time.perf_counter()) - at > keep:
+                    pooled.append((at, end, threading.current_thread().name))
+
+        def timing(execute: Any) -> Any:
+            def executed(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+                at = time.perf_counter()
+                try:
+                    return execute(self, query, *args, **kwargs)
+                finally:
+                    if (end := time.perf_counter()) - at > keep:
+                        text = query if isinstance(query, str) else repr(query)
+                        name = threading.current_thread().name
+                        statements.append((at, end, name, text[:40]))
+
+            return executed
+
+        concurrent.futures.ThreadPoolExecutor.submit = submitted  # type: ignore[method-assign]
+        psycopg_pool.ConnectionPool.getconn = got  # type: ignore[method-assign,assignment]
+        psycopg.Cursor.execute = timing(psycopg.Cursor.execute)  # type: ignore[method-assign]
+        psycopg.Connection.execute = timing(psycopg.Connection.execute)  # type: ignore[method-assign]
+
+
+class Waits:
+    """With ``BXB_PROBE_STAGES=1`` on PostgreSQL: what the database's sessions wait on, sampled
+    every ``EVERY`` seconds from ``pg_stat_activity`` by a thread of the load generator (its own
+    connection): for each sample, its time and each active session's wait (``type:event``, or
+    ``cpu`` for an active one not waiting) with its statement's first words."""
+
+    EVERY = 0.02
+
+    def __init__(self, url: str) -> None:
+        self.samples: list[tuple[float, list[tuple[str, str]]]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, args=(url,), daemon=True)
+        self._thread.start()
+
+    def _sample(self, url: str) -> None:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            me = conn.info.backend_pid
+            while not self._stop.wait(self.EVERY):
+                rows = conn.execute(
+                    "select coalesce(wait_event_type || ':' || wait_event, 'cpu'), "
+                    "left(query, 30) from pg_stat_activity where state = 'active' "
+                    "and pid <> %s and backend_type = 'client backend' "
+                    "union all select wait_event_type || ':' || wait_event, backend_type "
+                    "from pg_stat_activity where backend_type <> 'client backend' "
+                    "and wait_event_type in ('IO', 'LWLock', 'Lock')",
+                    (me,),
+                ).fetchall()
+                self.samples.append((time.perf_counter(), [(str(w), str(q)) for w, q in rows]))
+
+    def stop(self) -> list[tuple[float, list[tuple[str, str]]]]:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        return self.samples
+
+
 def stalled_stacks(ticker: Ticker, loop_thread: int, stacks: list[tuple[float, str]]) -> None:
     """The watchdog: whenever the loop's tick is ``STALL`` late, the loop thread's stack (its
     innermost 12 frames, outermost first), once a stall."""
@@ -164,11 +264,72 @@ def covered(spans: list[tuple[float, float]], stalls: list[Stall]) -> float:
     return total
 
 
+def bursts(
+    slow: list[tuple[float, float]],
+    servers: list[dict[str, Any]],
+    client: list[Stall],
+    database: list[tuple[float, list[tuple[str, str]]]],
+    gap: float = 0.5,
+) -> list[dict[str, Any]]:
+    """The slow requests grouped by time (a request starting within ``gap`` of the last one's
+    end joins its burst), and for each burst what the server did meanwhile (with
+    ``BXB_PROBE_STAGES=1``): its loop's latest tick, its collections, the longest wait for a
+    store worker, for a pooled connection, and the longest statements by thread kind."""
+    out: list[dict[str, Any]] = []
+    for start, end in sorted(slow):
+        if out and start <= out[-1]["end"] + gap:
+            out[-1]["end"] = max(out[-1]["end"], end)
+            out[-1]["count"] += 1
+            out[-1]["most"] = max(out[-1]["most"], end - start)
+        else:
+            out.append({"start": start, "end": end, "count": 1, "most": end - start})
+    for b in out:
+        lo, hi = float(b["start"]), float(b["end"])
+
+        def within(at: float, until: float) -> bool:
+            return at < hi and until > lo  # noqa: B023
+
+        srv = servers
+        b["lag"] = max(
+            (st[1] for s in srv for st in s["stalls"] if within(st[0] - st[1], st[0])),
+            default=0.0,
+        )
+        b["client_lag"] = max((st[1] for st in client if within(st[0] - st[1], st[0])), default=0.0)
+        b["gc"] = sum(c[2] for s in srv for c in s["gc"] if within(c[0], c[0] + c[2]))
+        b["queued"] = max(
+            (h[1] - h[0] for s in srv for h in s.get("handed", []) if within(h[0], h[1])),
+            default=0.0,
+        )
+        b["worked"] = max(
+            (h[2] - h[1] for s in srv for h in s.get("handed", []) if within(h[1], h[2])),
+            default=0.0,
+        )
+        b["pooled"] = max(
+            (p[1] - p[0] for s in srv for p in s.get("pooled", []) if within(p[0], p[1])),
+            default=0.0,
+        )
+        kinds: dict[str, tuple[float, str]] = {}
+        for s in srv:
+            for at, until, thread, text in s.get("statements", []):
+                if within(at, until):
+                    kind = "relay" if "relay" in thread else "store" if "work" in thread else thread
+                    if until - at > kinds.get(kind, (0.0, ""))[0]:
+                        kinds[kind] = (until - at, text)
+        b["statements"] = kinds
+        seen = [rows for at, rows in database if lo <= at <= hi]
+        b["database"] = (
+            len(seen),
+            Counter(f"{w} ({q.split()[0] if q.split() else q})" for rows in seen for w, q in rows),
+        )
+    return out
+
+
 def waits(
     client: Ticker,
     servers: list[dict[str, Any]],
     slow: list[tuple[float, float]],
     window: tuple[float, float],
+    database: list[tuple[float, list[tuple[str, str]]]] | None = None,
 ) -> dict[str, object]:
     """What the run's waits were made of: the load generator's own loop lag and the servers'
     (p50/p99/max ms; seconds of stalls past ``STALL`` by cause), the servers' collections in the
@@ -209,6 +370,7 @@ def waits(
         "stacks": Counter(
             stack for srv in servers for at, stack in srv["stacks"] if began <= at <= ended
         ),
+        "bursts": bursts(slow, servers, client.stalls, database or []),
     }
 
 
@@ -217,6 +379,9 @@ def serve_probed() -> None:
     out = os.environ["BXB_PROBE_OUT"]
     ticker, collections, stacks = Ticker(), Collections(), list[tuple[float, str]]()
     gc.callbacks.append(collections)
+    stages = Stages()
+    if os.environ.get("BXB_PROBE_STAGES"):
+        stages.install()
     tasks: list[asyncio.Task[None]] = []
 
     import uvicorn.server
@@ -253,6 +418,9 @@ def serve_probed() -> None:
                     "gc": collections.done,
                     "heaps": collections.heaps,
                     "stacks": stacks,
+                    "handed": stages.handed,
+                    "pooled": stages.pooled,
+                    "statements": stages.statements,
                     "threshold": gc.get_threshold(),
                     # what the collector walks at a full pass, by type (not the frozen start-up)
                     "old": Counter(type(o).__qualname__ for o in gc.get_objects(2)).most_common(30),

@@ -66,7 +66,10 @@ loop busy, its other threads, or not run at all), the server's loop lag likewise
 garbage collections in the run (count by generation, pauses, the CPU each took), and, of the
 requests slower than 100 ms, the share of their time when the client's loop, the server's, or a
 server collection was late. ``BXB_PROBE_STACKS=1``: the server loop's stack at each stall past
-25 ms, the commonest printed. ``BXB_PROBE_GC=T0,T1,T2``: the server's collector thresholds
+25 ms, the commonest printed. ``BXB_PROBE_STAGES=1``: the server's
+hand-overs to its store workers, its waits for a pooled connection and its statements (the
+store's, the relay's) timed, and each burst of slow requests printed beside them.
+``BXB_PROBE_GC=T0,T1,T2``: the server's collector thresholds
 (to try others on any checkout)."""
 
 from __future__ import annotations
@@ -91,7 +94,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 from uuid import UUID
 
 import httpx
@@ -106,7 +109,7 @@ from blowbyblow.web.tournament import TournamentStore
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import phones  # this folder's, as the tests' helpers below
 from phones import Link, link
-from probe import Ticker, waits
+from probe import Ticker, Waits, waits
 from threads import Snapshot, split_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -616,7 +619,9 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         bases, processes = [b for b, _ in served], [p for _, p in served]
         spy = profile(processes[0], plan)
         on = dataclasses.replace(on, servers=processes)
+        sampler = Waits(db) if os.environ.get("BXB_PROBE_STAGES") and pg is not None else None
         used = phones.run(plan.client, play(bases, slug, tables, plan, on))
+        sampled = sampler.stop() if sampler is not None else []
         server, db_cpu = used["server"], used["db"]
         if spy is not None:
             spy.send_signal(signal.SIGINT)
@@ -633,6 +638,8 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         if took > SLOW
     ]
     window = (used["began"], used["began"] + used["wall"])
+    if plan.probe:  # for a closer look: the slow requests beside what the probe found
+        probed(plan, 0).with_suffix(".slow.json").write_text(json.dumps(sorted(slow)))
     latencies = [x for t in tables for x in t.latencies]
     written = len(latencies)
     wall = used["wall"]
@@ -683,9 +690,10 @@ def run(db: str, backend: str, plan: Plan) -> dict[str, object]:
         "client_cpu": 100 * used["client"] / wall if wall else 0.0,
         "machine_cpu": 100 * used["busy"] / wall if wall else 0.0,
         "first_error": next((e for t in tables for e in t.errors), ""),
+        "began": window[0],
         "probed": bool(found),
         "split": on.split,
-        **waits(on.ticker, found, slow, window),
+        **waits(on.ticker, found, slow, window, sampled),
     }
 
 
@@ -793,6 +801,26 @@ def report_waits(rows: list[dict[str, object]]) -> None:
         heap = r["gc_heap"]
         assert isinstance(heap, tuple | list)
         print(f"{r['label']}: most objects left after a full collection {heap[1]}: {heap[2]}")
+        for b in cast("list[dict[str, Any]]", r["bursts"]):
+            if b["count"] >= 5:
+                print(
+                    f"{r['label']}: {b['count']} slow requests in {b['end'] - b['start']:.2f} s "
+                    f"at +{b['start'] - r['began']:.1f} s (most {1000 * b['most']:.0f} ms): "
+                    f"server loop late {1000 * b['lag']:.0f} ms, client loop "
+                    f"{1000 * b['client_lag']:.0f}, in GC {1000 * b['gc']:.0f}, longest wait for "
+                    f"a worker {1000 * b['queued']:.0f}, in a worker {1000 * b['worked']:.0f}, for "
+                    f"a connection {1000 * b['pooled']:.0f}; longest statements: "
+                    + ", ".join(
+                        f"{kind} {1000 * took:.0f} ms ({text!r})"
+                        for kind, (took, text) in b["statements"].items()
+                    )
+                )
+                samples, seen = b["database"]
+                if samples:
+                    print(
+                        f"    the database's active sessions over {samples} samples: "
+                        + ", ".join(f"{w} {n}" for w, n in seen.most_common(6))
+                    )
         stacks = r["stacks"]
         assert isinstance(stacks, Counter)
         for stack, count in stacks.most_common(8):
