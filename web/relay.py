@@ -21,10 +21,17 @@ at once. A note here says what happened; the page reads the battle itself, so a 
 never the record.
 
 A note is sent after its write has committed, by the relay's thread, which sends every note
-waiting in one statement: a process killed between the two loses that note (the pages show the write at their
-next read). While the listening connection is down (the database restarting) a process cannot
-hear others: it retries every second and, once back, forgets the tokens and tables it kept, as
-it may have missed their changes."""
+waiting in one statement: a process killed between the two loses that note (the pages show the
+write at their next read). A process that knows of no other listening sends no note at all
+(issue 25: most tournaments have one server process, and each command's note was a statement
+and a wake-up of the relay's thread for nobody): each relay says ``hello`` once it listens, each
+other answers ``here``, and a relay sends notes only while it knows another (one that stops says
+``bye``; one killed is sent to until this process listens again). What it did not send while
+alone it keeps ``RETAIN`` seconds and sends first when it learns of another: a process that
+starts hears every note committed after its ``LISTEN``, those written before the others heard
+its ``hello`` included (some from before it too: a note is a hint). While the listening
+connection is down (the database restarting) a process cannot hear others: it retries every
+second and, once back, forgets the tokens and tables it kept, as it may have missed their changes."""
 
 from __future__ import annotations
 
@@ -32,6 +39,7 @@ import contextlib
 import selectors
 import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -43,11 +51,14 @@ from blowbyblow.replay.store.persistence import connect_postgres, persistence_en
 CHANNEL = "bxb_live"
 MAX_PAYLOAD = 7900  # PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more
 RETRY = 1.0  # seconds between attempts to reach the database again
+RETAIN = 10.0  # seconds a relay alone keeps the notes it did not send (for one that says hello)
+MEETING = ("hello", "here", "bye")  # a relay's own payloads (``register``): never handed on
 
 
 class Payload(msgspec.Struct, kw_only=True, omit_defaults=True):
     """What one notification carries: its origin, and a live note (``note`` and ``topics``) or
-    a change to the register (``register``: ``tokens``, or ``place`` of ``battle``)."""
+    a change to the register (``register``: ``tokens``, or ``place`` of ``battle``), or a relay's
+    greeting (``register``: one of ``MEETING``; an older process ignores it)."""
 
     origin: str
     topics: list[str] = []
@@ -92,12 +103,15 @@ class PostgresRelay:
         self._own = 0  # the database's process id of this process's connection
         self._sending: list[Payload] = []  # the notes of the statement on its way
         self._resent = False  # they were put back once already
+        self.others: set[str] = set()  # the origins of the other processes known to listen
+        self._unsent: deque[tuple[float, Payload]] = deque()  # kept while alone: (when, note)
+        self.statements = 0  # statements of notes sent (the greetings' included)
         self._thread = threading.Thread(target=self._relay, daemon=True, name="bxb-relay")
         self._thread.start()
 
     def send(self, payload: Payload) -> None:
         self._outbox.append(payload)
-        if self._asleep:
+        if self._asleep and self.others:  # alone: the thread keeps it when it next wakes
             self._asleep = False
             self._rouse()
 
@@ -121,6 +135,9 @@ class PostgresRelay:
                 with self._connect() as conn:
                     self._own = conn.info.backend_pid
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.others.clear()  # who listens is learnt again, from their answers
+                    hello = payload_text(Payload(origin=self.origin, register="hello"))
+                    conn.execute("select pg_notify(%s, %s)", (CHANNEL, hello))
                     if not first:  # notes may have been missed meanwhile
                         self._heard(Payload(origin="", register="everything"))
                     first = False
@@ -155,6 +172,12 @@ class PostgresRelay:
     def _serving(self, conn: Any, waiting: selectors.BaseSelector) -> None:
         while not self._closed.is_set():
             batch = self._taken()
+            if batch and not self.others:  # nobody else listens: kept, for one that says hello
+                now = time.monotonic()
+                self._unsent.extend((now, p) for p in batch)
+                while now - self._unsent[0][0] > RETAIN:
+                    self._unsent.popleft()
+                batch = []
             if batch:
                 self._sending = batch  # put back if the connection breaks (``_relay``)
                 texts = [t for t in map(payload_text, batch) if len(t.encode()) <= MAX_PAYLOAD]
@@ -166,6 +189,7 @@ class PostgresRelay:
                     "select pg_notify(%s, p) from unnest(%b::text[]) as p", (CHANNEL, texts)
                 )
                 self._sending, self._resent = [], False
+                self.statements += 1
             for n in conn.notifies(timeout=0):  # what came with the answer, or since
                 if n.pid != self._own:  # this process's own: delivered as it was published
                     self._hear(n.payload)
@@ -177,6 +201,9 @@ class PostgresRelay:
             self._asleep = False
             if any(key.data for key, _ in ready):
                 self._woken.recv(4096)
+        with contextlib.suppress(Exception):  # the others stop sending for this one
+            bye = payload_text(Payload(origin=self.origin, register="bye"))
+            conn.execute("select pg_notify(%s, %s)", (CHANNEL, bye))
 
     def _taken(self) -> list[Payload]:
         """Every payload waiting, in order: one statement sends them."""
@@ -191,9 +218,30 @@ class PostgresRelay:
             payload = _decode(text)
         except msgspec.DecodeError:
             return  # not ours: someone else's NOTIFY on the channel
-        if payload.origin != self.origin:
-            self._heard(payload)
-            self.heard += 1
+        if payload.origin == self.origin:
+            return
+        if payload.register in MEETING:
+            self._met(payload)
+            return
+        self._heard(payload)
+        self.heard += 1
+
+    def _met(self, payload: Payload) -> None:
+        """Another relay says ``hello`` (answered ``here``), ``here`` or ``bye``. Learning of a
+        new one, the notes kept while alone go first, before any sent since: it may have
+        listened before they were written (``RETAIN``)."""
+        if payload.register == "bye":
+            self.others.discard(payload.origin)
+            return
+        first: list[Payload] = []
+        if payload.register == "hello":
+            first.append(Payload(origin=self.origin, register="here"))
+        if payload.origin not in self.others:
+            now = time.monotonic()
+            first += [p for at, p in self._unsent if now - at <= RETAIN]
+            self._unsent.clear()
+            self.others.add(payload.origin)
+        self._outbox.extendleft(reversed(first))
 
 
 def notify_in(cursor: Any, payload: Payload) -> None:

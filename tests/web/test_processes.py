@@ -514,6 +514,10 @@ def test_a_note_that_comes_while_the_relay_sends_is_heard(db: str) -> None:
     try:
         assert relay.listening.wait(30)
         with psycopg.connect(db, autocommit=True) as con:
+            # another process says hello: the relay, no longer alone, sends its notes
+            hello = Payload(origin="other", register="hello")
+            con.execute("select pg_notify(%s, %s)", (CHANNEL, payload_text(hello)))
+            waited(lambda: relay.statements == 1, "the relay's answer, here")
             con.execute("select pg_advisory_lock(7)")
             relay.send(Payload(origin="one", topics=["t"], note={"kind": "mine"}))
 
@@ -531,3 +535,87 @@ def test_a_note_that_comes_while_the_relay_sends_is_heard(db: str) -> None:
         assert heard == [other]
     finally:
         relay.close()
+
+
+class Counted:
+    """A relay's statements of notes (not its LISTEN or its hello), counted as it sends them."""
+
+    def __init__(self) -> None:
+        self.notes = 0
+
+    def relay(self, db: str, origin: str, heard: Callable[[Any], None]) -> Any:
+        from blowbyblow.web.relay import PostgresRelay
+
+        counted = self
+
+        class Relay(PostgresRelay):
+            def _connect(self) -> Any:
+                conn = super()._connect()
+                execute = conn.execute
+
+                def sent(query: Any, *args: Any, **kwargs: Any) -> Any:
+                    if "unnest" in str(query):
+                        counted.notes += 1
+                    return execute(query, *args, **kwargs)
+
+                conn.execute = sent
+                return conn
+
+        return Relay(db, origin, heard)
+
+
+def test_a_relay_alone_sends_nothing_and_one_started_later_hears_every_note_after_hello(
+    db: str,
+) -> None:
+    """A process alone on its database sends no note (issue 25: a statement and a wake-up of
+    the relay's thread a command, for nobody). Another that starts while the first publishes
+    a note every 2 ms hears, once it has said hello (``listening``), every note published
+    after, in order and once each: those the first kept while it had not yet heard the hello
+    included. When the second stops (``bye``) the first sends nothing again. Fails on main
+    d055c3b: the lone relay sent its notes."""
+    from blowbyblow.web.relay import Payload, PostgresRelay
+
+    counted = Counted()
+    alone = counted.relay(db, "alone", lambda p: None)
+    late: PostgresRelay | None = None
+    heard: list[Payload] = []
+    published = 0
+    stop = threading.Event()
+
+    def publish() -> None:
+        nonlocal published
+        while not stop.is_set():
+            alone.send(Payload(origin="alone", topics=["t"], note={"n": published}))
+            published += 1
+            time.sleep(0.002)
+
+    try:
+        assert alone.listening.wait(30)
+        publisher = threading.Thread(target=publish)
+        publisher.start()
+        time.sleep(1.2)  # the relay's thread wakes twice a second: it has kept them by now
+        assert counted.notes == 0 and published > 0
+        late = PostgresRelay(db, "late", heard.append)
+        assert late.listening.wait(30)
+        said = published  # every note numbered from here on was published after the hello
+        time.sleep(0.3)
+        stop.set()
+        publisher.join()
+        last = published - 1
+        waited(lambda: any(p.note["n"] == last for p in heard), "the last note at the late one")
+        numbers = [p.note["n"] for p in heard]
+        assert numbers == sorted(set(numbers))  # in order, once each
+        assert set(range(said, published)) <= set(numbers)
+        assert counted.notes > 0
+        late.close()
+        late = None
+        waited(lambda: not alone.others, "the late one's bye")
+        before = counted.notes
+        alone.send(Payload(origin="alone", topics=["t"], note={"n": -1}))
+        time.sleep(1.2)
+        assert counted.notes == before
+    finally:
+        stop.set()
+        if late is not None:
+            late.close()
+        alone.close()
