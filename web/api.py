@@ -28,6 +28,7 @@ from litestar.response import Stream
 from blowbyblow.replay.battles.refusals import Refused
 from blowbyblow.replay.odds.explore import DEFAULT_BUDGET, Odds
 from blowbyblow.replay.store.log import BattleStore, StoreError
+from blowbyblow.replay.store.persistence import CONNECTIONS
 from blowbyblow.web import window
 from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.answers import Answer
@@ -119,7 +120,8 @@ def server(request: AnyRequest) -> Server:
     return found
 
 
-WORKERS = 40  # threads for store work at once (anyio's default, which this replaced)
+WORKERS = CONNECTIONS  # threads for store work at once (40: anyio's default, which this replaced),
+# each with a connection of the store's pool when it needs one
 _workers: list[ThreadPoolExecutor] = []
 
 

@@ -49,6 +49,12 @@ committing: the machine is slow, not stuck, and every writer's turn comes."""
 CONNECT_TIMEOUT = 5
 """Seconds to reach a PostgreSQL server before giving up with the cause; a URL's
 ``?connect_timeout=N`` sets another."""
+CONNECTIONS = 40
+"""The most connections a PostgreSQL store opens at once: one for each of the server's store
+workers (``web/api.py``'s ``WORKERS``), so that a worker never waits for a connection while the
+others' appends wait for the database's disk to flush its log (issue 25's tail: eventsourcing's
+5 and 10 more kept the sixteenth waiting a whole flush behind them). ``POSTGRES_POOL_SIZE`` and
+``POSTGRES_MAX_OVERFLOW`` in the environment set others (eventsourcing's own)."""
 PASSWORD_FILE_VARIABLE = "BXB_DB_PASSWORD_FILE"
 SCHEMA_LOCK = 0x62786273746F7265  # "bxbstore": the advisory lock held while creating tables
 
@@ -191,6 +197,9 @@ def persistence_env(db: str | os.PathLike[str] | None) -> dict[str, str]:
             "POSTGRES_CONNECT_TIMEOUT": str(url.connect_timeout),
             # the tables are made once, under an advisory lock (BattleStore._create_tables)
             "CREATE_TABLE": "no",
+            # eventsourcing keeps 5 and opens up to 10 more; up to CONNECTIONS here
+            "POSTGRES_MAX_OVERFLOW": os.environ.get("POSTGRES_MAX_OVERFLOW")
+            or str(CONNECTIONS - int(os.environ.get("POSTGRES_POOL_SIZE") or 5)),
         }
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
