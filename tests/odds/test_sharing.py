@@ -10,6 +10,7 @@ against icepool, an independent dice library."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 from collections.abc import Iterator
 from fractions import Fraction
@@ -215,25 +216,31 @@ def test_labels_leave_the_answer_unchanged_and_save_runs(name: str) -> None:
     assert alike.runs < numbers.runs
 
 
-def _choice_by_label(state: Any, command: Any, ctx: Context) -> Procedure:
+def _choice_keyed(key: str, state: Any, command: Any, ctx: Context) -> Procedure:
     """A die names a hit 1 (1-3) or 2 (4-6) by a label, then both hits roll alike and ask a
-    choice keyed by the hit's label: a script that answers one hit's choice and not the other's
-    makes the two branches differ below the second roll, although they meet there."""
+    choice keyed by ``key`` formatted with the hit: `pick/{hit}` keys it by the hit's label, so
+    a script that answers one hit's choice and not the other's makes the two branches differ
+    below the second roll, although they meet there; `parry/1` by a place the rules hold as a
+    number (as a parry's), the same in both."""
     (first,) = yield from roll("first")
     hit = Label(1 if first <= 3 else 2)
     yield from roll(f"second/{hit}")
-    answer = yield from ask(f"pick/{hit}", ("spare", "wound"), default="spare")
+    answer = yield from ask(key.format(hit=hit), ("spare", "wound"), default="spare")
     if answer == "wound":
         wounds = state.models["varro"].wounds
         yield WoundsLost(
             rule="test",
             model="varro",
-            hit=hit.number,
+            hit=hit.number,  # the label is held, so the second roll's key leaves it out
             damage=1,
             damage_dice=(),
             wounds_before=wounds,
             wounds_left=wounds - 1,
         )
+
+
+_choice_by_label = functools.partial(_choice_keyed, "pick/{hit}")
+_choice_by_place = functools.partial(_choice_keyed, "parry/1")
 
 
 def test_a_choice_keyed_by_a_label_keeps_the_branches_apart() -> None:
@@ -333,27 +340,6 @@ def test_a_choice_keyed_by_a_label_claimed_unlabelled_changes_the_answer() -> No
     assert sorted(got.units.weights) == [Fraction(1)]  # the tree: [1/2, 1/2]
 
 
-def _choice_by_place(state: Any, command: Any, ctx: Context) -> Procedure:
-    """As ``_choice_by_label``, but the choice is keyed by the n-th of a sequence the rules
-    read (an int, as a parry's number is), not by the hit's label."""
-    (first,) = yield from roll("first")
-    hit = Label(1 if first <= 3 else 2)
-    yield from roll(f"second/{hit}")
-    for n in range(1, 2):
-        answer = yield from ask(f"parry/{n}", ("spare", "wound"), default="spare")
-        if answer == "wound":
-            wounds = state.models["varro"].wounds
-            yield WoundsLost(
-                rule="test",
-                model="varro",
-                hit=hit.number,  # the label is held, so the node's key leaves it out
-                damage=1,
-                damage_dice=(),
-                wounds_before=wounds,
-                wounds_left=wounds - 1,
-            )
-
-
 def test_a_choice_keyed_by_a_place_claimed_unlabelled_shares() -> None:
     """The script answers `parry/1` otherwise than its default. Its 1 is no label
     (``OddsRules.unlabelled``): hit 1's branch and hit 2's ask it under one key, so they meet
@@ -385,49 +371,16 @@ def test_a_choice_keyed_by_a_place_claimed_unlabelled_shares() -> None:
 # Varro, one sword, fights Snagga (a sword too: their parries cancel), then Gorg, who rolls two
 # Attack dice in the second duel and whose highest Varro may parry: the first duel's hits
 # (labelled nodes) stand above the second duel's `gorg-v-varro/parry/varro/1`.
-_DUELS = """
-ruleset = "wh40k-2e"
-label = "Varro against Snagga, then Gorg"
-first_player = "Orks"
-contacts = [["snagga", "varro"], ["gorg", "varro"]]
-
-[[models]]
-id = "varro"
-player = "Ultramarines"
-ws = 4
-s = 4
-t = 4
-i = 4
-a = 1
-save = 3
-weapons = ["sword"]
-
-[[models]]
-id = "snagga"
-player = "Orks"
-ws = 4
-s = 4
-t = 4
-i = 3
-a = 1
-save = 6
-weapons = ["sword"]
-
-[[models]]
-id = "gorg"
-player = "Orks"
-ws = 4
-s = 4
-t = 4
-i = 3
-a = 1
-save = 6
-
-[[actions]]
-type = "fight"
-model = "varro"
-order = ["snagga", "gorg"]
-"""
+_SNAGGA = 'id = "snagga"\nplayer = "Orks"\nws = 4\ns = 4\nt = 4\ni = 3\na = 1\nsave = 6\n'
+_DUELS = (
+    WH40K.replace(
+        'contacts = [["gorg", "varro"]]', 'contacts = [["snagga", "varro"], ["gorg", "varro"]]'
+    )
+    .replace("a = 2", "a = 1")
+    .replace("a = 1\nsave = 3", 'a = 1\nsave = 3\nweapons = ["sword"]')
+    .replace('model = "gorg"', 'model = "varro"\norder = ["snagga", "gorg"]')
+    + f'\n[[models]]\n{_SNAGGA}weapons = ["sword"]\n'
+)
 _PARRY = "gorg-v-varro/parry/varro/1"
 POLICIES = {
     "default": Policy(name="default"),
