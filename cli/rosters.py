@@ -16,14 +16,16 @@ import typer
 from blowbyblow.cli.app import (
     OPTS,
     STDIO,
+    _missing_sqlite_file,
     app,
     fail,
     read_input,
     require_store,
     write_output,
 )
-from blowbyblow.cli.made import register_to_read
+from blowbyblow.cli.made import empty_file, register_to_read
 from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.replay.store.persistence import default_db_path
 
 if TYPE_CHECKING:  # each command imports what it uses: `bxb --help` loads no roster code
     from blowbyblow.domain.roster import Edit, Roster
@@ -53,6 +55,28 @@ def _register(*, create: bool = False) -> RosterRegister:
         return RosterRegister(OPTS.db if create else register_to_read(OPTS.db, "bxb_rosters"))
     except ImportError as e:
         fail(f'--db: {e}: install with `pip install -e ".[postgres]"` for PostgreSQL')
+
+
+def _known_tournament(slug: str) -> None:
+    """Refuse (exit 2, nothing made) a tournament the store does not hold: a roster kept under
+    it is on no tournament's rosters page, and a mistyped ``-t`` would keep it there unseen."""
+    from blowbyblow.web.tournament import TournamentStore
+
+    path = str(OPTS.db) if OPTS.db is not None else str(default_db_path())
+    slugs: list[str] = []
+    if _missing_sqlite_file(OPTS.db) is None and not empty_file(path):
+        try:
+            register = TournamentStore(register_to_read(OPTS.db, "bxb_tournaments"))
+            slugs = [t.slug for t in register.tournaments()]
+        except ImportError as e:
+            fail(f'--db: {e}: install with `pip install -e ".[postgres]"` for PostgreSQL')
+        except Exception as e:  # the database cannot be opened: say so in one line
+            fail(f"--db: cannot open the store: {e}")
+    if slug not in slugs:
+        fail(
+            f"--tournament: no tournament {slug!r} in this store; `bxb tournament list` lists "
+            f"them, `bxb tournament new {slug}` makes one"
+        )
 
 
 def roster_from_file(path: Path, ruleset: str | None, player: str | None) -> Roster:
@@ -136,6 +160,7 @@ def cmd_import(
     """Keep a roster for a tournament, by player and name, to use in every round."""
     try:
         roster = roster_from_file(file, ruleset, player)
+        _known_tournament(tournament)
         kept = _register(create=True).add(tournament, roster, replace=replace)
     except BlowByBlowError as e:
         fail(str(e), code=1)

@@ -177,6 +177,7 @@ def test_a_game_without_battlescribe_data_is_said_so() -> None:
 
 def test_bxb_roster_import_says_what_was_not_mapped_and_keeps_it(tmp_path: Path) -> None:
     db = str(tmp_path / "store.sqlite")
+    assert runner.invoke(app, ["--db", db, "tournament", "new", "spring"]).exit_code == 0
     result = runner.invoke(
         app,
         ["--db", db, "roster", "import", str(FILES / "necromunda-goliath.rosz"), "-t", "spring",

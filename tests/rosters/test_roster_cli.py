@@ -24,6 +24,13 @@ def bxb(db: Path, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def _spring(db: Path) -> Path:
+    """``db`` with the tournament the rosters are kept for (`roster import` refuses one the
+    store lacks)."""
+    assert bxb(db, "tournament", "new", "spring")[0] == 0
+    return db
+
+
 def _files(tmp_path: Path, ruleset: str) -> list[Path]:
     paths = []
     for n, roster in enumerate(shipped_rosters(ruleset)):
@@ -34,7 +41,7 @@ def _files(tmp_path: Path, ruleset: str) -> list[Path]:
 
 
 def test_an_organiser_imports_lists_edits_and_exports(tmp_path: Path) -> None:
-    db = tmp_path / "store.sqlite"
+    db = _spring(tmp_path / "store.sqlite")
     first, second = _files(tmp_path, "necromunda-2023")
     code, out, err = bxb(db, "roster", "import", str(first), "-t", "spring", "--player", "Cy")
     assert code == 0, err
@@ -168,7 +175,7 @@ def test_reading_a_store_that_is_not_there_makes_none(tmp_path: Path) -> None:
 
 
 def test_new_takes_the_rosters_kept_for_a_tournament(tmp_path: Path) -> None:
-    db = tmp_path / "store.sqlite"
+    db = _spring(tmp_path / "store.sqlite")
     for path in _files(tmp_path, "gangfight"):
         assert bxb(db, "roster", "import", str(path), "-t", "spring")[0] == 0
     humans, orcs = shipped_rosters("gangfight")
@@ -224,7 +231,7 @@ def test_new_takes_the_rosters_kept_for_a_tournament(tmp_path: Path) -> None:
 def test_a_player_named_beyond_a_files_bounds_is_refused(tmp_path: Path) -> None:
     """`--player` of 300 characters was kept, and every later read of the register (`roster
     list`, `new --roster`) then ended in "bxb failed unexpectedly (ValidationError)"."""
-    db = tmp_path / "store.sqlite"
+    db = _spring(tmp_path / "store.sqlite")
     first, second = _files(tmp_path, "necromunda-2023")
     assert bxb(db, "roster", "import", str(second), "-t", "spring")[0] == 0
     code, _, err = bxb(db, "roster", "import", str(first), "-t", "spring", "--player", "x" * 300)
@@ -241,3 +248,23 @@ def test_a_roster_from_standard_input_is_named_so_in_its_refusals(tmp_path: Path
     )
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith("error: standard input: roster: "), result.stderr
+
+
+def test_a_roster_for_a_tournament_the_store_lacks_is_refused(tmp_path: Path) -> None:
+    """`-t nope` kept the roster under a tournament no one made: on no tournament's rosters
+    page, and a mistyped id kept it there unseen. Now refused in one line naming the id and how
+    to list or make one; no store is made, and a store's bytes are left as they were."""
+    first, _ = _files(tmp_path, "necromunda-2023")
+    missing = tmp_path / "none" / "store.sqlite"
+    code, out, err = bxb(missing, "roster", "import", str(first), "-t", "nope")
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: --tournament: no tournament 'nope' in this store; `bxb tournament list` lists "
+        "them, `bxb tournament new nope` makes one\n"
+    )
+    assert not missing.parent.exists()
+    db = _spring(tmp_path / "store.sqlite")
+    before = db.read_bytes()
+    assert bxb(db, "roster", "import", str(first), "-t", "sprnig")[0] == 2
+    assert db.read_bytes() == before
+    assert bxb(db, "roster", "import", str(first), "-t", "spring")[0] == 0

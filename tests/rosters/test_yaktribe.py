@@ -104,6 +104,7 @@ def test_another_game_is_refused() -> None:
 
 def test_bxb_roster_import_takes_a_yaktribe_export(tmp_path: Path) -> None:
     db = str(tmp_path / "db.sqlite")
+    assert runner.invoke(app, ["--db", db, "tournament", "new", "spring"]).exit_code == 0
     base = ["--db", db, "roster", "import", str(REAL), "-t", "spring"]
     found = runner.invoke(app, base)
     assert found.exit_code != 0 and "needs --ruleset" in found.output
