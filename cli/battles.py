@@ -333,7 +333,8 @@ def cmd_demo(
         str, typer.Option("--ruleset", help="Game system id (see `bxb rulesets`).")
     ] = "necromunda-2023",
 ) -> None:
-    """Record a demo combat on the store, print it blow by blow, and verify it."""
+    """Record a demo combat on the store, print it blow by blow, and verify it. Its dice are
+    seeded: run again, the same battle is shown again from the store, and nothing is written."""
     from blowbyblow.replay.battles.battle import Battle
     from blowbyblow.replay.battles.record import AlreadyRecorded
     from blowbyblow.replay.evidence.verify import verify_battle
@@ -342,23 +343,30 @@ def cmd_demo(
         rs = get_game_system(ruleset)
         store = open_store(create=True)
         scenario = rs.demo()
-        base = scenario.label
-        for attempt in range(1, 1000):
-            try:
-                rec = Battle(store).start(scenario)
-                break
-            except AlreadyRecorded:
-                scenario = msgspec.structs.replace(scenario, label=f"{base} #{attempt + 1}")
-        else:  # pragma: no cover
-            fail("too many demo battles in this store")
+        # The demo's dice are seeded: run again, it is the same battle (its id is its start's
+        # hash). Shown again as the store holds it, not kept a second time beside it.
+        again: UUID | None = None
+        try:
+            rec = Battle(store).start(scenario)
+            battle, events = rec.id, list(rec.events)
+        except AlreadyRecorded as e:
+            again, events = e.battle, _events(store, e.battle)
+            battle = again
     except BlowByBlowError as e:
         fail(str(e))
-    print_log(rec.events)
-    report = verify_battle(store, rec.id)
+    print_log(events)
+    report = verify_battle(store, battle)
     typer.echo("")
-    say(f"battle {rec.id} ({scenario.label!r}) recorded in {store_name()}")
+    if again is None:
+        say(f"battle {battle} ({scenario.label!r}) recorded in {store_name()}")
+    else:
+        say(
+            f"the demo is already in {store_name()} as battle {battle} ({scenario.label!r}): "
+            "shown again as it stands; nothing written"
+        )
     say(_verdict(report))
-    say("next: `bxb log`, `bxb at POSITION`, `bxb verify`, `bxb battles`")
+    ref = "" if again is None else f" {str(battle)[:8]}"  # the latest battle may be another
+    say(f"next: `bxb log{ref}`, `bxb at POSITION{ref}`, `bxb verify`, `bxb battles`")
     if not report.ok:
         raise typer.Exit(1)
 

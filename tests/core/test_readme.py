@@ -47,3 +47,31 @@ def test_the_tours_record_commands_run(tmp_path: Path) -> None:
             assert result.exit_code == 0, (args, result.output)
     finally:
         os.chdir(here)
+
+
+def test_the_readmes_demo_run_twice_shows_the_same_battle(tmp_path: Path) -> None:
+    """A newcomer runs the README's first command again: the demo's dice are seeded, so it is
+    the same battle. It is shown and verified again from the store, and nothing is written;
+    before, each run kept another copy ('… #2', '… #3') beside it in their store."""
+    from typer.testing import CliRunner
+
+    from blowbyblow.cli.main import app
+
+    first_screen = "\n".join(README.splitlines()[:20])
+    (install,) = re.findall(r"^    (python3 -m venv .*bxb demo)$", first_screen, re.M)
+    words = install.rsplit("&& ", 1)[-1].split()
+    assert words[0].endswith("bxb")
+    db = tmp_path / "battles.sqlite"
+    runner = CliRunner(env={"BXB_DB": str(db), "COLUMNS": "200"})
+    first = runner.invoke(app, words[1:])
+    assert first.exit_code == 0, first.output
+    before = db.read_bytes()
+    again = runner.invoke(app, words[1:])
+    assert again.exit_code == 0, again.output
+    assert db.read_bytes() == before
+    battle = re.search(r"^battle (\S+) \(", first.stdout, re.M)
+    assert battle is not None, first.stdout
+    assert f"the demo is already in {db} as battle {battle.group(1)}" in again.stdout
+    assert "verify OK" in again.stdout
+    listed = runner.invoke(app, ["battles", "--json"])
+    assert listed.stdout.count("\n") == 1, listed.stdout
