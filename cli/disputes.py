@@ -12,6 +12,7 @@ import typer
 
 from blowbyblow.cli.app import KeyOption, NumbersCommand, _battle, app, fail, open_store, say
 from blowbyblow.cli.judging import narrate_plain, who_am_i
+from blowbyblow.cli.numbers import require_command, require_position
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.judging import (
     Change,
@@ -52,6 +53,7 @@ def cmd_flag(
     """Flag a command as disputed and call a judge: recorded in the battle, nothing undone."""
     store = open_store()
     bid = _battle(store, battle)
+    require_command(store, bid, command, "command")
     try:
         logged = flag(store, bid, command=command, by=by or who_am_i(), reason=reason)
     except BlowByBlowError as e:
@@ -71,6 +73,7 @@ def cmd_rule(
     correct it, rewind with `bxb fork` (which records the ruling)."""
     store = open_store()
     bid = _battle(store, battle)
+    require_command(store, bid, command, "command")
     try:
         who = _judge(key, judge)
         logged = rule(store, bid, command=command, judge=who, reason=reason)
@@ -90,6 +93,7 @@ def cmd_note(
     """A judge's note on an event, signed with the judge's key."""
     store = open_store()
     bid = _battle(store, battle)
+    require_position(store, bid, position, "position")
     try:
         who = _judge(key, judge)
         logged = note(store, bid, position=position, text=text, judge=who)
@@ -162,6 +166,11 @@ def cmd_fork(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     change = _change(die, choice, void, ruling)
     store = open_store()
     bid = _battle(store, battle)
+    if at is not None:
+        require_position(store, bid, at, "--at")
+    for number, option in ((before, "--before"), (void, "--void")):
+        if number is not None:
+            require_command(store, bid, number, option)
     try:
         who = _judge(key, judge)
         position = at

@@ -35,6 +35,7 @@ from blowbyblow.cli.evidence import (
     show_receipts,
     witnessing,
 )
+from blowbyblow.cli.numbers import require_command
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
 from blowbyblow.domain.judging import BattleSealed
 from blowbyblow.replay.battles.battle import Battle
@@ -439,6 +440,7 @@ def cmd_void(
     leaves it out. Only the last command that stands may be voided."""
     store = open_store()
     bid = _battle(store, battle)
+    require_command(store, bid, command, "command")
     try:
         logged = Battle(store).void(bid, command, by=by or who_am_i(), reason=reason)
     except BlowByBlowError as e:

@@ -15,7 +15,8 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from blowbyblow.cli.app import _battle, _events, app, fail, open_store, scenario_argument
-from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
+from blowbyblow.cli.numbers import require_position
+from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, Event
 from blowbyblow.replay.engine.codec import encode_json
 from blowbyblow.replay.engine.registry import get_game_system
 from blowbyblow.replay.odds.answers import CountOdds
@@ -315,7 +316,18 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             odds = scenario_odds(sc, command, how)
         else:
             store = open_store()
-            events = [e.event for e in _events(store, _battle(store, battle))]
+            bid = _battle(store, battle)
+            if position is not None:
+                require_position(store, bid, position, "--position")
+            events = [e.event for e in _events(store, bid)]
+            if position is not None and not any(
+                isinstance(e, CommandIssued) for e in events[:position]
+            ):  # the battle has it, but no command holds it: as bad a --position (exit 2)
+                starts = [n for n, e in enumerate(events, 1) if isinstance(e, CommandIssued)]
+                fail(
+                    f"--position: {position} is before the battle's first command"
+                    + (f" (at position {starts[0]})" if starts else " (it has none yet)")
+                )
             first = events[0]
             assert isinstance(first, BattleStarted)
             title = first.label

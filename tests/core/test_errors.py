@@ -457,7 +457,7 @@ def test_a_store_path_holding_nul_is_refused(tmp_path: Path, command: tuple[str,
         (("at", "-1"), "has events 1 to 88, not -1"),
         (("at", "-3", "--json"), "has events 1 to 88, not -3"),
         (("flag", "-1", "--reason", "x"), "expected a command that stands, 1 to 2, not -1"),
-        (("void", "-1", "--reason", "x"), "no command -1 stands"),
+        (("void", "-1", "--reason", "x"), "expected a command that stands, 1 to 2, not -1"),
         (("tables", "revoke", "spring", "-1"), "expected a table's number or 'judge', not '-1'"),
     ],
 )

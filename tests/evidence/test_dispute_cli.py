@@ -114,7 +114,7 @@ def test_fork_options_are_checked_before_anything_is_written(env: Path) -> None:
         (["--die", "c4/x=1", "--void", "4", "--before", "4"], "give one change"),
         (["--die", "c4/x", "--before", "4"], "--die: expected KEY=VALUES"),
         (["--die", "c4/x=1"], "--at POSITION or --before COMMAND"),
-        (["--before", "99"], "command: expected a command that stands"),
+        (["--before", "99"], "--before: expected a command that stands"),
         (["--void", "1", "--before", "4"], "void: expected a command after position"),
         (["--ruling", "nonsense=1", "--before", "4"], "ruling: expected one of"),
     ):

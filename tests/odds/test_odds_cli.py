@@ -93,7 +93,7 @@ def test_odds_of_a_live_battles_next_command(tmp_path: Path) -> None:
         (("FILE", "--until", "Lunch"), 1, "Lunch is not an event of asl"),
         (("nowhere.toml",), 1, "cannot read"),
         (("--battle", "nope", "--position", "2"), 2, "no battle"),
-        (("--battle", "BATTLE", "--position", "999"), 1, "positions 1 to"),
+        (("--battle", "BATTLE", "--position", "999"), 2, "has events 1 to"),
         (("--battle", "BATTLE", "--next", "{"), 1, "--next: not a gangfight command"),
     ],
 )
