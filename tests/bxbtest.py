@@ -161,3 +161,13 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, real: A
 
     monkeypatch.setattr(module, name, counted)
     return calls
+
+
+def store_content(db: Path) -> list[str]:
+    """A SQLite store as SQL, read-only: what it holds, whatever of it still sits in the
+    write-ahead log (its file's bytes change at a checkpoint, not at a write)."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()

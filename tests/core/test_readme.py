@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bxbtest import store_content
+
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 CI = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
 
@@ -65,10 +67,10 @@ def test_the_readmes_demo_run_twice_shows_the_same_battle(tmp_path: Path) -> Non
     runner = CliRunner(env={"BXB_DB": str(db), "COLUMNS": "200"})
     first = runner.invoke(app, words[1:])
     assert first.exit_code == 0, first.output
-    before = db.read_bytes()
+    before = store_content(db)
     again = runner.invoke(app, words[1:])
     assert again.exit_code == 0, again.output
-    assert db.read_bytes() == before
+    assert store_content(db) == before
     battle = re.search(r"^battle (\S+) \(", first.stdout, re.M)
     assert battle is not None, first.stdout
     assert f"the demo is already in {db} as battle {battle.group(1)}" in again.stdout

@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
 
+from bxbtest import store_content
+
 # The demo: 88 events, commands 1 and 2; none of these needs a judge's key before its number is
 # checked. ID: the demo's battle id.
 LACKED = [
@@ -52,7 +54,7 @@ def test_a_number_the_battle_lacks_exits_2(
     demo: tuple[Path, str], tmp_path: Path, args: list[str], option: str
 ) -> None:
     db, battle = demo
-    before = db.read_bytes()
+    before = store_content(db)
     result = CliRunner(env={"HOME": str(tmp_path), "XDG_CONFIG_HOME": None}).invoke(
         app, ["--db", str(db), *[battle if a == "ID" else a for a in args]]
     )
@@ -60,13 +62,13 @@ def test_a_number_the_battle_lacks_exits_2(
     assert result.stdout == ""
     assert result.stderr.startswith(f"error: {option}: "), result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
-    assert db.read_bytes() == before
+    assert store_content(db) == before
 
 
 def test_a_command_the_battle_has_at_the_wrong_moment_is_a_refusal(demo: tuple[Path, str]) -> None:
     db, _ = demo
-    before = db.read_bytes()
+    before = store_content(db)
     result = CliRunner().invoke(app, ["--db", str(db), "void", "1", "--reason", "r"])
     assert result.exit_code == 1, result.output
     assert "only the last command that stands (2) may be voided" in result.stderr
-    assert db.read_bytes() == before
+    assert store_content(db) == before

@@ -14,6 +14,7 @@ from blowbyblow.cli.main import app
 from blowbyblow.replay.engine.scenario import load_scenario
 from blowbyblow.replay.rosters.files import load_roster, write_roster
 
+from bxbtest import store_content
 from roster_helpers import shipped_rosters
 
 runner = CliRunner()
@@ -264,7 +265,7 @@ def test_a_roster_for_a_tournament_the_store_lacks_is_refused(tmp_path: Path) ->
     )
     assert not missing.parent.exists()
     db = _spring(tmp_path / "store.sqlite")
-    before = db.read_bytes()
+    before = store_content(db)
     assert bxb(db, "roster", "import", str(first), "-t", "sprnig")[0] == 2
-    assert db.read_bytes() == before
+    assert store_content(db) == before
     assert bxb(db, "roster", "import", str(first), "-t", "spring")[0] == 0
