@@ -28,6 +28,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from blowbyblow.cli.made import MADE, discard_made_stores, empty_file, store_to_make
 from blowbyblow.cli.text import one_column_each, output_width, wrap_plain
+from blowbyblow.cli.usage import usage_error
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.replay.engine import logs
@@ -173,7 +174,7 @@ class GuardedGroup(TyperGroup):
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except typer.TyperException as e:  # click's exceptions (typer carries its own click)
-            code = _usage_error(e)
+            code = usage_error(e)
         except typer.Abort:  # the input ended (EOF) at a prompt, as click has it
             typer.echo("error: aborted: the input ended before the command was complete", err=True)
             code = 1
@@ -237,25 +238,6 @@ def _set_shared_option(ctx: click.Context, param: click.Parameter, value: Any) -
     setattr(OPTS, param.name or "", value)
     configure_logging()
     return value
-
-
-def _usage_error(e: typer.TyperException) -> int:
-    """A usage error in one line (exit 2), e.g. "error: No such option: --nope (see `bxb verify
-    --help`)"; a group called with no command (`bxb` alone, `bxb tables`) shows its help once
-    and exits 0, as `--help` does: a newcomer typing `bxb` asked what it can do."""
-    if type(e).__name__ == "NoArgsIsHelpError":
-        # Click made the error's message with ``ctx.get_help()``, which Typer's rich help
-        # prints as it goes (leaving the message empty); a plain help is the message itself.
-        # Printing ``get_help()`` again showed the help twice.
-        shown = e.format_message()
-        if shown.strip():
-            typer.echo(shown)
-        return 0
-    ctx = getattr(e, "ctx", None)
-    hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
-    message = " ".join(e.format_message().split()).rstrip(".")
-    typer.echo(f"error: {readable(message)}{hint}", err=True)
-    return e.exit_code
 
 
 app = typer.Typer(
