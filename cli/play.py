@@ -388,8 +388,9 @@ class Live:
         if number is None:
             self.screen.say("  flag which command? `flag N REASON` (N as `bxb log` numbers it)")
             return
-        try:
-            command_position(self.head.plain, number)  # a command that stands, before why
+        try:  # a command that stands, before why: in the battle as it stands, since another
+            # terminal or a phone may have played or voided one after this prompt was shown
+            command_position(self.door.read(self.head.id).plain, number)
         except ValueError as e:
             self.screen.say(f"  not flagged: {e}")
             return

@@ -140,3 +140,20 @@ def setup_file(ruleset: str, folder: Path) -> Path:
     path = folder / f"{ruleset}-setup.toml"
     path.write_text("".join(f"{json.dumps(k)} = {_inline(v)}\n" for k, v in data.items()))
     return path
+
+
+def live_at(door: Any, battle: Any, screen: Any) -> Any:
+    """A `bxb play` session (``cli.play.Live``) on ``battle`` as ``door`` reads it now, with
+    its own dice, saying and asking through ``screen`` (a test's stand-in for the terminal)."""
+    from blowbyblow.cli.play import Live
+    from blowbyblow.cli.seating import Seat
+    from blowbyblow.cli.terminal import Receipts
+
+    head = door.read(battle)
+    return Live(
+        screen,
+        Seat(door, head),
+        rolled=door.own_dice(head),
+        by="the orks",
+        receipts=Receipts(screen, None, None),
+    )

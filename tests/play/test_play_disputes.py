@@ -9,12 +9,9 @@ import random
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from play_helpers import Player
+from play_helpers import Player, live_at
 from test_play_live import Pilot
 
-from blowbyblow.cli.play import Live
-from blowbyblow.cli.seating import Seat
-from blowbyblow.cli.terminal import Receipts
 from blowbyblow.domain.core import CommandIssued
 from blowbyblow.domain.judging import CommandFlagged, Rewound
 from blowbyblow.projections.disputes import commands_played
@@ -123,13 +120,7 @@ def test_a_session_on_a_fair_battle_forked_sends_the_table_to_give_values(
     for command in demo.commands[:2]:
         door.play(battle, command, dice=None, choices=ScriptedChoices(demo.choices))
     screen = Told()
-    live = Live(
-        screen,  # type: ignore[arg-type]
-        Seat(door, door.read(battle)),
-        rolled=door.own_dice(door.read(battle)),
-        by="the orks",
-        receipts=Receipts(screen, None, None),  # type: ignore[arg-type]
-    )
+    live = live_at(door, battle, screen)
     forked = fork(store, battle, position=1, change=Rewound(), judge=Judge("Ana", key), reason="r")
     live.run()
     said = " ".join(" ".join(screen.lines).split())
