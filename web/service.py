@@ -9,9 +9,7 @@ No rules are decided and nothing is written here: the door adjudicates and write
 
 from __future__ import annotations
 
-import io
 import threading
-import zipfile
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -71,10 +69,8 @@ from blowbyblow.web.requests import command_of, scenario_of
 from blowbyblow.web.rows import ReviewedRows, event_rows, plain_rows
 from blowbyblow.web.schemas import (
     BattleSummary,
-    BulkResult,
     Contributions,
     ContributionsResult,
-    Dashboard,
     DiffResult,
     EventRow,
     FairInfo,
@@ -89,7 +85,6 @@ from blowbyblow.web.schemas import (
     StateAt,
     Status,
     TablePlace,
-    TableRow,
     VerifyResult,
     VoidRequest,
     VoidResult,
@@ -97,7 +92,8 @@ from blowbyblow.web.schemas import (
     WhatIfResult,
     status_of,
 )
-from blowbyblow.web.tournament import TableBattle, TournamentError, TournamentStore
+from blowbyblow.web.service_tournament import TournamentWide
+from blowbyblow.web.tournament import TableBattle, TournamentStore
 from blowbyblow.web.window import position_in
 
 AGAIN = 3  # re-adjudications of a command without a version, written past (docs/web.md)
@@ -114,7 +110,7 @@ class ToWrite:
 
 
 @dataclass
-class Service:
+class Service(TournamentWide):
     """The front door over the store, the tournament register and the judges' signing key,
     shared by every request."""
 
@@ -633,66 +629,6 @@ class Service:
         if position > b.version:
             return None
         return event_rows(b.system, b.events[:position])[-1]
-
-    # --- the tournament ---------------------------------------------------------------------
-
-    def dashboard(self, slug: str) -> Dashboard:
-        try:
-            tournament = self.tournaments.tournament(slug)
-        except TournamentError as e:
-            raise ApiError(404, "tournament", "a tournament of this server", str(e)) from None
-        played = self.tournaments.battles(slug)
-        rows: list[TableRow] = []
-        for number in tournament.tables:
-            at_table = [p for p in played if p.table == number]
-            if not at_table:
-                rows.append(TableRow(table=number, status="waiting"))
-                continue
-            latest = self.summary(at_table[-1].battle)
-            rows.append(
-                TableRow(table=number, status=latest.status, battle=latest, battles=len(at_table))
-            )
-        return Dashboard(
-            tournament=slug,
-            name=tournament.name,
-            tables=rows,
-            rounds=sorted({p.round for p in played}),
-        )
-
-    def verify_all(self, slug: str) -> BulkResult:
-        results = [self.verify(p.battle) for p in self.tournaments.battles(slug)]
-        return BulkResult(
-            done=[r.battle for r in results if r.ok],
-            failed={r.battle: r.text for r in results if not r.ok},
-            verified=results,
-        )
-
-    def seal_finished(self, slug: str) -> BulkResult:
-        done: list[str] = []
-        failed: dict[str, str] = {}
-        for placed in self.tournaments.battles(slug):
-            if self.summary(placed.battle).status != "finished":
-                continue
-            try:
-                done.append(self.seal(placed.battle).battle)
-            except ApiError as e:
-                failed[str(placed.battle)] = e.message
-        return BulkResult(done=done, failed=failed)
-
-    def export_round(self, slug: str, round_: int) -> bytes:
-        """Every battle of a round, one export each, in a zip."""
-        placed = [p for p in self.tournaments.battles(slug) if p.round == round_]
-        if not placed:
-            raise ApiError(
-                404, "round", "a round with battles", f"{slug} has no battle in round {round_}"
-            )
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-            for p in placed:
-                z.writestr(
-                    f"{slug}-round{round_}-table{p.table}-{p.battle}.jsonl", self.export(p.battle)
-                )
-        return out.getvalue()
 
 
 __all__ = ["Service"]
