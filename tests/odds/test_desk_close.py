@@ -22,11 +22,25 @@ import pytest
 from blowbyblow.replay.odds.desk import DeskLimits, OddsDesk
 
 
+def _ends_once_joined(thread: threading.Thread, release: threading.Event) -> None:
+    """``thread``'s end (held on ``release``) let go only by a join of it: a close() that does
+    not wait for the thread returns with it still alive, however long close() itself takes. A
+    time (a timer, a sleep) let a slow close() outlast it and pass without waiting."""
+    join = thread.join
+
+    def joined(timeout: float | None = None) -> None:
+        release.set()
+        join(timeout)
+
+    thread.join = joined  # type: ignore[method-assign]
+
+
 def test_close_waits_for_the_pools_manager_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     ending = process._ExecutorManagerThread.join_executor_internals
+    release = threading.Event()
 
     def slowly(self: process._ExecutorManagerThread) -> None:
-        time.sleep(0.5)  # the thread's end delayed, as a loaded machine may delay it
+        release.wait(120)  # the thread's end delayed, as a loaded machine may delay it
         ending(self)
 
     monkeypatch.setattr(process._ExecutorManagerThread, "join_executor_internals", slowly)
@@ -34,8 +48,12 @@ def test_close_waits_for_the_pools_manager_thread(monkeypatch: pytest.MonkeyPatc
     desk.warm()
     manager = getattr(desk._pool, "_executor_manager_thread", None)
     assert manager is not None and manager.is_alive()
-    desk.close()
-    assert not manager.is_alive(), "close() returned while the pool's thread was still ending"
+    _ends_once_joined(manager, release)
+    try:
+        desk.close()
+        assert not manager.is_alive(), "close() returned while the pool's thread was still ending"
+    finally:
+        release.set()
 
 
 def test_close_waits_for_a_broken_pools_manager_thread(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,12 +84,13 @@ def test_close_waits_for_a_broken_pools_manager_thread(monkeypatch: pytest.Monke
         monkeypatch.setattr(process._ExecutorManagerThread, "join_executor_internals", ending)
         desk.warm()  # a new pool in the broken one's place
         assert broken.is_alive()
+        _ends_once_joined(broken, release)  # let end when close() waits for it, not before
     finally:
-        # the broken pool's thread let end half a second into close(): a close() that does not
-        # wait for it returns first
-        threading.Timer(0.5, release.set).start()
         desk.close()
-    assert not broken.is_alive(), "close() returned while the broken pool's thread was ending"
+    try:
+        assert not broken.is_alive(), "close() returned while the broken pool's thread was ending"
+    finally:
+        release.set()
 
 
 def test_a_process_the_workers_are_forked_from_ignores_ctrl_c_from_its_start() -> None:
