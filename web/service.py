@@ -392,15 +392,34 @@ class Service(TournamentWide):
         is read when the player saw another version, or by ``write`` when written past."""
         kept = self.door.kept(battle)
         b = kept if kept is not None and req.version in (None, kept.version) else self.read(battle)
-        return self.write(self._play(b, req), req)
+        try:
+            return self.write(self._play(b, req), req)
+        except Refused as e:
+            if b is not kept or e.kind != "invalid":
+                raise
+            now = self.read(battle)
+            if now.version == b.version:
+                raise
+        # Refused on the head kept here, unread, and another process (or `bxb play`) has
+        # written since: a player who is behind hears that first (409), since what they sent
+        # was meant for the battle they saw; without a version, the battle as it stands judges.
+        if req.version is not None:
+            raise Behind.seen(now.version, req.version) from None
+        return self.write(self._play(now, req), req)
 
     def play_kept(self, kept: BattleHead, req: PlayCommand) -> PlayResult | ToWrite | None:
         """``play`` on the head kept here (``Battle.kept``), nothing read or written: the rules'
         question, the command to review, or it adjudicated to be written (``write``); None: the
-        battle is to be read (the player saw another version). For ``web/api.py``'s loop."""
+        battle is to be read (the player saw another version, or what was sent is refused: it is
+        judged again by ``play``). For ``web/api.py``'s loop."""
         if req.version not in (None, kept.version):
             return None
-        return self._play(kept, req)
+        try:
+            return self._play(kept, req)
+        except Refused as e:
+            if e.kind != "invalid":
+                raise
+            return None  # ``play`` hears first whether the battle moved on (a read, not here)
 
     def write(self, found: PlayResult | ToWrite, req: PlayCommand) -> PlayResult:
         """Write a command adjudicated (``_play``, ``play_kept``); sent without a version and
