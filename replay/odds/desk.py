@@ -527,6 +527,7 @@ class OddsDesk:
         dice did), hashed; and that end. A position outside the battle keys as itself (the
         error is the answer)."""
         end = len(events)
+        command: int | str
         if 1 <= position <= len(events):
             later = (
                 i for i in range(position, len(events)) if isinstance(events[i], CommandIssued)
@@ -537,8 +538,8 @@ class OddsDesk:
                 None,
             )
             command = 0 if first is None else first + 1
-        else:
-            command = position
+        else:  # as text: msgpack writes no int past 64 bits (`?position=10**23`)
+            command = str(position)
         digest = hashlib.sha256(msgspec.msgpack.encode(command))
         digest.update(msgspec.msgpack.encode(list(events[:end])))
         return digest.digest(), end
