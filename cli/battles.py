@@ -341,6 +341,9 @@ def cmd_demo(
 
     try:
         rs = get_game_system(ruleset)
+    except BlowByBlowError as e:
+        fail(str(e))  # a usage error (2): an id `bxb rulesets` does not list
+    try:
         store = open_store(create=True)
         scenario = rs.demo()
         # The demo's dice are seeded: run again, it is the same battle (its id is its start's
@@ -352,8 +355,8 @@ def cmd_demo(
         except AlreadyRecorded as e:
             again, events = e.battle, _events(store, e.battle)
             battle = again
-    except BlowByBlowError as e:
-        fail(str(e))
+    except BlowByBlowError as e:  # the store cannot be used, or its demo not recorded
+        fail(str(e), code=1)
     print_log(events)
     report = verify_battle(store, battle)
     typer.echo("")

@@ -71,7 +71,7 @@ def _known_tournament(slug: str) -> None:
         except ImportError as e:
             fail(f'--db: {e}: install with `pip install -e ".[postgres]"` for PostgreSQL')
         except Exception as e:  # the database cannot be opened: say so in one line
-            fail(f"--db: cannot open the store: {e}")
+            fail(f"--db: cannot open the store: {e}", code=1)
     if slug not in slugs:
         fail(
             f"--tournament: no tournament {slug!r} in this store; `bxb tournament list` lists "

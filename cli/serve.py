@@ -48,7 +48,7 @@ def _tournaments(*, create: bool = False) -> object:
     except ImportError as e:
         fail(f'--db: {e}: install with `pip install -e ".[postgres]"` for PostgreSQL')
     except Exception as e:  # the database cannot be opened: say so in one line
-        fail(f"--db: cannot open the store: {e}")
+        fail(f"--db: cannot open the store: {e}", code=1)
 
 
 def _lasting_store(why: str) -> None:

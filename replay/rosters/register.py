@@ -144,7 +144,8 @@ class RosterRegister:
             yield run
             conn.execute("commit")
         except BaseException:
-            conn.execute("rollback")
+            if conn.in_transaction:  # none when `begin` failed: a file that is not a database
+                conn.execute("rollback")
             raise
         finally:
             if conn is not self._memory:
