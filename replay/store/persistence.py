@@ -175,6 +175,17 @@ def _sqlite_path(spec: str) -> Path:
     return path
 
 
+def _overflow() -> str:
+    """The connections opened past the pool's size, up to ``CONNECTIONS`` in all: none past a
+    size the environment sets above it (a pool smaller than its size is refused), and
+    eventsourcing's 10 beside a size that is no number, which it refuses by name."""
+    try:
+        size = int(os.environ.get("POSTGRES_POOL_SIZE") or 5)
+    except ValueError:
+        return "10"
+    return str(max(0, CONNECTIONS - size))
+
+
 def persistence_env(db: str | os.PathLike[str] | None) -> dict[str, str]:
     """eventsourcing configuration for a store spec: a file path, ``:memory:`` or a PostgreSQL URL.
     A PostgreSQL password comes from the URL, else the file ``BXB_DB_PASSWORD_FILE`` names, else
@@ -198,8 +209,7 @@ def persistence_env(db: str | os.PathLike[str] | None) -> dict[str, str]:
             # the tables are made once, under an advisory lock (BattleStore._create_tables)
             "CREATE_TABLE": "no",
             # eventsourcing keeps 5 and opens up to 10 more; up to CONNECTIONS here
-            "POSTGRES_MAX_OVERFLOW": os.environ.get("POSTGRES_MAX_OVERFLOW")
-            or str(CONNECTIONS - int(os.environ.get("POSTGRES_POOL_SIZE") or 5)),
+            "POSTGRES_MAX_OVERFLOW": os.environ.get("POSTGRES_MAX_OVERFLOW") or _overflow(),
         }
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",

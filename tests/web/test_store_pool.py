@@ -62,3 +62,23 @@ def test_a_worker_has_a_connection_while_every_other_waits_on_the_database(pg: s
                 w.join(timeout=60)
             store.close()
     assert not errors
+
+
+def test_the_pool_size_the_environment_sets_is_kept(
+    pg: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``POSTGRES_POOL_SIZE`` is eventsourcing's own setting: one above ``CONNECTIONS`` still
+    opens a store (the overflow is 0, never below), and one that is not a number is refused by
+    eventsourcing's own error (an ``OSError`` naming the setting, which ``bxb`` prints as one
+    line), not a ValueError of ours. Fails on main 0213989: `max_size must be greater or
+    equal than min_size`, and `invalid literal for int()`."""
+    monkeypatch.delenv("POSTGRES_MAX_OVERFLOW", raising=False)
+    monkeypatch.setenv("POSTGRES_POOL_SIZE", str(WORKERS + 10))
+    store = BattleStore(pg)
+    try:
+        assert store.head(uuid4()) is None
+    finally:
+        store.close()
+    monkeypatch.setenv("POSTGRES_POOL_SIZE", "many")
+    with pytest.raises(OSError, match="POSTGRES_POOL_SIZE"):
+        BattleStore(pg).close()
