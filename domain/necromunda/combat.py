@@ -9,6 +9,7 @@ rule-step event and returns the state the driver folded it into.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
@@ -25,8 +26,25 @@ class NerveLog:
     """Who became Seriously Injured during this activation, and the target of its Coup de Grace
     (for the YAQ on a second Nerve test)."""
 
-    seriously_injured: set[str] = field(default_factory=set)
+    # A sorted list, not a set, as ``Combat.chose_weapons`` (why there).
+    seriously_injured: list[str] = field(default_factory=list)
     coup_de_grace: str | None = None
+
+    def injured(self, fighter: str) -> None:
+        """``fighter`` became Seriously Injured in this activation."""
+        if fighter not in self.seriously_injured:
+            bisect.insort(self.seriously_injured, fighter)
+
+
+@dataclass
+class Struck:
+    """Who makes Reaction attacks in this command (step 7), noted once its attacker's own hits
+    are resolved (step 6); None before. From then on only they attack, each an enemy of its
+    own (N23 CC 4, CC 7), and the attacker makes step 8's Coup de Grace only at a Seriously
+    Injured fighter (CC 8): the odds write alike what only an attack would read of anyone else
+    (``odds.unread``)."""
+
+    reactors: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +61,7 @@ class Combat:
     # string hashing (PYTHONHASHSEED), so equal sets could be written apart in one process and
     # alike in another (the same answer, another count of runs).
     chose_weapons: list[str] = field(default_factory=list)
+    struck: Struck = field(default_factory=Struck)
 
     def rule(self, section: str) -> str:
         return self.edition.rule(section)

@@ -16,7 +16,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blowbyblow.domain.core import Label, Modifier, Step, roll
+from blowbyblow.domain.core import Label, Modifier, Recorded, Step, roll
 from blowbyblow.domain.necromunda.combat import Attack, emit
 from blowbyblow.domain.necromunda.editions import Edition
 from blowbyblow.domain.necromunda.events import (
@@ -191,13 +191,15 @@ def step5_make_hit_rolls(
             purpose=f"{me.label}: hit rolls with {group.weapon} against {group.target}",
             counts=_read_as(me.ws - sum(m.value for m in modifiers), six),
         )
+        # Each die decided as it is rolled; what it showed is only recorded (``Recorded``),
+        # in its event, after the older rules' Ammo check for a pistol (rolled in between).
+        decided = [_decide(natural, modifiers, me.ws, six) for natural in values]
         if at.edition.pistol_firepower and group.weapon != UNARMED:
             w = me.weapon(group.weapon)
             if w is not None and w.has("Sidearm"):
                 state = yield from ammo_check(at, state, w)
-        for i, natural in enumerate(values, start=1):
-            total = natural + sum(m.value for m in modifiers)
-            hit = natural != 1 and (total >= me.ws or (six and natural == 6))
+        for i, (rolled, hit) in enumerate(decided, start=1):
+            natural, total, note = rolled.value
             state = yield from emit(
                 HitRolled(
                     rule=at.rule("CC 5"),
@@ -210,7 +212,7 @@ def step5_make_hit_rolls(
                     target_number=me.ws,
                     total=total,
                     hit=hit,
-                    note=hit_note(natural, total, me.ws, six),
+                    note=note,
                 )
             )
             if hit:
@@ -218,10 +220,24 @@ def step5_make_hit_rolls(
     return state, hits
 
 
+def _decide(
+    natural: int, modifiers: Sequence[Modifier], ws: int, six: bool
+) -> tuple[Recorded[tuple[int, int, str]], bool]:
+    """A Hit roll die: whether it hits, and what its event records (the natural, the total and
+    why the natural decided it)."""
+    total = natural + sum(m.value for m in modifiers)
+    hit = natural != 1 and (total >= ws or (six and natural == 6))
+    return Recorded((natural, total, hit_note(natural, total, ws, six))), hit
+
+
 def _read_as(needed: int, six: bool) -> tuple[int, ...]:
-    """What the rules read of each Hit roll die: a natural 1, a natural reaching ``needed`` (the
-    WS less the modifiers), a natural 6 when it always hits; nothing else of it."""
-    marks = {2, *(n for n in (needed, 6 if six else 0) if 2 <= n <= 6)}
+    """What the rules decide by of each Hit roll die: a natural reaching ``needed`` (the WS
+    less the modifiers), a natural 6 when it always hits; a natural 1 only where it is not
+    below ``needed`` already (a natural 1 always misses). Below ``needed`` every natural misses
+    alike: that a 1 missed for being a 1 is only recorded (the event's note)."""
+    marks = {n for n in (needed, 6 if six else 0) if 2 <= n <= 6}
+    if needed <= 1 or not marks:
+        marks.add(2)
     return tuple(sorted(marks))
 
 

@@ -51,9 +51,8 @@ def nerve_tests(
     Action tests its nerve (when the ruling ``nerve-tests`` is on)."""
     if at.ctx.ruling(NERVE_TESTS) != "on":
         return state
-    log = at.combat.nerve
-    if after == SERIOUSLY_INJURED:
-        log.seriously_injured.add(casualty)
+    if after == SERIOUSLY_INJURED and _yaq_applies(at):
+        at.combat.nerve.injured(casualty)
     near = within_6_of(state, casualty) if after == WRECKED else within_3_of(state, casualty)
     for fid in sorted(set(near) - {casualty}):
         f = state.fighters[fid]
@@ -84,9 +83,15 @@ def _yaq_no_second_test(at: Attack, casualty: str, after: Status) -> bool:
         after == OUT_OF_ACTION
         and log.coup_de_grace == casualty
         and casualty in log.seriously_injured
-        and at.edition.yaq_nerve_note
-        and at.ctx.ruling(NERVE_AFTER_COUP_DE_GRACE) == "skip"
+        and _yaq_applies(at)
     )
+
+
+def _yaq_applies(at: Attack) -> bool:
+    """Is the older rules' YAQ in force? Only then is who became Seriously Injured in this
+    activation recorded: nothing else reads it, and the odds' branches that differ only in an
+    unread record would not meet (it is held in every continuation of the command)."""
+    return at.edition.yaq_nerve_note and at.ctx.ruling(NERVE_AFTER_COUP_DE_GRACE) == "skip"
 
 
 def nerve_test(

@@ -9,13 +9,15 @@ the weapons for an attack (step 2, ``weapon_choices``, ``choose_weapons``), whic
 fighter makes, once a command (the charger's attack, each Reaction attack: ``Combat`` records
 who has), and within a command no Seriously Injured or Out of Action fighter stands again;
 Flesh Wounds are read as Toughness by a Wound roll or a Flesh Wound against the fighter, and a
-hit on a fighter Out of Action is lost unread (N23 CC 6). The odds' outcome shows neither (a
+hit on a fighter Out of Action is lost unread (N23 CC 6), and once the attacker's own hits are
+resolved no attack is left that can hit a fighter neither Seriously Injured nor an enemy of
+anyone who then reacts (``Struck``: N23 CC 4, 7 and 8). The odds' outcome shows neither (a
 fighter's status, wounds lost and Broken)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -36,42 +38,66 @@ from blowbyblow.domain.necromunda.state import (
 from blowbyblow.domain.system import Count, OddsRules, Tally
 
 
-def _unread_fighter(f: FighterState, chose: Collection[str]) -> FighterState:
+class Done(NamedTuple):
+    """What the command's record says is done (``OddsRules.done``): who has chosen weapons in
+    it (``Combat.chose_weapons``), and, once its attacker's own hits are resolved, who then
+    makes Reaction attacks (``Struck.reactors``; None before)."""
+
+    chose: frozenset[str]
+    reactors: tuple[str, ...] | None = None
+
+
+def _unread_fighter(f: FighterState, chose: Collection[str], safe: bool) -> FighterState:
     """``f`` with what no later step of the command reads written alike: its weapons'
     ammunition once it has chosen weapons in this command (``chose``) or is out of the fight
-    (Seriously Injured or Out of Action); Out of Action its Flesh Wounds too."""
+    (Seriously Injured or Out of Action); its Flesh Wounds Out of Action, or when no attack
+    still to come in this command can hit it (``safe``)."""
     gone = f.status == OUT_OF_ACTION
-    if not gone and f.status != SERIOUSLY_INJURED and f.id not in chose:
+    out = gone or f.status == SERIOUSLY_INJURED
+    if not out and not safe and f.id not in chose:
         return f
     weapons = f.weapons
-    if any(w.out_of_ammo for w in weapons):
+    if (out or f.id in chose) and any(w.out_of_ammo for w in weapons):
         weapons = tuple(msgspec.structs.replace(w, out_of_ammo=False) for w in weapons)
-    flesh_wounds = 0 if gone else f.flesh_wounds
+    flesh_wounds = 0 if gone or safe else f.flesh_wounds
     if weapons is f.weapons and flesh_wounds == f.flesh_wounds:
         return f
     return msgspec.structs.replace(f, weapons=weapons, flesh_wounds=flesh_wounds)
 
 
-def unread(state: NecromundaState, chose: Collection[str] | None) -> NecromundaState:
-    """The state as the rest of a command reads it (``OddsRules.unread``); ``chose``: who has
-    chosen weapons in it (``done``)."""
+def unread(state: NecromundaState, done: Done | None) -> NecromundaState:
+    """The state as the rest of a command reads it (``OddsRules.unread``), given what the
+    command's record says is done (``done``). Once the attacker's hits are resolved, the only
+    attacks left are the Reaction attacks, each at an enemy of its maker (N23 CC 4, CC 7; N17
+    CC 7: at the attacker), and step 8's Coup de Grace, at a Seriously Injured fighter (N23 /
+    N17 CC 8): a fighter that is neither, with no enemy among those who react, is hit by none."""
     fighters = state.fighters
-    alike = {fid: _unread_fighter(f, chose or ()) for fid, f in fighters.items()}
+    chose: Collection[str] = () if done is None else done.chose
+    reactors = None if done is None else done.reactors
+    hit_by = None if reactors is None else {fighters[r].gang for r in reactors}
+    alike = {
+        fid: _unread_fighter(
+            f,
+            chose,
+            hit_by is not None and f.status != SERIOUSLY_INJURED and hit_by <= {f.gang},
+        )
+        for fid, f in fighters.items()
+    }
     if all(alike[fid] is f for fid, f in fighters.items()):
         return state
     return msgspec.structs.replace(state, fighters=alike)
 
 
-def done(held: list[Any]) -> frozenset[str] | None:
-    """Who has chosen weapons in this command, by the command's record (``Combat``) that the
-    continuation holds, itself or in an attack (``OddsRules.done``); None if it holds none
-    (then only the ammunition of fighters out of the fight is written alike)."""
+def done(held: list[Any]) -> Done | None:
+    """What the command's record (``Combat``) that the continuation holds, itself or in an
+    attack, says is done (``OddsRules.done``); None if it holds none (then only the
+    ammunition of fighters out of the fight and the Flesh Wounds of those Out of Action are
+    written alike)."""
     for v in held:
         kind = type(v)
-        if kind is Combat:
-            return frozenset(v.chose_weapons)
-        if kind is Attack:
-            return frozenset(v.combat.chose_weapons)
+        combat = v if kind is Combat else v.combat if kind is Attack else None
+        if combat is not None:
+            return Done(frozenset(combat.chose_weapons), combat.struck.reactors)
     return None
 
 

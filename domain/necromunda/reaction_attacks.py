@@ -50,6 +50,7 @@ def step7_reaction_attacks(
 ) -> Generator[Step, Any, NecromundaState]:
     """Step 7: every enemy Engaged with the attacker, in turn, may make Reaction attacks."""
     reactors = engaged_with(state, at.attacker)
+    at.combat.struck.reactors = tuple(reactors)  # the attacker's own hits are resolved
     if not reactors:
         return state
     state = yield from emit(

@@ -230,7 +230,11 @@ def save_roll(
     save = target.save if target.save is not None else 7
     rule = at.rule("Resolve Hits 2")
     mods = [Modifier(value=prof.ap, cause=f"AP of {prof.id}", rule=rule)] if prof.ap else []
-    (natural,) = yield from roll(f"{at.key}save/{hit.n}", 1, purpose=f"{target.label}: save roll")
+    # Read only as reaching the save less the AP, or not (a natural 1 fails below it already)
+    needed = min(max(save - prof.ap, 2), 6)
+    (natural,) = yield from roll(
+        f"{at.key}save/{hit.n}", 1, purpose=f"{target.label}: save roll", counts=(needed,)
+    )
     saved = natural != 1 and natural + prof.ap >= save
     state = yield from emit(
         SaveRolled(
@@ -287,8 +291,15 @@ def injury_dice(
     Injured, is a Flesh Wound instead), Out of Action."""
     rule = at.rule("Resolve Hits 3")
     faces = at.ctx.ruling(INJURY_DICE_FACES)
+    # On a fighter already Seriously Injured a Serious Injury is a Flesh Wound (unless ruled
+    # of no effect): read alike, only its event says which it was.
+    alike = (
+        state.fighters[target].status == SERIOUSLY_INJURED
+        and at.ctx.ruling(EXTRA_SERIOUS_INJURY) != "no-effect"
+    )
+    read = faces.replace("S", "F") if alike else faces
     values = yield from roll(
-        roll_key, dice, purpose=f"{target}: Injury dice", counts=_read_as(faces, dice)
+        roll_key, dice, purpose=f"{target}: Injury dice", counts=_read_as(read, dice)
     )
     results: list[InjuryResult] = []
     for i, v in enumerate(values, start=1):

@@ -152,11 +152,28 @@ def test_multisets_carry_their_multinomial_weights() -> None:
     assert weights[(1, 2, 3)] * 216 == 6
 
 
+# Saves read only as reaching the save less the AP (Vex's 2+ against a knife at AP -1, Krug's
+# 2+ against unarmed Reaction attacks: a natural 1 fails below it already), Hit rolls with
+# natural 6s that always hit.
+NECRO_SAVES = (
+    NECROMUNDA.replace("ws = 4\na = 1", "ws = 4\na = 2\nsave = 2")
+    .replace(
+        'status = "Standing & Engaged"\n\n[[actions]]',
+        'status = "Standing & Engaged"\nsave = 2\nws = 5\n\n[[actions]]',
+    )
+    .replace(
+        '{ id = "knife", traits = ["Melee"] }', '{ id = "knife", ap = -1, traits = ["Melee"] }'
+    )
+)
+
 COUNTED: dict[str, Callable[[], AnyScenario]] = {
     "gangfight pools of 3 and 4": lambda: scenario(GANGFIGHT),
     "gangfight small pools": lambda: scenario(SMALL_POOLS),
     "necromunda Injury dice": lambda: scenario(NECROMUNDA),
     "necromunda Injury dice, two Attacks": lambda: scenario(NECRO_TWO_DICE),
+    "necromunda saves and natural sixes": lambda: scenario(
+        NECRO_SAVES, rulings={"hit-natural-six": "always-hits"}
+    ),
 }
 
 

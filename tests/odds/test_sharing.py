@@ -262,7 +262,7 @@ def test_a_record_answering_its_choices_by_key_shares_as_a_script_does() -> None
     """The viewer's odds answer a recorded command's choices as its log did, by key (the 2023
     demo's charge: `react/lia/react`, with no digits, and each as its default was). No branch
     asks those under another label, so the graph shares as much as with the scenario's script
-    (792 runs, where it took 3,758 when every recorded key kept its nodes apart): the answer of
+    (432 runs, where it took 3,758 when every recorded key kept its nodes apart): the answer of
     the graph that writes every label by its number, fraction for fraction."""
     from blowbyblow.domain.core import ChoiceMade
     from blowbyblow.replay.engine.registry import get_game_system
@@ -588,7 +588,7 @@ def test_a_fighter_yet_to_choose_weapons_reads_its_ammunition() -> None:
     with her knife alone, not knife and laspistol: another answer. Claimed unread for every
     fighter, the two states are written alike; as ``unread`` says it before anyone has chosen,
     they are not."""
-    from blowbyblow.domain.necromunda.odds import unread
+    from blowbyblow.domain.necromunda.odds import Done, unread
 
     [(_, sc, number)] = [d for d in DEMOS if d[0] == "necromunda-2023#1"]
     at, _ = scenario_command(sc, number)
@@ -601,9 +601,9 @@ def test_a_fighter_yet_to_choose_weapons_reads_its_ammunition() -> None:
         ),
     )
     empty = msgspec.structs.replace(at.state, fighters=fighters)
-    everyone = frozenset(fighters)
+    everyone = Done(frozenset(fighters))
     assert unread(empty, everyone) == unread(at.state, everyone)  # the false claim: alike
-    assert unread(empty, frozenset()) != unread(at.state, frozenset())
+    assert unread(empty, Done(frozenset())) != unread(at.state, Done(frozenset()))
     answers = []
     for state in (at.state, empty):
         measure, cmd = prepare(
