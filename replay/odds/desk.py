@@ -537,7 +537,9 @@ class OddsDesk:
                 (i for i in range(position - 1, -1, -1) if isinstance(events[i], CommandIssued)),
                 None,
             )
-            command = 0 if first is None else first + 1
+            command = first + 1 if first is not None else str(position)
+            if first is None:  # before the first command: refused, naming where it is (the
+                end = min(end + 1, len(events))  # events up to it), and the position asked
         else:  # as text: msgpack writes no int past 64 bits (`?position=10**23`)
             command = str(position)
         digest = hashlib.sha256(msgspec.msgpack.encode(command))

@@ -116,7 +116,10 @@ def test_a_position_outside_the_commands_is_refused(site: Site, client: Client) 
         r = client.get(f"/api/battles/{battle}/odds?position={position}")
         assert r.status_code == 422, r.text
         assert r.json()["field"] == "position"
-        assert position == 1 or f"not {position}" in r.json()["message"]
+        said = r.json()["message"]
+        # before, position 1 was said to have "no command yet", in a battle with commands
+        expected = f"not {position}" if position > 1 else "its first command is at position 2"
+        assert expected in said, said
     for query, field in (("?position=2&budget=0", "budget"), ("", "position")):
         r = client.get(f"/api/battles/{battle}/odds{query}")
         assert r.status_code == 400, r.text
