@@ -24,7 +24,9 @@ two-player minimax; they need the exact tree."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
@@ -176,7 +178,28 @@ class Situation:
     index: int
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while a command is explored: each run makes and
+    drops its containers (frames' values, keys, dice), so the collector's young passes ran
+    every few runs (31-52 in a warm 2023 charge, 3% of its instructions) and now and then a
+    full pass (10-16 ms, the whole process walked) fell in one call, and found next to nothing:
+    an exploration leaves its nodes, states and events to reference counting (``Sharer.close``;
+    under 100 objects in cycles, ``tests/odds/test_sharing.py``). Left as it was when it was
+    off already; turned on again only by the call that turned it off (another thread's
+    exploration under way then merely runs with the collector on)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 @exploring()  # the rules' steps asked again at each run keep their answer (``LastAnswer``)
+@collector_paused()
 def command_odds(
     at: Situation, how: HowToExplore | None = None, happened: Outcome | None = None
 ) -> Odds:
@@ -536,6 +559,7 @@ __all__ = [
     "Situation",
     "UnitOdds",
     "action_of",
+    "collector_paused",
     "command_odds",
     "next_odds",
     "next_situation",

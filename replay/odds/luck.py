@@ -55,6 +55,7 @@ from blowbyblow.replay.odds.explore import (
     Policy,
     Situation,
     action_of,
+    collector_paused,
     outcome_of,
     prepare,
     recorded_command,
@@ -203,6 +204,7 @@ def luck_over_time(luck: Luck) -> dict[str, list[tuple[int, float]]]:
 
 
 @exploring()  # the rules' steps asked again at each run keep their answer (``LastAnswer``)
+@collector_paused()  # as ``command_odds``
 def _command(
     events: Sequence[Event], position: int, how: HowToJudge
 ) -> tuple[list[RollRecord], CommandLuck]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
+import sys
+import types
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, cast
@@ -24,9 +26,9 @@ from odds_helpers import GANGFIGHT, PARRY_WEAPONS, WH40K, asl, parried, scenario
 from blowbyblow.domain.core import Context, Label, Procedure, Recorded, ask, roll
 from blowbyblow.domain.system import AnyScenario
 from blowbyblow.domain.wh40k.events import WoundsLost
-from blowbyblow.replay.odds import resume
+from blowbyblow.replay.odds import explore, resume
 from blowbyblow.replay.odds.answers import Estimate, Margins, Weights
-from blowbyblow.replay.odds.chance import Explorer, TooBig, matcher
+from blowbyblow.replay.odds.chance import Explorer, OddsError, TooBig, matcher
 from blowbyblow.replay.odds.explore import (
     HowToExplore,
     Policy,
@@ -492,6 +494,7 @@ def test_an_exploration_leaves_nothing_for_the_garbage_collector() -> None:
     cycles before the sharer let go of its table and its written values)."""
     [(_, demo, number)] = [d for d in DEMOS if d[0] == "necromunda-2023#2"]
     how = HowToExplore(policy=Policy(name="scripted", answers=demo.choices))
+    scenario_odds(demo, number, how)  # a process's first odds make what it keeps (caches)
     gc.collect()
     gc.disable()
     try:
@@ -501,6 +504,44 @@ def test_an_exploration_leaves_nothing_for_the_garbage_collector() -> None:
         gc.enable()
     assert odds.method == "exact"
     assert found < 100
+
+
+def test_the_collector_waits_while_a_command_is_explored() -> None:
+    """No pass of the garbage collector falls inside an exploration (it found next to nothing,
+    above, and a full pass walked the whole process: 10-16 ms in one call of a Gangfight fight
+    and not in another), and the collector is on again after it, whether the odds were answered
+    or refused; one that was off stays off."""
+    [(_, demo, number)] = [d for d in DEMOS if d[0] == "necromunda-2023#2"]
+    how = HowToExplore(policy=Policy(name="scripted", answers=demo.choices))
+    at, _ = scenario_command(demo, number)
+    passes: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        # a pass inside the exploration (not one just after it, the collector on again)
+        frame: types.FrameType | None = sys._getframe()
+        while phase == "start" and frame is not None:
+            if frame.f_code is explore._explore.__code__:
+                passes.append(info["generation"])
+                break
+            frame = frame.f_back
+
+    gc.collect()
+    gc.callbacks.append(watch)
+    try:
+        odds = command_odds(at, how)
+        on_after = gc.isenabled()
+        with pytest.raises(OddsError):
+            command_odds(at, dataclasses.replace(how, until=frozenset({"Nope"})))
+        on_after_refusal = gc.isenabled()
+        gc.disable()
+        command_odds(at, how)
+        off_after = not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.callbacks.remove(watch)
+    assert odds.method == "exact" and odds.runs > 50
+    assert passes == []
+    assert on_after and on_after_refusal and off_after
 
 
 # --- what the rules never read again ------------------------------------------------------------
