@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -112,6 +112,25 @@ def ways_of(node: RollNode, grouped: bool) -> Iterator[tuple[tuple[int, ...], in
 
 
 _LISTED = 20_000  # a roll's multisets listed to count its outcomes read by highest and counts
+
+
+def listed_ways(node: RollNode, grouped: bool) -> Iterable[tuple[tuple[int, ...], int]]:
+    """``ways_of``, in its order, listed once for each shape of roll (its dice, sides, counts
+    and highest) of up to ``_KEPT`` outcomes: the graph asks it at every node."""
+    if count_faces(node, grouped) > _KEPT:
+        return ways_of(node, grouped)
+    return _kept_ways(node.n, node.sides, node.counts, node.highest, grouped)
+
+
+_KEPT = 4096  # the outcomes of a roll kept listed (``listed_ways``)
+
+
+@functools.lru_cache(maxsize=256)
+def _kept_ways(
+    n: int, sides: int, counts: tuple[int, ...], highest: int, grouped: bool
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    node = RollNode(key="", n=n, sides=sides, purpose="", counts=counts, highest=highest)
+    return tuple(ways_of(node, grouped))
 
 
 @functools.cache
@@ -439,6 +458,7 @@ __all__ = [
     "classes_of",
     "count_faces",
     "faces_of",
+    "listed_ways",
     "matcher",
     "run_path",
     "sample",

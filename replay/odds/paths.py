@@ -299,9 +299,20 @@ def matcher(patterns: Sequence[str]) -> Callable[[RollNode], bool]:
     """Roll nodes whose key or purpose matches one of the glob ``patterns``."""
     if not patterns:
         return lambda node: False
-    return lambda node: any(
-        fnmatch.fnmatchcase(node.key, p) or fnmatch.fnmatchcase(node.purpose, p) for p in patterns
-    )
+    # each key and purpose matched once: the graph asks again at every node of the same roll
+    known: dict[tuple[str, str], bool] = {}
+
+    def matches(node: RollNode) -> bool:
+        asked = (node.key, node.purpose)
+        found = known.get(asked)
+        if found is None:
+            found = known[asked] = any(
+                fnmatch.fnmatchcase(node.key, p) or fnmatch.fnmatchcase(node.purpose, p)
+                for p in patterns
+            )
+        return found
+
+    return matches
 
 
 __all__ = [

@@ -49,7 +49,7 @@ from blowbyblow.domain.core import Event, Roll
 from blowbyblow.replay.engine.dice import ChoiceSource, ExploringDice
 from blowbyblow.replay.engine.driver import Adjudicating, Table
 from blowbyblow.replay.odds.answers import Margins, Weights, exact_estimate
-from blowbyblow.replay.odds.chance import count_faces, ways_of
+from blowbyblow.replay.odds.chance import count_faces, listed_ways
 from blowbyblow.replay.odds.continuation import Continuations, Unshared
 from blowbyblow.replay.odds.outcomes import Measure, Outcome, UnitOutcome, add, trim
 from blowbyblow.replay.odds.paths import (
@@ -385,7 +385,7 @@ class Sharer:
             raise _Branch
         if self.resume and request is not None:
             segment.stood = self._stood(run, request)
-        first, _ = next(ways_of(node, grouped))
+        first, _ = next(iter(listed_ways(node, grouped)))
         return first
 
     # --- the graph ---------------------------------------------------------------------------
@@ -517,7 +517,7 @@ class Sharer:
         # The run whose states go furthest along the path to this roll: this one's, or a run
         # that left it deeper down (explored before, depth first), whose path it shares there.
         donor = run.donor if run.donor is not None else run
-        for face, ways in ways_of(node, grouped):
+        for face, ways in listed_ways(node, grouped):
             for cls in classes:
                 if cls.general and _keeps(face, cls.checks):
                     cls.ways += ways
