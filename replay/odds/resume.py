@@ -80,6 +80,15 @@ class _Frame:
     # what a key would read of its copy is known as it is made (``Frozen.resume``'s reads).
     plain: bool = False
     names: tuple[str, ...] = ()  # its live locals' (``place``'s, when plain)
+    _steady: bool | None = None  # ``steady``'s answer, once asked
+
+    def steady(self) -> bool:
+        """Plain, and all it holds never changes (numbers, strings, tuples of them): while a
+        copy stands where it was made, a node below freezes it as this same frame (``freeze``'s
+        reads). Worked out when first asked: only such a copy's frame is ever asked."""
+        if self._steady is None:
+            self._steady = self.plain and _unchanging(self.values) and _unchanging(self.stack)
+        return self._steady
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +150,12 @@ class Frozen:
 
 
 def freeze(
-    generator: Any, request: Any, frames: Mapping[int, Frame], *, in_place: bool = False
+    generator: Any,
+    request: Any,
+    frames: Mapping[int, Frame],
+    *,
+    in_place: bool = False,
+    reads: Mapping[int, Read] | None = None,
 ) -> Frozen:
     """``generator``'s chain by value, waiting on ``request``, from its frames as its
     continuation's key read them (``Continuations.key(keep=True)``: the live locals, those
@@ -152,26 +166,36 @@ def freeze(
     one copy of their contents a node rather than a copy of every object each run. For a
     caller that runs one chain at a time, each done before the next resume (the graph, depth
     first). Where an iterator is held other than by a frame itself (its place could not
-    always be put back), the values are copied instead."""
+    always be put back), the values are copied instead.
+
+    ``reads``: the outer frames of the chain last resumed (``Frozen.resume``'s); one that still
+    stands where it was made, and whose frame is steady, is frozen as that frame again."""
     if not SUPPORTED:
         raise NotFrozen(f"Python {sys.version_info[:2]} is not 3.11")
     if in_place:
         restore: list[tuple[Any, int, Any]] = []
         try:
-            out = _chain(generator, frames, Holding({}, restore))
+            out = _chain(generator, frames, Holding({}, restore), reads)
         except Nested:
             pass
         else:
             return Frozen(frames=out, request=request, restore=tuple(restore))
-    return Frozen(frames=_chain(generator, frames, {}), request=request)
+    return Frozen(frames=_chain(generator, frames, {}, reads), request=request)
 
 
-def _chain(generator: Any, frames: Mapping[int, Frame], memo: Any) -> tuple[_Frame, ...]:
+def _chain(
+    generator: Any, frames: Mapping[int, Frame], memo: Any, reads: Mapping[int, Read] | None
+) -> tuple[_Frame, ...]:
     out: list[_Frame] = []
     g = generator
     while g is not None:
         if type(g) is not types.GeneratorType:
             raise NotFrozen(f"{type(g).__qualname__} is not a generator")
+        made = reads.get(id(g)) if reads else None
+        if made is not None and made[0] is g and made[1] is g.gi_yieldfrom and made[2].steady():
+            out.append(made[2])  # not run since it was made: the same locals and stack
+            g = g.gi_yieldfrom
+            continue
         read = frames.get(id(g))
         if read is None:
             raise NotFrozen("a frame its continuation did not read")
@@ -211,6 +235,7 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: Any) -> _Fr
         kept = [copy(v, memo) for v in held]
     if inner is not None:
         kept.append(None)
+    plain = not extra and not code.co_cellvars and not iterators
     return _Frame(
         _place(code, lasti, tuple(names), len(kept), inner is None),
         g.gi_frame.f_globals,  # type: ignore[union-attr]
@@ -219,9 +244,23 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: Any) -> _Fr
         kept_values,
         tuple(kept),
         iterators,
-        not extra and not code.co_cellvars and not iterators,
+        plain,
         tuple(names),
     )
+
+
+_UNCHANGING = frozenset({int, float, bool, str, bytes, type(None)})
+
+
+def _unchanging(values: Any) -> bool:
+    """Does ``values`` hold only numbers, strings and tuples or frozen sets of such?"""
+    for v in values:
+        kind = type(v)
+        if kind not in _UNCHANGING and not (
+            (kind is tuple or kind is frozenset) and _unchanging(v)
+        ):
+            return False
+    return True
 
 
 # What ``_frame`` needs of a frame's code, by its layout's id (``continuation._Layout``, kept):

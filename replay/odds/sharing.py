@@ -344,7 +344,8 @@ class Sharer:
             frames = self._continuations.frames
             if frames is None:
                 return None
-            frozen = freeze(self._made[0], request, frames, in_place=True)
+            reads = self._continuations.reads
+            frozen = freeze(self._made[0], request, frames, in_place=True, reads=reads)
         except NotFrozen:
             return None
         return _Stood(

@@ -90,6 +90,56 @@ def test_a_copy_is_written_as_the_original() -> None:
     assert written.key(copy, None) != written.key(g, None)
 
 
+def _summing(n: int) -> Gen:  # holds numbers only: steady while it waits in one ``_listing``
+    total, k = 0, 0
+    while k < n:
+        got = yield from _listing(k)
+        total += sum(got)
+        k += 1
+    return total
+
+
+def _listing(k: int) -> Gen:
+    got: list[int] = []
+    (a,) = yield from roll(f"r{k}/a")
+    got.append(a)
+    (b,) = yield from roll(f"r{k}/b")
+    got.append(b)
+    return got
+
+
+def _frozen_at(g: Gen, request: Any, written: Continuations) -> resume.Frozen:
+    """As the graph freezes at a node: held in place, the last resume's reads beside."""
+    written.key(g, None, keep=True)
+    assert written.frames is not None
+    return resume.freeze(g, request, written.frames, in_place=True, reads=written.reads)
+
+
+def test_a_steady_frame_not_run_since_it_was_made_is_frozen_as_itself() -> None:
+    """An outer frame of a resumed chain that holds only numbers and still waits in the inner
+    generator it was made with is frozen at the next node as the frame it was made from (the
+    same locals and stack); once it has run on, or when it holds what may change, it is frozen
+    anew. Each copy goes on as the original would."""
+    g = _summing(2)
+    written = Continuations()
+    first = _frozen_at(g, g.send(None), written)  # at r0/a
+    assert drive(g, [2, 2, 2, 2]) == 8  # held in place: the original first, as the graph does
+    assert first.frames[0].steady() and not first.frames[1].steady()  # ``got``: a list
+    copy = first.resume(written.reads)
+    second = _frozen_at(copy, copy.send((4,)), written)  # at r0/b, the outer not run since
+    assert second.frames[0] is first.frames[0]
+    assert second.frames[1] is not first.frames[1]
+    written.reads.clear()
+    again = second.resume(written.reads)
+    third = _frozen_at(again, again.send((5,)), written)  # at r1/a: the outer ran on
+    assert third.frames[0] is not second.frames[0]
+    assert drive(third.resume(), [1, 2]) == 12  # 4 + 5, then 1 + 2
+    assert drive(second.resume(), [6, 1, 1]) == 12  # 4 + 6, then 1 + 1
+    assert drive(first.resume(), [1, 1, 1, 1]) == 4
+    outer, request = _started()  # ``_outer`` holds a dict and a list: never steady
+    assert not any(f.steady() for f in _frozen_at(outer, request, Continuations()).frames)
+
+
 def test_a_copy_of_a_copy() -> None:
     g, request = _started()
     copy = _stood(g, request).resume()
