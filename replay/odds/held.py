@@ -28,6 +28,7 @@ import msgspec
 
 from blowbyblow.domain.core import Label, Recorded
 from blowbyblow.replay.odds.traced import Die
+from blowbyblow.replay.odds.values import is_value
 
 
 class NotFrozen(Exception):
@@ -297,8 +298,6 @@ def _immutable(kind: Any) -> bool:
     elif origin in (tuple, frozenset, typing.Union, types.UnionType):
         answer = all(a is Ellipsis or _immutable(a) for a in typing.get_args(kind))
     elif isinstance(kind, type) and issubclass(kind, msgspec.Struct):
-        from blowbyblow.replay.odds.continuation import is_value
-
         answer = is_value(kind)
     elif (
         isinstance(kind, type)
