@@ -40,6 +40,7 @@ from blowbyblow.replay.store.find import resolve_battle
 from blowbyblow.replay.store.log import (
     BattleStore,
     LoggedEvent,
+    NewerRecord,
     as_store_error,
     default_db_path,
     is_postgres,
@@ -500,11 +501,18 @@ def _battle(store: BattleStore, ref: str | None) -> UUID:
         fail(str(e))
 
 
+def unreadable(e: BlowByBlowError, code: int = 2) -> NoReturn:
+    """A battle that cannot be read; one a newer blowbyblow wrote needs an upgrade, not a check."""
+    if isinstance(e, NewerRecord):
+        fail(str(e), code=1)
+    fail(f"{e} (run `bxb verify` for details)", code=code)
+
+
 def _events(store: BattleStore, battle: UUID) -> list[LoggedEvent]:
     try:
         return store.read(battle)
     except BlowByBlowError as e:
-        fail(f"{e} (run `bxb verify` for details)")
+        unreadable(e)
 
 
 class Checked(NamedTuple):
@@ -531,7 +539,7 @@ def read_checked(store: BattleStore, battle: UUID) -> Checked:
             scan.add(logged)
             voids.add(scan.count, logged.event)
     except BlowByBlowError as e:
-        fail(f"{e} (run `bxb verify` for details)")
+        unreadable(e)
     bad = warn_if_broken(battle, scan.problem)
     return Checked(scan.count, scan.first, scan.last, bad, voids.found)
 

@@ -33,6 +33,7 @@ from blowbyblow.cli.app import (
     say_lines,
     scenario_argument,
     system_of,
+    unreadable,
 )
 from blowbyblow.cli.quick import as_json_line, as_text
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
@@ -604,7 +605,9 @@ def cmd_at(
         if not 1 <= at_position <= total:
             fail(f"position: battle {bid} has events 1 to {total}, not {at_position}")
         at = store.state_at(bid, at_position)
-    except (BlowByBlowError, ValueError) as e:
+    except BlowByBlowError as e:
+        unreadable(e)
+    except ValueError as e:
         fail(f"{e} (run `bxb verify` for details)")
     if as_json:
         typer.echo(as_json_line(at))

@@ -17,7 +17,7 @@ from uuid import UUID
 import msgspec
 import typer
 
-from blowbyblow.cli.app import STDIO, KeyOption, _battle, app, fail, open_store
+from blowbyblow.cli.app import STDIO, KeyOption, _battle, app, fail, open_store, unreadable
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.evidence.merkle import (
     Head,
@@ -282,7 +282,7 @@ def cmd_root(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     try:
         heads = battle_heads(store, chosen)
     except BlowByBlowError as e:
-        fail(f"{e} (run `bxb verify` for details)", code=1)
+        unreadable(e, code=1)
     if not heads:
         fail("the store holds no battles yet (try `bxb demo`)")
     if proof is not None:

@@ -55,6 +55,7 @@ class Codec:
             *ruleset.event_types,
         )
         self.event_type: Any = Union[types]  # noqa: UP007
+        self.type_names = frozenset(getattr(t, "__origin__", t).__name__ for t in types)
         self._decoder = msgspec.msgpack.Decoder(self.event_type)
         self._stored: dict[int, msgspec.msgpack.Decoder[Any]] = {}
         self._unbounded: Unbounded | None = None

@@ -17,6 +17,7 @@ from blowbyblow.replay.store.log import (
     BattleStore,
     Link,
     LoggedEvent,
+    NewerRecord,
     UnreadableEvent,
     chain_hash,
     logged_from,
@@ -140,6 +141,14 @@ def stored_records(
         for position, topic, state in page:
             try:
                 yield logged_from(battle, position, topic, store._stored(state))
+            except NewerRecord as e:  # not verified here: a newer release reads it, or it is forged
+                yield Problem(
+                    e.position,
+                    "unreadable",
+                    f"cannot be read: {e.reason}, or altered to look so; upgrade blowbyblow "
+                    "to verify it",
+                )
+                return
             except UnreadableEvent as e:
                 yield Problem(e.position, "unreadable", f"cannot be read: {e.reason}")
                 return

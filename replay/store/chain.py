@@ -15,9 +15,9 @@ from uuid import UUID, uuid5
 import msgspec
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, Event
-from blowbyblow.replay.engine.codec import codec_for, encode
+from blowbyblow.replay.engine.codec import Codec, codec_for, encode
 from blowbyblow.replay.engine.formats import CURRENT_FORMAT, upcast
-from blowbyblow.replay.store.persistence import UnreadableEvent
+from blowbyblow.replay.store.persistence import NewerRecord, UnreadableEvent
 from blowbyblow.replay.store.records import Stored
 
 if TYPE_CHECKING:
@@ -125,17 +125,29 @@ def logged_from(battle: UUID | str, position: int, topic: str, state: bytes) -> 
     """A stored record read exactly as stored (its event's bytes kept for the hash chain), its
     event upcast from an older format; UnreadableEvent naming what is wrong with it."""
     ruleset, _, type_name = topic.partition("/")
+    codec: Codec | None = None
     try:
         envelope = ENVELOPE_DECODER.decode(state)
         data = bytes(envelope.event)
         codec = codec_for(ruleset)
+        if envelope.v > CURRENT_FORMAT:
+            raise NewerRecord(
+                battle,
+                position,
+                f"record format {envelope.v}; this release reads 1 to {CURRENT_FORMAT}",
+            )
         if envelope.v == CURRENT_FORMAT:
             event = codec.decode(data)
         else:
             event = codec.from_builtins(upcast(msgspec.msgpack.decode(data), envelope.v))
+    except UnreadableEvent:
+        raise
     except BlowByBlowError as e:
         raise UnreadableEvent(battle, position, str(e)) from e
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as e:
+        if codec is not None and type_name not in codec.type_names:
+            what = f"an event type this release lacks: {type_name}"
+            raise NewerRecord(battle, position, what) from e
         raise UnreadableEvent(battle, position, str(e)) from e
     if type(event).__name__ != type_name:
         raise UnreadableEvent(

@@ -34,6 +34,19 @@ class UnreadableEvent(StoreError):
         self.reason = reason
 
 
+class NewerRecord(UnreadableEvent):
+    """A record this release cannot read because a newer blowbyblow wrote it (a format above
+    ``CURRENT_FORMAT``, an event type this release lacks): no fault in the log, so nothing to
+    verify; the remedy is an upgrade."""
+
+    def __init__(self, battle: UUID | str, position: int, what: str) -> None:
+        super().__init__(battle, position, f"written by a newer blowbyblow ({what})")
+        self.args = (
+            f"battle {battle}, position {position} was written by a newer blowbyblow ({what}); "
+            "upgrade blowbyblow to read this store",
+        )
+
+
 def default_db_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "blowbyblow" / "battles.sqlite"
@@ -301,6 +314,7 @@ __all__ = [
     "CONNECT_TIMEOUT",
     "PASSWORD_FILE_VARIABLE",
     "SCHEMA_LOCK",
+    "NewerRecord",
     "PostgresUrl",
     "StaleVersion",
     "StoreBusy",
