@@ -15,6 +15,7 @@ import pytest
 from blowbyblow.domain.core import BattleStarted, Context, RuleViolation
 from blowbyblow.replay.battles.record import Recorded, record
 from blowbyblow.replay.battles.whatif import what_if
+from blowbyblow.replay.engine.formats import CURRENT_FORMAT
 from blowbyblow.replay.engine.registry import game_systems, get_game_system
 from blowbyblow.replay.engine.scenario import scenario_from_dict
 from blowbyblow.replay.evidence.export import read_export
@@ -115,6 +116,61 @@ def tamper(
 
 
 _SORTED = msgspec.msgpack.Encoder(order="sorted")
+
+
+def _newer_format(con: sqlite3.Connection, battle: str, position: int, envelope: Any) -> str:
+    envelope["v"] = CURRENT_FORMAT + 1
+    con.execute(
+        "update stored_events set state=? where originator_id=? and originator_version=?",
+        (_SORTED.encode(envelope), battle, position),
+    )
+    return f"record format {CURRENT_FORMAT + 1}"
+
+
+def _newer_event_type(con: sqlite3.Connection, battle: str, position: int, envelope: Any) -> str:
+    """The next record, chained after the last, of an event type no release of today has."""
+    (topic,) = con.execute(
+        "select topic from stored_events where originator_id=? and originator_version=?",
+        (battle, position),
+    ).fetchone()
+    ruleset = topic.partition("/")[0]
+    newer = {**envelope, "prev": envelope["hash"], "event": {"type": "BannerRaised"}}
+    con.execute(
+        "insert into stored_events (originator_id, originator_version, topic, state) "
+        "values (?, ?, ?, ?)",
+        (battle, position + 1, f"{ruleset}/BannerRaised", _SORTED.encode(newer)),
+    )
+    return "an event type this release lacks: BannerRaised"
+
+
+def copy_store(db_path: Path, to: Path) -> None:
+    """A copy of the SQLite store, its write-ahead log included."""
+    source, copy = sqlite3.connect(db_path), sqlite3.connect(to)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
+
+
+NEWER = {"format": _newer_format, "event-type": _newer_event_type}
+
+
+def written_by_a_newer_release(db_path: Path, kind: str) -> tuple[str, int, str]:
+    """The SQLite store's last record made as a newer release writes it (``kind``: a record
+    format above this release's, or an event type it lacks, chained after the last): the
+    battle (hex), the last position this release reads, and what is too new."""
+    con = sqlite3.connect(db_path)
+    try:
+        battle, position, state = con.execute(
+            "select originator_id, originator_version, state from stored_events "
+            "order by rowid desc limit 1"
+        ).fetchone()
+        what = NEWER[kind](con, battle, position, msgspec.msgpack.decode(state))
+        con.commit()
+    finally:
+        con.close()
+    return battle, position - 1, what
 
 
 def quick_by_hand(setup: dict[str, Any], command: dict[str, Any], how: HowToExplore) -> Any:

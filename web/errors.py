@@ -14,7 +14,7 @@ import msgspec
 from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.battles.refusals import Kind, Refused, Unreachable
 from blowbyblow.replay.engine.scenario import ScenarioError, check_values
-from blowbyblow.replay.store.log import StoreBusy, StoreUnavailable
+from blowbyblow.replay.store.log import StoreBusy, StoreUnavailable, UnreadableEvent
 from blowbyblow.web.tournament import TournamentError
 
 STATUS: dict[Kind, int] = {
@@ -45,6 +45,8 @@ def api_error(error: BaseException) -> ApiError | None:
         error = Unreachable(str(error))
     elif _sqlite_fault(error):
         error = Unreachable(f"the tournament register: {error}")
+    elif isinstance(error, UnreadableEvent):  # read by a page or the index: as the door says it
+        error = Refused("conflict", "battle", "a battle must be readable (see verify)", str(error))
     if isinstance(error, Refused):
         return ApiError(STATUS[error.kind], error.field, error.rule, error.message)
     if isinstance(error, TournamentError):  # a tournament (or a table of it) the server lacks

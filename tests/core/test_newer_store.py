@@ -6,18 +6,15 @@ upgrade reads it, exits 1 (the store cannot be used here; no usage error), and w
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from blowbyblow.cli.main import app
-from blowbyblow.replay.engine.formats import CURRENT_FORMAT
 
-_SORTED = msgspec.msgpack.Encoder(order="sorted")
+from bxbtest import NEWER, copy_store, written_by_a_newer_release
 
 
 def bxb(*args: str) -> tuple[int, str, str]:
@@ -34,52 +31,16 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _newer_format(con: sqlite3.Connection, battle: str, position: int, envelope: Any) -> str:
-    envelope["v"] = CURRENT_FORMAT + 1
-    con.execute(
-        "update stored_events set state=? where originator_id=? and originator_version=?",
-        (_SORTED.encode(envelope), battle, position),
-    )
-    return f"record format {CURRENT_FORMAT + 1}"
-
-
-def _newer_event_type(con: sqlite3.Connection, battle: str, position: int, envelope: Any) -> str:
-    """The next record, chained after the last, of an event type no release of today has."""
-    (topic,) = con.execute(
-        "select topic from stored_events where originator_id=? and originator_version=?",
-        (battle, position),
-    ).fetchone()
-    ruleset = topic.partition("/")[0]
-    newer = {**envelope, "prev": envelope["hash"], "event": {"type": "BannerRaised"}}
-    con.execute(
-        "insert into stored_events (originator_id, originator_version, topic, state) "
-        "values (?, ?, ?, ?)",
-        (battle, position + 1, f"{ruleset}/BannerRaised", _SORTED.encode(newer)),
-    )
-    return "an event type this release lacks: BannerRaised"
-
-
-@pytest.fixture(params=[_newer_format, _newer_event_type], ids=["format", "event-type"])
+@pytest.fixture(params=sorted(NEWER))
 def newer(
     request: pytest.FixtureRequest, demo_store: Path, tmp_path: Path
 ) -> tuple[Path, str, int]:
     """A copy of the demo store with its last record as a newer release writes it: the copy,
     what is too new, and the battle's last position this release can read."""
-    make: Callable[[sqlite3.Connection, str, int, Any], str] = request.param
     path = tmp_path / "newer.sqlite"
-    con = sqlite3.connect(path)
-    with sqlite3.connect(demo_store) as demo:
-        demo.backup(con)  # the demo's write-ahead log included
-    try:
-        battle, position, state = con.execute(
-            "select originator_id, originator_version, state from stored_events "
-            "order by rowid desc limit 1"
-        ).fetchone()
-        what = make(con, battle, position, msgspec.msgpack.decode(state))
-        con.commit()
-    finally:
-        con.close()
-    return path, what, position - 1
+    copy_store(demo_store, path)
+    _, last, what = written_by_a_newer_release(path, request.param)
+    return path, what, last
 
 
 @pytest.mark.parametrize("command", [["log"], ["verify"], ["battles"], ["at", "LAST"]])
