@@ -91,7 +91,7 @@ def explain(error: BaseException) -> tuple[str, int]:
         bad = error.object[error.start : error.end]
         return (
             f"an argument holds a byte that is not UTF-8 text ({readable(bad)}); expected UTF-8 text",
-            1,
+            2,  # a value not of its kind: a usage error (docs/store.md)
         )
     if isinstance(error, OSError):
         return _os_error(error), 1

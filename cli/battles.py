@@ -595,7 +595,7 @@ def cmd_at(
         try:
             at_position = int(position)
         except ValueError:
-            fail(f"invalid value for 'position': {position!r} is not a whole number (1: the start)")
+            fail(f"invalid value for 'position': '{position}' is not a whole number (1: the start)")
     store = open_store()
     bid = _battle(store, battle)
     if command is not None:

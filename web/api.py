@@ -33,7 +33,7 @@ from blowbyblow.web import window
 from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.answers import Answer
 from blowbyblow.web.catalog import rulesets
-from blowbyblow.web.errors import ApiError, api_error
+from blowbyblow.web.errors import ApiError, api_error, as_sent
 from blowbyblow.web.lane import lane
 from blowbyblow.web.live import Hub, Note
 from blowbyblow.web.schemas import (
@@ -210,6 +210,7 @@ def refused(request: AnyRequest, exc: Exception) -> Response[ErrorBody]:
     error = api_error(exc)
     if error is None:
         raise exc
+    error = as_sent(request.scope, error)
     return error_response(
         ErrorBody(status=error.status, field=error.field, rule=error.rule, message=error.message)
     )

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import TypeVar
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from urllib.parse import unquote, unquote_to_bytes
 
 import msgspec
 
@@ -52,6 +54,25 @@ def api_error(error: BaseException) -> ApiError | None:
     if isinstance(error, TournamentError):  # a tournament (or a table of it) the server lacks
         return ApiError(404, "tournament", "a tournament of this server", str(error))
     return None
+
+
+def as_sent(scope: Mapping[str, Any], error: ApiError) -> ApiError:
+    """``error`` with each part of the request's address that is not UTF-8 text written as
+    ``bxb`` writes such a byte of an argument, ``\\xff``: the server reads the byte 0xff as
+    U+FFFD, a character nobody sent. Refusals only: nothing on the way of a request served."""
+    if "\ufffd" not in error.message:
+        return error
+    message = error.message
+    path, query = scope.get("raw_path") or b"", scope.get("query_string") or b""
+    for part, plus in [(p, False) for p in path.split(b"/")] + [
+        (q, True) for q in re.split(rb"[&=]", query)
+    ]:
+        part = part.replace(b"+", b" ") if plus else part
+        read = unquote(part.decode("latin-1"), errors="replace")
+        sent = unquote_to_bytes(part).decode("utf-8", "backslashreplace")
+        if read != sent:
+            message = message.replace(read, sent)
+    return ApiError(error.status, error.field, error.rule, message)
 
 
 def _pool_exhausted(error: BaseException) -> bool:
@@ -105,4 +126,4 @@ def validation(field_name: str, error: msgspec.ValidationError, rule: str) -> Ap
     return ApiError(422, field_name, rule, text)
 
 
-__all__ = ["STATUS", "ApiError", "api_error", "bounded", "validation"]
+__all__ = ["STATUS", "ApiError", "api_error", "as_sent", "bounded", "validation"]

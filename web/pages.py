@@ -20,7 +20,7 @@ from blowbyblow.web import window
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
 from blowbyblow.web.disputes import goes_on_in, table_view
-from blowbyblow.web.errors import ApiError, api_error
+from blowbyblow.web.errors import ApiError, api_error, as_sent
 from blowbyblow.web.glance import ago, glance
 from blowbyblow.web.guard import AFTER_PAINT, INLINE_STYLES
 from blowbyblow.web.schemas import EventRow
@@ -54,6 +54,7 @@ def _refused(request: AnyRequest, exc: Exception) -> Template:
     error = api_error(exc)  # a page of no tournament: 404, as the API says it
     if error is None:
         raise exc
+    error = as_sent(request.scope, error)
     return Template(
         template_name="refused.html",
         context={"who": _who(server(request).access(request)), "error": error},
