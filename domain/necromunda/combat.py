@@ -21,6 +21,13 @@ from blowbyblow.domain.necromunda.editions import Edition
 from blowbyblow.domain.necromunda.state import NecromundaState
 
 
+def note_once(names: list[str], name: str) -> None:
+    """``name`` noted in ``names``, kept sorted and each once (a record a command keeps of who
+    did what, written into the odds' keys in this order: ``Combat.chose_weapons``)."""
+    if name not in names:
+        bisect.insort(names, name)
+
+
 @dataclass
 class NerveLog:
     """Who became Seriously Injured during this activation, and the target of its Coup de Grace
@@ -32,8 +39,7 @@ class NerveLog:
 
     def injured(self, fighter: str) -> None:
         """``fighter`` became Seriously Injured in this activation."""
-        if fighter not in self.seriously_injured:
-            bisect.insort(self.seriously_injured, fighter)
+        note_once(self.seriously_injured, fighter)
 
 
 @dataclass

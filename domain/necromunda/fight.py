@@ -10,13 +10,12 @@ records it.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from blowbyblow.domain.core import Modifier, RuleViolation, Step, ask
-from blowbyblow.domain.necromunda.combat import Attack, emit
+from blowbyblow.domain.necromunda.combat import Attack, emit, note_once
 from blowbyblow.domain.necromunda.commands import Allocation, Charge, Fight, GrantedAttack
 from blowbyblow.domain.necromunda.editions import Edition
 from blowbyblow.domain.necromunda.events import (
@@ -303,8 +302,7 @@ def step2_choose_weapons(
             rule=at.rule("CC 2"), fighter=at.attacker, weapons=[w.id for w in weapons] or [UNARMED]
         )
     )
-    if at.attacker not in at.combat.chose_weapons:
-        bisect.insort(at.combat.chose_weapons, at.attacker)
+    note_once(at.combat.chose_weapons, at.attacker)
     return state
 
 
