@@ -35,6 +35,7 @@ from blowbyblow.cli.app import (
     system_of,
     unreadable,
 )
+from blowbyblow.cli.numbers import require_position
 from blowbyblow.cli.quick import as_json_line, as_text
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, RuleEvent
 from blowbyblow.domain.judging import ContributionGiven, SeedEscrowed
@@ -601,9 +602,7 @@ def cmd_at(
     if command is not None:
         at_position = _after_command(store, bid, command)
     try:
-        total = store.version(bid)
-        if not 1 <= at_position <= total:
-            fail(f"position: battle {bid} has events 1 to {total}, not {at_position}")
+        require_position(store, bid, at_position, "position")
         at = store.state_at(bid, at_position)
     except BlowByBlowError as e:
         unreadable(e)
