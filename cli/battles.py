@@ -402,7 +402,8 @@ def cmd_battles(
     """List the battles in the store, oldest first, each with its status: started (not sealed,
     played in within --abandoned-after hours, or with no command yet), abandoned (not sealed and
     nothing recorded for longer), sealed; its commands played and voided; and whether `bxb
-    verify` found it good as it stands. Read from the battle index, not the log."""
+    verify` found it good as it stands, or `newer` when its last record is of a newer blowbyblow
+    (this release cannot check it). Read from the battle index and each battle's last record."""
     if not abandoned_after >= 0:  # negative or nan: a battle played a minute ago, abandoned
         fail(f"--abandoned-after: expected hours, 0 or more, not {abandoned_after:g}")
     store = open_store()
@@ -417,7 +418,9 @@ def cmd_battles(
     now = datetime.datetime.now(datetime.UTC)
     out = None if as_json else console()
     for b in battles:
-        shown = battle_status(b, now, abandoned_after)
+        # a verdict is checked whole (the event type loads its game system); the rest by format
+        newer = store.newer_record(b.battle, event_type=b.verified is not None)
+        shown = battle_status(b, now, abandoned_after, newer)
         if out is None:
             row = {"battle": str(b.battle), "ruleset": b.ruleset, "label": b.label, **shown}
             typer.echo(encode_json(row).decode())
@@ -428,15 +431,16 @@ def cmd_battles(
 def _print_battle(out: Console, b: BattleInfo, shown: dict[str, Any]) -> None:
     """One line when it fits the width; else the id, status and verdict first, the rest wrapped
     under it."""
+    verdict = "newer" if shown["newer"] else VERIFIED[shown["verified"]]
     counts = f"{shown['commands']:>3} played {shown['voided']:>2} voided  {shown['dice']:<8}"
     wide = (
         f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  {shown['status']:<9} "
-        f"{counts} {VERIFIED[b.verified]:<10} {b.label}"
+        f"{counts} {verdict:<10} {b.label}"
     )
     if len(wide) <= out.width:
         print_line(out, wide, soft_wrap=True)
         return
-    print_line(out, f"{b.battle}  {shown['status']:<9} {VERIFIED[b.verified]:<10} {b.ruleset}")
+    print_line(out, f"{b.battle}  {shown['status']:<9} {verdict:<10} {b.ruleset}")
     rest = (
         f"{shown['events']} events, {shown['commands']} played, {shown['voided']} voided, "
         f"{shown['dice']} dice: {b.label}"
@@ -447,9 +451,12 @@ def _print_battle(out: Console, b: BattleInfo, shown: dict[str, Any]) -> None:
 VERIFIED = {True: "verified", False: "FAILED", None: "unverified"}
 
 
-def battle_status(b: BattleInfo, now: datetime.datetime, abandoned_after: float) -> dict[str, Any]:
+def battle_status(
+    b: BattleInfo, now: datetime.datetime, abandoned_after: float, newer: str | None = None
+) -> dict[str, Any]:
     """What ``bxb battles`` says of a battle: its events, status, commands played and voided,
-    dice mode, when its last event was recorded, and verify's verdict on it as it stands."""
+    dice mode, when its last event was recorded, and verify's verdict on it as it stands (none
+    when a newer blowbyblow wrote its last record: ``newer`` says what of it is newer)."""
     if b.sealed:
         status = "sealed"
     elif _hours_since(b.last_recorded, now) > abandoned_after:
@@ -463,7 +470,8 @@ def battle_status(b: BattleInfo, now: datetime.datetime, abandoned_after: float)
         "voided": b.voided,
         "dice": b.dice or "?",
         "last_recorded": b.last_recorded,
-        "verified": b.verified,
+        "verified": None if newer else b.verified,
+        "newer": newer,
     }
 
 

@@ -121,6 +121,11 @@ def topic_of(ruleset: str, event: Event) -> str:
     return f"{ruleset}/{type(event).__name__}"
 
 
+def newer_format(v: int) -> str:
+    """What ``NewerRecord`` says of a record of format ``v``, above this release's."""
+    return f"record format {v}; this release reads 1 to {CURRENT_FORMAT}"
+
+
 def logged_from(battle: UUID | str, position: int, topic: str, state: bytes) -> LoggedEvent:
     """A stored record read exactly as stored (its event's bytes kept for the hash chain), its
     event upcast from an older format; UnreadableEvent naming what is wrong with it."""
@@ -131,11 +136,7 @@ def logged_from(battle: UUID | str, position: int, topic: str, state: bytes) -> 
         data = bytes(envelope.event)
         codec = codec_for(ruleset)
         if envelope.v > CURRENT_FORMAT:
-            raise NewerRecord(
-                battle,
-                position,
-                f"record format {envelope.v}; this release reads 1 to {CURRENT_FORMAT}",
-            )
+            raise NewerRecord(battle, position, newer_format(envelope.v))
         if envelope.v == CURRENT_FORMAT:
             event = codec.decode(data)
         else:

@@ -41,6 +41,7 @@ class NewerRecord(UnreadableEvent):
 
     def __init__(self, battle: UUID | str, position: int, what: str) -> None:
         super().__init__(battle, position, f"written by a newer blowbyblow ({what})")
+        self.what = what
         self.args = (
             f"battle {battle}, position {position} was written by a newer blowbyblow ({what}); "
             "upgrade blowbyblow to read this store",

@@ -23,9 +23,15 @@ from blowbyblow.domain.system import AnyGameSystem
 from blowbyblow.replay.engine.codec import codec_of
 from blowbyblow.replay.engine.formats import CURRENT_FORMAT
 from blowbyblow.replay.engine.registry import get_game_system
-from blowbyblow.replay.store.chain import ENVELOPE_DECODER, Head, LoggedEvent, logged_from
+from blowbyblow.replay.store.chain import (
+    ENVELOPE_DECODER,
+    Head,
+    LoggedEvent,
+    logged_from,
+    newer_format,
+)
 from blowbyblow.replay.store.find import resolve_battle
-from blowbyblow.replay.store.persistence import UnreadableEvent, store_label
+from blowbyblow.replay.store.persistence import NewerRecord, UnreadableEvent, store_label
 from blowbyblow.replay.store.records import Record, Records
 
 if TYPE_CHECKING:
@@ -166,6 +172,24 @@ class StoreReader:
         return (
             None if last is None else logged_from(battle, last[0], last[1], self._stored(last[2]))
         )
+
+    def newer_record(self, battle: UUID, *, event_type: bool) -> str | None:
+        """What of the battle's last record a newer blowbyblow wrote (its format; its event
+        type too when ``event_type``, which loads the battle's game system), or None. A release
+        cannot append after a record it cannot read, so a newer one's records end the log."""
+        last = self.records.head(battle)
+        if last is None:
+            return None
+        try:
+            if event_type:
+                logged_from(battle, last[0], last[1], self._stored(last[2]))
+            elif (v := ENVELOPE_DECODER.decode(self._stored(last[2])).v) > CURRENT_FORMAT:
+                return newer_format(v)
+        except NewerRecord as e:
+            return e.what
+        except (BlowByBlowError, msgspec.MsgspecError):  # damaged: bxb verify says how
+            return None
+        return None
 
     def head(self, battle: UUID) -> Head | None:
         """Where the battle's log ends, read from the log itself."""

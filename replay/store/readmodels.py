@@ -50,7 +50,7 @@ from blowbyblow.projections.snapshots import (
     usable,
 )
 from blowbyblow.replay.store.chain import ENVELOPE_DECODER, Head, LoggedEvent, stored_of
-from blowbyblow.replay.store.persistence import UnreadableEvent
+from blowbyblow.replay.store.persistence import NewerRecord, UnreadableEvent
 from blowbyblow.replay.store.records import Write
 
 if TYPE_CHECKING:
@@ -346,7 +346,10 @@ class ReadModels:
                 self._best_effort(lambda b=row.battle: self.records.drop(b))
                 continue
             if actual != row.version:
-                fixed = self.repair(row.battle, self.store.head(row.battle))
+                try:
+                    fixed = self.repair(row.battle, self.store.head(row.battle))
+                except NewerRecord:  # listed as it was; its reader says what is newer
+                    fixed = row
                 if fixed is None:
                     continue
                 row = fixed

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -51,8 +52,10 @@ def test_a_store_a_newer_release_wrote_says_upgrade(
     args = [str(last + 1) if a == "LAST" else a for a in command]
     before = _log(path)
     code, out, err = bxb("--db", str(path), *args)
-    if command == ["battles"] and "format" in what:  # the list reads no record: it is listed
-        assert code == 0 and "started" in out, err
+    if command == ["battles"]:  # listed, its verdict not this release's to give
+        assert code == 0 and "Traceback" not in err, err
+        assert "newer" in out.split() and "verified" not in out.split(), out
+        assert _log(path) == before, "nothing written"
         return
     lines = [line for line in (out + err).splitlines() if "newer blowbyblow" in line]
     assert code == 1, (code, err)
@@ -69,3 +72,13 @@ def test_a_store_a_newer_release_wrote_says_upgrade(
 def _log(path: Path) -> list[tuple[Any, ...]]:
     with sqlite3.connect(path) as con:
         return con.execute("select * from stored_events order by rowid").fetchall()
+
+
+def test_battles_as_json_names_what_is_newer(newer: tuple[Path, str, int]) -> None:
+    """``bxb battles --json``: the verdict withheld (null) and what is newer named, where the
+    index held verify's verdict from before the newer record."""
+    path, what, _ = newer
+    code, out, err = bxb("--db", str(path), "battles", "--json")
+    assert code == 0, err
+    (row,) = [msgspec.json.decode(line) for line in out.splitlines()]
+    assert row["verified"] is None and what in row["newer"], row
