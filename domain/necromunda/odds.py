@@ -59,10 +59,12 @@ def _unread_fighter(f: FighterState, chose: Collection[str], safe: bool) -> Figh
     weapons = f.weapons
     if (out or f.id in chose) and any(w.out_of_ammo for w in weapons):
         weapons = tuple(msgspec.structs.replace(w, out_of_ammo=False) for w in weapons)
-    flesh_wounds = 0 if gone or safe else f.flesh_wounds
-    if weapons is f.weapons and flesh_wounds == f.flesh_wounds:
+    flesh_wounds = wounds = 0
+    if not gone and not safe:
+        flesh_wounds, wounds = f.flesh_wounds, f.wounds
+    if weapons is f.weapons and flesh_wounds == f.flesh_wounds and wounds == f.wounds:
         return f
-    return msgspec.structs.replace(f, weapons=weapons, flesh_wounds=flesh_wounds)
+    return msgspec.structs.replace(f, weapons=weapons, flesh_wounds=flesh_wounds, wounds=wounds)
 
 
 def unread(state: NecromundaState, done: Done | None) -> NecromundaState:

@@ -62,7 +62,7 @@ from blowbyblow.replay.odds.paths import (
     roll_node,
 )
 from blowbyblow.replay.odds.resume import Frozen, NotFrozen, freeze
-from blowbyblow.replay.odds.sums import Units, Value, combine
+from blowbyblow.replay.odds.sums import Units, Value, Way, combine, missed, settled
 from blowbyblow.replay.odds.traced import Die, Fact, FactInfo, compile_fact
 
 
@@ -83,6 +83,7 @@ class _Segment:
     labelled: bool = False  # its key leaves labels out
     asked: bool = False  # a choice in it may be answered by its key
     stood: _Stood | None = None  # where the command stood at its node, to resume from
+    state: Any = None  # the state folded so far at its node (what the outcome shows of it)
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,10 @@ class Sharer:
         )
         self._asks = _Asks(cmd.choices, measure.rules.unlabelled if labels else ())
         self._memo: dict[Hashable, Value] = {}
+        # The state at the node each answer of ``_memo`` was explored from, when ``unread``
+        # may write alike what the outcome shows (``_settled``).
+        self._at: dict[Hashable, Any] = {}
+        self._shows = unread and measure.rules.unread is not None
         self._compiled: dict[Fact, FactInfo] = {}
         self._run_now: _Run | None = None
         self._made: list[Any] = []
@@ -368,6 +373,7 @@ class Sharer:
             raise _Branch  # out of the rules (no ``except Exception`` of theirs can catch it)
         written = self._continuations
         before = written.labelled
+        segment.state = self._state
         try:
             # The roll's key and purpose only name it (the events record them, nothing counts
             # them): what is asked is its dice, how they are read and how they are explored.
@@ -432,7 +438,7 @@ class Sharer:
                 mine[0] = zero
         happened = None
         if self.target is not None:
-            happened = exact_estimate(Fraction(value.target.get(self.target[1], 0), den))
+            happened = exact_estimate(Fraction(value.target.get(((), self.target[1]), 0), den))
         return Margins(
             units=weights,
             counts={p: (sorted(d), [d[v] for v in sorted(d)]) for p, d in counts.items()},
@@ -453,9 +459,17 @@ class Sharer:
         self._continuations.close()
 
     def _leaf(self, final: Units) -> Value:
-        target: dict[tuple[int, ...], int] = {}
-        if self.target is not None and final == self.target[0]:
-            target[()] = 1
+        target: dict[Way, int] = {}
+        if self.target is not None:
+            wanted = self.target[0]
+            if final == wanted:
+                target[(), ()] = 1
+            elif self._shows:
+                # Wounds lost that ``unread`` may write alike: an outcome that misses the
+                # target only there is kept with what it misses, for ``_settled``.
+                miss = missed(final, wanted)
+                if miss is not None:
+                    target[miss, ()] = 1
         return Value(den=1, units={final: 1}, margins={}, target=target)
 
     def _from(self, run: _Run, i: int) -> Value:
@@ -466,17 +480,31 @@ class Sharer:
         elif segment.known or (segment.key is not None and segment.key in self._memo):
             self.shared += 1
             value = self._memo[segment.key]
+            if self._shows:
+                value = self._settled(value, self._at[segment.key], segment.state)
         else:
             value = self._node(run, i)
             # A key that left labels out stands for branches whose choices are asked under
             # other keys: it is kept only when no choice below it is answered by its key.
             if segment.key is not None and not (value.keyed and segment.labelled):
                 self._memo[segment.key] = value
+                if self._shows:
+                    self._at[segment.key] = segment.state
         if any(segment.counts):
             value = self._shift(value, segment.counts)
         if segment.asked and not value.keyed:
             value = dataclasses.replace(value, keyed=True)
         return value
+
+    def _settled(self, value: Value, explored: Any, here: Any) -> Value:
+        """A node's answer, explored from the state ``explored``, for a branch that meets it
+        with the state ``here`` (``sums.settled``: the wounds lost ``unread`` wrote alike are
+        this branch's)."""
+        if here is explored:
+            return value
+        final = self.measure.final
+        wanted = None if self.target is None else self.target[0]
+        return settled(value, final(explored), final(here), wanted)
 
     def _shift(self, value: Value, counts: tuple[int, ...]) -> Value:
         """``value`` with ``counts`` (a segment's, before it) added to every outcome."""
@@ -492,18 +520,19 @@ class Sharer:
             if zero:
                 shifted[k] = shifted.get(k, 0) + zero
             margins[place] = shifted
-        target: dict[tuple[int, ...], int] = {}
+        target: dict[Way, int] = {}
         if self.target is not None:
             bound = self.target[1]
             places = len(bound)
-            for vector, n in value.target.items():
+            for (miss, vector), n in value.target.items():
                 total = trim(add(vector, counts) if vector else counts)
                 # within the target's counts, place by place (past its places: 0), in C
                 if not self.prune or (
                     all(map(operator.le, total, bound))
                     and (len(total) <= places or all(x <= 0 for x in total[places:]))
                 ):
-                    target[total] = target.get(total, 0) + n
+                    at = (miss, total)
+                    target[at] = target.get(at, 0) + n
         return Value(den=den, units=value.units, margins=margins, target=target, keyed=value.keyed)
 
     def _node(self, run: _Run, i: int) -> Value:

@@ -3,12 +3,15 @@ from its classes' (``replay/odds/sharing.py``'s graph keeps one ``Value`` a node
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
 from blowbyblow.replay.odds.outcomes import UnitOutcome
 
 Units = tuple[UnitOutcome, ...]
+# A way to the target: the units whose wounds lost miss it, with theirs, and the counts.
+Way = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class Value:
     den: int
     units: dict[Units, int]
     margins: dict[int, dict[int, int]]
-    target: dict[tuple[int, ...], int]
+    target: dict[Way, int]  # by (what it misses of the target, counts)
     keyed: bool = False
 
 
@@ -93,3 +96,54 @@ _WIDE = 64
 
 
 __all__ = ["Units", "Value", "combine"]
+
+
+def settled(value: Value, before: Units, now: Units, wanted: Units | None) -> Value:
+    """A node's answer, explored from a branch whose outcome so far is ``before``, for one
+    that meets it with ``now``: they differ only where ``OddsRules.unread`` wrote alike what
+    the outcome shows, which may only be a unit's wounds lost, and which no later step
+    changes; so every outcome below holds the explored branch's, and takes this one's. The
+    ways that miss the target (``wanted``) only by wounds lost (``missed``) move with them.
+    Checked on every outcome: one whose wounds lost changed raises (the claim is false)."""
+    if before == now:
+        return value
+    moved = []
+    for i, (b, n) in enumerate(zip(before, now, strict=True)):
+        if b != n:
+            if b._replace(wounds_lost=n.wounds_lost) != n:
+                raise ValueError(f"OddsRules.unread wrote alike unit {i}'s {b} and {n}")
+            moved.append((i, b.wounds_lost, n.wounds_lost))
+    units: dict[Units, int] = {}
+    for outcome, k in value.units.items():
+        unit = list(outcome)
+        for i, was, becomes in moved:
+            if unit[i].wounds_lost != was:
+                raise ValueError(
+                    f"OddsRules.unread wrote alike unit {i}'s wounds lost, which a later step "
+                    f"changed: {was} became {unit[i].wounds_lost}"
+                )
+            unit[i] = unit[i]._replace(wounds_lost=becomes)
+        units[tuple(unit)] = k
+    target: dict[Way, int] = {}
+    for (miss, vector), k in value.target.items():
+        assert wanted is not None
+        missing = dict(miss)
+        for i, _, becomes in moved:
+            missing.pop(i, None)
+            if becomes != wanted[i].wounds_lost:
+                missing[i] = becomes
+        at = (tuple(sorted(missing.items())), vector)
+        target[at] = target.get(at, 0) + k
+    return dataclasses.replace(value, units=units, target=target)
+
+
+def missed(final: Units, wanted: Units) -> tuple[tuple[int, int], ...] | None:
+    """Where ``final`` misses the target ``wanted`` only by units' wounds lost: those units
+    and their wounds lost (None: it misses it otherwise too)."""
+    miss = []
+    for i, (unit, want) in enumerate(zip(final, wanted, strict=True)):
+        if unit != want:
+            if unit._replace(wounds_lost=want.wounds_lost) != want:
+                return None
+            miss.append((i, unit.wounds_lost))
+    return tuple(miss)
