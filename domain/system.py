@@ -230,7 +230,10 @@ class OddsRules:
     outcome shows (a unit's status, wounds lost, removal, capture, name and the marks the
     scale counts), written alike, so that the odds' branches that differ only in it meet. A
     claim about the rules too: two states it makes alike must go on alike to the command's
-    end (Necromunda: an Out of Action fighter's Flesh Wounds and ammunition). It is given,
+    end (Necromunda: an Out of Action fighter's Flesh Wounds and ammunition). Of what the
+    outcome shows it may write alike only a unit's wounds, and only where no later step
+    changes them (the odds take each branch's wounds lost from its own state, and raise if
+    an outcome below changed them: Necromunda's fighter that no attack left can hit). It is given,
     besides the state, what ``done`` finds done in the command's record among the values a
     continuation holds (None if not asked), which the continuation's key holds too
     (Necromunda: who has chosen weapons in this command).
