@@ -12,7 +12,10 @@ Flesh Wounds are read as Toughness by a Wound roll or a Flesh Wound against the 
 hit on a fighter Out of Action is lost unread (N23 CC 6), and once the attacker's own hits are
 resolved no attack is left that can hit a fighter neither Seriously Injured nor an enemy of
 anyone who then reacts (``Struck``: N23 CC 4, 7 and 8). The odds' outcome shows neither (a
-fighter's status, wounds lost and Broken)."""
+fighter's status, wounds lost and Broken). Such a fighter's wounds, and an Out of Action
+fighter's, are written alike too: only a hit on it reads or changes them (N23 CC 6, Resolving
+Hits); the outcome shows them as wounds lost, which the odds take from each branch's own state
+(``OddsRules.unread``)."""
 
 from __future__ import annotations
 
@@ -50,8 +53,8 @@ class Done(NamedTuple):
 def _unread_fighter(f: FighterState, chose: Collection[str], safe: bool) -> FighterState:
     """``f`` with what no later step of the command reads written alike: its weapons'
     ammunition once it has chosen weapons in this command (``chose``) or is out of the fight
-    (Seriously Injured or Out of Action); its Flesh Wounds Out of Action, or when no attack
-    still to come in this command can hit it (``safe``)."""
+    (Seriously Injured or Out of Action); its Flesh Wounds and wounds Out of Action, or when
+    no attack still to come in this command can hit it (``safe``)."""
     gone = f.status == OUT_OF_ACTION
     out = gone or f.status == SERIOUSLY_INJURED
     if not out and not safe and f.id not in chose:
