@@ -13,7 +13,7 @@ about the rules, and what would go wrong if a claim said more than the rules do.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import pytest
@@ -24,6 +24,7 @@ from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, SERIOUSLY_INJURED
 from blowbyblow.replay.odds import sharing
 from blowbyblow.replay.odds.answers import Margins, Weights
 from blowbyblow.replay.odds.chance import Explorer
+from blowbyblow.replay.odds.outcomes import Outcome
 from blowbyblow.replay.odds.sharing import Sharer
 
 
@@ -92,7 +93,7 @@ def test_every_outcome_watched_for_is_the_trees(name: str) -> None:
     outcomes get another probability."""
     measure, cmd, group, _ = _demo(name)
     tree = Explorer(cmd, budget=GRAPH_BUDGET, group=group, counts=False).explore().dist
-    outcomes = list(tree)
+    outcomes = cast(list[Outcome], list(tree))
     weights = Weights(outcomes, [tree[o] for o in outcomes], exact=True)
     for target in outcomes:
         expected = Margins.of_joint(measure, weights, target).happened
