@@ -33,7 +33,8 @@ from blowbyblow.web import window
 from blowbyblow.web.access import Access, Reading, describe
 from blowbyblow.web.answers import Answer
 from blowbyblow.web.catalog import rulesets
-from blowbyblow.web.errors import ApiError, api_error, as_sent
+from blowbyblow.web.errors import ApiError
+from blowbyblow.web.faults import answer, fault, unforeseen
 from blowbyblow.web.lane import lane
 from blowbyblow.web.live import Hub, Note
 from blowbyblow.web.schemas import (
@@ -206,14 +207,9 @@ def error_response(error: ErrorBody) -> Response[ErrorBody]:
 
 def refused(request: AnyRequest, exc: Exception) -> Response[ErrorBody]:
     """Every refusal (the door's, the server's own, a store that cannot be reached) as one
-    ``ErrorBody``: the mapping to a status is ``web/errors.py``'s."""
-    error = api_error(exc)
-    if error is None:
-        raise exc
-    error = as_sent(request.scope, error)
-    return error_response(
-        ErrorBody(status=error.status, field=error.field, rule=error.rule, message=error.message)
-    )
+    ``ErrorBody``: the mapping to a status is ``web/errors.py``'s; anything else, unforeseen, a
+    500 of the same shape (``web/faults.py``)."""
+    return answer(fault(request, exc))
 
 
 def validation_error(request: AnyRequest, exc: ValidationException) -> Response[ErrorBody]:
@@ -251,15 +247,6 @@ def http_error(request: AnyRequest, exc: HTTPException) -> Response[ErrorBody]:
     return error_response(
         ErrorBody(status=exc.status_code, field=field, rule=rule, message=str(exc.detail))
     )
-
-
-def unforeseen(request: AnyRequest, exc: Exception) -> Response[Any]:
-    """What no other handler took: a store's driver giving up (the database away) is a 503 like
-    every refusal of ``web/errors.py``; anything else is the server's fault (500, no traceback)."""
-    error = api_error(exc)
-    if error is None:
-        return Response({"status_code": 500, "detail": "Internal Server Error"}, status_code=500)
-    return refused(request, exc)
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {

@@ -56,6 +56,13 @@ def api_error(error: BaseException) -> ApiError | None:
     return None
 
 
+def sent_error(scope: Mapping[str, Any], error: BaseException) -> ApiError | None:
+    """``error`` as the server says it to the request of ``scope`` (``as_sent``), or None when
+    it is no refusal."""
+    found = api_error(error)
+    return None if found is None else as_sent(scope, found)
+
+
 def as_sent(scope: Mapping[str, Any], error: ApiError) -> ApiError:
     """``error`` with each part of the request's address that is not UTF-8 text written as
     ``bxb`` writes such a byte of an argument, ``\\xff``: the server reads the byte 0xff as
@@ -126,4 +133,4 @@ def validation(field_name: str, error: msgspec.ValidationError, rule: str) -> Ap
     return ApiError(422, field_name, rule, text)
 
 
-__all__ = ["STATUS", "ApiError", "api_error", "as_sent", "bounded", "validation"]
+__all__ = ["STATUS", "ApiError", "api_error", "as_sent", "bounded", "sent_error", "validation"]

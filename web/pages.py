@@ -20,7 +20,8 @@ from blowbyblow.web import window
 from blowbyblow.web.access import COOKIE, Access
 from blowbyblow.web.api import server, work
 from blowbyblow.web.disputes import goes_on_in, table_view
-from blowbyblow.web.errors import ApiError, api_error, as_sent
+from blowbyblow.web.errors import ApiError
+from blowbyblow.web.faults import fault, refusal_page
 from blowbyblow.web.glance import ago, glance
 from blowbyblow.web.guard import AFTER_PAINT, INLINE_STYLES
 from blowbyblow.web.schemas import EventRow
@@ -51,15 +52,8 @@ REFUSALS = (ApiError, Refused, StoreError, TournamentError)
 
 
 def _refused(request: AnyRequest, exc: Exception) -> Template:
-    error = api_error(exc)  # a page of no tournament: 404, as the API says it
-    if error is None:
-        raise exc
-    error = as_sent(request.scope, error)
-    return Template(
-        template_name="refused.html",
-        context={"who": _who(server(request).access(request)), "error": error},
-        status_code=error.status,
-    )
+    # a page of no tournament: 404, as the API says it; anything unforeseen: 500, logged
+    return refusal_page(request, fault(request, exc), _who(server(request).access(request)))
 
 
 def last_write(rows: list[EventRow]) -> list[EventRow]:
