@@ -32,6 +32,7 @@ from blowbyblow.domain.necromunda.events import (
     StatusChanged,
     WoundRolled,
 )
+from blowbyblow.domain.necromunda.rulings import COUP_DE_GRACE_EFFECT
 from blowbyblow.domain.necromunda.state import (
     OUT_OF_ACTION,
     SERIOUSLY_INJURED,
@@ -44,10 +45,13 @@ from blowbyblow.domain.system import Count, OddsRules, Tally
 class Done(NamedTuple):
     """What the command's record says is done (``OddsRules.done``): who has chosen weapons in
     it (``Combat.chose_weapons``), and, once its attacker's own hits are resolved, who then
-    makes Reaction attacks (``Struck.reactors``; None before)."""
+    makes Reaction attacks (``Struck.reactors``; None before); and whether a Coup de Grace
+    rolls Injury dice (ruling ``coup-de-grace-effect`` at ``injury-dice``, which read the
+    target's Flesh Wounds), not Out of Action at once."""
 
     chose: frozenset[str]
     reactors: tuple[str, ...] | None = None
+    injures: bool = True
 
 
 def _unread_fighter(f: FighterState, chose: Collection[str], safe: bool) -> FighterState:
@@ -75,16 +79,22 @@ def unread(state: NecromundaState, done: Done | None) -> NecromundaState:
     command's record says is done (``done``). Once the attacker's hits are resolved, the only
     attacks left are the Reaction attacks, each at an enemy of its maker (N23 CC 4, CC 7; N17
     CC 7: at the attacker), and step 8's Coup de Grace, at a Seriously Injured fighter (N23 /
-    N17 CC 8): a fighter that is neither, with no enemy among those who react, is hit by none."""
+    N17 CC 8): a fighter that is neither, with no enemy among those who react, is hit by none.
+    Where a Coup de Grace takes its target Out of Action at once (the default ruling, the 2017
+    wording), it reads nothing of the target but its status: a Seriously Injured fighter with
+    no enemy among those who react is then read by none either."""
     fighters = state.fighters
     chose: Collection[str] = () if done is None else done.chose
     reactors = None if done is None else done.reactors
     hit_by = None if reactors is None else {fighters[r].gang for r in reactors}
+    injures = done is None or done.injures
     alike = {
         fid: _unread_fighter(
             f,
             chose,
-            hit_by is not None and f.status != SERIOUSLY_INJURED and hit_by <= {f.gang},
+            hit_by is not None
+            and not (injures and f.status == SERIOUSLY_INJURED)
+            and hit_by <= {f.gang},
         )
         for fid, f in fighters.items()
     }
@@ -102,7 +112,8 @@ def done(held: list[Any]) -> Done | None:
         kind = type(v)
         combat = v if kind is Combat else v.combat if kind is Attack else None
         if combat is not None:
-            return Done(frozenset(combat.chose_weapons), combat.struck.reactors)
+            injures = combat.ctx.ruling(COUP_DE_GRACE_EFFECT) == "injury-dice"
+            return Done(frozenset(combat.chose_weapons), combat.struck.reactors, injures)
     return None
 
 

@@ -176,3 +176,44 @@ def test_claiming_the_attackers_side_unread_too_changes_the_answer() -> None:
     claimed = Sharer(cmd, wrong, budget=GRAPH_BUDGET, group=group, target=target)
     whole = Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group, target=target, unread=False)
     assert _plain(claimed.margins()) != _plain(whole.margins())
+
+
+def _fight_with_lia_wounded(effect: str) -> tuple[Any, Any, Any]:
+    """The 2023 fight (Krug's axe at Lia) under ruling ``coup-de-grace-effect`` at ``effect``,
+    Lia with a Flesh Wound already: one more and a Coup de Grace's Injury dice take her Out of
+    Action where her first would not."""
+    [(_, sc, number)] = [d for d in DEMOS if d[0] == "necromunda-2023#2"]
+    sc = msgspec.structs.replace(sc, rulings={**sc.rulings, "coup-de-grace-effect": effect})
+    measure, cmd, group, _ = _prepared(sc, number)
+    fighters = dict(cmd.state.fighters)
+    fighters["lia"] = msgspec.structs.replace(fighters["lia"], flesh_wounds=1)
+    state = msgspec.structs.replace(cmd.state, fighters=fighters)
+    return measure, dataclasses.replace(cmd, state=state), group
+
+
+def test_a_seriously_injured_fighters_flesh_wounds_are_read_only_by_injury_dice() -> None:
+    """A Seriously Injured fighter no reactor can hit is hit only by step 8's Coup de Grace
+    (N23 / N17 CC 8), which reads nothing of it but its status where it takes it Out of
+    Action at once (ruling ``coup-de-grace-effect``, the default): its Flesh Wounds and
+    wounds are written alike then, and kept where the Coup de Grace rolls Injury dice. Both
+    answers are the whole state's; claimed under ``injury-dice`` too, the answer changes."""
+    _, cmd, _ = _fight_with_lia_wounded("out-of-action")
+    fighters = dict(cmd.state.fighters)
+    fighters["lia"] = msgspec.structs.replace(fighters["lia"], status=SERIOUSLY_INJURED)
+    state = msgspec.structs.replace(cmd.state, fighters=fighters)
+    assert unread(state, Done(frozenset(), (), injures=False)).fighters["lia"].flesh_wounds == 0
+    assert unread(state, Done(frozenset(), (), injures=True)).fighters["lia"].flesh_wounds == 1
+
+    for effect in ("out-of-action", "injury-dice"):
+        measure, cmd, group = _fight_with_lia_wounded(effect)
+        whole = _plain(
+            Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group, unread=False).margins()
+        )
+        assert _plain(Sharer(cmd, measure, budget=GRAPH_BUDGET, group=group).margins()) == whole
+
+    def as_if_out_at_once(state: Any, done: Done | None) -> Any:
+        return unread(state, None if done is None else done._replace(injures=False))
+
+    odds = dataclasses.replace(measure.system.odds, unread=as_if_out_at_once)
+    wrong = dataclasses.replace(measure, system=dataclasses.replace(measure.system, odds=odds))
+    assert _plain(Sharer(cmd, wrong, budget=GRAPH_BUDGET, group=group).margins()) != whole
