@@ -339,7 +339,7 @@ async def battle_verify(request: AnyRequest, battle: FromPath[str]) -> VerifyRes
 
 
 # The viewer asks while a judge waits: exact whenever the graph fits `bxb odds`' own budget
-# (the 2023 demo's charge, 312 runs, is exact and quicker than sampling it); past it, sampled
+# (the 2023 demo's charge, 282 runs, is exact and quicker than sampling it); past it, sampled
 # with fewer samples than `bxb odds` (its intervals stated).
 ODDS_BUDGET = DEFAULT_BUDGET
 ODDS_SAMPLES = 1000
