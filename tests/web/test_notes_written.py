@@ -15,6 +15,7 @@ import httpx
 import pytest
 from web_helpers import Site, bearer, live_server, started_at_two
 
+from blowbyblow.web import live
 from blowbyblow.web.guard import PatientHttp
 from blowbyblow.web.heads import HeadedCycle
 from blowbyblow.web.live import LISTENING, Hub, Note, encoded
@@ -100,7 +101,7 @@ def test_a_connection_that_cannot_take_a_note_has_its_stream_send_it_in_order() 
         return False
 
     async def run() -> list[bytes]:
-        hub = Hub()
+        hub = Hub(gather=0.0)  # each flush at once: the refusal's path, not the gathering's
         stream = hub.listen("t", write)
         yielded = [await stream.__anext__()]
         turn = asyncio.ensure_future(stream.__anext__())  # the stream's task asleep
@@ -130,3 +131,47 @@ def test_a_connection_that_cannot_take_a_note_has_its_stream_send_it_in_order() 
     yielded = asyncio.run(run())
     assert yielded == [LISTENING, notes[1] + notes[2], notes[3]]
     assert written == [notes[0], notes[4]]
+
+
+def test_notes_that_come_just_after_a_write_go_together_the_first_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A note after a quiet spell is written in the turn it came; notes that come within
+    ``GATHER`` of the hub's last write, each alone in its turn of the loop, wait and go as one
+    write, in order. Fails where each is a write of its own (main 8bb835e: four writes)."""
+    monkeypatch.setattr(live, "GATHER", 1.0, raising=False)
+    notes = [encoded(Note(kind="played", battle="b", version=v)) for v in range(1, 5)]
+    written: list[tuple[float, bytes]] = []
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+
+        def write(data: bytes) -> bool:
+            written.append((loop.time(), data))
+            return True
+
+        hub = Hub()
+        stream = hub.listen("t", write)
+        assert await stream.__anext__() == LISTENING
+        turn = asyncio.ensure_future(stream.__anext__())  # the stream's task asleep
+        await asyncio.sleep(0)
+        hub._deliver(["t"], Note(kind="played", battle="b", version=1))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert [data for _, data in written] == [notes[0]]  # at once
+        for version in (2, 3, 4):  # each alone in a turn of the loop
+            hub._deliver(["t"], Note(kind="played", battle="b", version=version))
+            await asyncio.sleep(0.001)
+        assert len(written) == 1
+        for _ in range(200):
+            if len(written) > 1:
+                break
+            await asyncio.sleep(0.05)
+        assert not turn.done()  # written by the hub, the stream's task never woken
+        hub.close()
+        with pytest.raises(StopAsyncIteration):
+            await turn
+
+    asyncio.run(run())
+    assert [data for _, data in written] == [notes[0], notes[1] + notes[2] + notes[3]]
+    assert written[1][0] - written[0][0] >= 0.9
