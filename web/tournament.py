@@ -218,6 +218,10 @@ class TournamentStore:
         # by token hash, with when it was read: kept a few seconds (TOKEN_MEMORY), so a token
         # revoked by another process (`bxb tables revoke`) stops working soon after
         self._principals: dict[str, tuple[Principal, float]] = {}
+        # each valid token's hash, made once: SHA-256 through OpenSSL costs some 10 us, and
+        # every request of a table or a judge presents its token (issue 25); only tokens found
+        # in the register are kept, so what others send cannot fill it
+        self._digests: dict[str, str] = {}
         self._places: dict[UUID, TableBattle] = {}
         # This process's name on the relay (web/relay.py), and whether the relay listens now:
         # then every other process's change is heard, and what is kept is kept longer.
@@ -289,7 +293,7 @@ class TournamentStore:
         """Whom ``token`` speaks for, or None for no token or one this store never made."""
         if not token:
             return None
-        digest = token_hash(token)
+        digest = self._digests.get(token) or token_hash(token)
         known = self._remembered(digest)
         if known is not None:
             return known
@@ -309,12 +313,15 @@ class TournamentStore:
             table=None if table is None else int(table),
         )
         self._principals[digest] = (found, time.monotonic())
+        self._digests[token] = digest
         return found
 
     def remembered(self, token: str | None) -> Principal | None:
         """Whom ``token`` speaks for as this process remembers it, nothing read (None: not
         remembered, ``principal`` reads it)."""
-        return self._remembered(token_hash(token)) if token else None
+        if not token:
+            return None
+        return self._remembered(self._digests.get(token) or token_hash(token))
 
     def _remembered(self, digest: str) -> Principal | None:
         known = self._principals.get(digest)

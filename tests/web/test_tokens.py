@@ -125,3 +125,35 @@ def test_the_judge_reissues_and_revokes_a_tables_token_over_http(
     assert start(client, new, 2) == 401
     bad = client.post("/api/tournaments/spring/tables/9/token", headers=bearer(site.judge))
     assert bad.status_code == 422 and "table" in bad.text
+
+
+def test_a_valid_tokens_hash_is_made_once_and_a_revoked_one_still_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every request presents its token: a token found in the register is hashed once, an
+    unknown one each time (nothing kept for it); a kept hash grants nothing after a revocation
+    (issue 25). Fails where every use hashes the token again (main 8bb835e: 5 hashes, not 1)."""
+    db = tmp_path / "t.sqlite"
+    tokens = made(db)
+    store = TournamentStore(str(db))
+    hashed: list[str] = []
+
+    def counted(token: str) -> str:
+        hashed.append(token)
+        return token_hash(token)
+
+    monkeypatch.setattr("blowbyblow.web.tournament.token_hash", counted)
+    table = tokens["table 1"]
+    assert store.principal(table) is not None
+    assert store.remembered(table) is not None
+    assert store.principal(table) is not None
+    store.forget_tokens()
+    assert store.remembered(table) is None  # forgotten: read again
+    assert store.principal(table) is not None
+    assert hashed == [table]
+    for _ in range(2):
+        assert store.principal("not-a-token") is None
+    assert hashed == [table, "not-a-token", "not-a-token"]
+    assert bxb(db, "tables", "revoke", "spring", "1").exit_code == 0
+    store.forget_tokens()
+    assert store.principal(table) is None
