@@ -186,6 +186,9 @@ def _sqlite_path(spec: str) -> Path:
         raise StoreUnavailable(
             f"--db {spec}: cannot make its folder {path.parent} ({e.strerror or e})"
         ) from None
+    from blowbyblow.replay.store.schema import check_sqlite_store  # imports this module
+
+    check_sqlite_store(path, spec)
     return path
 
 

@@ -13,6 +13,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -255,8 +256,10 @@ def open_sqlite(
     be opened as a ``BattleStore`` first: it lacks a table or an index of this release, its
     index was never built, or records are stored ciphered or compressed. ``system`` names the
     game systems (default: the registry)."""
+    from blowbyblow.replay.store.schema import check_sqlite_store
     from blowbyblow.replay.store.sqlite import SQLiteRecords
 
+    check_sqlite_store(Path(path), path)
     if any(os.environ.get(k) or os.environ.get(f"BLOWBYBLOW_{k}") for k in TRANSCODING):
         return None
     records = SQLiteRecords(path, "stored_events", None)

@@ -31,6 +31,7 @@ from blowbyblow.replay.store.records import (
     void_of,
     void_values,
 )
+from blowbyblow.replay.store.schema import mark
 
 if TYPE_CHECKING:
     from eventsourcing.persistence import PersistenceError
@@ -87,8 +88,14 @@ class SQLiteRecords(Records):
         """The read models' tables and indexes, made where missing (a store written by an
         earlier release gets the indexes added since; nothing the hash chain covers changes)."""
         with self._writing() as cur:
+            # a store made now (no read model, no event yet), not one of a release before them
+            made = cur.execute("select 1 from sqlite_master where name = 'bxb_battles'")
+            new = made.fetchone() is None
+            new = new and cur.execute(f"select 1 from {self.table} limit 1").fetchone() is None
             for statement in _SQLITE_SCHEMA:
                 cur.execute(statement)
+            if new:  # marked (one made before the mark is left unmarked)
+                mark(cur)
 
     def has_schema(self) -> bool:
         """Does the file hold every table and index of ``make_schema``, and the events table?
