@@ -53,9 +53,11 @@ def cmd_flag(
     """Flag a command as disputed and call a judge: recorded in the battle, nothing undone."""
     store = open_store()
     bid = _battle(store, battle)
-    require_command(store, bid, command, "command")
+    events = require_command(store, bid, command, "command")
     try:
-        logged = flag(store, bid, command=command, by=by or who_am_i(), reason=reason)
+        logged = flag(
+            store, bid, command=command, by=by or who_am_i(), reason=reason, logged=events
+        )
     except BlowByBlowError as e:
         fail(str(e), code=1)
     say(f"battle {bid}, position {logged.position}: {narrate_plain(logged)}")
@@ -73,10 +75,10 @@ def cmd_rule(
     correct it, rewind with `bxb fork` (which records the ruling)."""
     store = open_store()
     bid = _battle(store, battle)
-    require_command(store, bid, command, "command")
+    events = require_command(store, bid, command, "command")
     try:
         who = _judge(key, judge)
-        logged = rule(store, bid, command=command, judge=who, reason=reason)
+        logged = rule(store, bid, command=command, judge=who, reason=reason, logged=events)
     except BlowByBlowError as e:
         fail(str(e), code=1)
     say(f"battle {bid}, position {logged.position}: {narrate_plain(logged)}")
@@ -168,18 +170,27 @@ def cmd_fork(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     bid = _battle(store, battle)
     if at is not None:
         require_position(store, bid, at, "--at")
+    events = None  # the battle read once, by the first check that needs it
     for number, option in ((before, "--before"), (void, "--void")):
         if number is not None:
-            require_command(store, bid, number, option)
+            events = require_command(store, bid, number, option, events)
     try:
         who = _judge(key, judge)
         position = at
         if before is not None:
-            position = command_position([e.event for e in store.read(bid)], before) - 1
+            assert events is not None
+            position = command_position([e.event for e in events], before) - 1
         assert position is not None
-        dice = live_dice(store, bid, key=who.key)
+        dice = live_dice(store, bid, key=who.key, logged=events)
         forked = fork(
-            store, bid, position=position, change=change, judge=who, reason=reason, dice=dice
+            store,
+            bid,
+            position=position,
+            change=change,
+            judge=who,
+            reason=reason,
+            dice=dice,
+            logged=events,
         )
     except (BlowByBlowError, ValueError) as e:
         fail(str(e), code=1)

@@ -440,9 +440,11 @@ def cmd_void(
     leaves it out. Only the last command that stands may be voided."""
     store = open_store()
     bid = _battle(store, battle)
-    require_command(store, bid, command, "command")
+    events = require_command(store, bid, command, "command")
+    door = Battle(store)
     try:
-        logged = Battle(store).void(bid, command, by=by or who_am_i(), reason=reason)
+        door.keep(bid, events)  # read once: the void checks the store's head against it
+        logged = door.void(bid, command, by=by or who_am_i(), reason=reason)
     except BlowByBlowError as e:
         fail(str(e), code=1)
     typer.echo(f"battle {bid}, position {logged.position}: {narrate_plain(logged)}")

@@ -14,7 +14,7 @@ from blowbyblow.projections.disputes import command_position
 if TYPE_CHECKING:
     from uuid import UUID
 
-    from blowbyblow.replay.store.log import BattleStore
+    from blowbyblow.replay.store.log import BattleStore, LoggedEvent
 
 
 def require_position(store: BattleStore, battle: UUID, position: int, what: str) -> None:
@@ -24,10 +24,19 @@ def require_position(store: BattleStore, battle: UUID, position: int, what: str)
         fail(f"{what}: battle {battle} has events 1 to {total}, not {position}")
 
 
-def require_command(store: BattleStore, battle: UUID, number: int, what: str) -> None:
+def require_command(
+    store: BattleStore,
+    battle: UUID,
+    number: int,
+    what: str,
+    events: list[LoggedEvent] | None = None,
+) -> list[LoggedEvent]:
     """Fail (exit 2) unless command ``number`` stands in the battle (as `bxb log` numbers
-    them)."""
+    them); the battle's events, read here (or ``events``, read already), for the command to
+    use rather than read them again."""
+    events = _events(store, battle) if events is None else events
     try:
-        command_position([e.event for e in _events(store, battle)], number)
+        command_position([e.event for e in events], number)
     except ValueError as e:
         fail(f"{what}: {str(e).removeprefix('command: ')}")
+    return events

@@ -286,6 +286,14 @@ class Battle:
             raise Refused(
                 "conflict", "battle", "a battle must be readable (see verify)", str(e)
             ) from None
+        return self._head_of(battle, events)
+
+    def keep(self, battle: UUID, events: list[LoggedEvent]) -> BattleHead:
+        """The battle as ``events`` hold it, read just now by the caller: kept as ``read``
+        keeps a whole read (the next ``read`` checks the store's head, not the whole log)."""
+        return self.heads.keep(self._head_of(battle, events))
+
+    def _head_of(self, battle: UUID, events: list[LoggedEvent]) -> BattleHead:
         if not events or not isinstance(events[0].event, BattleStarted):
             raise Refused("not_found", "battle", "a battle named by id", f"no battle {battle}")
         first: BattleStarted[Any] = events[0].event

@@ -111,16 +111,21 @@ class Forked:
     state: Any
 
 
-def _read(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], BattleStarted[Any]]:
-    logged = store.read(battle)
+def _read(
+    store: BattleStore, battle: UUID, logged: list[LoggedEvent] | None = None
+) -> tuple[list[LoggedEvent], BattleStarted[Any]]:
+    """The battle's events (``logged``: as the caller read them just now, not read again)."""
+    logged = store.read(battle) if logged is None else logged
     if not logged or not isinstance(logged[0].event, BattleStarted):
         raise BattleNotFound(f"no battle {battle} in this store")
     return logged, logged[0].event
 
 
-def _open(store: BattleStore, battle: UUID) -> tuple[list[LoggedEvent], BattleStarted[Any]]:
+def _open(
+    store: BattleStore, battle: UUID, logged: list[LoggedEvent] | None = None
+) -> tuple[list[LoggedEvent], BattleStarted[Any]]:
     """The battle's events, refusing a sealed one (its result stands) and one superseded."""
-    logged, started = _read(store, battle)
+    logged, started = _read(store, battle, logged)
     if isinstance(logged[-1].event, BattleSealed):
         raise DisputeRefused(f"battle {battle} is sealed: its result stands, nothing is added")
     child = disputes_of([e.event for e in logged]).superseded_by
@@ -146,12 +151,21 @@ def _words(text: str, field: str) -> str:
     return text.strip()
 
 
-def flag(store: BattleStore, battle: UUID, *, command: int, by: str, reason: str) -> LoggedEvent:
+def flag(  # noqa: PLR0913 - the flag's parts, and the events read already
+    store: BattleStore,
+    battle: UUID,
+    *,
+    command: int,
+    by: str,
+    reason: str,
+    logged: list[LoggedEvent] | None = None,
+) -> LoggedEvent:
     """Record that command number ``command`` (as ``bxb log`` numbers it) is disputed, by
     ``by`` (a player, a side), for ``reason``: a ``CommandFlagged``, in one transaction.
-    StaleVersion (nothing written) when the battle moved while flagging."""
+    StaleVersion (nothing written) when the battle moved while flagging. ``logged``: the
+    battle's events as the caller read them just now (else read here)."""
     by, reason = _words(by, "by"), _words(reason, "reason")
-    logged, _ = _open(store, battle)
+    logged, _ = _open(store, battle, logged)
     position = _command_at(logged, command)
     return _append(
         store,
@@ -168,13 +182,20 @@ def _command_at(logged: Sequence[LoggedEvent], command: int) -> int:
         raise DisputeRefused(str(e)) from None
 
 
-def rule(
-    store: BattleStore, battle: UUID, *, command: int, judge: Judge, reason: str
+def rule(  # noqa: PLR0913 - the ruling's parts, and the events read already
+    store: BattleStore,
+    battle: UUID,
+    *,
+    command: int,
+    judge: Judge,
+    reason: str,
+    logged: list[LoggedEvent] | None = None,
 ) -> LoggedEvent:
     """Record a judge's ruling that command ``command`` stands as played, signed with the
-    judge's key. (A ruling that changes anything is made by ``fork``, which records it.)"""
+    judge's key. (A ruling that changes anything is made by ``fork``, which records it.)
+    ``logged``: as ``flag``'s."""
     reason = _words(reason, "reason")
-    logged, _ = _open(store, battle)
+    logged, _ = _open(store, battle, logged)
     _command_at(logged, command)  # a command that stands (0 would be "no command")
     decision = _decision(logged, battle, judge, command=command, decision="stands", reason=reason)
     return _append(store, battle, logged, sign_ruling(decision, judge.key))
@@ -499,17 +520,18 @@ class ForkPreview:
     superseded_by: str | None  # the parent's ruling names this child already (an interrupted fork)
 
 
-def preview_fork(
+def preview_fork(  # noqa: PLR0913 - the fork's parts, and the events read already
     store: BattleStore,
     parent: UUID,
     *,
     position: int,
     change: Change,
     dice: DiceSource | None = None,
+    logged: list[LoggedEvent] | None = None,
 ) -> ForkPreview:
     """What ``fork`` would write, worked out in memory: for a judge to look at first (and for
-    ``fork`` itself). Raises DisputeRefused as ``fork`` does."""
-    logged, started = _read(store, parent)
+    ``fork`` itself). Raises DisputeRefused as ``fork`` does. ``logged``: as ``flag``'s."""
+    logged, started = _read(store, parent, logged)
     if isinstance(logged[-1].event, BattleSealed):
         raise DisputeRefused(f"battle {parent} is sealed: its result stands, nothing is added")
     events = [e.event for e in logged]
@@ -560,6 +582,7 @@ def fork(  # noqa: PLR0913 - each a part of the judge's decision
     judge: Judge,
     reason: str,
     dice: DiceSource | None = None,
+    logged: list[LoggedEvent] | None = None,
 ) -> Forked:
     """Fork ``parent`` at ``position`` under ``change``, as ``judge`` rules, for ``reason``:
     the parent's ruling (signed, naming the child) and the child (whole, in one transaction)
@@ -571,10 +594,10 @@ def fork(  # noqa: PLR0913 - each a part of the judge's decision
 
     Raises DisputeRefused (nothing written): a sealed or superseded parent, a position outside
     it, a change that names nothing after the position or would change a kept command;
-    StaleVersion when the parent moved meanwhile."""
+    StaleVersion when the parent moved meanwhile. ``logged``: as ``flag``'s."""
     reason = _words(reason, "reason")
     name = _words(judge.name, "judge")
-    seen = preview_fork(store, parent, position=position, change=change, dice=dice)
+    seen = preview_fork(store, parent, position=position, change=change, dice=dice, logged=logged)
     logged = seen.parent_events
     committed = _fair_commitment(store, parent, seen.started, dice)
     link = ForkLink(
@@ -633,16 +656,20 @@ def _check_used(change: Change, used: list[str], built: _Child) -> None:
 
 
 def live_dice(
-    store: BattleStore, battle: UUID, *, key: Ed25519PrivateKey | None = None
+    store: BattleStore,
+    battle: UUID,
+    *,
+    key: Ed25519PrivateKey | None = None,
+    logged: list[LoggedEvent] | None = None,
 ) -> DiceSource | None:
     """The digital dice a battle is played on with: a seeded battle's (a child's are its
     parent's seed); a fair battle's, opened from the table's copy of the seed or the escrow
     with a judge's ``key`` (a child of a fair battle: its first ancestor's); None for
-    physical dice (the table types them)."""
+    physical dice (the table types them). ``logged``: as ``flag``'s."""
     from blowbyblow.replay.evidence.fair_forks import fair_link
     from blowbyblow.replay.evidence.fairness import fair_dice
 
-    logged, started = _read(store, battle)
+    logged, started = _read(store, battle, logged)
     if started.dice.mode == "seeded":
         return _digital(started)
     if started.dice.mode != "fair":
