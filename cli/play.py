@@ -63,6 +63,7 @@ from blowbyblow.replay.engine.dice import (
 )
 from blowbyblow.replay.engine.narrate import narrate
 from blowbyblow.replay.engine.numbers import whole_number
+from blowbyblow.replay.engine.scenario import ScenarioError
 from blowbyblow.replay.engine.typed import (
     TypedCommandError,
     command_types,
@@ -550,6 +551,8 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
         fail(f"{e}; resume it with `bxb play --battle {str(e.battle)[:8]}`", code=1)
     except (KeyboardInterrupt, EOFError):
         fail("abandoned: nothing of the opening was written", code=1)
+    except ScenarioError as e:  # the setup file refused: exit 2, as `bxb record` refuses it
+        fail(str(e))
     except BlowByBlowError as e:
         fail(str(e), code=1)
     if setup is not None or seat.head.version != before:

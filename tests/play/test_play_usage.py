@@ -34,7 +34,7 @@ def test_a_setup_or_a_battle_not_both_nor_neither(tmp_path: Path) -> None:
     code, out = bxb(db, "play", str(SCENARIOS / "asl.toml"), "--battle", "x")
     assert code == 2 and "(not both)" in one_error(out)
     code, out = bxb(db, "play", str(tmp_path / "missing.toml"))
-    assert code == 1 and "cannot read" in one_error(out)
+    assert code == 2 and "cannot read" in one_error(out)
     code, out = bxb(db, "play", str(SCENARIOS / "asl.toml"), "--dice", "values:1,2")
     assert code == 2 and "--dice: expected physical or seed:TEXT" in one_error(out)
     assert BattleStore(db).battles() == []
