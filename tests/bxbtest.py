@@ -143,6 +143,26 @@ def _newer_event_type(con: sqlite3.Connection, battle: str, position: int, envel
     return "an event type this release lacks: BannerRaised"
 
 
+def bxb_quietly(*args: str) -> tuple[int, str, str]:
+    """``bxb`` run in-process, logging errors only: its exit code, standard output and error
+    (no exception but its exit)."""
+    from typer.testing import CliRunner
+
+    from blowbyblow.cli.main import app
+
+    result = CliRunner().invoke(app, ["--log-level", "error", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def demo_store_in(folder: Path) -> Path:
+    """A SQLite store in ``folder`` holding the README's demo, as `bxb demo` records it."""
+    path = folder / "demo.sqlite"
+    code, _, err = bxb_quietly("--db", str(path), "demo")
+    assert code == 0, err
+    return path
+
+
 def copy_store(db_path: Path, to: Path) -> None:
     """A copy of the SQLite store, its write-ahead log included."""
     source, copy = sqlite3.connect(db_path), sqlite3.connect(to)

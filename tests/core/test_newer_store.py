@@ -11,25 +11,13 @@ from typing import Any
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
 
-from blowbyblow.cli.main import app
-
-from bxbtest import NEWER, copy_store, written_by_a_newer_release
-
-
-def bxb(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, ["--log-level", "error", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
+from bxbtest import NEWER, bxb_quietly, copy_store, demo_store_in, written_by_a_newer_release
 
 
 @pytest.fixture(scope="module")
 def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    code, _, err = bxb("--db", str(path), "demo")
-    assert code == 0, err
-    return path
+    return demo_store_in(tmp_path_factory.mktemp("demo"))
 
 
 @pytest.fixture(params=sorted(NEWER))
@@ -51,7 +39,7 @@ def test_a_store_a_newer_release_wrote_says_upgrade(
     path, what, last = newer
     args = [str(last + 1) if a == "LAST" else a for a in command]
     before = _log(path)
-    code, out, err = bxb("--db", str(path), *args)
+    code, out, err = bxb_quietly("--db", str(path), *args)
     if command == ["battles"]:  # listed, its verdict not this release's to give
         assert code == 0 and "Traceback" not in err, err
         assert "newer" in out.split() and "verified" not in out.split(), out
@@ -78,7 +66,7 @@ def test_battles_as_json_names_what_is_newer(newer: tuple[Path, str, int]) -> No
     """``bxb battles --json``: the verdict withheld (null) and what is newer named, where the
     index held verify's verdict from before the newer record."""
     path, what, _ = newer
-    code, out, err = bxb("--db", str(path), "battles", "--json")
+    code, out, err = bxb_quietly("--db", str(path), "battles", "--json")
     assert code == 0, err
     (row,) = [msgspec.json.decode(line) for line in out.splitlines()]
     assert row["verified"] is None and what in row["newer"], row

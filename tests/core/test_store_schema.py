@@ -15,29 +15,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from blowbyblow.cli.main import app
 from blowbyblow.replay.store.schema import APPLICATION_ID, SCHEMA
 
-from bxbtest import copy_store
+from bxbtest import bxb_quietly, copy_store, demo_store_in
 
 OLD_STORES = sorted((Path(__file__).parents[1] / "fixtures" / "stores").glob("*.sqlite"))
 COMMANDS = [["at", "1"], ["log"], ["battles"], ["verify"], ["play", "--battle", "krug"]]
 
 
-def bxb(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, ["--log-level", "error", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    code, _, err = bxb("--db", str(path), "demo")
-    assert code == 0, err
-    return path
+    return demo_store_in(tmp_path_factory.mktemp("demo"))
 
 
 def _pragmas(path: Path) -> tuple[int, int]:
@@ -93,7 +82,7 @@ def test_a_file_no_store_of_this_release_is_refused_in_one_line(
 ) -> None:
     path, said = refused
     before = path.read_bytes()
-    code, out, err = bxb("--db", str(path), *command)
+    code, out, err = bxb_quietly("--db", str(path), *command)
     assert code == 1, (code, out, err)
     assert err.startswith("error: ") and err.count("\n") == 1 and said in err, err
     if "newer" in said:
@@ -131,6 +120,6 @@ def test_an_earlier_releases_store_opens_verifies_and_stays_unmarked(
     path = tmp_path / old.name
     shutil.copy(old, path)
     assert _pragmas(path) == (0, 0)
-    code, out, err = bxb("--db", str(path), "verify")
+    code, out, err = bxb_quietly("--db", str(path), "verify")
     assert code == 0 and "verify OK" in out, (out, err)
     assert _pragmas(path) == (0, 0)
