@@ -220,6 +220,7 @@ class Sharer:
         # The state at the node each answer of ``_memo`` was explored from, when ``unread``
         # may write alike what the outcome shows (``_settled``).
         self._at: dict[Hashable, Any] = {}
+        self._at_final: dict[Hashable, Units] = {}  # what the outcome shows of each
         self._shows = unread and measure.rules.unread is not None
         self._compiled: dict[Fact, FactInfo] = {}
         self._run_now: _Run | None = None
@@ -481,7 +482,7 @@ class Sharer:
             self.shared += 1
             value = self._memo[segment.key]
             if self._shows:
-                value = self._settled(value, self._at[segment.key], segment.state)
+                value = self._settled(value, segment.key, segment.state)
         else:
             value = self._node(run, i)
             # A key that left labels out stands for branches whose choices are asked under
@@ -496,15 +497,17 @@ class Sharer:
             value = dataclasses.replace(value, keyed=True)
         return value
 
-    def _settled(self, value: Value, explored: Any, here: Any) -> Value:
-        """A node's answer, explored from the state ``explored``, for a branch that meets it
-        with the state ``here`` (``sums.settled``: the wounds lost ``unread`` wrote alike are
-        this branch's)."""
-        if here is explored:
+    def _settled(self, value: Value, key: Hashable, here: Any) -> Value:
+        """The answer of the node ``key``, for a branch that meets it with the state ``here``
+        (``sums.settled``: the wounds lost ``unread`` wrote alike are this branch's)."""
+        explored = self._at[key]
+        if here is explored or here == explored:  # in C, field by field
             return value
-        final = self.measure.final
+        before = self._at_final.get(key)
+        if before is None:
+            before = self._at_final[key] = self.measure.final(explored)
         wanted = None if self.target is None else self.target[0]
-        return settled(value, final(explored), final(here), wanted)
+        return settled(value, before, self.measure.final(here), wanted)
 
     def _shift(self, value: Value, counts: tuple[int, ...]) -> Value:
         """``value`` with ``counts`` (a segment's, before it) added to every outcome."""
