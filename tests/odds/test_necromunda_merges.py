@@ -33,6 +33,20 @@ def _demo(name: str) -> tuple[Any, Any, Any, Any]:
     return _prepared(sc, number)
 
 
+def _brawl(count: str, brak: str | None = None) -> tuple[Any, Any]:
+    """The 2023 charge's state with Krug, Vex, Lia and Zia at 1 of ``count`` (Flesh Wounds or
+    wounds), Lia Seriously Injured, Zia of a third gang, and Brak at status ``brak``."""
+    measure, cmd, _, _ = _demo("necromunda-2023#1")
+    fighters = dict(cmd.state.fighters)
+    for fid in ("krug", "vex", "lia", "zia"):
+        fighters[fid] = msgspec.structs.replace(fighters[fid], **{count: 1})
+    fighters["lia"] = msgspec.structs.replace(fighters["lia"], status=SERIOUSLY_INJURED)
+    fighters["zia"] = msgspec.structs.replace(fighters["zia"], gang="cawdor")
+    if brak is not None:
+        fighters["brak"] = msgspec.structs.replace(fighters["brak"], status=brak, **{count: 1})
+    return measure, msgspec.structs.replace(cmd.state, fighters=fighters)
+
+
 def test_flesh_wounds_are_unread_where_no_attack_left_can_hit() -> None:
     """Krug's charge, his hits resolved, Vex and Lia (Escher) about to react: Vex, Standing,
     is hit by nobody else in the command (the reactors' targets are their enemies, Krug's
@@ -41,13 +55,7 @@ def test_flesh_wounds_are_unread_where_no_attack_left_can_hit() -> None:
     (a Coup de Grace reads them) and those of a fighter of a third gang (a reactor may
     choose it). Before the hits are resolved (no reactors noted) every one is kept. The
     outcome shows none of them (only the wounds lost, written alike too: next test)."""
-    measure, cmd, _, _ = _demo("necromunda-2023#1")
-    fighters = dict(cmd.state.fighters)
-    for fid in ("krug", "vex", "lia", "zia"):
-        fighters[fid] = msgspec.structs.replace(fighters[fid], flesh_wounds=1)
-    fighters["lia"] = msgspec.structs.replace(fighters["lia"], status=SERIOUSLY_INJURED)
-    fighters["zia"] = msgspec.structs.replace(fighters["zia"], gang="cawdor")
-    state = msgspec.structs.replace(cmd.state, fighters=fighters)
+    measure, state = _brawl("flesh_wounds")
 
     read = unread(state, Done(frozenset({"krug"}), ("vex", "lia"))).fighters
     assert read["vex"].flesh_wounds == 0
@@ -66,14 +74,7 @@ def test_wounds_are_unread_where_no_attack_left_can_hit_and_out_of_action() -> N
     an Out of Action fighter's (a hit on it is lost unread, N23 CC 6); Krug's, a Seriously
     Injured fighter's and a third gang's are kept. The outcome shows them (wounds lost): the
     graph takes them from each branch's own state (next tests)."""
-    measure, cmd, _, _ = _demo("necromunda-2023#1")
-    fighters = dict(cmd.state.fighters)
-    for fid in ("krug", "vex", "lia", "zia"):
-        fighters[fid] = msgspec.structs.replace(fighters[fid], wounds=1)
-    fighters["lia"] = msgspec.structs.replace(fighters["lia"], status=SERIOUSLY_INJURED)
-    fighters["zia"] = msgspec.structs.replace(fighters["zia"], gang="cawdor")
-    fighters["brak"] = msgspec.structs.replace(fighters["brak"], status=OUT_OF_ACTION, wounds=1)
-    state = msgspec.structs.replace(cmd.state, fighters=fighters)
+    measure, state = _brawl("wounds", brak=OUT_OF_ACTION)
 
     read = unread(state, Done(frozenset({"krug"}), ("vex", "lia"))).fighters
     assert [read[f].wounds for f in ("vex", "brak")] == [0, 0]
