@@ -9,7 +9,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from blowbyblow.replay.store.log import default_db_path, is_postgres
+from blowbyblow.replay.store.log import StoreUnavailable, default_db_path, is_postgres
 
 
 @dataclass(frozen=True)
@@ -98,12 +98,15 @@ def register_to_read(spec: str | None, table: str) -> str | None:
     ``spec``, or an empty one in memory when the SQLite file has no ``table`` yet. Opening the
     register makes its tables, a write where none was asked (`bxb roster list` changed the
     store's bytes). PostgreSQL's and anything not read here: ``spec``, as before."""
+    from blowbyblow.replay.store.schema import check_sqlite_store
+
     path = str(spec) if spec is not None else str(default_db_path())
     if not path.strip() or path == ":memory:" or is_postgres(path):
         return spec
-    try:
+    try:  # no store of this release (another program's file, a newer layout): the register says so
+        check_sqlite_store(Path(path).expanduser(), path)
         con = sqlite3.connect(f"{Path(path).expanduser().absolute().as_uri()}?mode=ro", uri=True)
-    except (sqlite3.Error, ValueError):
+    except (sqlite3.Error, ValueError, StoreUnavailable):
         return spec  # the register says what is wrong with it
     try:
         sql = "select 1 from sqlite_master where type = 'table' and name = ?"

@@ -21,7 +21,16 @@ from blowbyblow.replay.store.schema import APPLICATION_ID, SCHEMA
 from bxbtest import bxb_quietly, copy_store, demo_store_in
 
 OLD_STORES = sorted((Path(__file__).parents[1] / "fixtures" / "stores").glob("*.sqlite"))
-COMMANDS = [["at", "1"], ["log"], ["battles"], ["verify"], ["play", "--battle", "krug"]]
+COMMANDS = [
+    ["at", "1"],
+    ["log"],
+    ["battles"],
+    ["verify"],
+    ["play", "--battle", "krug"],
+    ["tournament", "list"],
+    ["tables", "list", "spring"],
+    ["roster", "list"],
+]
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +85,7 @@ def refused(request: pytest.FixtureRequest, tmp_path: Path, demo: Path) -> tuple
     return path, make(path)
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=[c[0] for c in COMMANDS])
+@pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c[:2]) for c in COMMANDS])
 def test_a_file_no_store_of_this_release_is_refused_in_one_line(
     refused: tuple[Path, str], command: list[str]
 ) -> None:
