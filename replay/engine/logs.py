@@ -75,12 +75,15 @@ def _apply_pending() -> None:
     if json:
         processors += [
             structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,  # a traceback as text (else its repr alone)
             structlog.processors.JSONRenderer(sort_keys=True),
         ]
     else:
         # Colour on a terminal only, and never when NO_COLOR is set (https://no-color.org).
         colors = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
-        processors += [structlog.dev.ConsoleRenderer(colors=colors)]
+        # a traceback without each frame's local values: a server's hold its tokens and keys
+        plain = structlog.dev.RichTracebackFormatter(show_locals=False)
+        processors += [structlog.dev.ConsoleRenderer(colors=colors, exception_formatter=plain)]
     number = getattr(logging, level.upper())
     wrapper = structlog.make_filtering_bound_logger(number)
     # the class drops every level below ``number``, whatever the instance (structlog's own)

@@ -4,6 +4,7 @@ nothing of the error's detail; its traceback is logged once, with structlog (doc
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ import pytest
 import structlog
 from litestar.testing import TestClient
 from web_helpers import make_site
+
+from blowbyblow.replay.engine import logs
 
 SECRET = "the store's inner detail 7f3a"
 
@@ -53,3 +56,38 @@ def test_an_unforeseen_error_is_answered_in_the_servers_own_shape(
     # once: not again by Litestar's or the ASGI server's own logging
     told = [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
     assert not told, [r.getMessage() for r in told]
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "console"])
+def test_its_traceback_is_logged_whole_without_local_values(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    as_json: bool,
+) -> None:
+    """``--log-json``: the traceback as text in the line (it was the exception's repr alone);
+    on a console: the traceback without each frame's local values (a request's token, the
+    judges' key), as structlog would print them by default."""
+    site = make_site(tmp_path)
+    app = site.app()
+    token = site.judge
+
+    def boom(*_: Any, **__: Any) -> Any:
+        secret = token  # a local value of the failing frame
+        raise RuntimeError(SECRET + secret[:0])
+
+    monkeypatch.setattr(site.store, "battles", boom)
+    logs.configure(json=as_json, level="warning")
+    try:
+        with TestClient(app, raise_server_exceptions=False) as c:
+            capsys.readouterr()
+            assert c.get("/api/battles").status_code == 500
+        err = capsys.readouterr().err
+    finally:
+        logs.configure(json=False, level="warning")
+    assert "unforeseen error" in err and "Traceback" in err and SECRET in err, err[-2000:]
+    assert "in boom" in err or "boom" in err, err[-2000:]
+    assert token not in err, "a local value of a frame is logged"
+    if as_json:
+        (line,) = [json.loads(x) for x in err.splitlines() if "unforeseen error" in x]
+        assert "RuntimeError" in line["exception"], line
