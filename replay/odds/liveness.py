@@ -5,6 +5,8 @@ branches that differ only in a value spent meet)."""
 from __future__ import annotations
 
 import dis
+import inspect
+import sys
 import types
 from typing import Any
 
@@ -65,6 +67,40 @@ def _use_def(ins: dis.Instruction) -> tuple[frozenset[str], frozenset[str], bool
     return None
 
 
+_Read = tuple[list[dis.Instruction], list[list[int]], list[list[int]]]
+_READ: dict[int, tuple[types.CodeType, _Read]] = {}  # by the code's id, the code kept
+
+
+def _read(code: types.CodeType) -> _Read:
+    """A code's instructions, each one's successors (by index: the next one and its jump's
+    target) and apart the handler of every exception table entry that covers it; read once
+    for both analyses below."""
+    kept = _READ.get(id(code))
+    if kept is None or kept[0] is not code:
+        instructions = list(dis.get_instructions(code))
+        kept = _READ[id(code)] = (code, (instructions, *_successors(code, instructions)))
+    return kept[1]
+
+
+def _successors(
+    code: types.CodeType, instructions: list[dis.Instruction]
+) -> tuple[list[list[int]], list[list[int]]]:
+    where = {ins.offset: i for i, ins in enumerate(instructions)}
+    successors: list[list[int]] = []
+    for i, ins in enumerate(instructions):
+        nxt = [i + 1] if ins.opname not in _NO_FALL_THROUGH and i + 1 < len(instructions) else []
+        if ins.opcode in _JUMPS and isinstance(ins.argval, int) and ins.argval in where:
+            nxt.append(where[ins.argval])
+        successors.append(nxt)
+    handlers: list[list[int]] = [[] for _ in instructions]
+    entries: list[Any] = getattr(dis.Bytecode(code), "exception_entries", [])  # 3.11 on
+    for entry in entries:
+        for i, ins in enumerate(instructions):
+            if entry.start <= ins.offset < entry.end and entry.target in where:
+                handlers[i].append(where[entry.target])
+    return successors, handlers
+
+
 def _analyse(
     code: types.CodeType, instructions: list[dis.Instruction]
 ) -> dict[int, frozenset[str]] | None:
@@ -73,21 +109,11 @@ def _analyse(
     may read its locals some other way."""
     if _INTROSPECTION & set(code.co_names):
         return None
-    where = {ins.offset: i for i, ins in enumerate(instructions)}
     effects = [_use_def(ins) for ins in instructions]
     if any(e is None for e in effects):
         return None
-    successors: list[list[int]] = []
-    for i, ins in enumerate(instructions):
-        nxt = [i + 1] if ins.opname not in _NO_FALL_THROUGH and i + 1 < len(instructions) else []
-        if ins.opcode in _JUMPS and isinstance(ins.argval, int) and ins.argval in where:
-            nxt.append(where[ins.argval])
-        successors.append(nxt)
-    entries: list[Any] = getattr(dis.Bytecode(code), "exception_entries", [])  # 3.11 on
-    for entry in entries:
-        for i, ins in enumerate(instructions):
-            if entry.start <= ins.offset < entry.end and entry.target in where:
-                successors[i].append(where[entry.target])
+    _, normal, handlers = _read(code)
+    successors = [a + b for a, b in zip(normal, handlers, strict=True)]
     live_in: list[frozenset[str]] = [frozenset()] * len(instructions)
     changed = True
     while changed:
@@ -108,7 +134,7 @@ def live_resumes(code: types.CodeType) -> dict[int, Live]:
     """For each offset a suspended generator of ``code`` can stand at, the locals it will still
     read once resumed. It stands at its ``YIELD_VALUE`` (Python 3.11, 3.12) or at the
     ``RESUME`` after it (3.13), and goes on from the instruction after the yield."""
-    instructions = list(dis.get_instructions(code))
+    instructions = _read(code)[0]
     analysed = _analyse(code, instructions)
     if analysed is None:
         return {}
@@ -121,4 +147,112 @@ def live_resumes(code: types.CodeType) -> dict[int, Live]:
     return out
 
 
-__all__ = ["Live", "live_resumes"]
+# What binds or unbinds a local (not a cell) in Python 3.11; any other instruction naming a
+# fast local is one this module does not know.
+_BINDS = {"STORE_FAST"}
+_UNBINDS = {"DELETE_FAST"}
+_READS = {"LOAD_FAST", "LOAD_FAST_CHECK"}
+
+
+_BINDINGS: dict[int, list[tuple[str, str] | None] | None] = {}  # by the code's id
+
+
+def _bindings(instructions: list[dis.Instruction]) -> list[tuple[str, str] | None] | None:
+    """Each instruction's effect on the fast locals (its name and the local's), None for
+    none; None for all: an instruction on them this module does not know."""
+    effects: list[tuple[str, str] | None] = []
+    for ins in instructions:
+        op = ins.opname
+        if "FAST" not in op:
+            effects.append(None)
+        elif op in _BINDS or op in _UNBINDS or op in _READS:
+            effects.append((op, str(ins.argval)))
+        else:
+            return None
+    return effects
+
+
+def bound_yields(
+    code: types.CodeType, start: tuple[int, frozenset[str]] | None = None
+) -> dict[int, frozenset[str] | None]:
+    """For each ``YIELD_VALUE`` of ``code`` (Python 3.11), the locals (not cells nor free
+    variables) bound there whichever way the frame came to it; None: one that is bound on some
+    ways there and not on others. A forward dataflow from the arguments, bound on entry, over
+    the instructions, their jumps and the exception table's handlers (a handler is reached
+    with what is bound before or after any instruction it covers). ``start``: from that
+    offset with those locals bound instead (a resumer's, ``replay/odds/resume.py``: its
+    prologue binds what its node held and jumps there). Empty: code this module does not know
+    (another Python, an instruction on locals it does not know)."""
+    if sys.version_info[:2] != (3, 11):
+        return {}
+    instructions, successors, handlers = _read(code)
+    plain = set(code.co_varnames) - set(code.co_cellvars)
+    effects = _BINDINGS.get(id(code), ())
+    if effects == ():
+        effects = _BINDINGS[id(code)] = _bindings(instructions)  # the code kept in ``_READ``
+    if effects is None:
+        return {}
+    args = code.co_argcount + code.co_kwonlyargcount
+    args += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    entry = frozenset(code.co_varnames[:args]) & plain
+    first = 0
+    if start is not None:
+        first = next((i for i, ins in enumerate(instructions) if ins.offset == start[0]), -1)
+        if first < 0:
+            return {}
+        entry = start[1] & plain
+    # (surely bound, maybe bound) on entry to each instruction; None: not reached yet
+    before: list[tuple[frozenset[str], frozenset[str]] | None] = [None] * len(instructions)
+    if not instructions:
+        return {}
+    before[first] = (entry, entry)
+    work = [first]
+    while work:
+        i = work.pop()
+        state = before[i]
+        assert state is not None
+        sure, maybe = state
+        effect = effects[i]
+        if effect is not None and effect[1] in plain:
+            if effect[0] in _BINDS:
+                sure, maybe = sure | {effect[1]}, maybe | {effect[1]}
+            elif effect[0] in _UNBINDS:
+                sure, maybe = sure - {effect[1]}, maybe - {effect[1]}
+        # a handler may be reached before the instruction took effect, or after it
+        edges = [(s, (sure, maybe)) for s in successors[i] + handlers[i]]
+        edges += [(s, state) for s in handlers[i]]
+        for s, out in edges:
+            was = before[s]
+            joined = out if was is None else (was[0] & out[0], was[1] | out[1])
+            if joined != was:
+                before[s] = joined
+                work.append(s)
+    found: dict[int, frozenset[str] | None] = {}
+    for i, ins in enumerate(instructions):
+        state = before[i]
+        if ins.opname == "YIELD_VALUE" and state is not None:
+            found[ins.offset] = state[0] if state[0] == state[1] else None
+    return found
+
+
+def resumer_bound(
+    code: types.CodeType, original: types.CodeType, shift: int
+) -> dict[int, frozenset[str] | None]:
+    """``bound_yields`` of a resumer, from its original's instructions: its prologue (after
+    its RESUME) stores what its node held and jumps to a place of the original's code."""
+    raw = code.co_code
+    at = next((k + 2 for k in range(0, len(raw), 2) if raw[k] == dis.opmap["RESUME"]), 0)
+    stored: set[str] = set()
+    target = None
+    for _, op, arg in dis._unpack_opargs(raw[at : at + shift - 2]):  # type: ignore[attr-defined]
+        if op == dis.opmap["STORE_FAST"]:
+            stored.add(code.co_varnames[arg])
+        elif op == dis.opmap["JUMP_FORWARD"]:
+            target = at - 2 + 2 * arg  # from the jump's end, where the original's code follows
+    if target is None:
+        return {}
+    found = bound_yields(original, (target, frozenset(stored)))
+    return {at + shift: bound for at, bound in found.items()}
+
+
+__all__ = ["Live", "bound_yields", "live_resumes", "resumer_bound"]

@@ -18,10 +18,12 @@ from blowbyblow.domain.core import Procedure, numbered, roll
 from blowbyblow.replay.odds.continuation import (
     Continuations,
     Unshared,
+    _frame_values,
     _layout,
     is_value,
     live_after,
 )
+from blowbyblow.replay.odds.liveness import bound_yields
 from blowbyblow.replay.odds.traced import Die
 
 Gen = Generator[int, Any, Any]
@@ -469,3 +471,84 @@ def test_a_resumed_frame_not_run_since_is_read_as_it_was_made(
 
     _explored_with(Checked, name, number, monkeypatch)
     assert checked[0] > 10
+
+
+def _after_loop(items: list[int]) -> Gen:
+    total = 0
+    for item in items:
+        total += yield item
+    try:
+        done = total * 2
+        yield done
+    except ValueError as e:
+        yield len(str(e))
+    yield total
+
+
+def test_the_locals_bound_at_a_yield_are_known_from_the_code_where_every_way_agrees() -> None:
+    """``bound_yields``: where every way to a yield binds the same locals, they are known from
+    the code alone; where one way binds a local another does not (``y`` only when ``flag``;
+    ``item`` after a loop that may not have run), it is not known there."""
+    at_maybe = bound_yields(_maybe.__code__)
+    assert list(at_maybe.values()) == [None]
+    found = bound_yields(_after_loop.__code__)
+    first, *later = found.values()
+    assert first == frozenset({"items", "total", "item"})
+    assert set(later) == {None}  # ``item`` after the loop, maybe unbound
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [("necromunda-2023", 1), ("wh40k-2e", 5), ("asl", 2), ("necromunda-legacy", 1)],
+)
+def test_a_frame_read_by_its_place_alone_is_read_as_by_its_locals(
+    name: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the code alone says which locals a frame has bound at its yield (``fixed_plan``),
+    its values are read from its referents with no ``f_locals``: at every frame of every key
+    of a demo command's graph, resumed frames (``replay/odds/resume.py``) among them, that
+    reading is the one by its locals, name for name, value for value and its stack too."""
+    from blowbyblow.replay.odds import continuation
+
+    checked: dict[bool, int] = {False: 0, True: 0}
+    read = continuation._frame_values
+
+    def both(g: Any, layout: Any = None, frame: Any = None) -> Any:
+        fast = read(g, layout, frame)
+        of = _layout(g.gi_code)
+        lasti = g.gi_frame.f_lasti
+        kept = of.fixed.get(lasti)
+        of.fixed[lasti] = None
+        try:
+            slow = read(g, layout, frame)
+        finally:
+            of.fixed[lasti] = kept
+        assert fast[:2] == slow[:2]
+        for a, b in ((fast[2], slow[2]), (fast[3], slow[3])):
+            assert len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+        checked[kept is not None] += 1
+        return fast
+
+    monkeypatch.setattr(continuation, "_frame_values", both)
+    _explored_with(Continuations, name, number, monkeypatch)
+    assert checked[True] > 10
+
+
+def test_a_wrong_plan_by_place_is_told_from_the_locals() -> None:
+    """The check above can fail: a plan that takes ``y`` for bound where ``x`` is (as many
+    slots: the count of referents cannot tell) reads ``x``'s value as ``y``'s."""
+    g: Any = _maybe(False, 3)
+    next(g)
+    layout = _layout(_maybe.__code__)
+    frame = g.gi_frame
+    assert frame is not None
+    slow = _frame_values(g)
+    layout._bound = {frame.f_lasti: frozenset({"flag", "y"})}
+    layout.fixed.clear()
+    try:
+        fast = _frame_values(g)
+    finally:
+        layout._bound = None
+        layout.fixed.clear()
+    assert fast[0] == ("flag", "y") != slow[0] == ("flag", "x")
+    assert fast[2] == slow[2] == [False, 3]
