@@ -474,8 +474,11 @@ async def play_command(
             srv.access(request).battle_at_table("plays a command", srv.tournaments.place_of(bid))
             result = srv.service.play(bid, data)
         if data.page and result.status == "played":  # the table page's: its parts, rendered
-            view = srv.service.view(bid, result.version)
-            result.page = table_parts(request.app.template_engine, result, view)
+            try:
+                view = srv.service.view(bid, result.version)
+                result.page = table_parts(request.app.template_engine, result, view)
+            except Exception as exc:  # written all the same: said so, the page loads again
+                fault(request, exc)  # logged when unforeseen
         return bid, result
 
     bid, result = await work(run)
