@@ -53,6 +53,7 @@ _SAME: set[type] = {
     range,
     slice,
 }
+SAME = _SAME  # for a caller that skips the call for what is held as it is (``resume._frame``)
 _LIST_ITERATOR: type = type(iter([]))
 _TUPLE_ITERATOR = type(iter(()))
 _RANGE_ITERATOR = type(iter(range(0)))
@@ -319,6 +320,7 @@ _IMMUTABLE: dict[Any, bool] = {type(None): True, None: True}
 
 
 __all__ = [
+    "SAME",
     "Holding",
     "Iterated",
     "Nested",

@@ -37,6 +37,7 @@ from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from blowbyblow.replay.odds.held import (
+    SAME,
     Holding,
     Nested,
     NotFrozen,
@@ -81,6 +82,18 @@ class _Frame:
     plain: bool = False
     names: tuple[str, ...] = ()  # its live locals' (``place``'s, when plain)
     _steady: bool | None = None  # ``steady``'s answer, once asked
+    # Its resumer as a function, made at its first resume, and the cell through which each
+    # resume hands it its values (read only by the prologue, as the chain is primed).
+    _made: tuple[types.FunctionType, types.CellType] | None = None
+
+    def function(self) -> tuple[types.FunctionType, types.CellType]:
+        made = self._made
+        if made is None:
+            holder = types.CellType(None)
+            function = types.FunctionType(self.place.code, self.globals, self.name, None, (holder,))
+            function.__qualname__ = self.qualname
+            made = self._made = (function, holder)
+        return made
 
     def steady(self) -> bool:
         """Plain, and all it holds never changes (numbers, strings, tuples of them): while a
@@ -117,8 +130,8 @@ class Frozen:
         if restore is not None:
             put_back(restore)
         inner: Any = None
-        for i in range(len(self.frames) - 1, -1, -1):
-            frame = self.frames[i]
+        holders = []
+        for frame in reversed(self.frames):
             if restore is None:
                 values = tuple([copy(v, memo) for v in frame.values])
                 stack = [copy(v, memo) for v in frame.stack]
@@ -133,17 +146,21 @@ class Frozen:
                 stack[-1] = inner
                 stack.append(None)
             stack.reverse()  # UNPACK_SEQUENCE pushes the first item last (on top)
-            holder = types.CellType((values, tuple(stack)))
-            function = types.FunctionType(
-                frame.place.code, frame.globals, frame.name, None, (holder,)
-            )
-            function.__qualname__ = frame.qualname
+            kept = frame._made
+            function, holder = kept if kept is not None else frame.function()
+            holder.cell_contents = (values, tuple(stack))
+            holders.append(holder)
             made = function()
             if reads is not None and inner is not None and frame.plain and restore is not None:
                 reads[id(made)] = (made, inner, frame)
             inner = made
         assert inner is not None
-        request = inner.send(None)  # primed: each frame runs its prologue, the request is asked
+        try:
+            # primed: each frame runs its prologue (reading its holder), the request is asked
+            request = inner.send(None)
+        finally:
+            for holder in holders:  # nothing read again: let go of the values and generators
+                holder.cell_contents = None
         if request is not self.request:
             raise NotFrozen("the resumed chain asked something else")
         return inner  # type: ignore[no-any-return]
@@ -227,8 +244,9 @@ def _frame(g: types.GeneratorType[Any, Any, Any], read: Frame, memo: Any) -> _Fr
     iterators = False
     if type(memo) is Holding:
         memo.iterated = False
-        kept_values = tuple([hold_top(v, memo) for v in values])
-        kept = [hold_top(v, memo) for v in held]
+        same = SAME  # what never changes, as it is, without a call
+        kept_values = tuple([v if type(v) in same else hold_top(v, memo) for v in values])
+        kept = [v if type(v) in same else hold_top(v, memo) for v in held]
         iterators = memo.iterated
     else:
         kept_values = tuple([copy(v, memo) for v in values])

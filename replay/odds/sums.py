@@ -31,45 +31,35 @@ class Value:
     keyed: bool = False
 
 
-def combine(parts: list[tuple[int, Value]], total: int) -> Value:
-    """A roll's outcomes: each class's (``ways`` of ``total`` faces) outcomes, added. The
-    first class's are taken by a comprehension (in C, as a copy where its factor is 1), the
-    others added to them. Whole numbers are divided by their common divisor only once the
-    denominator has grown past ``_WIDE`` bits: the answer's fractions are the same either way
-    (``Fraction`` reduces them), and most reductions cost more than the wider numbers."""
-    common = math.lcm(*(v.den for _, v in parts))
-    ways, v = parts[0]
-    factor = ways * (common // v.den)
-    if factor == 1:
-        units = dict(v.units)
-        target = dict(v.target)
-        margins = {place: dict(per) for place, per in v.margins.items()}
-    else:
-        units = {u: factor * k for u, k in v.units.items()}
-        target = {t: factor * k for t, k in v.target.items()}
-        margins = {
-            place: {value: factor * k for value, k in per.items()}
-            for place, per in v.margins.items()
-        }
-    keyed = v.keyed
-    for ways, v in parts[1:]:
-        keyed = keyed or v.keyed
-        factor = ways * (common // v.den)
-        unit = units.get
-        for u, k in v.units.items():
-            units[u] = unit(u, 0) + factor * k
-        if v.target:
-            way = target.get
-            for vector, k in v.target.items():
-                target[vector] = way(vector, 0) + factor * k
-        for place, per in v.margins.items():
-            mine = margins.get(place)
-            if mine is None:
-                margins[place] = {value: factor * k for value, k in per.items()}
-                continue
-            count = mine.get
-            for value, k in per.items():
-                mine[value] = count(value, 0) + factor * k
+# A value below a point of the command as the point's node adds it up (``combine``): the
+# value, the counts every outcome of it gains before that point (``(place, count)``, the places
+# that move), the ways to the target so moved (``Sharer``'s), and whether a choice below it
+# may be answered by its key.
+Below = tuple[Value, list[tuple[int, int]], dict[Way, int], bool]
+
+
+def _moved(per: dict[int, int], k: int, factor: int, den: int) -> dict[int, int]:
+    """A count's distribution (``per``, its zero what it leaves of ``den``) moved by ``k``,
+    each way times ``factor``; a zero is left out, as in ``Value.margins``."""
+    out = {value + k: factor * n for value, n in per.items() if value + k}
+    zero = den - sum(per.values())
+    if zero:
+        out[k] = out.get(k, 0) + factor * zero
+    return out
+
+
+def combine(parts: list[tuple[int, Below]], total: int) -> Value:
+    """A roll's outcomes: each class's (``ways`` of ``total`` faces) outcomes, moved by the
+    counts before it and added. Done in one pass a class, the moves with the sums: a value
+    moved first and then added made every count's distribution twice over. The first class's
+    are taken by comprehensions (in C, as a copy where its factor is 1), the others added to
+    them. Whole numbers are divided by their common divisor only once the denominator has
+    grown past ``_WIDE`` bits: the answer's fractions are the same either way (``Fraction``
+    reduces them), and most reductions cost more than the wider numbers."""
+    common = math.lcm(*(part[0].den for _, part in parts))
+    units, margins, target, keyed = _first(*parts[0], common)
+    for ways, part in parts[1:]:
+        keyed = _add(units, margins, target, ways, part, common) or keyed
     den = total * common
     if den.bit_length() > _WIDE:
         divisor = math.gcd(
@@ -91,11 +81,84 @@ def combine(parts: list[tuple[int, Value]], total: int) -> Value:
     return Value(den=den, units=units, margins=margins, target=target, keyed=keyed)
 
 
+def _first(
+    ways: int, part: Below, common: int
+) -> tuple[dict[Units, int], dict[int, dict[int, int]], dict[Way, int], bool]:
+    """The first class's outcomes over ``common``, moved: new dicts, to add the others to."""
+    v, moved, moved_target, keyed = part
+    den = v.den
+    factor = ways * (common // den)
+    moves = dict(moved)
+    margins: dict[int, dict[int, int]] = {}
+    if factor == 1:
+        units = dict(v.units)
+        target = dict(moved_target)
+        for place, per in v.margins.items():
+            k = moves.pop(place, 0) if moves else 0
+            margins[place] = _moved(per, k, 1, den) if k else dict(per)
+    else:
+        units = {u: factor * k for u, k in v.units.items()}
+        target = {t: factor * k for t, k in moved_target.items()}
+        for place, per in v.margins.items():
+            k = moves.pop(place, 0) if moves else 0
+            margins[place] = (
+                _moved(per, k, factor, den)
+                if k
+                else {value: factor * n for value, n in per.items()}
+            )
+    for place, k in moves.items():  # a place it had no count at
+        margins[place] = {k: factor * den}
+    return units, margins, target, keyed
+
+
+def _add(  # noqa: PLR0913 - what is added to, and what is added
+    units: dict[Units, int],
+    margins: dict[int, dict[int, int]],
+    target: dict[Way, int],
+    ways: int,
+    part: Below,
+    common: int,
+) -> bool:
+    """Another class's outcomes over ``common``, moved, added in place; whether it is keyed."""
+    v, moved, moved_target, keyed = part
+    den = v.den
+    factor = ways * (common // den)
+    unit = units.get
+    for u, k in v.units.items():
+        units[u] = unit(u, 0) + factor * k
+    if moved_target:
+        way = target.get
+        for vector, k in moved_target.items():
+            target[vector] = way(vector, 0) + factor * k
+    moves = dict(moved)
+    for place, per in v.margins.items():
+        k = moves.pop(place, 0) if moves else 0
+        if k:
+            per = _moved(per, k, factor, den)
+            scale = 1
+        else:
+            scale = factor
+        mine = margins.get(place)
+        if mine is None:
+            margins[place] = per if k else {value: factor * n for value, n in per.items()}
+            continue
+        count = mine.get
+        for value, n in per.items():
+            mine[value] = count(value, 0) + scale * n
+    for place, k in moves.items():  # a place it had no count at
+        mine = margins.get(place)
+        if mine is None:
+            margins[place] = {k: factor * den}
+        else:
+            mine[k] = mine.get(k, 0) + factor * den
+    return keyed
+
+
 # The bits a denominator may grow to before its value is reduced (``combine``).
 _WIDE = 64
 
 
-__all__ = ["Units", "Value", "combine"]
+__all__ = ["Below", "Units", "Value", "combine"]
 
 
 def settled(value: Value, before: Units, now: Units, wanted: Units | None) -> Value:
