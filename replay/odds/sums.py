@@ -7,6 +7,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.replay.odds.outcomes import UnitOutcome
 
 Units = tuple[UnitOutcome, ...]
@@ -158,7 +159,16 @@ def _add(  # noqa: PLR0913 - what is added to, and what is added
 _WIDE = 64
 
 
-__all__ = ["Below", "Units", "Value", "combine"]
+__all__ = ["Below", "FalseClaim", "Units", "Value", "combine"]
+
+
+class FalseClaim(BlowByBlowError, ValueError):
+    """A game system's claim about what its rules read (``OddsRules``) found false while its
+    odds were explored: a bug of the game system's, said in one line (``bxb odds``, the
+    server's odds) rather than an answer that would be wrong."""
+
+    def __str__(self) -> str:
+        return f"the game system's odds claims are false here, no odds given: {self.args[0]}"
 
 
 def settled(value: Value, before: Units, now: Units, wanted: Units | None) -> Value:
@@ -174,14 +184,14 @@ def settled(value: Value, before: Units, now: Units, wanted: Units | None) -> Va
     for i, (b, n) in enumerate(zip(before, now, strict=True)):
         if b != n:
             if b._replace(wounds_lost=n.wounds_lost) != n:
-                raise ValueError(f"OddsRules.unread wrote alike unit {i}'s {b} and {n}")
+                raise FalseClaim(f"OddsRules.unread wrote alike unit {i}'s {b} and {n}")
             moved.append((i, b.wounds_lost, n.wounds_lost))
     units: dict[Units, int] = {}
     for outcome, k in value.units.items():
         unit = list(outcome)
         for i, was, becomes in moved:
             if unit[i].wounds_lost != was:
-                raise ValueError(
+                raise FalseClaim(
                     f"OddsRules.unread wrote alike unit {i}'s wounds lost, which a later step "
                     f"changed: {was} became {unit[i].wounds_lost}"
                 )

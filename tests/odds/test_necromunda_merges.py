@@ -19,6 +19,7 @@ import msgspec
 import pytest
 from test_sharing import DEMOS, GRAPH_BUDGET, _plain, _prepared
 
+from blowbyblow.domain.core import BlowByBlowError
 from blowbyblow.domain.necromunda.odds import Done, unread
 from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, SERIOUSLY_INJURED
 from blowbyblow.replay.odds import sharing
@@ -150,8 +151,11 @@ def test_claiming_wounds_a_later_step_changes_unread_raises() -> None:
 
     odds = dataclasses.replace(measure.system.odds, unread=krugs_wounds_too)
     wrong = dataclasses.replace(measure, system=dataclasses.replace(measure.system, odds=odds))
-    with pytest.raises(ValueError, match="wounds lost, which a later step changed"):
+    with pytest.raises(BlowByBlowError, match="wounds lost, which a later step changed") as e:
         Sharer(cmd, wrong, budget=GRAPH_BUDGET, group=group, target=target).margins()
+    # one line, as every refusal (``bxb odds`` says a BlowByBlowError as its message)
+    assert "\n" not in str(e.value)
+    assert str(e.value).startswith("the game system's odds claims are false here")
 
 
 def test_claiming_the_attackers_side_unread_too_changes_the_answer() -> None:
