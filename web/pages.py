@@ -53,7 +53,12 @@ REFUSALS = (ApiError, Refused, StoreError, TournamentError)
 
 def _refused(request: AnyRequest, exc: Exception) -> Template:
     # a page of no tournament: 404, as the API says it; anything unforeseen: 500, logged
-    return refusal_page(request, fault(request, exc), _who(server(request).access(request)))
+    error = fault(request, exc)
+    try:
+        who = _who(server(request).access(request))
+    except REFUSALS:  # the register is what failed: the page says the first refusal, unsigned
+        who = _who(Access(principal=None, presented=False, reading=server(request).reading))
+    return refusal_page(request, error, who)
 
 
 def last_write(rows: list[EventRow]) -> list[EventRow]:
