@@ -23,7 +23,8 @@ FAULT = ApiError(
     "server",
     "a server without faults",
     "the server failed on this request, in a way it did not foresee; nothing is said of why "
-    "here (the server's log holds it, with the time of this request)",
+    "here (the server's log holds it, with the time of this request); whether a command was "
+    "written is not known: read the battle again before sending it again",
 )
 # Paths not of a page: answered in the API's shape (the schema's document, the static files).
 NOT_PAGES = ("/api/", "/schema", "/static/")
