@@ -201,10 +201,6 @@ async def read_battle(request: AnyRequest, ref: str, fn: Callable[..., T], *args
 # --- errors -----------------------------------------------------------------------------------
 
 
-def error_response(error: ErrorBody) -> Response[ErrorBody]:
-    return Answer(error, status_code=error.status)
-
-
 def refused(request: AnyRequest, exc: Exception) -> Response[ErrorBody]:
     """Every refusal (the door's, the server's own, a store that cannot be reached) as one
     ``ErrorBody``: the mapping to a status is ``web/errors.py``'s; anything else, unforeseen, a
@@ -226,11 +222,7 @@ def validation_error(request: AnyRequest, exc: ValidationException) -> Response[
             or re.search(r"Missing required \w+ parameter '([^']+)'", message)
         )
         key = named.group(1) if named and named.group(1) else "body"
-    return error_response(
-        ErrorBody(
-            status=400, field=key, rule="the request schema (/schema/openapi.json)", message=message
-        )
-    )
+    return answer(ApiError(400, key, "the request schema (/schema/openapi.json)", message))
 
 
 # What Litestar's own refusals are about, by status: a body it could not read as JSON or over the
@@ -244,9 +236,7 @@ HTTP_FAULTS = {
 
 def http_error(request: AnyRequest, exc: HTTPException) -> Response[ErrorBody]:
     field, rule = HTTP_FAULTS.get(exc.status_code, ("path", "a route of this server"))
-    return error_response(
-        ErrorBody(status=exc.status_code, field=field, rule=rule, message=str(exc.detail))
-    )
+    return answer(ApiError(exc.status_code, field, rule, str(exc.detail)))
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {

@@ -57,7 +57,7 @@ def _refused(request: AnyRequest, exc: Exception) -> Template:
     try:
         who = _who(server(request).access(request))
     except REFUSALS:  # the register is what failed: the page says the first refusal, unsigned
-        who = _who(Access(principal=None, presented=False, reading=server(request).reading))
+        who = None
     return refusal_page(request, error, who)
 
 
