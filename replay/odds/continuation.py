@@ -70,7 +70,7 @@ from blowbyblow.domain.core import Label, Recorded, roll
 from blowbyblow.domain.system import OddsRules
 from blowbyblow.replay.odds import resume
 from blowbyblow.replay.odds.liveness import Live, bound_yields, live_resumes, resumer_bound
-from blowbyblow.replay.odds.referents import _furniture_count, _match
+from blowbyblow.replay.odds.referents import furniture_count, match_slots
 from blowbyblow.replay.odds.traced import Die
 from blowbyblow.replay.odds.values import is_value
 
@@ -223,7 +223,7 @@ def _frame_values(
 
     The match of referents with slots depends only on the code, the place it stands at and which
     of its locals are bound (CPython lays out a frame's referents as its furniture, its bound
-    slots in order, then its stack), so it is made once for each (``_match``) and kept in the
+    slots in order, then its stack), so it is made once for each (``match_slots``) and kept in the
     code's layout (``plans``): a rule procedure is suspended at the same few places over and
     over, and walking every slot of every frame of every continuation was most of the cost of
     reading a frame. The values are read from the locals as before, and the first referent
@@ -267,9 +267,9 @@ def _frame_values(
             or (kind is types.FunctionType and r.__code__ is code)
         ):
             return names, number, list(map(bound.__getitem__, names)), referents[stack:]
-    found = _match(g, layout, bound, referents)
+    found = match_slots(g, layout, bound, referents)
     if found is None:
-        start = _furniture_count(g, code, bound, referents)
+        start = furniture_count(g, code, bound, referents)
         return (), _names_number(()), [], [r for r in referents[start:] if r is not bound]
     start, matched, stack = found
     names = tuple(matched)

@@ -19,7 +19,7 @@ def _furniture(r: Any, g: Any, code: types.CodeType, bound: dict[str, Any], star
     )
 
 
-def _furniture_count(
+def furniture_count(
     g: Any, code: types.CodeType, bound: dict[str, Any], referents: list[Any]
 ) -> int:
     """How many of the referents come first as the generator's and the frame's furniture."""
@@ -31,7 +31,7 @@ def _furniture_count(
     return start
 
 
-def _match(
+def match_slots(
     g: types.GeneratorType[Any, Any, Any],
     layout: Any,
     bound: dict[str, Any],
@@ -40,7 +40,7 @@ def _match(
     """Match a suspended generator's referents with its slots: where its locals start, the
     names of its live bound locals (in slot order), and where its stack starts; None when
     they cannot be matched one by one."""
-    start = _furniture_count(g, g.gi_code, bound, referents)
+    start = furniture_count(g, g.gi_code, bound, referents)
     slots: list[str] = []
     i = start
     cells = layout.cells
@@ -68,4 +68,4 @@ def _match(
     return start, names, i
 
 
-__all__ = ["_furniture_count", "_match"]
+__all__ = ["furniture_count", "match_slots"]

@@ -159,9 +159,6 @@ def _add(  # noqa: PLR0913 - what is added to, and what is added
 _WIDE = 64
 
 
-__all__ = ["Below", "FalseClaim", "Units", "Value", "combine"]
-
-
 class FalseClaim(BlowByBlowError, ValueError):
     """A game system's claim about what its rules read (``OddsRules``) found false while its
     odds were explored: a bug of the game system's, said in one line (``bxb odds``, the
@@ -220,3 +217,6 @@ def missed(final: Units, wanted: Units) -> tuple[tuple[int, int], ...] | None:
                 return None
             miss.append((i, unit.wounds_lost))
     return tuple(miss)
+
+
+__all__ = ["Below", "FalseClaim", "Units", "Value", "Way", "combine", "missed", "settled"]
