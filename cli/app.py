@@ -26,6 +26,7 @@ from typer import _click as click  # typer carries its own click
 from typer._click.core import ParameterSource
 from typer.core import TyperCommand, TyperGroup
 
+from blowbyblow.cli import end_if_reader_gone
 from blowbyblow.cli.made import MADE, discard_made_stores, empty_file, store_to_make
 from blowbyblow.cli.text import one_column_each, output_width, wrap_plain
 from blowbyblow.cli.usage import usage_error
@@ -174,12 +175,14 @@ class GuardedGroup(TyperGroup):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
+            sys.stdout.flush()  # a reader gone shows here when the output fit in the buffer
         except typer.TyperException as e:  # click's exceptions (typer carries its own click)
             code = usage_error(e)
         except typer.Abort:  # the input ended (EOF) at a prompt, as click has it
             typer.echo("error: aborted: the input ended before the command was complete", err=True)
             code = 1
         except Exception as e:  # RecursionError and MemoryError too
+            end_if_reader_gone(e, discard_made_stores)
             message, code = explain(e)
             if OPTS.debug:
                 traceback.print_exc()
@@ -187,6 +190,13 @@ class GuardedGroup(TyperGroup):
         if code:
             discard_made_stores()
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as e:  # before click's own catch of a broken pipe, which exits 1
+            end_if_reader_gone(e, discard_made_stores)
+            raise
 
 
 # The group's options a command takes after its name too (not --version nor completion: they
@@ -564,9 +574,9 @@ BAD = "!!"  # marks the first event that breaks the chain in a printed log
 def console() -> Console:
     """Rich's console for standard output, at ``output_width()`` (NO_COLOR honoured by Rich).
     Rich is imported here, when something is printed with it: `bxb at` prints plain lines."""
-    from rich.console import Console
+    from blowbyblow.cli.piped import PipedConsole
 
-    out = Console(width=output_width(), highlight=False)
+    out = PipedConsole(width=output_width(), highlight=False)
     # its height fixed as Rich finds it now: with a width alone, Rich asks the environment and
     # the terminal again each time the width is read (three times a line of `bxb battles`)
     out.height = out.height

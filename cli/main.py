@@ -107,10 +107,7 @@ def main() -> None:
         sys.exit(0 if serving else 130)  # 130: as typer ends a command stopped by Ctrl-C
     from blowbyblow.cli.app import app
 
-    try:
-        app()
-    except BrokenPipeError:  # `bxb log | head`
-        sys.stderr.close()
+    app()
 
 
 __all__ = ["main"]  # and `app`, made by __getattr__

@@ -16,6 +16,7 @@ from rich.table import Table as RichTable
 
 from blowbyblow.cli.app import _battle, _events, app, fail, open_store, scenario_argument
 from blowbyblow.cli.numbers import require_position
+from blowbyblow.cli.piped import PipedConsole
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, Event
 from blowbyblow.replay.engine.codec import encode_json
 from blowbyblow.replay.engine.registry import get_game_system
@@ -93,7 +94,7 @@ def _method(o: Odds) -> str:
 
 
 def print_odds(o: Odds, title: str) -> None:
-    console = Console(highlight=False, soft_wrap=True)
+    console = PipedConsole(highlight=False, soft_wrap=True)
     console.print(f"[bold]{escape(title)}[/bold]: command {o.command} ({o.action}), {o.ruleset}")
     console.print(escape(f"method: {_method(o)}; choices: {o.policy}"))
     summary = RichTable(title="fighters and units", title_justify="left")
@@ -168,7 +169,7 @@ def _counts(o: Odds) -> RichTable:
 
 
 def print_comparison(c: Comparison, title: str) -> None:
-    console = Console(highlight=False, soft_wrap=True)
+    console = PipedConsole(highlight=False, soft_wrap=True)
     first = c.odds[0]
     console.print(
         f"[bold]{escape(title)}[/bold]: {len(c.labels)} choices side by side, {first.ruleset}"
@@ -476,7 +477,7 @@ def cmd_luck(  # noqa: PLR0913 - typer makes each parameter a command-line optio
 
 
 def print_luck(luck: Luck, rolls: bool) -> None:
-    console = Console(highlight=False, soft_wrap=True)
+    console = PipedConsole(highlight=False, soft_wrap=True)
     console.print(
         f"[bold]luck[/bold] over {len(luck.battles)} battle(s): {', '.join(luck.battles)}"
     )

@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from blowbyblow.cli import end_if_reader_gone
+
 if TYPE_CHECKING:
     from blowbyblow.replay.store.readmodels import Reading
 
@@ -203,16 +205,16 @@ def _wrapped(texts: list[str]) -> list[str]:
 
 
 def write(text: str) -> int:
-    """Print ``text``; the exit status. A reader gone (`bxb at 3 | head -1`): 1, as click has it;
-    an output that cannot be written (a full disk): its one error line, as the full command says
-    it, and 1 (it was a traceback)."""
+    """Print ``text``; the exit status. A reader gone (`bxb at 3 | head -1`): the end a pipe
+    gives, as the full command has it (``end_if_reader_gone``); an output that cannot be written
+    (a full disk): its one error line, as the full command says it, and 1 (it was a traceback)."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
     except OSError as e:
+        end_if_reader_gone(e)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
-        if not isinstance(e, BrokenPipeError):
-            sys.stderr.write(f"error: {e.strerror or e}\n")
+        sys.stderr.write(f"error: {e.strerror or e}\n")
         return 1
     return 0
 
