@@ -371,14 +371,15 @@ STDIO = "-"  # a file argument of "-" is standard input or standard output, as U
 
 
 def read_input(path: Path | str, what: str = "file") -> bytes:
-    """The bytes of ``path``, or of standard input for ``-``. A file that cannot be read fails
-    with one `error:` line naming it."""
+    """The bytes of ``path``, or of standard input for ``-``. A file that cannot be read (not
+    there, a folder) fails with one `error:` line naming it, exit 2: a value that names what is
+    not there, as every command that takes a file has it (docs/store.md)."""
     if str(path) == STDIO:
         return sys.stdin.buffer.read()
     try:
         return Path(path).read_bytes()
     except OSError as e:
-        fail(f"{what} {path}: cannot be read ({e.strerror or e})", code=1)
+        fail(f"{what} {path}: cannot be read ({e.strerror or e})")
 
 
 def scenario_argument(

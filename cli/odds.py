@@ -20,6 +20,7 @@ from blowbyblow.cli.piped import PipedConsole
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError, CommandIssued, Event
 from blowbyblow.replay.engine.codec import encode_json
 from blowbyblow.replay.engine.registry import get_game_system
+from blowbyblow.replay.engine.scenario import ScenarioError
 from blowbyblow.replay.odds.answers import CountOdds
 from blowbyblow.replay.odds.compare import Comparison, compare_odds
 from blowbyblow.replay.odds.explore import (
@@ -341,8 +342,8 @@ def cmd_odds(  # noqa: PLR0913 - typer makes each parameter a command-line optio
             from blowbyblow.cli.plots import plot_odds
 
             plot_odds(odds, title, plot)
-    except BlowByBlowError as e:
-        fail(str(e), 1)
+    except BlowByBlowError as e:  # a file that cannot be used: 2, as `bxb record` refuses it
+        fail(str(e), 2 if isinstance(e, ScenarioError) else 1)
     if as_json:
         typer.echo(encode_json(odds).decode())
     else:

@@ -91,7 +91,7 @@ def test_odds_of_a_live_battles_next_command(tmp_path: Path) -> None:
         (("FILE", "--policy", "kindest"), 1, "policy 'kindest'"),
         (("FILE", "--policy", "best-for:elves"), 1, "no side 'elves'"),
         (("FILE", "--until", "Lunch"), 1, "Lunch is not an event of asl"),
-        (("nowhere.toml",), 1, "cannot read"),
+        (("nowhere.toml",), 2, "cannot read"),  # a file not there: a usage error
         (("--battle", "nope", "--position", "2"), 2, "no battle"),
         (("--battle", "BATTLE", "--position", "999"), 2, "has events 1 to"),
         (("--battle", "BATTLE", "--next", "{"), 1, "--next: not a gangfight command"),
