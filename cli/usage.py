@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import typer
+from typer._click.exceptions import MissingParameter  # typer carries its own click
 
 _NUMBER = re.compile(r"(?s)(.*) is not a valid (integer|int|float|integer range|float range)\.?")
 _EXPECTED = {"integer": "a whole number", "int": "a whole number", "float": "a number"}
@@ -20,7 +21,12 @@ def _bad_value(e: typer.BadParameter) -> str | None:
     if param is None:
         return None
     names = [o for o in param.opts if o.startswith("--")] or list(param.opts)
-    name = names[0] if param.param_type_name == "option" and names else (param.name or "value")
+    option = param.param_type_name == "option"
+    name = names[0] if option and names else (param.name or "value")
+    if isinstance(e, MissingParameter):  # its message is empty: Click says it in its own words
+        what = " ".join((getattr(param, "help", None) or "").split()).rstrip(".")
+        name = name if option else name.upper()  # an argument as the usage line shows it
+        return f"{name} is missing" + (f": {what}" if what else "")
     number = _NUMBER.fullmatch(e.message)
     if number and number.group(2) in _EXPECTED:
         return f"{name}: expected {_EXPECTED[number.group(2)]}, not {number.group(1)}"

@@ -231,6 +231,22 @@ def test_usage_errors_are_one_line_with_exit_2() -> None:
     assert "'position'" in refused(code, err) and code == 2
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("new",), "error: --ruleset is missing: Game system id (`bxb rulesets` lists them) (see"),
+        (("record",), "error: SCENARIO is missing: Scenario TOML file (-: standard input) (see"),
+        (("tables", "add"), "error: SLUG is missing: The tournament's id (see"),
+        (("import",), "error: FILE is missing: An exported JSON Lines file (-: standard input)"),
+    ],
+)
+def test_a_missing_argument_or_option_is_named(args: tuple[str, ...], said: str) -> None:
+    """A newcomer's `bxb new` names what it lacks, and what it is for (it said `error:
+    --ruleset: (see ...)`, Click's message being empty there)."""
+    code, _, err = bxb(*args)
+    assert refused(code, err).startswith(said) and code == 2
+
+
 def test_debug_shows_the_traceback_too(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("not a store")
