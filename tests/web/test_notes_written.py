@@ -133,19 +133,31 @@ def test_a_connection_that_cannot_take_a_note_has_its_stream_send_it_in_order() 
     assert written == [notes[0], notes[4]]
 
 
-def test_notes_that_come_just_after_a_write_go_together_the_first_at_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+class _Clock(asyncio.SelectorEventLoop):
+    """An event loop whose clock moves only when the test moves it: what is due when is the
+    test's to say, however long a loaded machine stalls between two turns."""
+
+    now = 1000.0
+
+    def time(self) -> float:
+        return self.now
+
+
+def test_notes_that_come_just_after_a_write_go_together_the_first_at_once() -> None:
     """A note after a quiet spell is written in the turn it came; notes that come within
     ``GATHER`` of the hub's last write, each alone in its turn of the loop, wait and go as one
-    write, in order. Fails where each is a write of its own (main 8bb835e: four writes)."""
-    monkeypatch.setattr(live, "GATHER", 1.0, raising=False)
+    write, in order, ``GATHER`` after the first. Fails where each is a write of its own (main
+    8bb835e: four writes). The loop's clock is the test's (it waited 1.0 s of a real clock,
+    which a stalled machine could outlast between two notes)."""
     notes = [encoded(Note(kind="played", battle="b", version=v)) for v in range(1, 5)]
     written: list[tuple[float, bytes]] = []
+    loop = _Clock()
+
+    async def turns(n: int = 2) -> None:
+        for _ in range(n):
+            await asyncio.sleep(0)
 
     async def run() -> None:
-        loop = asyncio.get_running_loop()
-
         def write(data: bytes) -> bool:
             written.append((loop.time(), data))
             return True
@@ -154,24 +166,27 @@ def test_notes_that_come_just_after_a_write_go_together_the_first_at_once(
         stream = hub.listen("t", write)
         assert await stream.__anext__() == LISTENING
         turn = asyncio.ensure_future(stream.__anext__())  # the stream's task asleep
-        await asyncio.sleep(0)
+        await turns(1)
         hub._deliver(["t"], Note(kind="played", battle="b", version=1))
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        await turns()
         assert [data for _, data in written] == [notes[0]]  # at once
-        for version in (2, 3, 4):  # each alone in a turn of the loop
+        for version in (2, 3, 4):  # each alone in a turn of the loop, moments apart
+            loop.now += live.GATHER / 10
             hub._deliver(["t"], Note(kind="played", battle="b", version=version))
-            await asyncio.sleep(0.001)
-        assert len(written) == 1
-        for _ in range(200):
-            if len(written) > 1:
-                break
-            await asyncio.sleep(0.05)
+            await turns()
+        loop.now = written[0][0] + live.GATHER * 0.99
+        await turns(5)
+        assert len(written) == 1  # not yet due
+        loop.now = written[0][0] + live.GATHER
+        await turns(5)
         assert not turn.done()  # written by the hub, the stream's task never woken
         hub.close()
         with pytest.raises(StopAsyncIteration):
             await turn
 
-    asyncio.run(run())
+    try:
+        loop.run_until_complete(run())
+    finally:
+        loop.close()
     assert [data for _, data in written] == [notes[0], notes[1] + notes[2] + notes[3]]
-    assert written[1][0] - written[0][0] >= 0.9
+    assert written[1][0] - written[0][0] == pytest.approx(live.GATHER)
