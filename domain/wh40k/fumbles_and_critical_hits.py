@@ -17,12 +17,12 @@ from blowbyblow.domain.wh40k.state import Wh40kState
 
 def count_fumbles(dice: list[int]) -> int:
     """Each 1 rolled is a Fumble."""
-    return sum(1 for v in dice if v == 1)
+    return dice.count(1)
 
 
 def count_critical_hits(dice: list[int]) -> int:
     """The first 6 has no effect; each further 6 is a Critical Hit."""
-    return max(0, sum(1 for v in dice if v == 6) - 1)
+    return max(0, dice.count(6) - 1)
 
 
 def count_dice(state: Wh40kState, rnd: CombatRound, model: str, dice: list[int]) -> Gen:
@@ -40,7 +40,7 @@ def count_dice(state: Wh40kState, rnd: CombatRound, model: str, dice: list[int])
             ),
             Wh40kState,
         )
-    sixes = sum(1 for v in dice if v == 6)
+    sixes = dice.count(6)
     if sixes >= 2:
         state = yield from emit(
             CriticalHitsCounted(

@@ -103,12 +103,15 @@ def choose_weapon(state: Wh40kState, rnd: CombatRound, winner: str) -> Gen:
 
 @dataclass(frozen=True)
 class Strike:
-    """The hits of one Combat Round: who strikes whom, with what."""
+    """The hits of one Combat Round: who strikes whom, with what, at what Strength and save
+    modifier (the same for every hit: ``HitsScored`` records them)."""
 
     rnd: CombatRound
     winner: str
     loser: str
     weapon: Weapon | None
+    strength: int
+    save_modifier: Modifier
 
     def key(self, hit: Label, what: str) -> str:
         return self.rnd.key("hit", str(hit), what)
@@ -120,7 +123,7 @@ def roll_to_wound(state: Wh40kState, strike: Strike, hit: Label) -> Gen:
     chart: WoundChart = (
         "ratio" if strike.rnd.ctx.ruling(TO_WOUND_CHART) == "ratio" else "difference"
     )
-    strength = weapon_strength(state, strike.winner, strike.weapon)
+    strength = strike.strength
     toughness = state.profile(strike.loser).t
     needed = to_wound_target(strength, toughness, chart)
     natural: int | None = None
@@ -151,7 +154,7 @@ def roll_save(state: Wh40kState, strike: Strike, hit: Label) -> Gen:
     """The loser's armour save with the hit's save modifier (ruling save-natural-one); none when
     it has no save or the modifier takes it beyond 6+. Returns (state, saved)."""
     loser = strike.loser
-    mod = save_modifier(state, strike.winner, strike.weapon, strike.rnd.ctx)
+    mod = strike.save_modifier
     armour = state.profile(loser).save
     natural_one_fails = strike.rnd.ctx.ruling(SAVE_NATURAL_ONE) == "fails"
     target = save_target(armour, mod.value, natural_one_fails)
@@ -240,6 +243,14 @@ def resolve_hits(state: Wh40kState, rnd: CombatRound, winner: str, hits: int) ->
     state."""
     loser = rnd.opponent(winner)
     weapon = yield from choose_weapon(state, rnd, winner)
+    strike = Strike(
+        rnd=rnd,
+        winner=winner,
+        loser=loser,
+        weapon=weapon,
+        strength=weapon_strength(state, winner, weapon),
+        save_modifier=save_modifier(state, winner, weapon, rnd.ctx),
+    )
     state = yield from emit(
         HitsScored(
             rule=RULE_HITS,
@@ -247,13 +258,12 @@ def resolve_hits(state: Wh40kState, rnd: CombatRound, winner: str, hits: int) ->
             loser=loser,
             hits=hits,
             weapon=weapon.id if weapon is not None else "",
-            strength=weapon_strength(state, winner, weapon),
+            strength=strike.strength,
             damage=weapon.damage if weapon is not None else 1,
-            save_modifier=save_modifier(state, winner, weapon, rnd.ctx),
+            save_modifier=strike.save_modifier,
         ),
         Wh40kState,
     )
-    strike = Strike(rnd=rnd, winner=winner, loser=loser, weapon=weapon)
     for hit in numbered(hits):  # a hit's number only names its rolls
         if not state.alive(loser):
             break

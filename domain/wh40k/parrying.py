@@ -35,33 +35,31 @@ def highest_index(dice: list[int], skip: list[bool] | None = None) -> int:
     return best
 
 
-def _parries(state: Wh40kState, rnd: CombatRound) -> tuple[dict[str, int], dict[str, int]]:
-    """Each model's parries, and those it may use (none while breaking off)."""
-    own = {m: parries_of(state, m) for m in rnd.models}
-    counted = {m: 0 if m in state.breaking_off else own[m] for m in rnd.models}
-    return own, counted
+def usable_parries(state: Wh40kState, model: str) -> int:
+    """The parries ``model`` may use: none while breaking off (Breaking Off)."""
+    return 0 if model in state.breaking_off else parries_of(state, model)
 
 
 def parries_against(state: Wh40kState, rnd: CombatRound, model: str) -> int:
     """The parries ``model``'s opponent keeps against it once both have rolled, theirs and its
     own cancelled one for one."""
-    _, counted = _parries(state, rnd)
-    return max(0, counted[rnd.opponent(model)] - counted[model])
+    return max(0, usable_parries(state, rnd.opponent(model)) - usable_parries(state, model))
 
 
 def compare_parries(state: Wh40kState, rnd: CombatRound) -> Gen:
     """Both models' parries (none while breaking off) cancel one for one. Returns (state, the
     parries each keeps), or (state, None) when neither model has a Parry weapon."""
     a, b = rnd.models
-    own, counted = _parries(state, rnd)
+    own = {m: parries_of(state, m) for m in rnd.models}
+    if own[a] == 0 and own[b] == 0:
+        return state, None
     notes = [
         f"{m} is breaking off and may not parry"
         for m in rnd.models
         if m in state.breaking_off and own[m]
     ]
-    if own[a] == 0 and own[b] == 0:
-        return state, None
-    net = {m: parries_against(state, rnd, rnd.opponent(m)) for m in rnd.models}
+    counted = {m: usable_parries(state, m) for m in rnd.models}
+    net = {m: max(0, counted[m] - counted[rnd.opponent(m)]) for m in rnd.models}
     state = yield from emit(
         ParriesCompared(
             rule=RULE_PARRY,
@@ -187,4 +185,5 @@ __all__ = [
     "parries_of",
     "parry",
     "parry_once",
+    "usable_parries",
 ]

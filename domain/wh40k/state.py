@@ -74,23 +74,17 @@ class Wh40kState(msgspec.Struct, frozen=True, kw_only=True):
     # --- lookups (pure) ---
 
     def profile(self, model_id: str) -> ModelProfile:
-        for m in self.setup.models:
-            if m.id == model_id:
-                return m
-        raise KeyError(model_id)
+        return self.setup.roster.profiles[model_id]
 
     def weapon(self, weapon_id: str) -> Weapon:
-        for w in self.setup.weapons:
-            if w.id == weapon_id:
-                return w
-        raise KeyError(weapon_id)
+        return self.setup.roster.weapons[weapon_id]
 
-    def weapons_of(self, model_id: str) -> list[Weapon]:
-        return [self.weapon(w) for w in self.profile(model_id).weapons]
+    def weapons_of(self, model_id: str) -> tuple[Weapon, ...]:
+        return self.setup.roster.weapons_of(model_id)
 
-    def close_combat_weapons(self, model_id: str) -> list[Weapon]:
+    def close_combat_weapons(self, model_id: str) -> tuple[Weapon, ...]:
         """The model's weapons with the Close Combat rule, in the order it lists them."""
-        return [w for w in self.weapons_of(model_id) if w.close_combat]
+        return self.setup.roster.close_combat_weapons(model_id)
 
     def charged_this_turn(self, model_id: str) -> bool:
         return self.models[model_id].charged_turn == self.turn
