@@ -10,7 +10,16 @@ from typing import Annotated
 
 import typer
 
-from blowbyblow.cli.app import KeyOption, NumbersCommand, _battle, app, fail, open_store, say
+from blowbyblow.cli.app import (
+    KeyOption,
+    NumbersCommand,
+    _battle,
+    _events,
+    app,
+    fail,
+    open_store,
+    say,
+)
 from blowbyblow.cli.judging import narrate_plain, who_am_i
 from blowbyblow.cli.numbers import require_command, require_position
 from blowbyblow.domain.core import BlowByBlowError
@@ -174,11 +183,11 @@ def cmd_fork(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     for number, option in ((before, "--before"), (void, "--void")):
         if number is not None:
             events = require_command(store, bid, number, option, events)
+    events = _events(store, bid) if events is None else events  # --at alone: read here
     try:
         who = _judge(key, judge)
         position = at
         if before is not None:
-            assert events is not None
             position = command_position([e.event for e in events], before) - 1
         assert position is not None
         dice = live_dice(store, bid, key=who.key, logged=events)

@@ -1,7 +1,8 @@
 """``bxb flag``, ``rule``, ``void`` and ``fork`` read the battle's whole log once: the check that
 the command number stands (``cli/numbers.require_command``) reads it, and the command goes on
 with what it read (before, each read it again: ``fork --before N --void M`` five times, its
-dice and its preview included). The void checks the store's head against what was read."""
+dice and its preview included; ``fork --at`` alone twice, for its dice and the fork). The
+void checks the store's head against what was read."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ COMMANDS = [
     ["rule", "3", "--reason", "in range", "--judge", "Ana"],
     ["void", "7", "--reason", "misread", "--by", "ogres"],
     ["fork", "--before", "5", "--void", "6", "--reason", "not played", "--judge", "Ana"],
+    ["fork", "--at", "20", "--reason", "rewound", "--judge", "Ana"],  # read twice on 54f50f0
+    ["fork", "--before", "5", "--reason", "rewound", "--judge", "Ana"],
 ]
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=[c[0] for c in COMMANDS])
+@pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c[:2]) for c in COMMANDS])
 def test_the_battle_is_read_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
 ) -> None:
