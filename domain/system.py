@@ -242,7 +242,15 @@ class OddsRules:
     whose keys hold no label (``Label``): every number in them is a value the rules read (40K: a
     parry's place in the round), so every branch of the odds that reaches the choice from one
     point asks it under one key. A claim about the rules too: a choice keyed by a label must not
-    match (the odds would share branches a script answers apart)."""
+    match (the odds would share branches a script answers apart).
+
+    ``unread_rolls``: glob patterns on a roll's key without the command's prefix (or on its
+    purpose), for rolls whose dice nothing later in the command reads but what ``unread``
+    writes alike, nor the odds' outcome shows: the odds explore such a roll once, by its first
+    outcome, with the weight of all its faces (Necromunda: the older rules' Firepower dice and
+    Ammo check of a pistol, which only mark it out of ammo). A claim about the rules too:
+    every outcome of such a roll must go on as its first does, as far as the odds see (the
+    units' outcomes and every count, a count of each rule step's events included)."""
 
     tallies: tuple[Tally, ...] = ()
     severity: Mapping[str, int] = field(default_factory=_no_scale)
@@ -251,6 +259,7 @@ class OddsRules:
     unread: Callable[[Any, Any], Any] | None = None
     done: Callable[[list[Any]], Any] | None = None
     unlabelled: tuple[str, ...] = ()
+    unread_rolls: tuple[str, ...] = ()
 
 
 # --- the interface ----------------------------------------------------------------------------

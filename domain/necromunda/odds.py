@@ -15,7 +15,12 @@ anyone who then reacts (``Struck``: N23 CC 4, 7 and 8). The odds' outcome shows 
 fighter's status, wounds lost and Broken). Such a fighter's wounds, and an Out of Action
 fighter's, are written alike too: only a hit on it reads or changes them (N23 CC 6, Resolving
 Hits); the outcome shows them as wounds lost, which the odds take from each branch's own state
-(``OddsRules.unread``)."""
+(``OddsRules.unread``).
+
+Rolls nothing the odds see reads (``unread_rolls``): the older rules' Firepower dice and Ammo
+check of a pistol in close combat only mark it out of ammo (N17 CC Pistols at Close Quarters);
+the ammunition is read when a fighter chooses weapons, which it has done for this command by
+then (step 2 before step 5), and one ``AmmoChecked`` is recorded either way."""
 
 from __future__ import annotations
 
@@ -156,6 +161,10 @@ ODDS = OddsRules(
     order_insensitive=("hit/*", "*/hit/*", "nerve/*", "*/nerve/*"),
     unread=unread,
     done=done,
+    # The older rules' pistol in close combat: its Firepower dice and Ammo check only mark it
+    # out of ammo (N17 CC Pistols at Close Quarters), which its fighter, having chosen its
+    # weapons for this command (step 2), reads no more in it; one AmmoChecked either way.
+    unread_rolls=("firepower/*", "*/firepower/*", "ammo/*", "*/ammo/*"),
 )
 
 __all__ = ["ODDS"]

@@ -60,6 +60,7 @@ from blowbyblow.replay.odds.paths import (
     TooBig,
     _Branch,
     _Stop,
+    matcher,
     roll_node,
 )
 from blowbyblow.replay.odds.resume import Frozen, NotFrozen, freeze
@@ -224,6 +225,8 @@ class Sharer:
         self._at: dict[Hashable, Any] = {}
         self._at_final: dict[Hashable, Units] = {}  # what the outcome shows of each
         self._shows = unread and measure.rules.unread is not None
+        # Rolls whose outcomes all go on alike as far as the odds see (``OddsRules``)
+        self._spent = matcher(measure.rules.unread_rolls if unread else ())
         # each fact's test, and its symbols' places by the roll they are of (``_class``)
         self._compiled: dict[Fact, tuple[FactInfo, dict[int, list[tuple[int, int]]]]] = {}
         self._run_now: _Run | None = None
@@ -394,7 +397,8 @@ class Sharer:
         if segment.key is not None and segment.key in self._memo:
             segment.known = True
             raise _Branch
-        if self.resume and request is not None:
+        if self.resume and request is not None and not self._spent(node):
+            # (a roll explored once has no other outcome to go on from where it stood)
             segment.stood = self._stood(run, request)
         first, _ = next(iter(listed_ways(node, grouped)))
         return first
@@ -546,7 +550,12 @@ class Sharer:
         # The run whose states go furthest along the path to this roll: this one's, or a run
         # that left it deeper down (explored before, depth first), whose path it shares there.
         donor = run.donor if run.donor is not None else run
-        for face, ways in listed_ways(node, grouped):
+        listed = listed_ways(node, grouped)
+        if self._spent(node):
+            # Nothing the odds see reads it (``OddsRules.unread_rolls``): its first outcome
+            # stands for every face.
+            listed = [(next(iter(listed))[0], node.sides**node.n)]
+        for face, ways in listed:
             for cls in classes:
                 if cls.general and _keeps(face, cls.checks):
                     cls.ways += ways
