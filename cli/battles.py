@@ -401,7 +401,8 @@ def cmd_battles(
 ) -> None:
     """List the battles in the store, oldest first, each with its status: started (not sealed,
     played in within --abandoned-after hours, or with no command yet), abandoned (not sealed and
-    nothing recorded for longer), sealed; its commands played and voided; and whether `bxb
+    nothing recorded for longer), superseded (a judge forked it: the table plays on in the child
+    the ruling names), sealed; its commands played and voided; and whether `bxb
     verify` found it good as it stands, or `newer` when its last record is of a newer blowbyblow
     (this release cannot check it). Read from the battle index and each battle's last record."""
     if not abandoned_after >= 0:  # negative or nan: a battle played a minute ago, abandoned
@@ -420,7 +421,8 @@ def cmd_battles(
     for b in battles:
         # a verdict is checked whole (the event type loads its game system); the rest by format
         newer = store.newer_record(b.battle, event_type=b.verified is not None)
-        shown = battle_status(b, now, abandoned_after, newer)
+        child = None if b.sealed else store.superseded_by(b.battle)
+        shown = battle_status(b, now, abandoned_after, newer, child)
         if out is None:
             row = {"battle": str(b.battle), "ruleset": b.ruleset, "label": b.label, **shown}
             typer.echo(encode_json(row).decode())
@@ -434,13 +436,13 @@ def _print_battle(out: Console, b: BattleInfo, shown: dict[str, Any]) -> None:
     verdict = "newer" if shown["newer"] else VERIFIED[shown["verified"]]
     counts = f"{shown['commands']:>3} played {shown['voided']:>2} voided  {shown['dice']:<8}"
     wide = (
-        f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  {shown['status']:<9} "
+        f"{b.battle}  {b.ruleset:<18} {shown['events']:>6} events  {shown['status']:<10} "
         f"{counts} {verdict:<10} {b.label}"
     )
     if len(wide) <= out.width:
         print_line(out, wide, soft_wrap=True)
         return
-    print_line(out, f"{b.battle}  {shown['status']:<9} {verdict:<10} {b.ruleset}")
+    print_line(out, f"{b.battle}  {shown['status']:<10} {verdict:<10} {b.ruleset}")
     rest = (
         f"{shown['events']} events, {shown['commands']} played, {shown['voided']} voided, "
         f"{shown['dice']} dice: {b.label}"
@@ -452,13 +454,20 @@ VERIFIED = {True: "verified", False: "FAILED", None: "unverified"}
 
 
 def battle_status(
-    b: BattleInfo, now: datetime.datetime, abandoned_after: float, newer: str | None = None
+    b: BattleInfo,
+    now: datetime.datetime,
+    abandoned_after: float,
+    newer: str | None = None,
+    superseded_by: UUID | None = None,
 ) -> dict[str, Any]:
     """What ``bxb battles`` says of a battle: its events, status, commands played and voided,
-    dice mode, when its last event was recorded, and verify's verdict on it as it stands (none
-    when a newer blowbyblow wrote its last record: ``newer`` says what of it is newer)."""
+    dice mode, when its last event was recorded, verify's verdict on it as it stands (none
+    when a newer blowbyblow wrote its last record: ``newer`` says what of it is newer), and the
+    child a judge's fork made it give way to."""
     if b.sealed:
         status = "sealed"
+    elif superseded_by is not None:
+        status = "superseded"
     elif _hours_since(b.last_recorded, now) > abandoned_after:
         status = "abandoned"
     else:
@@ -472,6 +481,7 @@ def battle_status(
         "last_recorded": b.last_recorded,
         "verified": None if newer else b.verified,
         "newer": newer,
+        "superseded_by": None if superseded_by is None else str(superseded_by),
     }
 
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from blowbyblow.domain.core import BattleStarted, BlowByBlowError
-from blowbyblow.domain.judging import BattleForked, Change, ForkLink, RulingGiven
-from blowbyblow.projections.disputes import command_position, superseding
+from blowbyblow.domain.judging import BattleForked, Change, ForkLink
+from blowbyblow.projections.disputes import command_position
 from blowbyblow.replay.battles import fork as forking
 from blowbyblow.replay.battles.fork import DisputeRefused, Forked, ForkPreview, Judge
 from blowbyblow.replay.battles.refusals import Behind, Refused, Unreachable
@@ -270,14 +270,7 @@ class DisputeDoor:
         ``version``: the battle's, when the caller has it already."""
         of = self.store.version(battle) if version is None else version
         rulings = [p for p, name in self._said(battle, of) if name == "RulingGiven"]
-        given = (  # read one by one, newest first, only as far as the projection's rule looks
-            event
-            for position in reversed(rulings)
-            for event in (e.event for e in self.store.logged(battle, gt=position - 1, lte=position))
-            if isinstance(event, RulingGiven)
-        )
-        child = superseding(given)
-        return None if child is None else UUID(child)
+        return self.store.superseded_by(battle, rulings)
 
     # --- a battle's family ----------------------------------------------------------------
 

@@ -248,6 +248,17 @@ class PostgresRecords(Records):
             )
             return list(cur.fetchall())
 
+    def ruled(self, battle: UUID) -> list[int]:
+        with self._cursor() as cur:
+            cur.execute(
+                self._q(
+                    "select originator_version from {events} where originator_id=%s "
+                    "and topic like '%%/RulingGiven' order by originator_version"
+                ),
+                (battle,),
+            )
+            return [r[0] for r in cur.fetchall()]
+
     def starts(self) -> list[UUID]:
         with self._cursor() as cur:
             cur.execute(

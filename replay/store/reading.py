@@ -174,6 +174,22 @@ class StoreReader:
             None if last is None else logged_from(battle, last[0], last[1], self._stored(last[2]))
         )
 
+    def superseded_by(self, battle: UUID, rulings: Sequence[int] | None = None) -> UUID | None:
+        """The child a judge's ruling made ``battle`` give way to (``superseding``), or None:
+        of its rulings (their positions: ``rulings``, else found by the records' topics), read
+        one by one, newest first, only as far as that rule looks. Not its log."""
+        from blowbyblow.domain.judging import RulingGiven
+        from blowbyblow.projections.disputes import superseding
+
+        given = (
+            event
+            for position in reversed(self.records.ruled(battle) if rulings is None else rulings)
+            for event in (e.event for e in self.logged(battle, gt=position - 1, lte=position))
+            if isinstance(event, RulingGiven)
+        )
+        child = superseding(given)
+        return None if child is None else UUID(child)
+
     def newer_record(self, battle: UUID, *, event_type: bool) -> str | None:
         """What of the battle's last record a newer blowbyblow wrote (its format; its event
         type too when ``event_type``, which loads the battle's game system), or None. A release

@@ -82,6 +82,12 @@ class Records:
     def topics(self, battle: UUID, gt: int, lt: int) -> list[tuple[int, str]]:
         raise NotImplementedError
 
+    def ruled(self, battle: UUID) -> list[int]:
+        """The positions of the battle's judges' rulings (``RulingGiven``), by the records'
+        topics, oldest first: nothing decoded (a store's own query picks them out)."""
+        topics = self.topics(battle, 0, 2**62)
+        return [p for p, topic in topics if topic.endswith("/RulingGiven")]
+
     def starts(self) -> list[UUID]:
         """Every chain whose position 1 is a ``BattleStarted``, oldest first."""
         raise NotImplementedError

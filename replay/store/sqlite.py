@@ -216,6 +216,15 @@ class SQLiteRecords(Records):
                 (battle.hex, gt, lt),
             ).fetchall()
 
+    def ruled(self, battle: UUID) -> list[int]:
+        with self._reading() as cur:
+            rows = cur.execute(
+                f"select originator_version from {self.table} where originator_id=? "
+                "and topic like '%/RulingGiven' order by originator_version",
+                (battle.hex,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def starts(self) -> list[UUID]:
         with self._reading() as cur:
             rows = cur.execute(

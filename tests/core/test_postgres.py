@@ -286,3 +286,30 @@ def test_the_server_is_the_one_the_dev_extra_installs(server: str) -> None:
         row = con.execute("show server_version").fetchone()
     assert row is not None
     assert str(row[0]).split()[0] == server_version()
+
+
+def test_a_forked_battle_is_found_superseded_on_postgresql(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bxb battles`` finds a superseded battle by its rulings' records alone: PostgreSQL's
+    query finds the positions the topics say (``Records.ruled``), and the child."""
+    from typer.testing import CliRunner
+
+    from blowbyblow.cli.main import app
+    from blowbyblow.replay.store.records import Records
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    store = BattleStore(pg_url)
+    parent = record_demo(store, "gangfight").battle
+    runner = CliRunner()
+    assert runner.invoke(app, ["keys", "new"]).exit_code == 0
+    forked = runner.invoke(
+        app, ["--db", pg_url, "-q", "fork", "--at", "20", "--reason", "x", "--battle", str(parent)]
+    )
+    assert forked.exit_code == 0, forked.output
+    again = BattleStore(pg_url)
+    ruled = again.records.ruled(parent)
+    assert ruled == Records.ruled(again.records, parent) and len(ruled) == 1
+    child = again.superseded_by(parent)
+    assert child is not None and child in [b.battle for b in again.battles()]
+    assert again.superseded_by(child) is None
