@@ -171,7 +171,7 @@ class BattleStore(StoreReader, Application[UUID]):
     def _open_read_models(self, *, read_only: bool = False) -> None:
         """The records' hot paths (``replay/store/records.py``) and the read models kept beside the
         log (``replay/store/readmodels.py``); a store written before them gets its index built now."""
-        self._open_reading(records_for(self.recorder, read_only=read_only))
+        self._open_reading(records_for(self.recorder, read_only=read_only, where=self.where))
         self.after_write: Callable[[], None] | None = None  # told after each write commits
         if not read_only and not self.records.built():
             self.models.rebuild()

@@ -30,6 +30,7 @@ from blowbyblow.replay.store.records import (
     void_of,
     void_values,
 )
+from blowbyblow.replay.store.schema import check_postgres_store, mark_postgres
 
 _PG_SCHEMA = (
     """create table if not exists {schema}.bxb_battles (
@@ -117,7 +118,9 @@ def typed_arrays() -> list[type[list[Any]]]:
 class PostgresRecords(Records):
     """PostgreSQL, through eventsourcing's psycopg pool (autocommit connections)."""
 
-    def __init__(self, datastore: Any, table: str, *, read_only: bool = False) -> None:
+    def __init__(
+        self, datastore: Any, table: str, *, read_only: bool = False, where: str = "on PostgreSQL"
+    ) -> None:
         from psycopg import sql
 
         typed_arrays()
@@ -132,15 +135,21 @@ class PostgresRecords(Records):
         self._texts: dict[str, str] = {}
         self._lock = threading.Lock()
         self.read_only = read_only  # a streaming replica: nothing is written (replica.py)
+        index = f"{self._names['s']}.bxb_battles"
         if read_only:
+            with self._cursor() as cur:
+                check_postgres_store(cur, index, self._names["events"], where)
             self._append = self._create = self._plain = None
             return
         with self._cursor(transaction=True) as cur:
             # Two servers starting at once on a new database both create: one at a time (the
             # lock is the transaction's: on an autocommit connection it would end at once).
             cur.execute("select pg_advisory_xact_lock(7242001)")
+            new = check_postgres_store(cur, index, self._names["events"], where)
             for statement in _PG_SCHEMA:
                 cur.execute(sql.SQL(statement).format(schema=schema))
+            if new:
+                mark_postgres(cur, index)
         self._append = self._q(
             "with moved as (update {s}.bxb_battles set version=%s, head=%s, "
             "commands=commands+%s, voided=voided+%s, sealed=(sealed or %s), last_recorded=%s "

@@ -225,9 +225,10 @@ def growth_values(g: Growth) -> tuple[Any, ...]:
     return (g.version, g.head, g.issued - g.voids, g.voids, g.sealed, g.last_recorded)
 
 
-def records_for(recorder: Any, *, read_only: bool = False) -> Records:
+def records_for(recorder: Any, *, read_only: bool = False, where: str = "on PostgreSQL") -> Records:
     """The records of an eventsourcing application recorder (each persistence's module imported
-    when a store of it is opened); ``read_only``: a PostgreSQL streaming replica's."""
+    when a store of it is opened); ``read_only``: a PostgreSQL streaming replica's; ``where``:
+    the store as its errors name it."""
     module = type(recorder).__module__
     if module.startswith("eventsourcing.sqlite"):
         from blowbyblow.replay.store.sqlite import SQLiteRecords
@@ -239,7 +240,9 @@ def records_for(recorder: Any, *, read_only: bool = False) -> Records:
     if module.startswith("eventsourcing.postgres"):
         from blowbyblow.replay.store.postgres import PostgresRecords
 
-        return PostgresRecords(recorder.datastore, recorder.events_table_name, read_only=read_only)
+        return PostgresRecords(
+            recorder.datastore, recorder.events_table_name, read_only=read_only, where=where
+        )
     from blowbyblow.replay.store.memory import MemoryRecords
 
     return MemoryRecords(recorder)

@@ -8,13 +8,17 @@ its events' topics ours (``ruleset/EventType``); it opens as it always has, and 
 (a read leaves the file as it was). Anything else (another program's tables or application
 id) is no store of ours, and is left as it was.
 
-eventsourcing keeps no version of its tables' layout (its ``class_version`` upcasts events, not
-tables), so the mark is SQLite's own, written by hand here (docs/store.md)."""
+A PostgreSQL store is marked by its battle index's comment (``PG_MARK``: "blowbyblow store
+schema 1"), refused and known alike. eventsourcing keeps no version of its tables' layout (its
+``class_version`` upcasts events, not tables; its tracking tables' migration row is for those
+alone), so the mark is the database's own, written by hand here (docs/store.md)."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from blowbyblow.replay.store.persistence import StoreUnavailable
 
@@ -52,10 +56,7 @@ def check_sqlite_store(path: Path, where: str) -> None:
         con.close()
     if app == APPLICATION_ID:
         if version > SCHEMA:
-            raise NewerStore(
-                f"the store {where} was written by a newer blowbyblow (store schema {version}; "
-                f"this release reads 1 to {SCHEMA}); upgrade blowbyblow to read this store"
-            )
+            raise _newer(version, where)
         return
     why = None
     others = sorted(t for t in tables if t != "stored_events" and not t.startswith("bxb_"))
@@ -81,10 +82,57 @@ def _first_topic(con: sqlite3.Connection) -> tuple[str] | None:
     return found
 
 
+def _newer(version: int, where: str) -> NewerStore:
+    return NewerStore(
+        f"the store {where} was written by a newer blowbyblow (store schema {version}; "
+        f"this release reads 1 to {SCHEMA}); upgrade blowbyblow to read this store"
+    )
+
+
+# PostgreSQL has no header to mark: the battle index's table carries the mark as its comment
+# (COMMENT ON TABLE: kept by pg_dump and a restore, no row nor table of its own to keep).
+PG_MARK = "blowbyblow store schema "
+_PG_MARKED = re.compile(re.escape(PG_MARK) + r"([0-9]{1,9})")
+
+
+def check_postgres_store(cur: Any, index: str, events: str, where: str) -> bool:
+    """Whether the PostgreSQL store is new (no battle index nor event yet: its tables are to be
+    made and marked); refuse (``NewerStore``) one whose mark names a layout newer than this
+    release's. ``index``, ``events``: the battle index's and the events' tables, qualified and
+    quoted. A store made before the mark (its index without the comment, or with another, or no
+    index but events: a release before the read models) opens as it always has, unmarked."""
+    cur.execute(
+        "select to_regclass(%s) is null, obj_description(to_regclass(%s), 'pg_class')",
+        (index, index),
+    )
+    new, comment = cur.fetchone()
+    found = _PG_MARKED.fullmatch(comment or "")
+    if found is not None and int(found.group(1)) > SCHEMA:
+        raise _newer(int(found.group(1)), where)
+    if not new:
+        return False
+    cur.execute(f"select 1 from {events} limit 1")  # made by eventsourcing's recorder just now
+    return cur.fetchone() is None
+
+
+def mark_postgres(cur: Any, index: str) -> None:
+    """Mark a PostgreSQL store of this release's layout (its tables just made)."""
+    cur.execute(f"comment on table {index} is '{PG_MARK}{SCHEMA}'")
+
+
 def mark(cur: sqlite3.Cursor) -> None:
     """Mark the file a blowbyblow store of this release's layout (its tables just made)."""
     cur.execute(f"pragma application_id = {APPLICATION_ID}")
     cur.execute(f"pragma user_version = {SCHEMA}")
 
 
-__all__ = ["APPLICATION_ID", "SCHEMA", "NewerStore", "check_sqlite_store", "mark"]
+__all__ = [
+    "APPLICATION_ID",
+    "PG_MARK",
+    "SCHEMA",
+    "NewerStore",
+    "check_postgres_store",
+    "check_sqlite_store",
+    "mark",
+    "mark_postgres",
+]

@@ -313,3 +313,75 @@ def test_a_forked_battle_is_found_superseded_on_postgresql(
     child = again.superseded_by(parent)
     assert child is not None and child in [b.battle for b in again.battles()]
     assert again.superseded_by(child) is None
+
+
+def _mark(url: str) -> str | None:
+    with psycopg.connect(url) as con:
+        row = con.execute("select obj_description('public.bxb_battles'::regclass)").fetchone()
+    return None if row is None else row[0]
+
+
+def _mark_as(url: str, comment: str | None) -> None:
+    with psycopg.connect(url, autocommit=True) as con:
+        con.execute(
+            sql.SQL("comment on table public.bxb_battles is {}").format(
+                sql.Literal(comment) if comment is not None else sql.SQL("null")
+            )
+        )
+
+
+def _events_written(url: str) -> int:
+    """The rows of every table of the store's database (nothing written: none changes)."""
+    with psycopg.connect(url) as con:
+        names = con.execute(
+            "select table_schema, table_name from information_schema.tables "
+            "where table_schema not in ('pg_catalog', 'information_schema')"
+        ).fetchall()
+        total = 0
+        for schema, table in names:
+            query = sql.SQL("select count(*) from {}.{}").format(
+                sql.Identifier(schema), sql.Identifier(table)
+            )
+            row = con.execute(query).fetchone()
+            assert row is not None
+            total += int(row[0])
+        return total
+
+
+def test_a_new_postgresql_store_is_marked_and_a_newer_one_refused(pg_url: str) -> None:
+    """A store this release makes on PostgreSQL is marked by its battle index's comment, as
+    SQLite's header marks a file (docs/store.md); one marked above this release's schema is
+    refused by every command in one line, exit 1, nothing written."""
+    from blowbyblow.replay.store.schema import SCHEMA, NewerStore
+
+    from bxbtest import bxb_quietly
+
+    battle = record_demo(BattleStore(pg_url), "gangfight").battle
+    assert _mark(pg_url) == f"blowbyblow store schema {SCHEMA}"
+    _mark_as(pg_url, f"blowbyblow store schema {SCHEMA + 1}")
+    written = _events_written(pg_url)
+    with pytest.raises(NewerStore, match=f"store schema {SCHEMA + 1}; this release reads 1 to"):
+        BattleStore(pg_url)
+    for args in (
+        ["battles"],
+        ["verify", str(battle)],
+        ["demo"],
+        ["at", "3", str(battle)],
+    ):
+        code, _, err = bxb_quietly("--db", pg_url, *args)
+        assert code == 1 and err.count("\n") == 1, (args, err)
+        assert "was written by a newer blowbyblow" in err and "upgrade blowbyblow" in err
+    assert _events_written(pg_url) == written
+
+
+@pytest.mark.parametrize("comment", [None, "the club's store, 2025"])
+def test_an_unmarked_postgresql_store_opens_verifies_and_stays_unmarked(
+    pg_url: str, comment: str | None
+) -> None:
+    """A store made before the mark (its index without the comment, or with one a person wrote)
+    opens and verifies as it always has, and opening it does not mark it."""
+    battle = record_demo(BattleStore(pg_url), "gangfight").battle
+    _mark_as(pg_url, comment)
+    again = BattleStore(pg_url)
+    assert verify_battle(again, battle).ok
+    assert _mark(pg_url) == comment
