@@ -23,7 +23,7 @@ from blowbyblow.cli.main import app
 from blowbyblow.replay.evidence.export import export_battle
 from blowbyblow.replay.store.log import BattleStore, parse_postgres_url, store_label
 
-from bxbtest import record_demo
+from bxbtest import demo_store_in, record_demo
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO / "cli" / "scenarios"
@@ -245,6 +245,14 @@ def test_a_missing_argument_or_option_is_named(args: tuple[str, ...], said: str)
     --ruleset: (see ...)`, Click's message being empty there)."""
     code, _, err = bxb(*args)
     assert refused(code, err).startswith(said) and code == 2
+
+
+def test_verify_names_a_battle_the_store_lacks_as_a_usage_error(tmp_path: Path) -> None:
+    """docs/judging.md: verify exits 1 when something does not agree, 2 for a battle it was not
+    given (docs/store.md's usage error), as every command that names a battle."""
+    store = demo_store_in(tmp_path)
+    code, _, err = bxb("--db", str(store), "verify", "nope")
+    assert refused(code, err, "no battle 'nope' in this store") and code == 2
 
 
 def test_debug_shows_the_traceback_too(tmp_path: Path) -> None:
