@@ -45,23 +45,26 @@ def weapon_strength(state: Wh40kState, model: str, weapon: Weapon | None) -> int
     return weapon.strength
 
 
-def save_modifier(state: Wh40kState, model: str, weapon: Weapon | None, ctx: Context) -> Modifier:
+def save_modifier_value(strength: int, weapon: Weapon | None, ctx: Context) -> int:
     """The hit's save modifier: the weapon's own, or from Strength (ruling
     strength-save-modifier) for 'as user' weapons and a model's own Strength."""
-    strength = weapon_strength(state, model, weapon)
     if weapon is not None and weapon.save_modifier is not None:
-        return Modifier(
-            value=weapon.save_modifier, cause=f"{weapon.label} save modifier", rule=RULE_HITS
-        )
+        return weapon.save_modifier
     if ctx.ruling(STRENGTH_SAVE_MODIFIER) == "by-strength":
-        return Modifier(
-            value=strength_save_modifier(strength),
-            cause=f"Strength {strength}",
-            rule=f"{RULE_HITS} (ruling strength-save-modifier)",
-        )
+        return strength_save_modifier(strength)
+    return 0
+
+
+def save_modifier(state: Wh40kState, model: str, weapon: Weapon | None, ctx: Context) -> Modifier:
+    """``save_modifier_value`` with its cause, as the hits record it."""
+    strength = weapon_strength(state, model, weapon)
+    value = save_modifier_value(strength, weapon, ctx)
+    if weapon is not None and weapon.save_modifier is not None:
+        return Modifier(value=value, cause=f"{weapon.label} save modifier", rule=RULE_HITS)
+    by_strength = ctx.ruling(STRENGTH_SAVE_MODIFIER) == "by-strength"
     return Modifier(
-        value=0,
-        cause=f"Strength {strength}: no modifier",
+        value=value,
+        cause=f"Strength {strength}" if by_strength else f"Strength {strength}: no modifier",
         rule=f"{RULE_HITS} (ruling strength-save-modifier)",
     )
 
@@ -69,11 +72,8 @@ def save_modifier(state: Wh40kState, model: str, weapon: Weapon | None, ctx: Con
 def _weapon_rank(state: Wh40kState, model: str, weapon: Weapon, ctx: Context) -> tuple[int, ...]:
     fixed, n, sides = parse_damage(weapon.damage)
     average_damage_x2 = 2 * fixed + n * (sides + 1)
-    return (
-        weapon_strength(state, model, weapon),
-        -save_modifier(state, model, weapon, ctx).value,
-        average_damage_x2,
-    )
+    strength = weapon_strength(state, model, weapon)
+    return strength, -save_modifier_value(strength, weapon, ctx), average_damage_x2
 
 
 def choose_weapon(state: Wh40kState, rnd: CombatRound, winner: str) -> Gen:
@@ -277,5 +277,6 @@ __all__ = [
     "resolve_hits",
     "resolve_one_hit",
     "save_modifier",
+    "save_modifier_value",
     "weapon_strength",
 ]

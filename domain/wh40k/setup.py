@@ -108,7 +108,7 @@ class ModelProfile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 class Wh40kSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The battle: models, the weapon profiles they carry, the pairs already in base-to-base
     contact when the battle starts, and whose turn comes first (default: the first model's
-    player). ``roster`` is made once per setup and never written (``dict=True`` holds it)."""
+    player). ``lookup`` is made once per setup and never written (``dict=True`` holds it)."""
 
     models: Annotated[list[ModelProfile], Meta(max_length=MAX_MODELS)]
     weapons: Annotated[list[Weapon], Meta(max_length=MAX_WEAPONS)] = []
@@ -116,14 +116,14 @@ class Wh40kSetup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     first_player: str = ""
 
     @cached_property
-    def roster(self) -> Roster:
+    def lookup(self) -> Lookup:
         """The models and weapons by id: every state of a battle shares its setup, and the rules
         look profiles and weapons up some seventy times in a sample of the odds' second 40K
         fight, each a walk of the lists before."""
-        return Roster(self)
+        return Lookup(self)
 
 
-class Roster:
+class Lookup:
     """A setup's profiles and weapons by id (the first of an id, as a walk of the lists finds
     it), and each model's weapons in the order it lists them, each made when first asked."""
 
@@ -281,8 +281,8 @@ __all__ = [
     "LEAVES_COMBAT_WORDS",
     "NO_VALUE",
     "LeavesCombat",
+    "Lookup",
     "ModelProfile",
-    "Roster",
     "Weapon",
     "Wh40kSetup",
     "parse_damage",

@@ -74,17 +74,17 @@ class Wh40kState(msgspec.Struct, frozen=True, kw_only=True):
     # --- lookups (pure) ---
 
     def profile(self, model_id: str) -> ModelProfile:
-        return self.setup.roster.profiles[model_id]
+        return self.setup.lookup.profiles[model_id]
 
     def weapon(self, weapon_id: str) -> Weapon:
-        return self.setup.roster.weapons[weapon_id]
+        return self.setup.lookup.weapons[weapon_id]
 
     def weapons_of(self, model_id: str) -> tuple[Weapon, ...]:
-        return self.setup.roster.weapons_of(model_id)
+        return self.setup.lookup.weapons_of(model_id)
 
     def close_combat_weapons(self, model_id: str) -> tuple[Weapon, ...]:
         """The model's weapons with the Close Combat rule, in the order it lists them."""
-        return self.setup.roster.close_combat_weapons(model_id)
+        return self.setup.lookup.close_combat_weapons(model_id)
 
     def charged_this_turn(self, model_id: str) -> bool:
         return self.models[model_id].charged_turn == self.turn

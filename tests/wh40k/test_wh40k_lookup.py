@@ -1,4 +1,4 @@
-"""A setup's roster: its profiles and weapons by id, made once per setup and shared by every state
+"""A setup's lookup: its profiles and weapons by id, made once per setup and shared by every state
 of the battle, and what a walk of the setup's lists would find."""
 
 from __future__ import annotations
@@ -53,27 +53,27 @@ def test_a_model_listing_an_unknown_weapon_fails_only_when_its_weapons_are_asked
         state.weapons_of("a")
 
 
-def test_every_state_of_a_battle_shares_one_roster_and_writes_none_of_it(
+def test_every_state_of_a_battle_shares_one_lookup_and_writes_none_of_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     demo = get_game_system("wh40k-2e").demo()
     made: list[Wh40kSetup] = []
-    make = setup_rules.Roster.__init__
+    make = setup_rules.Lookup.__init__
 
-    def counted(self: setup_rules.Roster, the_setup: Wh40kSetup) -> None:
+    def counted(self: setup_rules.Lookup, the_setup: Wh40kSetup) -> None:
         made.append(the_setup)
         make(self, the_setup)
 
-    monkeypatch.setattr(setup_rules.Roster, "__init__", counted)
+    monkeypatch.setattr(setup_rules.Lookup, "__init__", counted)
     played = play(demo)  # its eight commands look profiles up hundreds of times
     assert made == [demo.setup]
     first = initial_state(demo.setup)
-    # the roster is not part of what is written: a state reads back equal, with its own
+    # the lookup is not part of what is written: a state reads back equal, with its own
     written = msgspec.msgpack.encode(played.state)
-    assert b"roster" not in written
+    assert b"lookup" not in written
     back = msgspec.msgpack.decode(written, type=type(played.state))
     assert back == played.state
-    assert back.setup.roster is not played.state.setup.roster
+    assert back.setup.lookup is not played.state.setup.lookup
     assert msgspec.msgpack.encode(first.setup) == msgspec.msgpack.encode(demo.setup)
     for m in demo.setup.models:
         assert back.weapons_of(m.id) == played.state.weapons_of(m.id)
