@@ -9,7 +9,12 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from blowbyblow.replay.store.log import StoreUnavailable, default_db_path, is_postgres
+from blowbyblow.replay.store.log import (
+    StoreUnavailable,
+    default_db_path,
+    is_postgres,
+    store_label,
+)
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,8 @@ def register_to_read(spec: str | None, table: str) -> str | None:
     from blowbyblow.replay.store.schema import check_sqlite_store
 
     path = str(spec) if spec is not None else str(default_db_path())
+    if is_postgres(path):  # the register opens it its own way: its mark is read here
+        _refuse_newer_postgres(path)
     if not path.strip() or path == ":memory:" or is_postgres(path):
         return spec
     try:  # no store of this release (another program's file, a newer layout): the register says so
@@ -116,6 +123,25 @@ def register_to_read(spec: str | None, table: str) -> str | None:
     finally:
         con.close()
     return spec if found is not None else ":memory:"
+
+
+def _refuse_newer_postgres(spec: str) -> None:
+    """Refuse (``NewerStore``, one line) a PostgreSQL store a newer blowbyblow laid out, as
+    opening its battles would (``replay/store/schema.py``)."""
+    from psycopg import sql
+
+    from blowbyblow.replay.store.persistence import connect_postgres, persistence_env
+    from blowbyblow.replay.store.schema import refuse_newer_postgres
+
+    where = store_label(spec)
+    con = connect_postgres(persistence_env(spec), where)
+    try:
+        schema = sql.Identifier(os.environ.get("POSTGRES_SCHEMA") or "public")
+        index = f"{schema.as_string(con)}.bxb_battles"
+        with con.cursor() as cur:
+            refuse_newer_postgres(cur, index, where)
+    finally:
+        con.close()
 
 
 def empty_file(path: str) -> bool:

@@ -101,18 +101,24 @@ def check_postgres_store(cur: Any, index: str, events: str, where: str) -> bool:
     release's. ``index``, ``events``: the battle index's and the events' tables, qualified and
     quoted. A store made before the mark (its index without the comment, or with another, or no
     index but events: a release before the read models) opens as it always has, unmarked."""
+    if not refuse_newer_postgres(cur, index, where):
+        return False
+    cur.execute(f"select 1 from {events} limit 1")  # made by eventsourcing's recorder just now
+    return cur.fetchone() is None
+
+
+def refuse_newer_postgres(cur: Any, index: str, where: str) -> bool:
+    """Refuse (``NewerStore``) a PostgreSQL store marked above this release's layout; whether
+    it has no battle index yet. What a register read alone asks too (``cli/made.py``)."""
     cur.execute(
         "select to_regclass(%s) is null, obj_description(to_regclass(%s), 'pg_class')",
         (index, index),
     )
-    new, comment = cur.fetchone()
+    missing, comment = cur.fetchone()
     found = _PG_MARKED.fullmatch(comment or "")
     if found is not None and int(found.group(1)) > SCHEMA:
         raise _newer(int(found.group(1)), where)
-    if not new:
-        return False
-    cur.execute(f"select 1 from {events} limit 1")  # made by eventsourcing's recorder just now
-    return cur.fetchone() is None
+    return bool(missing)
 
 
 def mark_postgres(cur: Any, index: str) -> None:
@@ -135,4 +141,5 @@ __all__ = [
     "check_sqlite_store",
     "mark",
     "mark_postgres",
+    "refuse_newer_postgres",
 ]

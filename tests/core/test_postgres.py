@@ -367,6 +367,8 @@ def test_a_new_postgresql_store_is_marked_and_a_newer_one_refused(pg_url: str) -
         ["verify", str(battle)],
         ["demo"],
         ["at", "3", str(battle)],
+        ["tournament", "list"],  # a register read alone
+        ["roster", "list"],
     ):
         code, _, err = bxb_quietly("--db", pg_url, *args)
         assert code == 1 and err.count("\n") == 1, (args, err)
