@@ -251,10 +251,21 @@ def load_public_key(text_or_path: str) -> str:
         raw = bytes.fromhex(candidate)
         Ed25519PublicKey.from_public_bytes(raw)
     except ValueError:
+        if _names_a_file(text_or_path):  # a path mistyped, or the key kept elsewhere
+            raise JudgingError(
+                f"{text_or_path}: no such file; expected a hex Ed25519 public key or the "
+                "NAME.pub file `bxb keys new` writes (it says where)"
+            ) from None
         raise JudgingError(
             f"{text_or_path!r} is neither a hex Ed25519 public key nor a file holding one"
         ) from None
     return candidate.lower()
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether ``text``, not a file there, reads as a path to one (a folder in it, or .pub)."""
+    path = Path(text.strip())
+    return not path.exists() and ("/" in text or path.suffix == ".pub")
 
 
 def load_escrow_public_key(text_or_path: str) -> str:

@@ -23,6 +23,7 @@ TAKING_A_FILE = [
     ["import", "FILE"],
     ["verify", "--file", "FILE"],
     ["verify", "--receipt", "FILE"],
+    ["verify", "--public-key", "FILE"],
     ["roster", "import", "FILE", "-t", "spring-open"],
     ["new", "--ruleset", "necromunda-2023", "--roster", "FILE", "--roster", "FILE"],
     ["check-proof", "FILE"],
@@ -49,3 +50,11 @@ def test_a_file_not_there_is_a_usage_error(
     assert (code, err.count("\n"), err.startswith("error: ")) == (2, 1, True), err
     assert path in err
     assert store_content(demo) == before
+
+
+def test_a_public_key_file_not_there_is_named_so(demo: Path, tmp_path: Path) -> None:
+    """`--public-key ~/.config/…/judge.pub` mistyped (or the key kept elsewhere) says the file is
+    not there, where it said the text was no hex key (as if the path were taken for a key)."""
+    path = str(tmp_path / "keys" / "judge.pub")
+    code, _, err = bxb_quietly("--db", str(demo), "verify", "--public-key", path)
+    assert code == 2 and f"--public-key: {path}: no such file; expected" in err, err
