@@ -481,17 +481,17 @@ async def play_command(
 def _kept(
     srv: Server, request: AnyRequest, ref: str, data: PlayCommand
 ) -> PlayResult | ToWrite | None:
-    """A command of typed dice taken on by its request on the event loop, with no hand-over to a
-    worker thread and back (issue 25: each roll is a request), when all it needs is kept in this
-    process's memory: the battle's head, the table's place, the token. The rules' run goes on
-    from where it asked (a few hundred microseconds at most); what it gives is the answer (the
-    next question, or the command to review), or the command to write, which is the worker's.
-    None: the worker's whole way (something to read, or the battle's own dice: one request a
-    command, adjudicated in the worker)."""
+    """A command of typed or seeded dice taken on by its request on the event loop, with no
+    hand-over to a worker thread and back (issue 25: each roll, each choice asked, is a
+    request), when all it needs is kept in this process's memory: the battle's head, the
+    table's place, the token. The rules' run goes on from where it asked (a few hundred
+    microseconds at most); what it gives is the answer (the next question, or the command to
+    review), or the command to write, which is the worker's. None: the worker's whole way
+    (something to read, or fair dice, whose seed may have to be read)."""
     door = srv.service.door
     bid = door.kept_id(ref)
     kept = door.kept(bid) if bid is not None else None
-    if bid is None or kept is None or kept.started.dice.mode != "physical":
+    if bid is None or kept is None or kept.started.dice.mode not in ("physical", "seeded"):
         return None
     place = srv.tournaments.kept_place(bid)
     who = Access.kept(request, srv.tournaments, srv.reading) if place is not None else None

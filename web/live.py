@@ -35,6 +35,11 @@ PING = 15.0
 # takes a few notes a write instead of a write (a system call and a wake-up of the reader) each
 # (issue 25). The first note after a quiet spell is written at once.
 GATHER = 0.05
+# A tournament's stream (its judges' and the organiser's dashboard) hears every command of every
+# table: gathered longer, its notes take a few writes a second a judge, not one each ``GATHER``
+# (issue 25: a judge's note is to be heard within a second; a page of one battle or table, whose
+# phone may be about to play, keeps ``GATHER``).
+GATHER_TOURNAMENT = 0.2
 
 
 def encoded(note: Note) -> bytes:
@@ -65,6 +70,18 @@ class Note(msgspec.Struct, kw_only=True):
     table: int = 0
 
 
+class _Pace:
+    """How long notes wait to go with others, and what waits, for one kind of stream: the
+    hub's last write by the loop's clock, and the mailboxes due at its next flush."""
+
+    __slots__ = ("due", "flushed", "gather")
+
+    def __init__(self, gather: float) -> None:
+        self.gather = gather
+        self.flushed = float("-inf")
+        self.due: list[_Mailbox] = []
+
+
 class _Mailbox:
     """A stream's events not yet sent (``None``: the server stops), on the event loop: a list and
     the stream's wait, where an ``asyncio.Queue`` took a dozen Python calls an event for every
@@ -73,12 +90,13 @@ class _Mailbox:
     (``Hub._flush``) and the stream's task sleeps; ``put`` wakes the task, which then sends
     what waits its own way."""
 
-    __slots__ = ("waiter", "waiting", "write")
+    __slots__ = ("pace", "waiter", "waiting", "write")
 
-    def __init__(self) -> None:
+    def __init__(self, pace: _Pace) -> None:
         self.waiting: list[bytes | None] = []
         self.waiter: asyncio.Future[None] | None = None
         self.write: Callable[[bytes], bool] | None = None
+        self.pace = pace
 
     def put(self, message: bytes | None) -> None:
         self.waiting.append(message)
@@ -97,14 +115,17 @@ class Hub:
     """The pages listening in this process; with a PostgreSQL ``relay`` (``attach``), every
     server process's notes too."""
 
-    def __init__(self, gather: float | None = None) -> None:
+    def __init__(self, gather: float | None = None, tournament: float | None = None) -> None:
+        """``gather``: how long a stream's notes wait to go with others (``GATHER``);
+        ``tournament``: a tournament's stream's (``GATHER_TOURNAMENT``, or ``gather`` when
+        only that is given)."""
         self._mailboxes: dict[str, set[_Mailbox]] = defaultdict(set)
-        self._gather = GATHER if gather is None else gather
-        self._flushed = float("-inf")  # when the hub last wrote, by the loop's clock
+        wide = GATHER_TOURNAMENT if gather is None else gather
+        self._page = _Pace(GATHER if gather is None else gather)
+        self._tournament = _Pace(wide if tournament is None else tournament)
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pinger: asyncio.TimerHandle | None = None
-        self._due: list[_Mailbox] = []  # mailboxes the hub writes at its next flush
         self.relay: PostgresRelay | None = None
 
     def attach(
@@ -165,26 +186,27 @@ class Hub:
             return
         mailbox.waiting.append(message)
         if len(mailbox.waiting) == 1:
-            loop = self._loop
-            if not self._due and loop is not None:
-                at = self._flushed + self._gather
+            loop, pace = self._loop, mailbox.pace
+            if not pace.due and loop is not None:
+                at = pace.flushed + pace.gather
                 if at <= loop.time():
-                    loop.call_soon(self._flush)
+                    loop.call_soon(self._flush, pace)
                 else:  # written moments ago: what comes meanwhile goes with this
-                    loop.call_at(at, self._flush)
-            self._due.append(mailbox)
+                    loop.call_at(at, self._flush, pace)
+            pace.due.append(mailbox)
 
-    def _flush(self) -> None:
+    def _flush(self, pace: _Pace) -> None:
         """What waits for each stream the hub writes, as one chunk a stream: every note that
         came since the last flush (a turn of the event loop), where each note woke each stream's
         task to send it through Litestar's stream, the page policy's ``send`` and uvicorn's:
         some 26 K instructions a judge a note (issue 25); the app's middleware acts on an
         answer's head only, so a chunk is the bytes ``send`` writes. A stream whose connection
         cannot take it now (a paused write) has its task woken to send it, and waits for it.
-        A note due within ``GATHER`` of the last flush waits for the next, with those after it."""
-        due, self._due = self._due, []
+        A note due within ``GATHER`` of the last flush waits for the next, with those after it
+        (``GATHER_TOURNAMENT`` for a tournament's stream: each kind of stream its own ``pace``)."""
+        due, pace.due = pace.due, []
         if self._loop is not None:
-            self._flushed = self._loop.time()
+            pace.flushed = self._loop.time()
         for mailbox in due:
             write, waiting = mailbox.write, mailbox.waiting
             if write is None or not waiting:
@@ -227,9 +249,10 @@ class Hub:
         loop = asyncio.get_running_loop()
         if self._pinger is None or loop is not self._loop:
             self._pinger = loop.call_later(PING, self._ping, loop)
-            self._flushed = float("-inf")  # another loop's clock
+            for pace in (self._page, self._tournament):
+                pace.flushed = float("-inf")  # another loop's clock
         self._loop = loop
-        mailbox = _Mailbox()
+        mailbox = _Mailbox(self._tournament if topic.startswith("tournament:") else self._page)
         self._mailboxes[topic].add(mailbox)
         try:
             yield LISTENING
@@ -264,4 +287,13 @@ class Hub:
         return len(self._mailboxes.get(topic, ()))
 
 
-__all__ = ["LISTENING", "PINGED", "STREAM_HEADERS", "Hub", "Note", "encoded"]
+__all__ = [
+    "GATHER",
+    "GATHER_TOURNAMENT",
+    "LISTENING",
+    "PINGED",
+    "STREAM_HEADERS",
+    "Hub",
+    "Note",
+    "encoded",
+]

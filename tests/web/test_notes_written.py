@@ -190,3 +190,56 @@ def test_notes_that_come_just_after_a_write_go_together_the_first_at_once() -> N
         loop.close()
     assert [data for _, data in written] == [notes[0], notes[1] + notes[2] + notes[3]]
     assert written[1][0] - written[0][0] == pytest.approx(live.GATHER)
+
+
+def test_a_tournaments_stream_is_gathered_longer_than_a_tables() -> None:
+    """A tournament's stream (its judges', the dashboard's: every command of every table) waits
+    ``GATHER_TOURNAMENT`` to write its notes together; a table's stream (a phone that may play
+    next) keeps ``GATHER``. Four notes, each alone in a turn of the loop and ``GATHER`` or more
+    apart: the table's stream writes each as it comes, the tournament's the first at once and
+    the rest as one write, ``GATHER_TOURNAMENT`` after it. Fails where every stream has the one
+    gathering (main 54f50f0: four writes). The loop's clock is the test's."""
+    step = live.GATHER_TOURNAMENT / 4
+    assert step >= live.GATHER
+    notes = [encoded(Note(kind="played", battle="b", version=v)) for v in range(1, 5)]
+    written: dict[str, list[tuple[float, bytes]]] = {"tournament:t": [], "table:t:1": []}
+    loop = _Clock()
+
+    async def turns(n: int = 2) -> None:
+        for _ in range(n):
+            await asyncio.sleep(0)
+
+    async def run() -> None:
+        hub = Hub()
+        streams = []
+        for topic, got in written.items():
+
+            def write(data: bytes, got: list[tuple[float, bytes]] = got) -> bool:
+                got.append((loop.time(), data))
+                return True
+
+            stream = hub.listen(topic, write)
+            assert await stream.__anext__() == LISTENING
+            streams.append(asyncio.ensure_future(stream.__anext__()))
+        await turns(1)
+        for version in range(1, 5):
+            hub._deliver(list(written), Note(kind="played", battle="b", version=version))
+            await turns()
+            loop.now += step * 0.99 if version == 4 else step
+        await turns(5)
+        assert len(written["tournament:t"]) == 1  # not yet due
+        loop.now = written["tournament:t"][0][0] + live.GATHER_TOURNAMENT
+        await turns(5)
+        hub.close()
+        for turn in streams:
+            with pytest.raises(StopAsyncIteration):
+                await turn
+
+    try:
+        loop.run_until_complete(run())
+    finally:
+        loop.close()
+    assert [data for _, data in written["table:t:1"]] == notes
+    tournament = written["tournament:t"]
+    assert [data for _, data in tournament] == [notes[0], notes[1] + notes[2] + notes[3]]
+    assert tournament[1][0] - tournament[0][0] == pytest.approx(live.GATHER_TOURNAMENT)

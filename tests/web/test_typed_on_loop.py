@@ -127,3 +127,42 @@ def test_a_token_revoked_by_another_process_stops_on_the_loop_too(
     r = client.post(f"/api/battles/{battle}/commands", json=body, headers=bearer(site.tables[1]))
     assert r.status_code == 401, r.text
     assert client.get(f"/api/battles/{battle}/legal").json()["version"] == version
+
+
+def _asked_as_the_page(
+    client: Client, site: Site, battle: str, table: int, handed: list[str]
+) -> list[tuple[int, int]]:
+    """One command of option 0 of a seeded battle as the table page sends it (each choice asked,
+    answered with its default): each answer's status and the hand-overs its request made."""
+    version = client.get(f"/api/battles/{battle}/legal").json()["version"]
+    body: dict[str, Any] = {"option": 0, "version": version, "choices": {}, "ask": True}
+    body["page"] = True
+    answers: list[tuple[int, int]] = []
+    for _ in range(50):
+        before = len(handed)
+        r = client.post(
+            f"/api/battles/{battle}/commands", json=body, headers=bearer(site.tables[table])
+        )
+        answers.append((r.status_code, len(handed) - before))
+        if r.status_code != 200:
+            return answers
+        need = r.json()["need"]
+        body["choices"][need["key"]] = need["default"]
+    raise AssertionError("the command never completed")
+
+
+def test_a_seeded_battles_questions_are_answered_without_a_worker_thread(
+    site: Site, client: Client, handed: list[str]
+) -> None:
+    """A seeded battle's command asks its choices one request each (the page asks them all):
+    each question is answered on the loop, the write alone goes to a worker. Fails on main
+    54f50f0, where each question was a hand-over."""
+    battle = start(client, site, seed="loop")
+    _asked_as_the_page(client, site, battle, 1, handed)  # the battle, its place, the token kept
+    answers = [a for _ in range(2) for a in _asked_as_the_page(client, site, battle, 1, handed)]
+    assert any(status == 200 for status, _ in answers)  # a choice asked on the way
+    assert all(status in (200, 201) for status, _ in answers), answers
+    assert [moved for status, moved in answers if status == 200] == [0] * sum(
+        1 for status, _ in answers if status == 200
+    ), answers
+    assert all(moved == 1 for status, moved in answers if status == 201), answers
