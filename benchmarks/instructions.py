@@ -1,7 +1,7 @@
 """What a command costs the tournament server in instructions, whatever else the machine runs,
 measured by hand (never by a test):
 
-    python benchmarks/instructions.py [--commands 10] [--judges 0 8] [--typed] [--key]
+    python benchmarks/instructions.py [--commands 10] [--judges 0 8] [--typed | --ask] [--key]
                                       [--server-python LABEL=PATH ...] [--keep DIR]
 
 For each server (``--server-python``: another checkout's virtual environment, to put two
@@ -10,7 +10,8 @@ callgrind on a throwaway PostgreSQL server (fsync off: the database's work is no
 the server process's), starts a Gangfight battle at each of 4 tables, writes 5 commands at
 each to warm the server, then counts the server's instructions while it writes ``--commands``
 more at each, as the table page writes them (``page: true``; seeded dice, or with ``--typed``
-physical dice typed one request a roll, reviewed, then written), with ``--judges`` streams of
+physical dice typed one request a roll, reviewed, then written; with ``--ask``, seeded dice and
+each choice asked, a request each, as the page asks them), with ``--judges`` streams of
 the tournament listening (each must hear every command; counted from when they all listen, as
 a judge's stream stays open all through a tournament: until 2026-11-28's sixth sitting the
 count began before they opened, each stream's opening request counted too). It prints
@@ -45,8 +46,13 @@ TABLES = 4
 WARM = 5  # commands a table before counting
 
 
-async def _command(
-    client: httpx.AsyncClient, battle: str, token: str, legal: dict[str, Any], typed: bool
+async def _command(  # noqa: PLR0913 - the table, what it saw, how it answers
+    client: httpx.AsyncClient,
+    battle: str,
+    token: str,
+    legal: dict[str, Any],
+    typed: bool,
+    ask: bool = False,
 ) -> dict[str, Any]:
     """One command written as the table page writes it; the options on offer next."""
     rng = random.Random(f"{battle}-{legal['version']}")
@@ -55,7 +61,7 @@ async def _command(
         "version": legal["version"],
         "dice": [],
         "choices": {},
-        "ask": typed,
+        "ask": typed or ask,
         "review": typed,
         "page": True,
     }
@@ -70,11 +76,12 @@ async def _command(
         if answer["status"] == "review":
             body["review"] = False
             continue
-        need = answer["need"]
-        if need["kind"] == "dice":
-            body["dice"] += [rng.randint(1, need["sides"]) for _ in range(need["n"])]
-        else:
-            body["choices"][need["key"]] = need["default"]
+        first = answer["need"]
+        for need in [first, *first.get("then", [])]:  # the questions a default leads to, too
+            if need["kind"] == "dice":
+                body["dice"] += [rng.randint(1, need["sides"]) for _ in range(need["n"])]
+            else:
+                body["choices"][need["key"]] = need["default"]
     raise RuntimeError("a command asked for more than 200 answers")
 
 
@@ -85,6 +92,7 @@ async def _play(  # noqa: PLR0913 - the run's settings, and its counter
     judges: int,
     typed: bool,
     counted: Callable[[bool], None] = lambda on: None,
+    ask: bool = False,
 ) -> None:
     """The tables' commands, with ``judges`` streams listening; ``counted`` is told when the
     streams are open (on) and when every note has been heard (off): a judge's stream stays open
@@ -103,7 +111,7 @@ async def _play(  # noqa: PLR0913 - the run's settings, and its counter
         async with httpx.AsyncClient(base_url=base, timeout=600) as client:
             legal = (await client.get(f"/api/battles/{battle}/legal")).json()
             for _ in range(commands):
-                legal = await _command(client, battle, token, legal, typed)
+                legal = await _command(client, battle, token, legal, typed, ask)
 
     await asyncio.gather(*(table(b, t) for b, t in tables))
     await asyncio.sleep(2.0)  # the last notes on their way
@@ -152,6 +160,7 @@ def measure(  # noqa: PLR0913 - the server, what it plays, and where its files g
     typed: bool,
     keep: Path | None = None,
     signing: bool = False,
+    ask: bool = False,
 ) -> float:
     """Instructions a command of the server run by ``python``; with ``keep``, callgrind's
     files are left there (``callgrind_annotate FILE``: where the instructions went);
@@ -176,7 +185,7 @@ def measure(  # noqa: PLR0913 - the server, what it plays, and where its files g
                 base, server, patience=600, ask=60, pause=0.5, what="bxb serve under valgrind"
             )
             tables = open_tables(base, made, typed, timeout=600)
-            asyncio.run(_play(base, tables, WARM, judges, typed))
+            asyncio.run(_play(base, tables, WARM, judges, typed, ask=ask))
 
             def counted(on: bool) -> None:
                 flag = "on" if on else "off"
@@ -186,7 +195,7 @@ def measure(  # noqa: PLR0913 - the server, what it plays, and where its files g
                     capture_output=True,
                 )
 
-            asyncio.run(_play(base, tables, commands, judges, typed, counted))
+            asyncio.run(_play(base, tables, commands, judges, typed, counted, ask))
         finally:
             server.terminate()
             server.wait(timeout=300)
@@ -211,6 +220,11 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=10, help="counted, at each table")
     parser.add_argument("--judges", type=int, nargs="+", default=[0, 8])
     parser.add_argument("--typed", action="store_true", help="physical dice, typed")
+    parser.add_argument(
+        "--ask",
+        action="store_true",
+        help="seeded dice, each choice asked and answered with its default, as the page asks",
+    )
     parser.add_argument("--server-python", nargs="+", default=[sys.executable])
     parser.add_argument("--key", action="store_true", help="sign a receipt for each write")
     parser.add_argument(
@@ -224,8 +238,12 @@ def main() -> None:
     for judges in args.judges:
         for server in args.server_python:
             label, _, python = server.rpartition("=")
-            found = measure(python, args.commands, judges, args.typed, args.keep, args.key)
-            dice = ("typed" if args.typed else "seeded") + (", signed" if args.key else "")
+            found = measure(
+                python, args.commands, judges, args.typed, args.keep, args.key, args.ask
+            )
+            dice = ("typed" if args.typed else "seeded, asked" if args.ask else "seeded") + (
+                ", signed" if args.key else ""
+            )
             print(f"| {label or python} | {dice} | {judges} | {found / 1e6:.2f} M |", flush=True)
 
 

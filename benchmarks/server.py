@@ -24,7 +24,8 @@ dice) and plays it through the JSON API, in one of two scenarios:
   die by die on the phone, a tap every 0.3-1 s, one request a roll as the table page sends it,
   the completed command shown for review and then written by one more request, as the page does),
   the other half roll seeded dice; each picks one of the options the rules offer (seeded), answers
-  any choice with its default, and thinks 2-6 s between commands; a quarter of the tables (of
+  any choice with its default (and the questions a default leads to, ``then``, with no request
+  between them, as the page asks them), and thinks 2-6 s between commands; a quarter of the tables (of
   both kinds) have two phones racing; one judge listens to the tournament's stream per 20 tables
   and must hear every command: its note's latency is from the request that wrote it to the note.
   Every write (each roll's request too) and read is timed: p50 to p99.9. As the table page
@@ -434,14 +435,17 @@ async def _answer(
             await asyncio.sleep(rng.uniform(0.5, 1.5))
             body["review"] = False
             continue
-        need = r.json()["need"]
-        if need["kind"] == "dice":
-            for _ in range(need["n"]):  # a tap a die, as it is read off the table
-                await asyncio.sleep(rng.uniform(0.3, 1.0))
-                dice.append(rng.randint(1, need["sides"]))
-        else:
-            await asyncio.sleep(rng.uniform(0.5, 1.5))
-            choices[need["key"]] = need["default"]
+        first = r.json()["need"]
+        # a choice comes with the questions its default leads to (``then``): the page asks them
+        # in turn, with no request between them while each default is taken
+        for need in [first, *first.get("then", [])]:
+            if need["kind"] == "dice":
+                for _ in range(need["n"]):  # a tap a die, as it is read off the table
+                    await asyncio.sleep(rng.uniform(0.3, 1.0))
+                    dice.append(rng.randint(1, need["sides"]))
+            else:
+                await asyncio.sleep(rng.uniform(0.5, 1.5))
+                choices[need["key"]] = need["default"]
     table.errors.append("a command asked for more than 200 answers")
     return False
 

@@ -27,6 +27,9 @@ class Need(msgspec.Struct, kw_only=True):
     options: list[str] = []
     default: str = ""
     dice_used: int = 0  # dice of earlier rolls already taken from those given
+    # a choice's: the questions its default leads to, asked in turn while each default is taken
+    # (``replay/battles/pending.py``), up to the next roll or the command's end
+    then: list[Need] = []
 
 
 class NeedAnswer(Exception):

@@ -20,6 +20,15 @@ changes what is adjudicated. The run reads its answers through the same sources 
 ``GivenChoices``), so the dice, the choices and the events are the same as when every answer is
 given at once.
 
+A run that stops at a choice, asked (``ask``), goes on at once with the choice's default, and
+with each later choice's, until a roll is asked for, the command is complete or ``AHEAD``
+questions are met: the question comes back with ``then``, the questions its default leads to, so
+the page asks them in turn with no request between them while the players take each default,
+and sends them all with the dice of the roll that ends them (issue 25: each choice was a request
+of its own). A request that brings those defaults takes the run on from where it went; one that
+answers otherwise starts a run of its own, as any other answers do; one that brings nothing new
+hears the question again.
+
 Two phones on one table may answer the same command at once. Answers that carry on from a run's
 go to it, one request at a time (its lock): a request whose answers add nothing hears the
 question the run stands at. Answers that differ start a run of their own, which takes the
@@ -35,11 +44,20 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-from blowbyblow.replay.battles.inputs import GivenChoices, NeedAnswer, TypedDice, answers_one_of
+import msgspec
+
+from blowbyblow.replay.battles.inputs import (
+    GivenChoices,
+    Need,
+    NeedAnswer,
+    TypedDice,
+    answers_one_of,
+)
 from blowbyblow.replay.engine.dice import ChoiceSource, DiceSource
 
 WAIT_FOR_ANSWER = 600.0  # seconds a paused run is kept without an answer
 RUNS_KEPT = 1024  # paused runs kept at once in a process; the longest idle is put aside first
+AHEAD = 8  # questions a run goes on past with their defaults, ahead of the players' answers
 
 Key = tuple[UUID, int, bytes]  # battle, version adjudicated from, the command's canonical bytes
 
@@ -67,6 +85,8 @@ class _Run:
         self.paused = False  # at a question (else finished, or not started)
         self.done = False  # finished with a result, not written yet (the players review it)
         self.aside = False  # put aside (written past, or idle too long): never kept again
+        self.assumed: dict[str, str] = {}  # defaults the run went on with, not yet answered
+        self.ahead: object = None  # the run's word past them (where it stands)
         self.used = time.monotonic()
         self._begin = begin
         self._go_on: GoOn | None = None
@@ -87,10 +107,26 @@ class _Run:
             return False
         if any(choices.get(k) != v for k, v in self.given_choices.items()):
             return False
+        if self.assumed and not self._assumed_alike(dice, choices):
+            return False
         # an answer to a question the run has already settled (its default taken, ``ask`` off)
         # would be read by a fresh run: these answers do not carry on from the run's
         asked = self.choices.asked
-        return not any(k not in self.given_choices and answers_one_of(k, asked) for k in choices)
+        return not any(
+            k not in self.given_choices and k not in self.assumed and answers_one_of(k, asked)
+            for k in choices
+        )
+
+    def _assumed_alike(self, dice: Sequence[int] | None, choices: Mapping[str, str]) -> bool:
+        """Whether these answers agree with the defaults the run went on with: all of them
+        given alike, or none and nothing new (the question asked again)."""
+        given = [k for k in self.assumed if k in choices]
+        if any(choices[k] != self.assumed[k] for k in given):
+            return False
+        if len(given) == len(self.assumed):
+            return True
+        more_dice = dice is not None and len(dice) > len(self.given_dice or ())
+        return not given and not more_dice and set(choices) <= set(self.given_choices)
 
     def answer(self, dice: Sequence[int] | None, choices: Mapping[str, str]) -> object:
         """Give the run the answers beyond those given so far and take it on to its next word
@@ -99,6 +135,11 @@ class _Run:
             list(dice[len(self.given_dice) :]) if dice and self.given_dice is not None else []
         )
         new_choices = {k: v for k, v in choices.items() if k not in self.given_choices}
+        if self.assumed and all(new_choices.get(k) == v for k, v in self.assumed.items()):
+            # the defaults the run went on with, taken by the players: it stands past them
+            self.given_choices.update(self.assumed)
+            new_choices = {k: v for k, v in new_choices.items() if k not in self.assumed}
+            self.assumed, self.word = {}, self.ahead
         if self.word is not None and not new_dice and not new_choices:
             return self.word  # nothing new: the question stands
         if self.given_dice is not None and self.dice is not None:
@@ -107,18 +148,45 @@ class _Run:
         self.given_choices.update(new_choices)
         self.choices.add(new_choices)
         self.used = time.monotonic()
+        self.word = self._on()
+        if isinstance(self.word, Need) and self.word.kind == "choice" and self.ask:
+            self.word = self._go_ahead(self.word)
+        return self.word
+
+    def _on(self) -> object:
+        """The run taken on to its next word, with the answers its sources hold now."""
         try:
             if self._go_on is None:
                 self._go_on = self._begin(self.dice, self.choices)
-            self.word = self._go_on()
+            word = self._go_on()
             self.paused, self.done = False, True
         except NeedAnswer as e:
-            self.word = e.need
+            word = e.need
             self.paused, self.done = True, False
         except BaseException as e:  # what the rules raise is the request's to word
-            self.word = e
+            word = e
             self.paused, self.done = False, False
-        return self.word
+        return word
+
+    def _go_ahead(self, asked: Need) -> Need:
+        """The run taken on past the choice ``asked`` with its default, and past each choice
+        after it likewise, until a roll is asked for, the command is complete or ``AHEAD``
+        questions are met: ``asked`` with ``then``, the questions met on the way. Where the
+        rules raise on the way, the run is not kept (a fresh one hears the players' answers)
+        and ``asked`` goes alone."""
+        then: list[Need] = []
+        word: object = asked
+        while isinstance(word, Need) and word.kind == "choice" and len(then) < AHEAD:
+            self.assumed[word.key] = word.default
+            self.choices.add({word.key: word.default})
+            word = self._on()
+            if isinstance(word, Need):
+                then.append(word)
+        if isinstance(word, BaseException):
+            self.assumed = {}
+            return asked
+        self.ahead = word
+        return msgspec.structs.replace(asked, then=then)
 
 
 class Pending:

@@ -23,7 +23,7 @@ from web_helpers import (
     make_site,
 )
 
-from blowbyblow.domain.core import CommandIssued, CommandVoided, DiceRolled
+from blowbyblow.domain.core import ChoiceMade, CommandIssued, CommandVoided, DiceRolled
 
 SHOWN_THOUGH_HIDDEN = """() => [...document.querySelectorAll("[hidden]")]
     .filter((e) => getComputedStyle(e).display !== "none")
@@ -269,4 +269,30 @@ def test_a_command_written_is_put_in_place_as_a_fresh_page_shows_it(
     page.reload()
     page.wait_for_selector("#battle-label")
     assert page.evaluate(PARTS) == shown
+    close_page(page)
+
+
+def test_the_questions_a_default_leads_to_are_asked_with_no_request(
+    web: Any, phone: BrowserContext
+) -> None:
+    """A choice comes with the questions its default leads to (``then``): tapping the default,
+    the page asks the next one (here the roll the choice was for) at once, and sends the answer
+    with that roll's dice, one request for the two (issue 25). The command written holds the
+    default and the dice typed. Fails on main 54f50f0: a request a question."""
+    site, base = web
+    ((_, token),) = site.tournaments.add_tables("spring", 1).tables
+    page = phone.new_page()
+    battle = start(page, base, token, "gangfight")  # a Fight! asks its drops before its rolls
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    tap_command(page)
+    typed = type_until_review(page, [5, 2, 6])
+    questions = asked(page)
+    commands_posted = sum(1 for url in posted if url.endswith("/commands"))
+    write(page)
+    made = [e.event for e in site.store.read(battle) if isinstance(e.event, ChoiceMade)]
+    assert made, "no choice asked: nothing to see"
+    assert all(c.answer == "0" for c in made if c.key.endswith("/drop")), made  # the defaults
+    assert dice_of_last_command(site, battle) == typed
+    assert commands_posted < questions, (commands_posted, questions)
     close_page(page)

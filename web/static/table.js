@@ -241,9 +241,13 @@
       $("again").hidden = true;
       choicePad.innerHTML = need.options.map((o) =>
         `<button class="btn big answer" data-answer="${bxb.esc(o)}">${bxb.esc(o)}${o === need.default ? " (default)" : ""}</button>`).join("");
+      // The questions the default leads to came with this one (`then`): while the players take
+      // each default, the next is asked here, and all go with the roll that ends them.
+      const then = need.then || [];
       choicePad.querySelectorAll(".answer").forEach((b) => b.addEventListener("click", () => {
         pending.choices[need.key] = b.dataset.answer;
-        send();
+        if (b.dataset.answer === need.default && then.length) ask({ ...then[0], then: then.slice(1) });
+        else send();
       }));
     }
     asked($("need"));
