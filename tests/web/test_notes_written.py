@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 import httpx
@@ -143,6 +144,27 @@ class _Clock(asyncio.SelectorEventLoop):
         return self.now
 
 
+async def _turns(n: int = 2) -> None:
+    """``n`` turns of the loop: what is due runs."""
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+async def _closed(hub: Hub, turns: Sequence[asyncio.Future[bytes]]) -> None:
+    """The hub closed: each stream's task ends."""
+    hub.close()
+    for turn in turns:
+        with pytest.raises(StopAsyncIteration):
+            await turn
+
+
+def _on_clock(loop: _Clock, run: Coroutine[Any, Any, None]) -> None:
+    try:
+        loop.run_until_complete(run)
+    finally:
+        loop.close()
+
+
 def test_notes_that_come_just_after_a_write_go_together_the_first_at_once() -> None:
     """A note after a quiet spell is written in the turn it came; notes that come within
     ``GATHER`` of the hub's last write, each alone in its turn of the loop, wait and go as one
@@ -152,10 +174,7 @@ def test_notes_that_come_just_after_a_write_go_together_the_first_at_once() -> N
     notes = [encoded(Note(kind="played", battle="b", version=v)) for v in range(1, 5)]
     written: list[tuple[float, bytes]] = []
     loop = _Clock()
-
-    async def turns(n: int = 2) -> None:
-        for _ in range(n):
-            await asyncio.sleep(0)
+    turns = _turns
 
     async def run() -> None:
         def write(data: bytes) -> bool:
@@ -180,14 +199,9 @@ def test_notes_that_come_just_after_a_write_go_together_the_first_at_once() -> N
         loop.now = written[0][0] + live.GATHER
         await turns(5)
         assert not turn.done()  # written by the hub, the stream's task never woken
-        hub.close()
-        with pytest.raises(StopAsyncIteration):
-            await turn
+        await _closed(hub, [turn])
 
-    try:
-        loop.run_until_complete(run())
-    finally:
-        loop.close()
+    _on_clock(loop, run())
     assert [data for _, data in written] == [notes[0], notes[1] + notes[2] + notes[3]]
     assert written[1][0] - written[0][0] == pytest.approx(live.GATHER)
 
@@ -204,10 +218,7 @@ def test_a_tournaments_stream_is_gathered_longer_than_a_tables() -> None:
     notes = [encoded(Note(kind="played", battle="b", version=v)) for v in range(1, 5)]
     written: dict[str, list[tuple[float, bytes]]] = {"tournament:t": [], "table:t:1": []}
     loop = _Clock()
-
-    async def turns(n: int = 2) -> None:
-        for _ in range(n):
-            await asyncio.sleep(0)
+    turns = _turns
 
     async def run() -> None:
         hub = Hub()
@@ -230,15 +241,9 @@ def test_a_tournaments_stream_is_gathered_longer_than_a_tables() -> None:
         assert len(written["tournament:t"]) == 1  # not yet due
         loop.now = written["tournament:t"][0][0] + live.GATHER_TOURNAMENT
         await turns(5)
-        hub.close()
-        for turn in streams:
-            with pytest.raises(StopAsyncIteration):
-                await turn
+        await _closed(hub, streams)
 
-    try:
-        loop.run_until_complete(run())
-    finally:
-        loop.close()
+    _on_clock(loop, run())
     assert [data for _, data in written["table:t:1"]] == notes
     tournament = written["tournament:t"]
     assert [data for _, data in tournament] == [notes[0], notes[1] + notes[2] + notes[3]]
