@@ -521,8 +521,9 @@ def cmd_play(  # noqa: PLR0913 - typer makes each parameter a command-line optio
     """Play a battle at the table, one command at a time: start one from a setup, or resume one
     with --battle. Each command is written when it is complete; Ctrl-C writes nothing of it.
     After each write a signed receipt is printed (with a key)."""
-    if (setup is None) == (battle is None):
-        fail("give a setup file to start a battle, or --battle ID to resume one (not both)")
+    if (setup is None) == (battle is None):  # neither (a newcomer's `bxb play`), or both
+        both = " (not both)" if setup is not None else ""
+        fail(f"give a setup file to start a battle, or --battle ID to resume one{both}")
     if fair and dice is not None:
         fail("--fair makes its own secret seed; do not combine it with --dice")
     no_stdin_here(setup, "setup", "the table's commands and dice are typed on standard input")

@@ -29,8 +29,11 @@ def one_error(out: str) -> str:
 
 def test_a_setup_or_a_battle_not_both_nor_neither(tmp_path: Path) -> None:
     db = tmp_path / "b.sqlite"
-    code, out = bxb(db, "play")
-    assert code == 2 and "give a setup file to start a battle, or --battle ID" in one_error(out)
+    code, out = bxb(db, "play")  # neither: not told "not both"
+    said = one_error(out)
+    assert code == 2 and said.endswith(
+        "give a setup file to start a battle, or --battle ID to resume one"
+    )
     code, out = bxb(db, "play", str(SCENARIOS / "asl.toml"), "--battle", "x")
     assert code == 2 and "(not both)" in one_error(out)
     code, out = bxb(db, "play", str(tmp_path / "missing.toml"))
