@@ -142,7 +142,8 @@ def test_record_shows_each_step_once_and_q_silences_the_log(tmp_path: Path) -> N
 
 def test_dash_is_standard_input_and_output(tmp_path: Path) -> None:
     """The shared helpers commands use for a file argument: "-" reads standard input, writes
-    standard output; a file that cannot be read is one error line, exit 1."""
+    standard output; a file that cannot be read is one error line, exit 2 (a file not there:
+    docs/store.md's usage error)."""
     app = typer.Typer()
 
     @app.command()
@@ -156,7 +157,7 @@ def test_dash_is_standard_input_and_output(tmp_path: Path) -> None:
     to_file = runner.invoke(app, [str(tmp_path / "in.toml"), "-o", str(tmp_path / "out.toml")])
     assert to_file.exit_code == 0 and (tmp_path / "out.toml").read_text() == "a = 1\n"
     missing = runner.invoke(app, [str(tmp_path / "nope.toml")])
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2
     assert missing.stderr == f"error: scenario {tmp_path / 'nope.toml'}: cannot be read " + (
         "(No such file or directory)\n"
     )
