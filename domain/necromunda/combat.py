@@ -41,6 +41,14 @@ class NerveLog:
         """``fighter`` became Seriously Injured in this activation."""
         note_once(self.seriously_injured, fighter)
 
+    def out_of_action(self, fighter: str) -> None:
+        """``fighter`` went Out of Action other than by the free Coup de Grace: the YAQ reads
+        its note no more (a Coup de Grace targets only a Seriously Injured fighter, and no
+        fighter comes back from Out of Action within a command), so the note is let go, and
+        the odds' branches that differ only in it meet."""
+        if fighter in self.seriously_injured:
+            self.seriously_injured.remove(fighter)
+
 
 @dataclass
 class Struck:

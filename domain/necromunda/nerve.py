@@ -53,6 +53,9 @@ def nerve_tests(
         return state
     if after == SERIOUSLY_INJURED and _yaq_applies(at):
         at.combat.nerve.injured(casualty)
+    elif after == OUT_OF_ACTION and at.combat.nerve.coup_de_grace != casualty:
+        # out otherwise than by the free Coup de Grace: its note is read no more
+        at.combat.nerve.out_of_action(casualty)
     near = within_6_of(state, casualty) if after == WRECKED else within_3_of(state, casualty)
     for fid in sorted(set(near) - {casualty}):
         f = state.fighters[fid]

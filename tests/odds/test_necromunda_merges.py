@@ -23,6 +23,7 @@ import pytest
 from test_sharing import DEMOS, GRAPH_BUDGET, _plain, _prepared
 
 from blowbyblow.domain.core import BlowByBlowError
+from blowbyblow.domain.necromunda.combat import NerveLog
 from blowbyblow.domain.necromunda.odds import Done, unread
 from blowbyblow.domain.necromunda.state import OUT_OF_ACTION, SERIOUSLY_INJURED
 from blowbyblow.replay.odds import sharing
@@ -296,3 +297,20 @@ def test_claiming_a_roll_read_later_unread_changes_the_answer() -> None:
     assert _plain(Sharer(cmd, measure, **kw).margins()) == expected
     wrong = _with_rolls_unread(measure, ("nerve/*", "*/nerve/*"))
     assert _plain(Sharer(cmd, wrong, **kw).margins()) != expected
+
+
+def test_the_yaq_note_of_a_fighter_out_of_action_is_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The older rules' YAQ reads who became Seriously Injured in the activation only for the
+    target of the free Coup de Grace, which is Seriously Injured (N17 CC 8 YAQ): a fighter
+    taken Out of Action otherwise is read there no more, and its note is let go
+    (``NerveLog.out_of_action``). The older charge's branches that differ only in it meet: the
+    same answer as with every note kept, in fewer runs. (Let go for the Coup de Grace's own
+    target too, the YAQ would not skip: tests/necromunda's YAQ test.)"""
+    measure, cmd, group, target = _demo("necromunda-legacy#1")
+    kw: dict[str, Any] = {"budget": 4 * GRAPH_BUDGET, "group": group, "target": target}
+    let_go = Sharer(cmd, measure, **kw)
+    answer = _plain(let_go.margins())
+    monkeypatch.setattr(NerveLog, "out_of_action", lambda self, fighter: None)
+    kept = Sharer(cmd, measure, **kw)
+    assert _plain(kept.margins()) == answer
+    assert let_go.runs < kept.runs
