@@ -241,6 +241,14 @@ def _with_rolls_unread(measure: Any, patterns: tuple[str, ...]) -> Any:
     return dataclasses.replace(measure, system=dataclasses.replace(measure.system, odds=odds))
 
 
+def _trees_answer(measure: Any, cmd: Any, group: Any, target: Any) -> Any:
+    """The command's answer as the tree gives it (every face of every roll explored)."""
+    tree = Explorer(cmd, budget=4 * GRAPH_BUDGET, group=group, counts=False).explore().dist
+    outcomes = cast(list[Outcome], list(tree))
+    weights = Weights(outcomes, [tree[o] for o in outcomes], exact=True)
+    return _plain(Margins.of_joint(measure, weights, target))
+
+
 def _legacy_fight(face: str, ammo: int | None = None) -> tuple[Any, Any, Any, Any]:
     """The older fight (Krug's axe and stub gun at Lia: the stub gun's Firepower dice, and an
     Ammo check on the ammo symbol) under ruling ``firepower-ammo-face`` at ``face``, the stub
@@ -270,10 +278,7 @@ def test_a_pistols_firepower_and_ammo_check_are_explored_once(face: str, ammo: i
     ammo in that branch alone), the answer is the tree's, which explores every face, and the
     whole state's, in fewer runs than with every face explored."""
     measure, cmd, group, target = _legacy_fight(face, ammo)
-    tree = Explorer(cmd, budget=4 * GRAPH_BUDGET, group=group, counts=False).explore().dist
-    outcomes = cast(list[Outcome], list(tree))
-    weights = Weights(outcomes, [tree[o] for o in outcomes], exact=True)
-    expected = _plain(Margins.of_joint(measure, weights, target))
+    expected = _trees_answer(measure, cmd, group, target)
     kw: dict[str, Any] = {"budget": GRAPH_BUDGET, "group": group, "target": target}
     once = Sharer(cmd, measure, **kw)
     assert _plain(once.margins()) == expected
@@ -289,10 +294,7 @@ def test_claiming_a_roll_read_later_unread_changes_the_answer() -> None:
     another answer than the tree's."""
     [(_, sc, number)] = [d for d in DEMOS if d[0] == "necromunda-2023#2"]
     measure, cmd, group, target = _prepared(sc, number)
-    tree = Explorer(cmd, budget=4 * GRAPH_BUDGET, group=group, counts=False).explore().dist
-    outcomes = cast(list[Outcome], list(tree))
-    weights = Weights(outcomes, [tree[o] for o in outcomes], exact=True)
-    expected = _plain(Margins.of_joint(measure, weights, target))
+    expected = _trees_answer(measure, cmd, group, target)
     kw: dict[str, Any] = {"budget": GRAPH_BUDGET, "group": group, "target": target}
     assert _plain(Sharer(cmd, measure, **kw).margins()) == expected
     wrong = _with_rolls_unread(measure, ("nerve/*", "*/nerve/*"))
