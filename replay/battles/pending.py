@@ -20,14 +20,16 @@ changes what is adjudicated. The run reads its answers through the same sources 
 ``GivenChoices``), so the dice, the choices and the events are the same as when every answer is
 given at once.
 
-A run that stops at a choice, asked (``ask``), goes on at once with the choice's default, and
-with each later choice's, until a roll is asked for, the command is complete or ``AHEAD``
-questions are met: the question comes back with ``then``, the questions its default leads to, so
-the page asks them in turn with no request between them while the players take each default,
-and sends them all with the dice of the roll that ends them (issue 25: each choice was a request
-of its own). A request that brings those defaults takes the run on from where it went; one that
-answers otherwise starts a run of its own, as any other answers do; one that brings nothing new
-hears the question again.
+A run with typed dice that stops at a choice, asked (``ask``), goes on at once with the choice's
+default, and with each later choice's, until a roll is asked for, the command is complete or
+``AHEAD`` questions are met: the question comes back with ``then``, the questions its default
+leads to, so the page asks them in turn with no request between them while the players take each
+default, and sends them all with the dice of the roll that ends them (issue 25: each choice was a
+request of its own). A request that brings those defaults takes the run on from where it went; one
+that answers otherwise starts a run of its own, as any other answers do; one that brings nothing
+new hears the question again. A run on the battle's own dice (seeded, fair) does not go on: it
+would roll them, and a question met past a roll would tell the players what it showed before they
+choose (Gangfight's armour question after a hit roll asks only on a hit).
 
 Two phones on one table may answer the same command at once. Answers that carry on from a run's
 go to it, one request at a time (its lock): a request whose answers add nothing hears the
@@ -149,7 +151,10 @@ class _Run:
         self.choices.add(new_choices)
         self.used = time.monotonic()
         self.word = self._on()
-        if isinstance(self.word, Need) and self.word.kind == "choice" and self.ask:
+        # Only with typed dice, whose next roll stops it: the battle's own dice (seeded, fair)
+        # would roll on, and a question met past a roll would tell its dice before they show.
+        typed = self.dice is not None
+        if isinstance(self.word, Need) and self.word.kind == "choice" and self.ask and typed:
             self.word = self._go_ahead(self.word)
         return self.word
 

@@ -109,3 +109,78 @@ def test_the_page_types_a_command_in_fewer_requests_the_same_events(
         rows += [e for e in at_once[1] if e[0] == "ChoiceMade"]
     assert rows, "no choice asked: nothing to see"
     assert asked > 0
+
+
+def choice_a_hidden_roll_then_a_choice(begun: list[int]) -> Any:
+    """A command asking "c1/side", rolling a die of its own (the battle's digital dice: no die
+    typed), then asking "c1/press" only when that die is a 6."""
+
+    def begin(dice: Any, choices: Any) -> Any:
+        assert dice is None  # the battle's own dice
+        begun.append(1)
+
+        def go_on() -> tuple[str, int, str]:
+            side = choices.choose("c1/side", ("left", "right"), "left", "side")[0]
+            die = 6  # the battle's seed rolled it: not shown before the command is
+            press = choices.choose("c1/press", ("yes", "no"), "no", "press")[0] if die == 6 else ""
+            return side, die, press
+
+        return go_on
+
+    return begin
+
+
+def test_no_question_past_a_die_the_battle_rolls_comes_ahead() -> None:
+    """With the battle's own dice (seeded, fair) the run would roll on past the choice with its
+    default; a question it met after that roll would tell the players, before they choose, what
+    the die showed (here: a 6, or "c1/press" would not be asked). Nothing past a roll comes
+    with the question. Fails on 392dd32 (then: c1/press)."""
+    pending, begun = Pending(), list[int]()
+    begin = choice_a_hidden_roll_then_a_choice(begun)
+    key = (uuid4(), 3, b"a command")
+    word, _ = pending.answer(key, None, {}, True, begin)
+    assert isinstance(word, Need) and word.key == "c1/side"
+    assert word.then == []
+    word, _ = pending.answer(key, None, {"c1/side": "left"}, True, begin)
+    assert isinstance(word, Need) and word.key == "c1/press"
+    done, _ = pending.answer(key, None, {"c1/side": "left", "c1/press": "yes"}, True, begin)
+    assert done == ("left", 6, "yes")
+
+
+def test_a_seeded_battles_questions_tell_no_die_ahead(site: Site, client: Client) -> None:
+    """A seeded Gangfight battle's commands played with each default: no question that comes
+    with another (``then``) was asked past a die rolled after that one (its log's order), as
+    Gangfight's armour question after the hit roll told whether the hit landed. Fails on
+    392dd32 (c1/fight/armour/drop came with c1/fight/hit/drop)."""
+    r = client.post(
+        "/api/tournaments/spring/tables/1/battles",
+        json={"ruleset": "gangfight", "seed": "s1"},
+        headers=bearer(site.tables[1]),
+    )
+    assert r.status_code == 201, r.text
+    battle, asked = r.json()["battle"], 0
+    for _ in range(3):
+        version = client.get(f"/api/battles/{battle}/legal").json()["version"]
+        body: dict[str, Any] = {"option": 0, "version": version, "choices": {}, "ask": True}
+        came: list[tuple[str, list[str]]] = []
+        for _ in range(40):
+            r = client.post(
+                f"/api/battles/{battle}/commands", json=body, headers=bearer(site.tables[1])
+            )
+            if r.status_code != 200:
+                break
+            need = r.json()["need"]
+            came.append((need["key"], [n["key"] for n in need.get("then", [])]))
+            body["choices"][need["key"]] = need["default"]
+        assert r.status_code == 201, r.text
+        rows = [(e["type"], e["event"].get("key", "")) for e in r.json()["events"]]
+        order = [(t, k) for t, k in rows if t in ("DiceRolled", "ChoiceMade")]
+        keys = [k for _, k in order]
+        for key, then in came:
+            asked += 1
+            for later in then:
+                rolled = [
+                    k for t, k in order[keys.index(key) : keys.index(later)] if t != "ChoiceMade"
+                ]
+                assert not rolled, (key, later, rolled)
+    assert asked, "no choice asked: nothing to see"
