@@ -436,8 +436,11 @@ class Sharer:
             exact=True,
         )
         counts: dict[int, dict[int, Fraction]] = {}
-        for place, per in value.margins.items():
-            counts[place] = {v: Fraction(k, den) for v, k in per.items()}
+        for (place, v), k in value.margins.items():
+            per = counts.get(place)
+            if per is None:
+                per = counts[place] = {}
+            per[v] = Fraction(k, den)
         places = max([self.measure.places(), *(p + 1 for p in counts)])
         for place in range(places):
             mine = counts.setdefault(place, {})

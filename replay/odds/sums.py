@@ -19,15 +19,15 @@ Way = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 class Value:
     """The outcomes below a point of the command, as whole numbers over ``den``: the units'
     joint outcome (``units``), each count's own distribution (``margins``: by place in
-    ``Measure.vector``, then value, the zeros left out: a place's zero has what its other values
-    leave of ``den``), and, when an outcome is watched for (``Sharer.target``), the counts of
-    the ways to it (``target``: by counts vector, the units being the target's and every count
-    within the target's). Counted from that point on. ``keyed``: a choice below it may be
-    answered by its key (``_Asks``)."""
+    ``Measure.vector`` and value, in one table, the zeros left out: a place's zero has what its
+    other values leave of ``den``), and, when an outcome is watched for (``Sharer.target``), the
+    counts of the ways to it (``target``: by counts vector, the units being the target's and
+    every count within the target's). Counted from that point on. ``keyed``: a choice below it
+    may be answered by its key (``_Asks``)."""
 
     den: int
     units: dict[Units, int]
-    margins: dict[int, dict[int, int]]
+    margins: dict[tuple[int, int], int]  # by (place, value)
     target: dict[Way, int]  # by (what it misses of the target, counts)
     keyed: bool = False
 
@@ -39,43 +39,27 @@ class Value:
 Below = tuple[Value, list[tuple[int, int]], dict[Way, int], bool]
 
 
-def _moved(per: dict[int, int], k: int, factor: int, den: int) -> dict[int, int]:
-    """A count's distribution (``per``, its zero what it leaves of ``den``) moved by ``k``,
-    each way times ``factor``; a zero is left out, as in ``Value.margins``."""
-    out = {value + k: factor * n for value, n in per.items() if value + k}
-    zero = den - sum(per.values())
-    if zero:
-        out[k] = out.get(k, 0) + factor * zero
-    return out
-
-
 def combine(parts: list[tuple[int, Below]], total: int) -> Value:
     """A roll's outcomes: each class's (``ways`` of ``total`` faces) outcomes, moved by the
-    counts before it and added. Done in one pass a class, the moves with the sums: a value
-    moved first and then added made every count's distribution twice over. The first class's
-    are taken by comprehensions (in C, as a copy where its factor is 1), the others added to
-    them. Whole numbers are divided by their common divisor only once the denominator has
-    grown past ``_WIDE`` bits: the answer's fractions are the same either way (``Fraction``
-    reduces them), and most reductions cost more than the wider numbers."""
+    counts before it and added, in one pass a class over its table of counts (a place's
+    distribution moved where its place moves, its zero from what the place's values leave of
+    its ``den``). The first class's are taken by a comprehension (in C, as a copy where its
+    factor is 1 and nothing moves), the others added to them. Whole numbers are divided by
+    their common divisor only once the denominator has grown past ``_WIDE`` bits: the answer's
+    fractions are the same either way (``Fraction`` reduces them), and most reductions cost
+    more than the wider numbers."""
     common = math.lcm(*(part[0].den for _, part in parts))
     units, margins, target, keyed = _first(*parts[0], common)
     for ways, part in parts[1:]:
         keyed = _add(units, margins, target, ways, part, common) or keyed
     den = total * common
     if den.bit_length() > _WIDE:
-        divisor = math.gcd(
-            den,
-            *units.values(),
-            *target.values(),
-            *(k for per in margins.values() for k in per.values()),
-        )
+        divisor = math.gcd(den, *units.values(), *target.values(), *margins.values())
         if divisor > 1:
             return Value(
                 den=den // divisor,
                 units={u: k // divisor for u, k in units.items()},
-                margins={
-                    p: {v: k // divisor for v, k in per.items()} for p, per in margins.items()
-                },
+                margins={at: k // divisor for at, k in margins.items()},
                 target={t: k // divisor for t, k in target.items()},
                 keyed=keyed,
             )
@@ -84,37 +68,26 @@ def combine(parts: list[tuple[int, Below]], total: int) -> Value:
 
 def _first(
     ways: int, part: Below, common: int
-) -> tuple[dict[Units, int], dict[int, dict[int, int]], dict[Way, int], bool]:
+) -> tuple[dict[Units, int], dict[tuple[int, int], int], dict[Way, int], bool]:
     """The first class's outcomes over ``common``, moved: new dicts, to add the others to."""
     v, moved, moved_target, keyed = part
-    den = v.den
-    factor = ways * (common // den)
-    moves = dict(moved)
-    margins: dict[int, dict[int, int]] = {}
+    factor = ways * (common // v.den)
     if factor == 1:
         units = dict(v.units)
         target = dict(moved_target)
-        for place, per in v.margins.items():
-            k = moves.pop(place, 0) if moves else 0
-            margins[place] = _moved(per, k, 1, den) if k else dict(per)
+        margins = dict(v.margins) if not moved else {}
     else:
         units = {u: factor * k for u, k in v.units.items()}
         target = {t: factor * k for t, k in moved_target.items()}
-        for place, per in v.margins.items():
-            k = moves.pop(place, 0) if moves else 0
-            margins[place] = (
-                _moved(per, k, factor, den)
-                if k
-                else {value: factor * n for value, n in per.items()}
-            )
-    for place, k in moves.items():  # a place it had no count at
-        margins[place] = {k: factor * den}
+        margins = {at: factor * k for at, k in v.margins.items()} if not moved else {}
+    if moved:
+        _add_moved(margins, v, moved, factor)
     return units, margins, target, keyed
 
 
 def _add(  # noqa: PLR0913 - what is added to, and what is added
     units: dict[Units, int],
-    margins: dict[int, dict[int, int]],
+    margins: dict[tuple[int, int], int],
     target: dict[Way, int],
     ways: int,
     part: Below,
@@ -122,8 +95,7 @@ def _add(  # noqa: PLR0913 - what is added to, and what is added
 ) -> bool:
     """Another class's outcomes over ``common``, moved, added in place; whether it is keyed."""
     v, moved, moved_target, keyed = part
-    den = v.den
-    factor = ways * (common // den)
+    factor = ways * (common // v.den)
     unit = units.get
     for u, k in v.units.items():
         units[u] = unit(u, 0) + factor * k
@@ -131,28 +103,40 @@ def _add(  # noqa: PLR0913 - what is added to, and what is added
         way = target.get
         for vector, k in moved_target.items():
             target[vector] = way(vector, 0) + factor * k
-    moves = dict(moved)
-    for place, per in v.margins.items():
-        k = moves.pop(place, 0) if moves else 0
-        if k:
-            per = _moved(per, k, factor, den)
-            scale = 1
-        else:
-            scale = factor
-        mine = margins.get(place)
-        if mine is None:
-            margins[place] = per if k else {value: factor * n for value, n in per.items()}
-            continue
-        count = mine.get
-        for value, n in per.items():
-            mine[value] = count(value, 0) + scale * n
-    for place, k in moves.items():  # a place it had no count at
-        mine = margins.get(place)
-        if mine is None:
-            margins[place] = {k: factor * den}
-        else:
-            mine[k] = mine.get(k, 0) + factor * den
+    if moved:
+        _add_moved(margins, v, moved, factor)
+    else:
+        count = margins.get
+        for at, k in v.margins.items():
+            margins[at] = count(at, 0) + factor * k
     return keyed
+
+
+def _add_moved(
+    margins: dict[tuple[int, int], int], v: Value, moved: list[tuple[int, int]], factor: int
+) -> None:
+    """``v``'s counts times ``factor`` added to ``margins``, each place in ``moved`` moved by
+    its count: its values, and its zero (what they leave of ``v.den``), which lands on the
+    count itself; a value moved to zero is left out, as in ``Value.margins``."""
+    moves = dict(moved)
+    kept = dict.fromkeys(moves, 0)  # what a moved place's values hold: its zero is the rest
+    count = margins.get
+    for at, k in v.margins.items():
+        place, value = at
+        by = moves.get(place)
+        if by is not None:
+            kept[place] += k
+            value += by
+            if not value:
+                continue
+            at = (place, value)
+        margins[at] = count(at, 0) + factor * k
+    den = v.den
+    for place, by in moves.items():
+        zero = den - kept[place]
+        if zero:
+            at = (place, by)
+            margins[at] = count(at, 0) + factor * zero
 
 
 # The bits a denominator may grow to before its value is reduced (``combine``).
