@@ -1,10 +1,13 @@
 """The branches the Necromunda odds merge by the wounds written alike (``odds.unread``,
 ``sums.settled``), checked off the demos' own states: fighters with more than one wound (a hit
-leaves them Standing with other wounds lost, so branches with other wounds lost meet), Flesh
-Wounds already taken, a fighter of a third gang, and other rulings and choices. Each answer is
-the graph's that writes the whole state (``unread=False``), and each fight's outcomes, every
-one in turn the target, have the tree's probability (``replay/odds/chance.py``). Found by the
-fourteenth sitting's review, which tried such states at random for an answer that differs."""
+leaves them Standing with other wounds lost, so branches with other wounds lost meet), Flesh Wounds
+already taken, a fighter of a third gang, and other rulings and choices; the older charge with its
+pistols' Firepower dice explored once (``OddsRules.unread_rolls``), the ammo symbol on a 1 so that
+the first face explored rolls the Ammo check (the fifteenth sitting's review: 160 random older
+states, rulings and Ammo values gave no answer other than the whole state's). Each answer is the
+graph's that writes the whole state (``unread=False``), and each fight's outcomes, every one in
+turn the target, have the tree's probability (``replay/odds/chance.py``). Found by the fourteenth
+sitting's review, which tried such states at random for an answer that differs."""
 
 from __future__ import annotations
 
@@ -53,6 +56,17 @@ CHARGES: list[Case] = [
             "vex": {"w": 2, "wounds": 2},
         },
     ),
+    # the older rules: every pistol's Firepower dice explored once with the ammo symbol on a 1
+    # (the Ammo check rolled, failed on that first face), the fighters' wounds as above
+    (
+        "necromunda-legacy#1",
+        {"firepower-ammo-face": "1", "coup-de-grace-effect": "injury-dice"},
+        {},
+        {
+            "vex": {"w": 3, "wounds": 1},
+            "zia": {"w": 3, "wounds": 2, "flesh_wounds": 2},
+        },
+    ),
 ]
 FIGHTS: list[Case] = [
     (
@@ -68,7 +82,12 @@ FIGHTS: list[Case] = [
         {"krug": {"w": 3, "wounds": 3}, "lia": {"w": 2, "wounds": 2}},
     ),
 ]
-CHARGE_IDS = ["2023-charge", "2023-charge-injury-dice-vex-declines", "2023-charge-third-gang"]
+CHARGE_IDS = [
+    "2023-charge",
+    "2023-charge-injury-dice-vex-declines",
+    "2023-charge-third-gang",
+    "legacy-charge-ammo-symbol-on-1",
+]
 FIGHT_IDS = ["2023-fight", "legacy-fight-injury-dice"]
 
 
