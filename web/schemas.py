@@ -79,6 +79,7 @@ class PlayCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     unanswered choice (the answer comes back as ``needs``); False takes the rules' default.
     ``review``: True to have a complete command back as ``review`` (its events, nothing
     written) for the players to check what they typed; sent again without it, it is written.
+    A fair battle's command is written at once (its dice are secret until then).
     Nothing is written until the command is complete."""
 
     version: Version | None = None  # the battle's version the player saw; stale or ahead: 409

@@ -465,7 +465,9 @@ class Service(TournamentWide):
         if isinstance(found, Need):
             return PlayResult(status="needs", version=b.version, need=found, command=plain)
         assert isinstance(found, Adjudicated)
-        if req.review:
+        # A fair battle's dice are secret until written: a review would show them, and the
+        # table could cancel and play another option instead. Its command is written at once.
+        if req.review and b.started.dice.mode != "fair":
             rows = self._rows.review(b.id, b.system, found.events, first=b.version + 1)
             return PlayResult(status="review", version=b.version, events=rows, command=plain)
         return ToWrite(done=found, command=plain)

@@ -291,3 +291,25 @@ def test_fair_dice_need_the_judges_key_and_take_no_other_dice(site: Site) -> Non
         )
         refused(r, 422, "contributions")
         assert site.written() == before
+
+
+def test_a_fair_battles_command_is_written_not_shown_for_review(site: Site, client: Client) -> None:
+    """A fair battle's dice are secret until they are written: a command sent for review (the
+    table page asks one once a choice is answered) is written at once, where it came back with
+    its dice and nothing written, so that a table could look at each option's dice, cancel,
+    and play the one that suited it. Fails on main 250ba2b (200, "review", nothing written)."""
+    battle = start_fair(client, site)["battle"]
+    for side, value in (("goliath", "chainaxe"), ("escher", "whip")):
+        assert contribute(client, battle, site.tables[1], **{side: value}).status_code == 201
+    version = client.get(f"/api/battles/{battle}/legal").json()["version"]
+    body = {"option": 0, "version": version, "review": True, "ask": True, "choices": {}}
+    r = client.post(f"/api/battles/{battle}/commands", json=body, headers=bearer(site.tables[1]))
+    while r.status_code == 200 and r.json()["status"] == "needs":
+        need = r.json()["need"]
+        body["choices"] = {**body["choices"], need["key"]: need["default"]}
+        r = client.post(
+            f"/api/battles/{battle}/commands", json=body, headers=bearer(site.tables[1])
+        )
+    assert r.status_code == 201, r.text
+    assert any(row["type"] == "DiceRolled" for row in r.json()["events"])
+    assert client.get(f"/api/battles/{battle}/legal").json()["version"] > version
