@@ -294,7 +294,10 @@ class Live:
                 result = self.adjudicate(command, inputs, offered)
                 if result is None:
                     return
-                answer = self.confirm(result.index, inputs)
+                # fair dice are secret until written: shown, then a choice typed again or the
+                # command cancelled, they would let the table choose by them
+                fair = self.started.dice.mode == "fair"
+                answer = None if fair else self.confirm(result.index, inputs)
             except (KeyboardInterrupt, EOFError):
                 self.screen.say("\n  command abandoned: nothing of it was written")
                 return

@@ -226,3 +226,28 @@ def test_a_fair_setup_plays_its_actions_first_and_a_walk_out_leaves_the_start(
     assert "resume it with `bxb play --battle" in out
     [started] = BattleStore(walked).battles()
     assert BattleStore(walked).version(started.battle) == 2  # the commitment and the escrow
+
+
+def test_a_fair_command_is_recorded_without_a_second_look(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fair battle's dice are shown as the command is adjudicated: were the table then asked
+    to record it, type a choice again or cancel, it could look at the dice and choose otherwise.
+    Its commands are recorded as soon as they are complete. Fails on main d0d6419 (the
+    "Enter: record command" prompt after the fight's questions)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    new_keys(tmp_path / "config" / "blowbyblow" / "keys")
+    db = tmp_path / "table.sqlite"
+    table = Player(db, str(setup_file(RULESET, tmp_path)), "--fair")
+    table.wait(r"Ultramarines's contribution:")
+    table.type("for the emperor")
+    table.wait(r"Orks's contribution:")
+    table.type("waaagh")
+    table.wait(r"\ncommand 1>")
+    for n in (1, 2, 3):
+        play_one(table, n)
+    table.child.sendeof()
+    assert table.end() == 0
+    logged = BattleStore(db).read(BattleStore(db).battles()[0].battle)
+    assert any(type(e.event).__name__ == "ChoiceMade" for e in logged), "no choice: nothing seen"
+    assert "Enter: record command" not in table.text
