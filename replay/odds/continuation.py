@@ -37,6 +37,9 @@ What keeps it exact:
   continuation first holds it and by reference where it holds it again: written once, and
   two frames holding one list are not two frames holding equal copies (a change in place
   through one shows in the other only in the first).
+- **Frames that only pass on.** A frame standing in ``return (yield from ...)`` (or its result
+  bound to a local, read back and returned), with nothing live and no handler over it, goes on
+  exactly as its inner generator does: it is left out (``liveness.passes_on``).
 - **Labels left out.** A ``Label`` (a hit's running number, which the rules declare names
   its rolls and nothing else) is written alike whatever its number: "hit 5 of 12" and "hit 3
   of 10" go on alike. The roll a frame waits on is written beside its continuation without its
@@ -69,7 +72,13 @@ import msgspec
 from blowbyblow.domain.core import Label, Recorded, roll
 from blowbyblow.domain.system import OddsRules
 from blowbyblow.replay.odds import resume
-from blowbyblow.replay.odds.liveness import Live, bound_yields, live_resumes, resumer_bound
+from blowbyblow.replay.odds.liveness import (
+    Live,
+    bound_yields,
+    live_resumes,
+    passes_on,
+    resumer_bound,
+)
 from blowbyblow.replay.odds.referents import furniture_count, match_slots
 from blowbyblow.replay.odds.traced import Die
 from blowbyblow.replay.odds.values import is_value
@@ -100,6 +109,7 @@ class _Layout:
         "free",
         "names_only",
         "number",
+        "passes",
         "plans",
         "shift",
         "slots",
@@ -118,6 +128,7 @@ class _Layout:
         self.names_only = _NAMES_ONLY.get(code, frozenset())
         self._resumes: dict[int, Live] | None = None
         self._bound: dict[int, frozenset[str] | None] | None = None
+        self.passes: frozenset[int] | None = None  # ``passing``, once asked
         # Where the locals bound at a yield are known from the code alone (``bound_yields``):
         # the plan by the place alone, read with no ``f_locals`` (None: not so known there).
         self.fixed: dict[int, _Fixed | None] = {}
@@ -131,6 +142,21 @@ class _Layout:
         if self._resumes is None:
             self._resumes = live_resumes(self.code)
         return self._resumes
+
+    def passing(self) -> frozenset[int]:
+        """Where (its own code's offsets) a frame only passes on its inner generator's result
+        (``passes_on``) and holds nothing a key writes: no live local, no free variable but a
+        name. Standing there it reads as its locals ``()``, its values ``[]`` and its stack
+        its inner generator alone, and a key leaves it out (``_chain``)."""
+        if self.passes is None:
+            if self.free - self.names_only:
+                self.passes = frozenset()
+            else:
+                resumes = self.resumes()
+                self.passes = frozenset(
+                    at for at in passes_on(self.code) if resumes.get(at) == frozenset()
+                )
+        return self.passes
 
     def fixed_plan(self, lasti: int) -> _Fixed | None:
         """The plan of a frame at ``lasti`` (its own code's offset) where the code alone says
@@ -187,6 +213,8 @@ def _resumer_layout(code: types.CodeType, original: types.CodeType, shift: int) 
     layout.names_only = of.names_only | {resume.HOLDER}
     layout._resumes = {at + shift: live for at, live in of.resumes().items()}
     layout._bound = resumer_bound(code, original, shift)
+    # the same instructions past its prologue: where it passes on, as its original does
+    layout.passes = frozenset(at + shift for at in of.passing())
     return layout
 
 
@@ -422,6 +450,16 @@ class Continuations:
                 break
             lasti = frame.f_lasti - layout.shift
             inner = g.gi_yieldfrom
+            passes = layout.passes
+            if passes is None:
+                passes = layout.passing()
+            if inner is not None and frame.f_lasti in passes:
+                # It only passes on its inner generator's result: it goes on as that one does,
+                # so the key leaves it out (what a freeze reads of it is known: nothing).
+                if frames is not None:
+                    frames[id(g)] = (layout, lasti, (), [], [inner])
+                g = inner
+                continue
             read = reads.get(id(g))
             if read is not None and read[0] is g and read[1] is inner:
                 # in the ``yield from`` it was made in: it has not run since (its locals and
@@ -573,6 +611,12 @@ class Continuations:
         if frame is None:  # finished: it will only stop again
             return self._ext(_EXT_GENERATOR, [layout.number])
         lasti = frame.f_lasti - layout.shift
+        inner = g.gi_yieldfrom
+        if type(inner) is types.GeneratorType and frame.f_lasti in layout.passing():
+            # only passes on its inner generator's result: written as that one (``_chain``)
+            if self.frames is not None:
+                self.frames[id(g)] = (layout, lasti, (), [], [inner])
+            return self._generator(inner)
         names, number, values, stack = _frame_values(g, layout)
         if self.frames is not None:
             self.frames[id(g)] = (layout, lasti, names, values, stack)

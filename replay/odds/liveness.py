@@ -147,6 +147,36 @@ def live_resumes(code: types.CodeType) -> dict[int, Live]:
     return out
 
 
+def passes_on(code: types.CodeType) -> frozenset[int]:
+    """The offsets a suspended generator of ``code`` can stand at (its ``YIELD_VALUE``) in a
+    ``yield from`` whose result it only returns: ``return (yield from ...)``, or that result
+    bound to a plain local, read back and returned, with no exception handler over any of
+    it. Standing there it is its inner generator's continuation and nothing more: it passes
+    on what its inner generator yields, is sent and returns, and raises nothing of its own."""
+    instructions, _, handlers = _read(code)
+    where = {ins.offset: i for i, ins in enumerate(instructions)}
+    out: set[int] = set()
+    for i, ins in enumerate(instructions):
+        if ins.opname != "YIELD_VALUE" or i == 0 or instructions[i - 1].opname != "SEND":
+            continue
+        to = where.get(instructions[i - 1].argval)
+        if to is None:
+            continue
+        tail = [x.opname for x in instructions[to : to + 3]]
+        if tail[:1] == ["RETURN_VALUE"]:
+            end = to
+        elif (
+            tail == ["STORE_FAST", "LOAD_FAST", "RETURN_VALUE"]
+            and instructions[to].argval == instructions[to + 1].argval
+        ):
+            end = to + 2
+        else:
+            continue
+        if not any(handlers[j] for j in [*range(i - 1, i + 3), *range(to, end + 1)]):
+            out.add(ins.offset)
+    return frozenset(out)
+
+
 # What binds or unbinds a local (not a cell) in Python 3.11; any other instruction naming a
 # fast local is one this module does not know.
 _BINDS = {"STORE_FAST"}
@@ -255,4 +285,4 @@ def resumer_bound(
     return {at + shift: bound for at, bound in found.items()}
 
 
-__all__ = ["Live", "bound_yields", "live_resumes", "resumer_bound"]
+__all__ = ["Live", "bound_yields", "live_resumes", "passes_on", "resumer_bound"]

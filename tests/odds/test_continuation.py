@@ -235,6 +235,60 @@ def test_a_sub_procedure_is_written_with_its_own_place_and_locals() -> None:
     assert _key(a) == _key(b) != _key(c)
 
 
+def _asked(n: int) -> Gen:
+    got = yield n
+    return got + n
+
+
+def _passes(n: int) -> Gen:
+    return (yield from _asked(n))
+
+
+def _passes_bound(n: int) -> Gen:
+    got = yield from _asked(n)
+    return got
+
+
+def _adds(n: int) -> Gen:
+    got = yield from _asked(n)
+    return got + 1
+
+
+def _catches(n: int) -> Gen:
+    try:
+        return (yield from _asked(n))
+    except ValueError:
+        return 0
+
+
+def _calling(wrap: Any) -> Gen:
+    made = _asked(3) if wrap is None else wrap(3)
+    got = yield from made
+    return got * 2
+
+
+@pytest.mark.parametrize("flat", [True, False])
+def test_a_frame_that_only_passes_on_its_inner_result_is_left_out(flat: bool) -> None:
+    """A frame standing in a ``yield from`` whose result it only returns goes on as its inner
+    generator does: a key leaves it out, so a call through it meets the direct call. A frame
+    that does more with the result, or catches what its inner generator raises, is kept."""
+    direct, through, bound, adds, catches = (
+        _calling(w) for w in (None, _passes, _passes_bound, _adds, _catches)
+    )
+    for g in (direct, through, bound, adds, catches):
+        next(g)
+
+    def key(g: Gen) -> bytes:
+        return Continuations(flat=flat).key(g, None)
+
+    assert key(direct) == key(through) == key(bound)
+    assert len({key(direct), key(adds), key(catches)}) == 3
+    for g in (direct, through, bound):  # and they do go on alike
+        with pytest.raises(StopIteration) as ended:
+            g.send(4)
+        assert ended.value.value == 14
+
+
 def _holding(x: Any) -> Gen:
     yield 0
     yield x  # x is read after the first yield
