@@ -12,7 +12,10 @@ exception table shifted, checked in the tests against the ``bytecode`` library's
 tests/odds/resume_reference.py), whose prologue restores its locals and its stack and jumps to
 its yield: the innermost to its ``YIELD_VALUE`` with the request again, an outer one into the
 ``SEND`` of its ``yield from`` with the inner generator made before it. Primed once, the new
-chain stands where the old one stood, waiting for the answer to that request.
+chain stands where the old one stood, waiting for the answer to that request. A frame that
+only passes on its inner generator's result (``return (yield from ...)``, as the key finds
+it) is not copied: its outer frame's copy stands in its inner generator's copy, and goes on
+alike.
 
 Only what is known is copied: a frame with free variables (its cells are made anew and given
 their values, and no function held can share them: a closure is not copied), a value of a kind
@@ -208,12 +211,24 @@ def _chain(
     while g is not None:
         if type(g) is not types.GeneratorType:
             raise NotFrozen(f"{type(g).__qualname__} is not a generator")
-        made = reads.get(id(g)) if reads else None
-        if made is not None and made[0] is g and made[1] is g.gi_yieldfrom and made[2].steady():
-            out.append(made[2])  # not run since it was made: the same locals and stack
-            g = g.gi_yieldfrom
-            continue
+        inner = g.gi_yieldfrom
         read = frames.get(id(g))
+        frame = g.gi_frame
+        if (
+            inner is not None
+            and read is not None
+            and frame is not None
+            and frame.f_lasti in read[0].passing()
+        ):
+            # it only passes on its inner generator's result (the key's layout's ``passing``):
+            # the copy goes on as well without it, its outer frame standing in its inner's copy
+            g = inner
+            continue
+        made = reads.get(id(g)) if reads else None
+        if made is not None and made[0] is g and made[1] is inner and made[2].steady():
+            out.append(made[2])  # not run since it was made: the same locals and stack
+            g = inner
+            continue
         if read is None:
             raise NotFrozen("a frame its continuation did not read")
         out.append(_frame(g, read, memo))

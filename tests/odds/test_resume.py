@@ -69,6 +69,34 @@ def test_a_copy_goes_on_as_the_original_and_leaves_it_alone() -> None:
     assert drive(g, [4, 5, 6]) == (18, [1, 2, 4, 5, 6])
 
 
+def _passing(n: int, seen: list[int]) -> Gen:
+    return (yield from _inner(n, seen))
+
+
+def _outer_passing(items: list[int]) -> Gen:
+    total = {"sum": 0}
+    seen: list[int] = []
+    for it in items:
+        values = yield from _passing(it, seen)
+        total["sum"] += sum(values)
+    return total["sum"], seen
+
+
+def test_a_frame_that_only_passes_on_is_not_copied() -> None:
+    """A frame that only returns its inner generator's result (``return (yield from ...)``)
+    is left out of the copy: its outer frame stands in the copy of its inner generator, and
+    the copy goes on as the original does."""
+    g, request = started(_outer_passing)
+    assert g.gi_yieldfrom.gi_code is _passing.__code__  # type: ignore[attr-defined]
+    frozen = _stood(g, request)
+    copy = frozen.resume()
+    inner = copy.gi_yieldfrom  # type: ignore[attr-defined]
+    assert resume.RESUMERS[id(inner.gi_code)].original is _inner.__code__
+    assert drive(copy, [6, 6, 6]) == (21, [1, 2, 6, 6, 6])
+    assert drive(frozen.resume(), [1, 2, 3]) == (9, [1, 2, 1, 2, 3])
+    assert drive(g, [4, 5, 6]) == (18, [1, 2, 4, 5, 6])
+
+
 def test_a_copy_asks_again_what_the_original_asked() -> None:
     g, request = _started()
     copy = _stood(g, request).resume()
