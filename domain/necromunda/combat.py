@@ -56,9 +56,28 @@ class Struck:
     are resolved (step 6); None before. From then on only they attack, each an enemy of its
     own (N23 CC 4, CC 7), and the attacker makes step 8's Coup de Grace only at a Seriously
     Injured fighter (CC 8): the odds write alike what only an attack would read of anyone else
-    (``odds.unread``)."""
+    (``odds.unread``). The hits still to resolve (``to_hit``) and the reactors still to come
+    (``reacted``) narrow who can still be hit, a hit at a time."""
 
     reactors: tuple[str, ...] | None = None
+    # How many of ``reactors`` have made their Reaction attacks (step 7's loop); the next one
+    # is the reactor attacking now.
+    reacted: int = 0
+    # The command's attacker, once its own step 6 begins (None before: its targets unknown).
+    attacker: str | None = None
+    # The targets of the hits the attack now in step 6 has still to resolve, the one being
+    # resolved included (N23 CC 6, a hit at a time); None before that attack's step 6.
+    to_hit: tuple[str, ...] | None = None
+    # Once the hit being resolved has wounded, the most Flesh Wounds it can still inflict: one
+    # a die of its Injury dice, at most one a point of Damage and at least one (Resolving Hits
+    # 3); None before.
+    injuring: int | None = None
+
+    def resolved(self) -> None:
+        """The hit being resolved is done with: its target is no longer to be hit by it."""
+        self.injuring = None
+        if self.to_hit:
+            self.to_hit = self.to_hit[1:]
 
 
 @dataclass(frozen=True)

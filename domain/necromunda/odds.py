@@ -15,7 +15,12 @@ anyone who then reacts (``Struck``: N23 CC 4, 7 and 8). The odds' outcome shows 
 fighter's status, wounds lost and Broken). Such a fighter's wounds, and an Out of Action
 fighter's, are written alike too: only a hit on it reads or changes them (N23 CC 6, Resolving
 Hits); the outcome shows them as wounds lost, which the odds take from each branch's own state
-(``OddsRules.unread``).
+(``OddsRules.unread``). The record narrows that a hit at a time (``Struck``): during step 6 a
+fighter no hit still to resolve is at, and no enemy of the attacker who may yet react can
+choose, is hit by nothing left; and once the hit being resolved has wounded, with nothing
+later able to reach its target, that target's Flesh Wounds are read only as whether its
+Injury dice can take the Toughness to 0 (Resolving Hits 3), so any Toughness above the Flesh
+Wounds they can inflict is written alike.
 
 Rolls nothing the odds see reads (``unread_rolls``): the older rules' Firepower dice and Ammo
 check of a pistol in close combat only mark it out of ammo (N17 CC Pistols at Close Quarters);
@@ -57,23 +62,38 @@ class Done(NamedTuple):
     chose: frozenset[str]
     reactors: tuple[str, ...] | None = None
     injures: bool = True
+    # Narrowed a hit at a time (``Struck``): the command's attacker once its step 6 begins;
+    # the targets of the hits still to resolve by the attack now in step 6 (the attacker's,
+    # or the first of ``reactors``': then ``reactors`` are those still to come), the one
+    # being resolved included; and once that hit has wounded, where no later hit of the
+    # attack is at its target, that target (``last``) and the most Flesh Wounds its Injury
+    # dice can still inflict. Sets, not the hits in order: a key holds the state as written
+    # for each ``Done`` met, so the fewer kinds of it, the fewer states written again.
+    attacker: str | None = None
+    to_hit: frozenset[str] | None = None
+    last: str | None = None
+    injuring: int = 0
 
 
-def _unread_fighter(f: FighterState, chose: Collection[str], safe: bool) -> FighterState:
+def _unread_fighter(
+    f: FighterState, chose: Collection[str], safe: bool, scarred: bool = False
+) -> FighterState:
     """``f`` with what no later step of the command reads written alike: its weapons'
     ammunition once it has chosen weapons in this command (``chose``) or is out of the fight
     (Seriously Injured or Out of Action); its Flesh Wounds and wounds Out of Action, or when
-    no attack still to come in this command can hit it (``safe``)."""
+    no attack still to come in this command can hit it (``safe``); its Flesh Wounds alone
+    when they are read only as a Toughness no Flesh Wound still to come can bring to 0
+    (``scarred``)."""
     gone = f.status == OUT_OF_ACTION
     out = gone or f.status == SERIOUSLY_INJURED
-    if not out and not safe and f.id not in chose:
+    if not out and not safe and not scarred and f.id not in chose:
         return f
     weapons = f.weapons
     if (out or f.id in chose) and any(w.out_of_ammo for w in weapons):
         weapons = tuple(msgspec.structs.replace(w, out_of_ammo=False) for w in weapons)
     flesh_wounds = wounds = 0
     if not gone and not safe:
-        flesh_wounds, wounds = f.flesh_wounds, f.wounds
+        flesh_wounds, wounds = (0 if scarred else f.flesh_wounds), f.wounds
     if weapons is f.weapons and flesh_wounds == f.flesh_wounds and wounds == f.wounds:
         return f
     return msgspec.structs.replace(f, weapons=weapons, flesh_wounds=flesh_wounds, wounds=wounds)
@@ -89,23 +109,62 @@ def unread(state: NecromundaState, done: Done | None) -> NecromundaState:
     wording), it reads nothing of the target but its status: a Seriously Injured fighter with
     no enemy among those who react is then read by none either."""
     fighters = state.fighters
-    chose: Collection[str] = () if done is None else done.chose
-    reactors = None if done is None else done.reactors
-    hit_by = None if reactors is None else {fighters[r].gang for r in reactors}
-    injures = done is None or done.injures
-    alike = {
-        fid: _unread_fighter(
+    chose: Collection[str] = ()
+    injures = True
+    to_hit: Collection[str] = ()
+    gangs = None  # the gangs that may still attack someone not of their own; None: unknown
+    last = None
+    if done is not None:
+        chose, injures = done.chose, done.injures
+        reach = _reach(fighters, done)
+        if reach is not None:
+            to_hit, gangs = reach
+            # The hit being resolved, once it has wounded, reads its target's Flesh Wounds
+            # only as whether the Flesh Wounds its Injury dice may still inflict take the
+            # Toughness to 0 (Resolving Hits 3): with no later attack able to hit the target,
+            # nor a Coup de Grace to roll Injury dice on it, a Toughness above that reads
+            # alike.
+            last = None if injures else done.last
+    alike = {}
+    for fid, f in fighters.items():
+        free = gangs is not None and (not gangs or (len(gangs) == 1 and f.gang in gangs))
+        alike[fid] = _unread_fighter(
             f,
             chose,
-            hit_by is not None
-            and not (injures and f.status == SERIOUSLY_INJURED)
-            and hit_by <= {f.gang},
+            free and fid not in to_hit and not (injures and f.status == SERIOUSLY_INJURED),
+            free and fid == last and done is not None and f.toughness > done.injuring,
         )
-        for fid, f in fighters.items()
-    }
     if all(alike[fid] is f for fid, f in fighters.items()):
         return state
     return msgspec.structs.replace(state, fighters=alike)
+
+
+def _reach(fighters: dict[str, FighterState], done: Done) -> tuple[frozenset[str], set[str]] | None:
+    """Who an attack still to come in this command can hit: the fighters the hits still to
+    resolve are at, and the gangs of whoever may yet attack any fighter not of its own gang
+    (each attacks only enemies, N23 CC 4, CC 7; N17 CC 7); None if not known. Before step 7,
+    once the attacker's step 6 begins: its hits' targets, and every enemy of the attacker
+    that may yet stand to react (Seriously Injured or Out of Action, none stands again within
+    the command). In step 7: the reactor now attacking (its hits' targets once its step 6
+    begins) and those still to come."""
+    to_hit = done.to_hit
+    reactors = done.reactors
+    if reactors is None:
+        if done.attacker is None or to_hit is None:
+            return None
+        gang = fighters[done.attacker].gang
+        may_react = {
+            f.gang
+            for f in fighters.values()
+            if f.gang != gang and f.status not in (SERIOUSLY_INJURED, OUT_OF_ACTION)
+        }
+        return to_hit, may_react
+    if to_hit is None or not reactors:
+        return _NOBODY, {fighters[r].gang for r in reactors}
+    return to_hit, {fighters[r].gang for r in reactors[1:]}
+
+
+_NOBODY: frozenset[str] = frozenset()
 
 
 def done(held: list[Any]) -> Done | None:
@@ -118,7 +177,26 @@ def done(held: list[Any]) -> Done | None:
         combat = v if kind is Combat else v.combat if kind is Attack else None
         if combat is not None:
             injures = combat.ctx.ruling(COUP_DE_GRACE_EFFECT) == "injury-dice"
-            return Done(frozenset(combat.chose_weapons), combat.struck.reactors, injures)
+            struck = combat.struck
+            reactors = struck.reactors
+            if reactors is not None:
+                reactors = reactors[struck.reacted :]
+            chose = frozenset(combat.chose_weapons)
+            to_hit = struck.to_hit
+            if to_hit is None:
+                return Done(chose, reactors, injures, struck.attacker)
+            last, most = None, 0
+            if struck.injuring is not None and to_hit[0] not in to_hit[1:]:
+                last, most = to_hit[0], struck.injuring
+            return Done(
+                chose,
+                reactors,
+                injures,
+                struck.attacker,
+                frozenset(to_hit),
+                last,
+                most,
+            )
     return None
 
 

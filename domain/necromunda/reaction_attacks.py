@@ -56,8 +56,11 @@ def step7_reaction_attacks(
     state = yield from emit(
         ReactionAttacksBegun(rule=at.rule("CC 7"), attacker=at.attacker, reactors=reactors)
     )
+    struck = at.combat.struck
     for reactor in reactors:
+        struck.to_hit = None  # this reactor's targets are unknown until its step 6
         state = yield from reaction_attacks(at, state, reactor)
+        struck.reacted += 1
     return state
 
 

@@ -78,9 +78,18 @@ def step6_resolve_hits(
 ) -> Generator[Step, Any, NecromundaState]:
     """Step 6 Resolve Hits: each hit is resolved as in Resolving Hits; a hit on a fighter
     already Out of Action (or a Wrecked vehicle) is lost."""
+    # Who this attack can still hit, noted for the odds (``odds.unread``): the targets of the
+    # hits still to resolve, the one being resolved included. Kept in the record, not a local
+    # index: a frame holding the whole list would keep apart the odds' branches whose hits
+    # already resolved differ.
+    struck = at.combat.struck
+    if not at.reaction:
+        struck.attacker = at.attacker
+    struck.to_hit = tuple(h.target for h in hits)
     for hit in hits:
         target = state.fighters[hit.target]
         if target.status in (OUT_OF_ACTION, WRECKED):
+            struck.resolved()
             state = yield from emit(
                 HitDiscarded(
                     rule=at.rule("CC 6"),
@@ -92,6 +101,7 @@ def step6_resolve_hits(
             )
             continue
         state = yield from resolve_hit(at, state, hit)
+        struck.resolved()
     return state
 
 
@@ -104,6 +114,7 @@ def resolve_hit(
     state, wounded = yield from wound_roll(at, state, hit, prof)
     if not wounded:
         return state
+    at.combat.struck.injuring = max(1, prof.damage)  # its Flesh Wounds to come, at most
     applied = at.ctx.ruling(VEHICLE_LOCATION) == "applied"
     if target.is_vehicle and not applied:  # version 1.0: rolled before the save, not applied
         state, _ = yield from location_dice(at, state, hit)

@@ -264,7 +264,7 @@ def test_a_record_answering_its_choices_by_key_shares_as_a_script_does() -> None
     """The viewer's odds answer a recorded command's choices as its log did, by key (the 2023
     demo's charge: `react/lia/react`, with no digits, and each as its default was). No branch
     asks those under another label, so the graph shares as much as with the scenario's script
-    (279 runs, where it took 3,758 when every recorded key kept its nodes apart): the answer of
+    (264 runs, where it took 3,758 when every recorded key kept its nodes apart): the answer of
     the graph that writes every label by its number, fraction for fraction."""
     from blowbyblow.domain.core import ChoiceMade
     from blowbyblow.replay.engine.registry import get_game_system
